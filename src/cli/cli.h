@@ -1,0 +1,48 @@
+/* Command line and environment -> struct config, then defaults, warnings and
+ * validation of every run of the sweep. Pure: no MPI, no I/O, nothing printed;
+ * messages are returned as single lines for rank 0 to print. */
+#ifndef H5PERF_CLI_H
+#define H5PERF_CLI_H
+
+#include <stdio.h>
+
+#include "cli/config.h"
+
+/* One complete message line, starting "h5perf: ", without a newline. */
+struct cli_msg {
+    char line[5120];
+};
+
+#define CLI_MAX_WARNINGS 12
+struct cli_warnings {
+    int count;
+    char line[CLI_MAX_WARNINGS][320]; /* each starts "h5perf: warning: " */
+};
+
+/* Sets every field to "not given" (zeros, NULLs). */
+void config_init(struct config *cfg);
+
+/* Parses argv[1..argc-1] strictly (SPEC 0, 1). Returns 0, or -1 with msg. */
+int opt_parse(int argc, char *const argv[], struct config *cfg, struct cli_msg *msg);
+
+/* Reads the environment values given (NULL = undefined): HDF5_MPI_INFO,
+ * HDF5_NOCLEANUP, HDF5_PARAPREFIX. max_key/max_val are the MPI library's
+ * MPI_MAX_INFO_KEY/MPI_MAX_INFO_VAL. Returns 0, or -1 with msg. */
+int env_parse(struct config *cfg, const char *mpi_info, const char *nocleanup,
+              const char *paraprefix, int max_key, int max_val, struct cli_msg *msg);
+
+/* Applies the defaults and harmless adjustments of SPEC 1.6 (each announced
+ * in w) and rejects impossible values. world_size is the number of processes
+ * started. Returns 0, or -1 with msg. */
+int config_finish(struct config *cfg, int world_size, struct cli_warnings *w,
+                  struct cli_msg *msg);
+
+/* Validates every (process count, transfer size) of the sweep of a finished
+ * config: block/transfer/bytes divisibility, 64-bit overflow. Names the
+ * option (and says when the culprit is a default). Returns 0 or -1 with msg. */
+int config_validate(const struct config *cfg, struct cli_msg *msg);
+
+/* Writes the help text (every option, its default, the environment). */
+void help_print(FILE *out);
+
+#endif

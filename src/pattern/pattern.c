@@ -1,0 +1,343 @@
+/* Access-pattern arithmetic of SPEC 5: validation, the physical run of every
+ * transfer (POSIX/MPI-IO, with the 2D chunking emulation) and the HDF5
+ * hyperslab. One small table of plan kinds, one function per kind. Pure: no
+ * MPI, no I/O, no floating point; every product is bounded by the dataset
+ * size N, which pattern_check() proves fits in int64. */
+#include "pattern/pattern.h"
+
+#include <string.h>
+
+/* Why the run-time arithmetic cannot overflow once pattern_check() passed:
+ * every offset is that of a byte of the dataset, so < N, and every
+ * intermediate product below is evaluated left to right with each partial
+ * product <= N (k < ntransfers, X <= e or X <= S, B <= X, P <= S):
+ *   1D        k*X <= e, k*X*P <= N, B*P <= N, r*e < N
+ *   2D c/c    k*X < S*e/B, (k*X/S)*B*S <= S*e, r*e*S < N
+ *   2D i/c    k*B*P < S*S/X, (q/S)*X*S <= N
+ *   2D c/chk  k*B*X < S*e
+ *   2D i/chk  k*B*B*P < S*S*B/X <= N, S*B <= N, (q/(S*B))*X*S <= N
+ * so the only products that need a check are S = e*P and N = S*S. */
+
+/* --- validation ------------------------------------------------------- */
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b != 0) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* X | e*P without forming e*P (which may overflow before the overflow check
+ * is due): with g = gcd(e, X), X | e*P iff X/g | P. */
+static bool divides_product(int64_t x, int64_t e, int64_t nprocs)
+{
+    return nprocs % (x / gcd64(e, x)) == 0;
+}
+
+/* S = e*P and N (1D e*P, 2D S*S); false if either overflows. */
+static bool dataset_sizes(const struct pattern_params *pp, int64_t *side, int64_t *n)
+{
+    if (__builtin_mul_overflow(pp->bytes, (int64_t)pp->nprocs, side))
+        return false;
+    if (pp->geometry == 1) {
+        *n = *side;
+        return true;
+    }
+    return !__builtin_mul_overflow(*side, *side, n);
+}
+
+enum pattern_violation pattern_check(const struct pattern_params *pp)
+{
+    int64_t side, n;
+
+    if (pp == NULL || (pp->geometry != 1 && pp->geometry != 2) || pp->bytes <= 0 ||
+        pp->block <= 0 || pp->xfer <= 0 || pp->nprocs <= 0)
+        return PATTERN_BAD_VALUE;
+    if (pp->xfer % pp->block != 0)
+        return PATTERN_BLOCK_XFER;
+    if (pp->geometry == 1 ? pp->bytes % pp->xfer != 0
+                          : !divides_product(pp->xfer, pp->bytes, pp->nprocs))
+        return PATTERN_XFER_BYTES;
+    if (pp->geometry == 2 && pp->bytes % pp->block != 0)
+        return PATTERN_BLOCK_BYTES;
+    if (!dataset_sizes(pp, &side, &n))
+        return PATTERN_OVERFLOW;
+    return PATTERN_OK;
+}
+
+const char *pattern_violation_text(enum pattern_violation v)
+{
+    switch (v) {
+    case PATTERN_OK:
+        return "no violation";
+    case PATTERN_BAD_VALUE:
+        return "a size or the number of processes is not positive, or the geometry is not 1 or 2";
+    case PATTERN_BLOCK_XFER:
+        return "the transfer size is not a multiple of the block size";
+    case PATTERN_XFER_BYTES:
+        return "the bytes per process (in 2d the dataset side) is not a multiple of the "
+               "transfer size";
+    case PATTERN_BLOCK_BYTES:
+        return "the bytes per process is not a multiple of the block size";
+    case PATTERN_OVERFLOW:
+        return "the dataset size does not fit in a signed 64-bit integer";
+    }
+    return "unknown violation";
+}
+
+/* --- physical runs, one function per plan kind (SPEC 5.1, 5.2) ---------- */
+
+static struct pattern_vec vec_make(int64_t disp, int64_t count, int64_t len, int64_t stride)
+{
+    struct pattern_vec v = {disp, count, len, stride};
+    return v;
+}
+
+/* 1D contiguous: X bytes at r*e + k*X. */
+static struct pattern_vec vec_1d_contig(const struct pattern *pt, int64_t k)
+{
+    int64_t e = pt->p.bytes, x = pt->p.xfer;
+    return vec_make((int64_t)pt->data_rank * e + k * x, 1, x, x);
+}
+
+/* 1D interleaved: X/B blocks of B, block m of the rank at r*B + m*B*P. */
+static struct pattern_vec vec_1d_inter(const struct pattern *pt, int64_t k)
+{
+    int64_t b = pt->p.block, x = pt->p.xfer, np = pt->p.nprocs;
+    return vec_make((int64_t)pt->data_rank * b + k * x * np, x / b, b, b * np);
+}
+
+/* 2D contiguous: B rows of X bytes, bands of B rows filled left to right. */
+static struct pattern_vec vec_2d_contig(const struct pattern *pt, int64_t k)
+{
+    int64_t e = pt->p.bytes, b = pt->p.block, x = pt->p.xfer, s = pt->side;
+    int64_t c = k * x;
+    int64_t disp = (int64_t)pt->data_rank * e * s + c / s * b * s + c % s;
+    return vec_make(disp, b, x, s);
+}
+
+/* 2D interleaved: X rows of B bytes, column blocks r, r+P, ... */
+static struct pattern_vec vec_2d_inter(const struct pattern *pt, int64_t k)
+{
+    int64_t b = pt->p.block, x = pt->p.xfer, np = pt->p.nprocs, s = pt->side;
+    int64_t q = k * b * np;
+    int64_t disp = (int64_t)pt->data_rank * b + q / s * x * s + q % s;
+    return vec_make(disp, x, b, s);
+}
+
+/* 2D contiguous, chunk-emulated: X/B horizontally adjacent chunks, one run. */
+static struct pattern_vec vec_2d_contig_chunk(const struct pattern *pt, int64_t k)
+{
+    int64_t e = pt->p.bytes, b = pt->p.block, x = pt->p.xfer, s = pt->side;
+    return vec_make((int64_t)pt->data_rank * e * s + k * b * x, 1, b * x, b * x);
+}
+
+/* 2D interleaved, chunk-emulated: X/B vertically stacked chunks of B*B. */
+static struct pattern_vec vec_2d_inter_chunk(const struct pattern *pt, int64_t k)
+{
+    int64_t b = pt->p.block, x = pt->p.xfer, np = pt->p.nprocs, s = pt->side;
+    int64_t q = k * b * b * np;
+    int64_t disp = (int64_t)pt->data_rank * b * b + q / (s * b) * x * s + q % (s * b);
+    return vec_make(disp, x / b, b * b, s * b);
+}
+
+/* --- HDF5 hyperslabs (SPEC 5.3) ---------------------------------------- */
+
+static void slab_1d(struct pattern *pt, int64_t start, int64_t stride)
+{
+    struct pattern_slab *sl = &pt->slab;
+    sl->ndims = 1;
+    sl->dims[0] = pt->dset_bytes;
+    sl->chunk[0] = pt->p.block;
+    sl->mem_dims[0] = pt->p.xfer;
+    sl->start[0] = start;
+    sl->stride[0] = stride;
+    sl->count[0] = pt->p.xfer / pt->p.block;
+    sl->block[0] = pt->p.block;
+}
+
+static void slab_1d_contig(struct pattern *pt)
+{
+    slab_1d(pt, (int64_t)pt->data_rank * pt->p.bytes, pt->p.block);
+}
+
+static void slab_1d_inter(struct pattern *pt)
+{
+    slab_1d(pt, (int64_t)pt->data_rank * pt->p.block, pt->p.block * pt->p.nprocs);
+}
+
+/* 2D: both patterns are (B,B) blocks; `rows`/`cols` are the memory dims. */
+static void slab_2d(struct pattern *pt, int64_t rows, int64_t cols)
+{
+    struct pattern_slab *sl = &pt->slab;
+    sl->ndims = 2;
+    sl->dims[0] = sl->dims[1] = pt->side;
+    sl->chunk[0] = sl->chunk[1] = pt->p.block;
+    sl->mem_dims[0] = rows;
+    sl->mem_dims[1] = cols;
+    sl->count[0] = rows / pt->p.block;
+    sl->count[1] = cols / pt->p.block;
+    sl->block[0] = sl->block[1] = pt->p.block;
+}
+
+static void slab_2d_contig(struct pattern *pt)
+{
+    int64_t b = pt->p.block;
+    slab_2d(pt, b, pt->p.xfer);
+    pt->slab.start[0] = (int64_t)pt->data_rank * pt->p.bytes;
+    pt->slab.start[1] = 0;
+    pt->slab.stride[0] = 1;
+    pt->slab.stride[1] = b;
+}
+
+static void slab_2d_inter(struct pattern *pt)
+{
+    int64_t b = pt->p.block;
+    slab_2d(pt, pt->p.xfer, b);
+    pt->slab.start[0] = 0;
+    pt->slab.start[1] = (int64_t)pt->data_rank * b;
+    pt->slab.stride[0] = b;
+    pt->slab.stride[1] = b * pt->p.nprocs;
+}
+
+static void slab_off_1d_contig(const struct pattern *pt, int64_t k, int64_t off[2])
+{
+    off[0] = k * pt->p.xfer;
+    off[1] = 0;
+}
+
+static void slab_off_1d_inter(const struct pattern *pt, int64_t k, int64_t off[2])
+{
+    off[0] = k * pt->p.xfer * pt->p.nprocs;
+    off[1] = 0;
+}
+
+static void slab_off_2d_contig(const struct pattern *pt, int64_t k, int64_t off[2])
+{
+    int64_t c = k * pt->p.xfer;
+    off[0] = c / pt->side * pt->p.block;
+    off[1] = c % pt->side;
+}
+
+static void slab_off_2d_inter(const struct pattern *pt, int64_t k, int64_t off[2])
+{
+    int64_t q = k * pt->p.block * pt->p.nprocs;
+    off[0] = q / pt->side * pt->p.xfer;
+    off[1] = q % pt->side;
+}
+
+/* --- the table of plan kinds ------------------------------------------- */
+
+struct plan_kind {
+    struct pattern_vec (*vec)(const struct pattern *pt, int64_t k);
+    void (*slab)(struct pattern *pt);
+    void (*slab_offset)(const struct pattern *pt, int64_t k, int64_t off[2]);
+    int64_t (*rank_begin)(const struct pattern *pt);
+};
+
+static int64_t begin_contig(const struct pattern *pt)
+{
+    /* 1D r*e; 2D the first byte of row r*e (SPEC 7.4 prints (r*e, 0)) */
+    return (int64_t)pt->data_rank * pt->rank_bytes;
+}
+
+static int64_t begin_inter(const struct pattern *pt)
+{
+    /* 1D r*B; 2D column r*B of row 0 (SPEC 7.4 prints (0, r*B)) */
+    return (int64_t)pt->data_rank * pt->p.block;
+}
+
+enum {
+    KIND_1D_CONTIG,
+    KIND_1D_INTER,
+    KIND_2D_CONTIG,
+    KIND_2D_INTER,
+    KIND_2D_CONTIG_CHUNK,
+    KIND_2D_INTER_CHUNK
+};
+
+static const struct plan_kind plan_kinds[] = {
+    [KIND_1D_CONTIG] = {vec_1d_contig, slab_1d_contig, slab_off_1d_contig, begin_contig},
+    [KIND_1D_INTER] = {vec_1d_inter, slab_1d_inter, slab_off_1d_inter, begin_inter},
+    [KIND_2D_CONTIG] = {vec_2d_contig, slab_2d_contig, slab_off_2d_contig, begin_contig},
+    [KIND_2D_INTER] = {vec_2d_inter, slab_2d_inter, slab_off_2d_inter, begin_inter},
+    [KIND_2D_CONTIG_CHUNK] = {vec_2d_contig_chunk, slab_2d_contig, slab_off_2d_contig,
+                              begin_contig},
+    [KIND_2D_INTER_CHUNK] = {vec_2d_inter_chunk, slab_2d_inter, slab_off_2d_inter, begin_inter},
+};
+
+/* -c changes nothing in 1D for POSIX/MPI-IO (SPEC 5.1), so it is ignored. */
+static const struct plan_kind *plan_kind_of(const struct pattern_params *pp)
+{
+    int kind;
+    if (pp->geometry == 1)
+        kind = pp->interleaved ? KIND_1D_INTER : KIND_1D_CONTIG;
+    else if (pp->chunked)
+        kind = pp->interleaved ? KIND_2D_INTER_CHUNK : KIND_2D_CONTIG_CHUNK;
+    else
+        kind = pp->interleaved ? KIND_2D_INTER : KIND_2D_CONTIG;
+    return &plan_kinds[kind];
+}
+
+/* --- public entry points ----------------------------------------------- */
+
+int pattern_init(struct pattern *pt, const struct pattern_params *pp, int exec_rank, int data_rank,
+                 enum pattern_violation *why)
+{
+    enum pattern_violation v = pattern_check(pp);
+    const struct plan_kind *kind;
+
+    memset(pt, 0, sizeof *pt);
+    if (v == PATTERN_OK &&
+        (exec_rank < 0 || exec_rank >= pp->nprocs || data_rank < 0 || data_rank >= pp->nprocs))
+        v = PATTERN_BAD_VALUE;
+    if (why != NULL)
+        *why = v;
+    if (v != PATTERN_OK)
+        return -1;
+
+    pt->p = *pp;
+    pt->exec_rank = exec_rank;
+    pt->data_rank = data_rank;
+    dataset_sizes(pp, &pt->side, &pt->dset_bytes);
+    if (pp->geometry == 1) {
+        pt->xfer_bytes = pp->xfer;
+        pt->rank_bytes = pp->bytes;
+    } else {
+        pt->xfer_bytes = pp->xfer * pp->block; /* <= S*S */
+        pt->rank_bytes = pt->side * pp->bytes; /* = N/P */
+    }
+    pt->ntransfers = pt->rank_bytes / pt->xfer_bytes;
+    kind = plan_kind_of(pp);
+    pt->rank_begin = kind->rank_begin(pt);
+    pt->shape = kind->vec(pt, 0);
+    kind->slab(pt);
+    return 0;
+}
+
+struct pattern_vec pattern_file_vec(const struct pattern *pt, int64_t k)
+{
+    return plan_kind_of(&pt->p)->vec(pt, k);
+}
+
+void pattern_slab_offset(const struct pattern *pt, int64_t k, int64_t off[2])
+{
+    plan_kind_of(&pt->p)->slab_offset(pt, k, off);
+}
+
+int64_t pattern_file_offset(const struct pattern *pt, int64_t k, int64_t mem_off)
+{
+    struct pattern_vec v = pattern_file_vec(pt, k);
+
+    if (mem_off < 0 || mem_off >= pt->xfer_bytes)
+        return -1;
+    return v.disp + mem_off / v.len * v.stride + mem_off % v.len;
+}
+
+unsigned char pattern_fill_value(const struct pattern *pt)
+{
+    return (unsigned char)((pt->data_rank + 1) % 256);
+}
