@@ -34,8 +34,7 @@ int env_parse(struct config *cfg, const char *mpi_info, const char *nocleanup,
 /* Applies the defaults and harmless adjustments of SPEC 1.6 (each announced
  * in w) and rejects impossible values. world_size is the number of processes
  * started. Returns 0, or -1 with msg. */
-int config_finish(struct config *cfg, int world_size, struct cli_warnings *w,
-                  struct cli_msg *msg);
+int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg);
 
 /* Validates every (process count, transfer size) of the sweep of a finished
  * config: block/transfer/bytes divisibility, 64-bit overflow. Names the

@@ -12,11 +12,29 @@ enum api_id { API_POSIX = 0, API_MPIIO = 1, API_PHDF5 = 2, API_COUNT = 3 };
 
 /* Options whose spelling and raw value are remembered for messages. */
 enum opt_id {
-    OPT_ALIGN, OPT_API, OPT_BLOCK, OPT_CHUNK, OPT_COLLECTIVE, OPT_DSETS,
-    OPT_DEBUG, OPT_BYTES, OPT_FILES, OPT_GEOMETRY, OPT_ITERATIONS,
-    OPT_INTERLEAVED, OPT_MPI_POSIX, OPT_OUTPUT, OPT_MIN_PROCS, OPT_MAX_PROCS,
-    OPT_THRESHOLD, OPT_WRITE_ONLY, OPT_MIN_XFER, OPT_MAX_XFER, OPT_OVERWRITE,
-    OPT_HELP, OPT_COUNT
+    OPT_ALIGN,
+    OPT_API,
+    OPT_BLOCK,
+    OPT_CHUNK,
+    OPT_COLLECTIVE,
+    OPT_DSETS,
+    OPT_DEBUG,
+    OPT_BYTES,
+    OPT_FILES,
+    OPT_GEOMETRY,
+    OPT_ITERATIONS,
+    OPT_INTERLEAVED,
+    OPT_MPI_POSIX,
+    OPT_OUTPUT,
+    OPT_MIN_PROCS,
+    OPT_MAX_PROCS,
+    OPT_THRESHOLD,
+    OPT_WRITE_ONLY,
+    OPT_MIN_XFER,
+    OPT_MAX_XFER,
+    OPT_OVERWRITE,
+    OPT_HELP,
+    OPT_COUNT
 };
 
 /* One HDF5_MPI_INFO entry, trimmed. Strings point into config.info_buf. */
@@ -28,30 +46,30 @@ struct info_entry {
 #define CONFIG_MAX_INFO 64
 
 struct config {
-    unsigned apis;         /* API_BIT mask; never 0 after defaults */
-    int64_t align;         /* -a, HDF5 alignment */
-    int64_t threshold;     /* -T, HDF5 alignment threshold */
-    int64_t block;         /* -B, 0 = default (e/2) until defaults applied */
-    int64_t bytes;         /* -e, 0 = default */
-    int64_t xfer_min;      /* -x, 0 = default */
-    int64_t xfer_max;      /* -X, 0 = default */
-    int num_dsets;         /* -d */
-    int num_files;         /* -F */
-    int iterations;        /* -i */
-    int min_procs;         /* -p */
-    int max_procs;         /* -P, 0 = world size */
-    bool chunk;            /* -c */
-    bool collective;       /* -C */
-    bool geometry_2d;      /* -g */
-    bool interleaved;      /* -I */
-    bool write_only;       /* -w */
-    bool overwrite;        /* --overwrite */
-    bool help;             /* -h */
-    int debug_level;       /* -D 0..4 */
-    bool debug_raw;        /* -D r */
-    bool debug_times;      /* -D t */
-    bool debug_verify;     /* -D v */
-    const char *output;    /* -o, NULL = stdout */
+    unsigned apis;      /* API_BIT mask; never 0 after defaults */
+    int64_t align;      /* -a, HDF5 alignment */
+    int64_t threshold;  /* -T, HDF5 alignment threshold */
+    int64_t block;      /* -B, 0 = default (e/2) until defaults applied */
+    int64_t bytes;      /* -e, 0 = default */
+    int64_t xfer_min;   /* -x, 0 = default */
+    int64_t xfer_max;   /* -X, 0 = default */
+    int num_dsets;      /* -d */
+    int num_files;      /* -F */
+    int iterations;     /* -i */
+    int min_procs;      /* -p */
+    int max_procs;      /* -P, 0 = world size */
+    bool chunk;         /* -c */
+    bool collective;    /* -C */
+    bool geometry_2d;   /* -g */
+    bool interleaved;   /* -I */
+    bool write_only;    /* -w */
+    bool overwrite;     /* --overwrite */
+    bool help;          /* -h */
+    int debug_level;    /* -D 0..4 */
+    bool debug_raw;     /* -D r */
+    bool debug_times;   /* -D t */
+    bool debug_verify;  /* -D v */
+    const char *output; /* -o, NULL = stdout */
 
     /* How each option was spelled ("-B", "--block-size") and its raw value,
      * NULL when not given: messages quote what the user typed. */
@@ -59,9 +77,9 @@ struct config {
     const char *raw[OPT_COUNT];
 
     /* Environment (SPEC 2). */
-    bool nocleanup;            /* HDF5_NOCLEANUP defined */
-    const char *paraprefix;    /* HDF5_PARAPREFIX, NULL if undefined */
-    bool info_defined;         /* HDF5_MPI_INFO defined (even empty) */
+    bool nocleanup;         /* HDF5_NOCLEANUP defined */
+    const char *paraprefix; /* HDF5_PARAPREFIX, NULL if undefined */
+    bool info_defined;      /* HDF5_MPI_INFO defined (even empty) */
     int info_count;
     struct info_entry info[CONFIG_MAX_INFO];
     char info_buf[4096];

@@ -1,0 +1,186 @@
+/* Defaults and adjustments after parsing (SPEC 1.6, as amended by SPEC 0):
+ * harmless adjustments are applied and announced as warning lines, mistakes
+ * are refused with one message line. Pure: nothing is printed here and the
+ * divisibility of the sweep is left to config_validate(). */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "report/text.h"
+
+#define FINISH_BYTES_1D  INT64_C(262144) /* 256K */
+#define FINISH_BYTES_2D  INT64_C(8192)   /* 8K */
+#define FINISH_MAX_DEBUG 4
+
+/* How the user spelled an option, or its short form when it was not given. */
+static const char *fin_name(const struct config *cfg, enum opt_id id, const char *short_name)
+{
+    return cfg->spelled[id] != NULL ? cfg->spelled[id] : short_name;
+}
+
+static const char *fin_raw(const struct config *cfg, enum opt_id id)
+{
+    return cfg->raw[id] != NULL ? cfg->raw[id] : "";
+}
+
+static int fin_fail(struct cli_msg *msg, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg->line, sizeof msg->line, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Appends "h5perf: warning: <text>"; more than CLI_MAX_WARNINGS are dropped
+ * (there are far fewer kinds of warning than that). */
+static void fin_warn(struct cli_warnings *w, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (w->count >= CLI_MAX_WARNINGS)
+        return;
+    n = snprintf(w->line[w->count], sizeof w->line[0], "h5perf: warning: ");
+    va_start(ap, fmt);
+    vsnprintf(w->line[w->count] + n, sizeof w->line[0] - (size_t)n, fmt, ap);
+    va_end(ap);
+    w->count++;
+}
+
+/* The options that default to 1 and the API set. */
+static void fin_simple(struct config *cfg)
+{
+    if (cfg->align == 0)
+        cfg->align = 1;
+    if (cfg->threshold == 0)
+        cfg->threshold = 1;
+    if (cfg->num_dsets == 0)
+        cfg->num_dsets = 1;
+    if (cfg->num_files == 0)
+        cfg->num_files = 1;
+    if (cfg->iterations == 0)
+        cfg->iterations = 1;
+    if (cfg->min_procs == 0)
+        cfg->min_procs = 1;
+    if (cfg->apis == 0)
+        cfg->apis = API_BIT(API_POSIX) | API_BIT(API_MPIIO) | API_BIT(API_PHDF5);
+}
+
+/* -e and what defaults to a fraction of it: -X = e, -x = B = e/2, which is
+ * 0 for e == 1 and then has to be given explicitly. */
+static int fin_bytes(struct config *cfg, struct cli_msg *msg)
+{
+    int64_t half;
+    const char *which;
+
+    if (cfg->bytes == 0)
+        cfg->bytes = cfg->geometry_2d ? FINISH_BYTES_2D : FINISH_BYTES_1D;
+    half = cfg->bytes / 2;
+    if (cfg->xfer_max == 0)
+        cfg->xfer_max = cfg->bytes;
+    if (half == 0 && (cfg->xfer_min == 0 || cfg->block == 0)) {
+        which = cfg->xfer_min != 0 ? "-B" : cfg->block != 0 ? "-x" : "-x and -B";
+        return fin_fail(msg,
+                        "h5perf: %s '%s': half of -e, the default of %s, is 0; "
+                        "give %s explicitly",
+                        fin_name(cfg, OPT_BYTES, "-e"), fin_raw(cfg, OPT_BYTES), which, which);
+    }
+    if (cfg->xfer_min == 0)
+        cfg->xfer_min = half;
+    if (cfg->block == 0)
+        cfg->block = half;
+    return 0;
+}
+
+/* One "<opt> '<raw>' is larger than the bytes per process (e)" warning. */
+static void fin_clamp_to_bytes(struct config *cfg, enum opt_id id, const char *short_name,
+                               int64_t *field, struct cli_warnings *w)
+{
+    char e_text[32];
+
+    if (*field <= cfg->bytes)
+        return;
+    text_size(e_text, sizeof e_text, cfg->bytes);
+    fin_warn(w, "%s '%s' is larger than the bytes per process (%s); using %s",
+             fin_name(cfg, id, short_name), fin_raw(cfg, id), e_text, e_text);
+    *field = cfg->bytes;
+}
+
+/* SPEC 1.6 steps 4-6: 1D transfer sizes at most e, -x at most -X, B at
+ * most e. A default -x above a given -X is lowered silently: the user
+ * asked for nothing that was not done. */
+static void fin_xfer(struct config *cfg, struct cli_warnings *w)
+{
+    char x_text[32];
+
+    if (!cfg->geometry_2d) {
+        fin_clamp_to_bytes(cfg, OPT_MIN_XFER, "-x", &cfg->xfer_min, w);
+        fin_clamp_to_bytes(cfg, OPT_MAX_XFER, "-X", &cfg->xfer_max, w);
+    }
+    if (cfg->xfer_min > cfg->xfer_max) {
+        text_size(x_text, sizeof x_text, cfg->xfer_max);
+        if (cfg->spelled[OPT_MIN_XFER] != NULL && cfg->spelled[OPT_MAX_XFER] != NULL)
+            fin_warn(w, "%s '%s' is larger than %s '%s'; using %s", cfg->spelled[OPT_MIN_XFER],
+                     fin_raw(cfg, OPT_MIN_XFER), cfg->spelled[OPT_MAX_XFER],
+                     fin_raw(cfg, OPT_MAX_XFER), x_text);
+        else if (cfg->spelled[OPT_MIN_XFER] != NULL)
+            fin_warn(w, "%s '%s' is larger than the default -X (%s, equal to -e); using %s",
+                     cfg->spelled[OPT_MIN_XFER], fin_raw(cfg, OPT_MIN_XFER), x_text, x_text);
+        cfg->xfer_min = cfg->xfer_max;
+    }
+    fin_clamp_to_bytes(cfg, OPT_BLOCK, "-B", &cfg->block, w);
+}
+
+/* -P defaults to the processes started and may not exceed them; -p at
+ * most -P. */
+static int fin_procs(struct config *cfg, int world_size, struct cli_warnings *w,
+                     struct cli_msg *msg)
+{
+    const char *max_name = fin_name(cfg, OPT_MAX_PROCS, "-P");
+
+    if (cfg->max_procs == 0) {
+        cfg->max_procs = world_size;
+    } else if (cfg->max_procs > world_size) {
+        return fin_fail(msg,
+                        "h5perf: %s '%s': only %d process%s started; start at least %d "
+                        "or lower %s",
+                        max_name, fin_raw(cfg, OPT_MAX_PROCS), world_size,
+                        world_size == 1 ? " was" : "es were", cfg->max_procs, max_name);
+    }
+    if (cfg->min_procs > cfg->max_procs) {
+        if (cfg->spelled[OPT_MAX_PROCS] != NULL)
+            fin_warn(w, "%s '%s' is larger than %s '%s'; using %d",
+                     fin_name(cfg, OPT_MIN_PROCS, "-p"), fin_raw(cfg, OPT_MIN_PROCS), max_name,
+                     fin_raw(cfg, OPT_MAX_PROCS), cfg->max_procs);
+        else
+            fin_warn(w, "%s '%s' is larger than the number of processes started (%d); using %d",
+                     fin_name(cfg, OPT_MIN_PROCS, "-p"), fin_raw(cfg, OPT_MIN_PROCS),
+                     cfg->max_procs, cfg->max_procs);
+        cfg->min_procs = cfg->max_procs;
+    }
+    return 0;
+}
+
+static void fin_debug(struct config *cfg, struct cli_warnings *w)
+{
+    if (cfg->debug_level <= FINISH_MAX_DEBUG)
+        return;
+    fin_warn(w, "%s: debug level %d is above the highest level (%d); using %d",
+             fin_name(cfg, OPT_DEBUG, "-D"), cfg->debug_level, FINISH_MAX_DEBUG, FINISH_MAX_DEBUG);
+    cfg->debug_level = FINISH_MAX_DEBUG;
+}
+
+int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg)
+{
+    w->count = 0;
+    msg->line[0] = '\0';
+    fin_simple(cfg);
+    if (fin_bytes(cfg, msg) != 0)
+        return -1;
+    fin_xfer(cfg, w);
+    if (fin_procs(cfg, world_size, w, msg) != 0)
+        return -1;
+    fin_debug(cfg, w);
+    return 0;
+}

@@ -1,0 +1,309 @@
+/* Validation of every run of the sweep before any file exists (SPEC 0,
+ * 3.5): each (process count, transfer size) goes through pattern_check(),
+ * and the file and total sizes must fit in 64 bits. The first failure
+ * becomes one line naming the option and value to change, and saying when
+ * the culprit is a default. Pure: no MPI, nothing printed. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/size.h"
+#include "cli/sweep.h"
+#include "pattern/pattern.h"
+#include "report/text.h"
+
+/* Where a value in a message came from. */
+struct val_src {
+    char lead[128];   /* "-x '48K'" when a user option gave it, else "" */
+    char note[224];   /* " (-B '32K')", " (the default -B, half of -e)", " of the sweep ..." */
+    char hint[40];    /* "; give -B explicitly" when a default is to blame */
+    int note_is_lead; /* the note only repeats the lead */
+};
+
+/* Sizes rendered as the report does (256KB, 48). */
+struct val_sizes {
+    char e[32], b[32], x[32], n[32];
+};
+
+static int val_fail(struct cli_msg *msg, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg->line, sizeof msg->line, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Did option id literally ask for this value (before any adjustment)? */
+static int val_given_as(const struct config *cfg, enum opt_id id, int64_t value)
+{
+    int64_t given = 0;
+    return cfg->raw[id] != NULL && size_parse(cfg->raw[id], &given) == 0 && given == value;
+}
+
+/* The source of an option's value: the option as typed, or its default
+ * ("half of -e"); a default that is the culprit asks to be given. */
+static void val_option(const struct config *cfg, enum opt_id id, const char *short_name,
+                       const char *default_what, int hint, struct val_src *src)
+{
+    memset(src, 0, sizeof *src);
+    if (cfg->spelled[id] != NULL) {
+        snprintf(src->lead, sizeof src->lead, "%s '%s'", cfg->spelled[id],
+                 cfg->raw[id] != NULL ? cfg->raw[id] : "");
+        snprintf(src->note, sizeof src->note, " (%s)", src->lead);
+        src->note_is_lead = 1;
+        return;
+    }
+    if (default_what != NULL)
+        snprintf(src->note, sizeof src->note, " (the default %s, %s)", short_name, default_what);
+    else
+        snprintf(src->note, sizeof src->note, " (the default %s)", short_name);
+    if (hint)
+        snprintf(src->hint, sizeof src->hint, "; give %s explicitly", short_name);
+}
+
+/* One end of the transfer-size sweep: "-x '24K'" or "72KB (the default -X)". */
+static void val_sweep_end(const struct config *cfg, enum opt_id id, const char *short_name,
+                          int64_t value, char *buf, size_t len)
+{
+    char text[32];
+
+    if (cfg->spelled[id] != NULL) {
+        snprintf(buf, len, "%s '%s'", cfg->spelled[id], cfg->raw[id] ? cfg->raw[id] : "");
+        return;
+    }
+    text_size(text, sizeof text, value);
+    snprintf(buf, len, "%s (the default %s)", text, short_name);
+}
+
+/* The source of a transfer size of the sweep: -x or -X as typed, one of
+ * their defaults, or a size in between reached by doubling. */
+static void val_xfer(const struct config *cfg, int64_t xfer, struct val_src *src)
+{
+    char from[96], to[96];
+
+    if (val_given_as(cfg, OPT_MIN_XFER, xfer))
+        val_option(cfg, OPT_MIN_XFER, "-x", NULL, 0, src);
+    else if (val_given_as(cfg, OPT_MAX_XFER, xfer))
+        val_option(cfg, OPT_MAX_XFER, "-X", NULL, 0, src);
+    else if (xfer == cfg->xfer_min)
+        val_option(cfg, OPT_MIN_XFER, "-x", "half of -e", 1, src);
+    else if (xfer == cfg->xfer_max)
+        val_option(cfg, OPT_MAX_XFER, "-X", "equal to -e", 1, src);
+    else {
+        memset(src, 0, sizeof *src);
+        if (cfg->spelled[OPT_MAX_XFER] != NULL)
+            val_option(cfg, OPT_MAX_XFER, "-X", NULL, 0, src);
+        else if (cfg->spelled[OPT_MIN_XFER] != NULL)
+            val_option(cfg, OPT_MIN_XFER, "-x", NULL, 0, src);
+        val_sweep_end(cfg, OPT_MIN_XFER, "-x", cfg->xfer_min, from, sizeof from);
+        val_sweep_end(cfg, OPT_MAX_XFER, "-X", cfg->xfer_max, to, sizeof to);
+        snprintf(src->note, sizeof src->note, " of the sweep from %s to %s", from, to);
+        src->note_is_lead = 0;
+    }
+}
+
+/* The note of a source, unless it only repeats the message's lead. */
+static const char *val_note(const struct val_src *src, const char *lead)
+{
+    return src->note_is_lead && strcmp(src->lead, lead) == 0 ? "" : src->note;
+}
+
+/* The first non-empty lead among the sources, in order of blame. */
+static const char *val_lead(const struct val_src *a, const struct val_src *b,
+                            const struct val_src *c)
+{
+    if (a->lead[0] != '\0')
+        return a->lead;
+    if (b->lead[0] != '\0')
+        return b->lead;
+    return c != NULL ? c->lead : "";
+}
+
+/* "h5perf: <lead>: <body>", or "h5perf: <body>" without a lead. */
+static int val_line(struct cli_msg *msg, const char *lead, const char *body)
+{
+    if (lead[0] == '\0')
+        return val_fail(msg, "h5perf: %s", body);
+    return val_fail(msg, "h5perf: %s: %s", lead, body);
+}
+
+static const char *val_procs_word(int nprocs)
+{
+    return nprocs == 1 ? "process" : "processes";
+}
+
+/* PATTERN_BLOCK_XFER: the transfer size is not a multiple of -B. */
+static int val_block_xfer(const struct config *cfg, int64_t xfer, struct cli_msg *msg)
+{
+    struct val_src x, b, e;
+    struct val_sizes t;
+    char body[640];
+    const char *lead;
+
+    val_xfer(cfg, xfer, &x);
+    val_option(cfg, OPT_BLOCK, "-B", "half of -e", 1, &b);
+    val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
+    text_size(t.x, sizeof t.x, xfer);
+    text_size(t.b, sizeof t.b, cfg->block);
+    lead = val_lead(&x, &b, &e);
+    snprintf(body, sizeof body, "transfer size %s%s is not a multiple of the block size %s%s%s%s",
+             t.x, val_note(&x, lead), t.b, val_note(&b, lead), b.hint, x.hint);
+    return val_line(msg, lead, body);
+}
+
+/* PATTERN_XFER_BYTES: 1D e, or 2D side S = e*P, is not a multiple of X. */
+static int val_xfer_bytes(const struct config *cfg, int nprocs, int64_t xfer, struct cli_msg *msg)
+{
+    struct val_src x, e;
+    struct val_sizes t;
+    char body[640];
+    const char *lead;
+
+    val_xfer(cfg, xfer, &x);
+    val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
+    text_size(t.x, sizeof t.x, xfer);
+    text_size(t.e, sizeof t.e, cfg->bytes);
+    lead = val_lead(&x, &e, NULL);
+    if (!cfg->geometry_2d) {
+        snprintf(body, sizeof body,
+                 "the bytes per process %s%s are not a multiple of the transfer size %s%s%s", t.e,
+                 val_note(&e, lead), t.x, val_note(&x, lead), x.hint);
+    } else {
+        /* pattern_check() tests X | e*P before it tests e*P for overflow */
+        if (cfg->bytes <= INT64_MAX / nprocs)
+            text_size(t.n, sizeof t.n, cfg->bytes * nprocs);
+        else
+            snprintf(t.n, sizeof t.n, "above 64 bits");
+        snprintf(body, sizeof body,
+                 "the dataset side %s (%s x %d %s) is not a multiple of the transfer "
+                 "size %s%s%s",
+                 t.n, e.lead[0] != '\0' ? e.lead : "the default -e", nprocs, val_procs_word(nprocs),
+                 t.x, val_note(&x, lead), x.hint);
+    }
+    return val_line(msg, lead, body);
+}
+
+/* PATTERN_BLOCK_BYTES (2D): e is not a multiple of -B. */
+static int val_block_bytes(const struct config *cfg, struct cli_msg *msg)
+{
+    struct val_src b, e;
+    struct val_sizes t;
+    char body[640];
+    const char *lead;
+
+    val_option(cfg, OPT_BLOCK, "-B", "half of -e", 1, &b);
+    val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
+    text_size(t.e, sizeof t.e, cfg->bytes);
+    text_size(t.b, sizeof t.b, cfg->block);
+    lead = val_lead(&b, &e, NULL);
+    snprintf(body, sizeof body,
+             "the bytes per process %s%s are not a multiple of the block size %s%s%s", t.e,
+             val_note(&e, lead), t.b, val_note(&b, lead), b.hint);
+    return val_line(msg, lead, body);
+}
+
+/* PATTERN_OVERFLOW: the dataset (e*P bytes, or (e*P)^2 in 2D) is too big. */
+static int val_overflow(const struct config *cfg, int nprocs, struct cli_msg *msg)
+{
+    struct val_src e, p;
+    struct val_sizes t;
+    char body[640];
+    const char *lead;
+
+    val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
+    val_option(cfg, OPT_MAX_PROCS, "-P", NULL, 0, &p);
+    text_size(t.e, sizeof t.e, cfg->bytes);
+    lead = val_lead(&e, &p, NULL);
+    if (!cfg->geometry_2d)
+        snprintf(body, sizeof body, "a dataset of %s%s x %d %s does not fit in 64 bits", t.e,
+                 val_note(&e, lead), nprocs, val_procs_word(nprocs));
+    else
+        snprintf(body, sizeof body,
+                 "a 2D dataset of (%s%s x %d %s)^2 bytes does not fit in "
+                 "64 bits",
+                 t.e, val_note(&e, lead), nprocs, val_procs_word(nprocs));
+    return val_line(msg, lead, body);
+}
+
+/* Bytes of one dataset with nprocs processes, or -1 if it does not fit. */
+static int64_t val_dataset_bytes(const struct config *cfg, int nprocs)
+{
+    int64_t side;
+
+    if (cfg->bytes > INT64_MAX / nprocs)
+        return -1;
+    side = cfg->bytes * nprocs;
+    if (!cfg->geometry_2d)
+        return side;
+    return side > INT64_MAX / side ? -1 : side * side;
+}
+
+/* A file holds -d datasets and a run moves -F files: both must fit, since
+ * offsets and the report's byte counts are 64-bit. */
+static int val_files(const struct config *cfg, int nprocs, struct cli_msg *msg)
+{
+    struct val_src d, f, e;
+    struct val_sizes t;
+    char body[640];
+    int64_t dset = val_dataset_bytes(cfg, nprocs), file;
+
+    if (dset < 0)
+        return val_overflow(cfg, nprocs, msg);
+    val_option(cfg, OPT_DSETS, "-d", NULL, 0, &d);
+    val_option(cfg, OPT_FILES, "-F", NULL, 0, &f);
+    val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
+    text_size(t.n, sizeof t.n, dset);
+    if (dset > INT64_MAX / cfg->num_dsets) {
+        snprintf(body, sizeof body,
+                 "a file of %d datasets of %s each (%d %s) does not fit in 64 bits", cfg->num_dsets,
+                 t.n, nprocs, val_procs_word(nprocs));
+        return val_line(msg, val_lead(&d, &e, NULL), body);
+    }
+    file = dset * cfg->num_dsets;
+    if (file > INT64_MAX / cfg->num_files) {
+        text_size(t.n, sizeof t.n, file);
+        snprintf(body, sizeof body, "%d files of %s each (%d %s) do not fit in 64 bits",
+                 cfg->num_files, t.n, nprocs, val_procs_word(nprocs));
+        return val_line(msg, val_lead(&f, &d, &e), body);
+    }
+    return 0;
+}
+
+static int val_explain(const struct config *cfg, int nprocs, int64_t xfer, enum pattern_violation v,
+                       struct cli_msg *msg)
+{
+    char x_text[32];
+
+    switch (v) {
+    case PATTERN_BLOCK_XFER:
+        return val_block_xfer(cfg, xfer, msg);
+    case PATTERN_XFER_BYTES:
+        return val_xfer_bytes(cfg, nprocs, xfer, msg);
+    case PATTERN_BLOCK_BYTES:
+        return val_block_bytes(cfg, msg);
+    case PATTERN_OVERFLOW:
+        return val_overflow(cfg, nprocs, msg);
+    default:
+        text_size(x_text, sizeof x_text, xfer);
+        return val_fail(msg, "h5perf: transfer size %s with %d %s: %s", x_text, nprocs,
+                        val_procs_word(nprocs), pattern_violation_text(v));
+    }
+}
+
+int config_validate(const struct config *cfg, struct cli_msg *msg)
+{
+    msg->line[0] = '\0';
+    for (int np = sweep_procs_first(cfg); np != 0; np = sweep_procs_next(cfg, np)) {
+        for (int64_t x = sweep_xfer_first(cfg); x != 0; x = sweep_xfer_next(cfg, x)) {
+            struct pattern_params pp = sweep_pattern_params(cfg, np, x);
+            enum pattern_violation v = pattern_check(&pp);
+            if (v != PATTERN_OK)
+                return val_explain(cfg, np, x, v, msg);
+        }
+        if (val_files(cfg, np, msg) != 0)
+            return -1;
+    }
+    return 0;
+}
