@@ -1,0 +1,31 @@
+/* The static table of I/O backends, one slot per API in run order, and its
+ * start-up check. New APIs are added here (behind #ifdef if optional). */
+#include "backend/backend.h"
+
+#include <stddef.h>
+
+static const struct backend_ops *const backend_table[API_COUNT] = {
+    [API_POSIX] = &backend_posix,
+    [API_MPIIO] = &backend_mpiio,
+    [API_PHDF5] = &backend_phdf5,
+};
+
+const struct backend_ops *backend_get(enum api_id api)
+{
+    if ((int)api < 0 || api >= API_COUNT)
+        return NULL;
+    return backend_table[api];
+}
+
+int backend_check_table(void)
+{
+    for (int i = 0; i < API_COUNT; i++) {
+        const struct backend_ops *b = backend_table[i];
+        if (!b)
+            continue;
+        if ((int)b->api != i || !b->suffix || !b->err_name || !b->open || !b->dset_begin ||
+            !b->transfer || !b->dset_end || !b->close)
+            return -1;
+    }
+    return 0;
+}

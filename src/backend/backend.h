@@ -1,0 +1,68 @@
+/* The one small interface every I/O API implements, and the static table of
+ * the APIs compiled in. Backends carry out the plan a pattern gives them; they
+ * never print, exit, time, or decide policy. Every function returns 0 or -1
+ * with the error record filled (first error wins). */
+#ifndef H5PERF_BACKEND_H
+#define H5PERF_BACKEND_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend/err.h"
+#include "cli/config.h"
+#include "pattern/pattern.h"
+
+enum backend_mode { BACKEND_WRITE, BACKEND_READ };
+
+/* Capability flags. */
+enum {
+    /* Open, dataset begin/end and close are collective over ctx->comm; after
+     * an error a process must keep making these calls (engine rule). */
+    BACKEND_CAP_COLLECTIVE_META = 1u << 0,
+    /* With -C the transfers are collective too. */
+    BACKEND_CAP_COLLECTIVE_IO = 1u << 1,
+};
+
+struct backend_ctx {
+    MPI_Comm comm;    /* the processes of this run */
+    MPI_Info info;    /* HDF5_MPI_INFO, or MPI_INFO_NULL */
+    int rank, nprocs; /* in comm */
+    const struct config *cfg;
+};
+
+struct backend_file; /* a backend's open file, opaque to the engine */
+
+struct backend_ops {
+    enum api_id api;
+    const char *suffix;   /* ".posix", ".mpio", ".h5" */
+    const char *err_name; /* "POSIX", "MPI-IO", "HDF5": used in error lines */
+    unsigned caps;
+    /* Collective over ctx->comm. BACKEND_WRITE creates the file: exclusively
+     * unless may_truncate. On success *out is set; on failure *out is NULL. */
+    int (*open)(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
+                enum backend_mode mode, bool may_truncate, struct err *e);
+    /* Prepares dataset `dset` (0-based) for the transfers of pattern pt:
+     * creates/opens it, builds datatypes, views and selections once. */
+    int (*dset_begin)(struct backend_file *f, int dset, const struct pattern *pt, struct err *e);
+    /* Moves transfer k of the current dataset to/from buf (pt->xfer_bytes). */
+    int (*transfer)(struct backend_file *f, int64_t k, void *buf, struct err *e);
+    /* Releases what dset_begin built. */
+    int (*dset_end)(struct backend_file *f, struct err *e);
+    /* Closes and frees f, also after errors (f may be NULL: no-op). */
+    int (*close)(struct backend_file *f, struct err *e);
+};
+
+extern const struct backend_ops backend_posix;
+extern const struct backend_ops backend_mpiio;
+extern const struct backend_ops backend_phdf5;
+extern const struct backend_ops backend_null;
+
+/* The backend of an API; NULL if not compiled in. */
+const struct backend_ops *backend_get(enum api_id api);
+
+/* Checks once at start-up that every table entry is complete and in its
+ * slot. Returns 0 or -1. Local. */
+int backend_check_table(void);
+
+#endif

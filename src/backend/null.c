@@ -1,0 +1,56 @@
+/* The null backend: does no I/O at all, so the engine's loops, timers and
+ * agreement can be exercised without a file system. Not selectable from the
+ * command line; tests install it through engine options. */
+#include "backend/backend.h"
+
+#include <stdlib.h>
+
+struct backend_file {
+    int unused;
+};
+
+static int null_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
+                     enum backend_mode mode, bool may_truncate, struct err *e)
+{
+    (void)ctx, (void)path, (void)mode, (void)may_truncate;
+    *out = calloc(1, sizeof **out);
+    return *out ? 0 : err_set(e, "null", "open", path, -1, -1, "out of memory");
+}
+
+static int null_dset_begin(struct backend_file *f, int dset, const struct pattern *pt,
+                           struct err *e)
+{
+    (void)f, (void)dset, (void)pt, (void)e;
+    return 0;
+}
+
+static int null_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
+{
+    (void)f, (void)k, (void)buf, (void)e;
+    return 0;
+}
+
+static int null_dset_end(struct backend_file *f, struct err *e)
+{
+    (void)f, (void)e;
+    return 0;
+}
+
+static int null_close(struct backend_file *f, struct err *e)
+{
+    (void)e;
+    free(f);
+    return 0;
+}
+
+const struct backend_ops backend_null = {
+    .api = API_POSIX,
+    .suffix = ".null",
+    .err_name = "null",
+    .caps = 0,
+    .open = null_open,
+    .dset_begin = null_dset_begin,
+    .transfer = null_transfer,
+    .dset_end = null_dset_end,
+    .close = null_close,
+};

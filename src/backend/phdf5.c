@@ -1,0 +1,181 @@
+/* Parallel HDF5 backend through the MPI-IO driver: datasets Dataset_1..D of
+ * unsigned chars, one hyperslab selected per dataset and moved per transfer
+ * with H5Soffset_simple, independent or collective transfer property list
+ * (SPEC 4.2, 5.3). Must not print, time or exit; HDF5's automatic error
+ * printing is turned off by the engine and the stack becomes one line. */
+#include "backend/backend.h"
+
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct backend_file {
+    hid_t file, fapl, dxpl;
+    enum backend_mode mode;
+    const char *path;
+    const struct pattern *pt;
+    hid_t dset, fspace, mspace;
+    bool chunk;
+};
+
+static int phdf5_fail(struct backend_file *f, const char *op, struct err *e)
+{
+    return err_hdf5(e, op, f->path, -1, -1);
+}
+
+static int phdf5_props(struct backend_file *f, const struct backend_ctx *ctx, struct err *e)
+{
+    const struct config *c = ctx->cfg;
+    f->fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (f->fapl < 0 || H5Pset_fapl_mpio(f->fapl, ctx->comm, ctx->info) < 0 ||
+        H5Pset_alignment(f->fapl, (hsize_t)c->threshold, (hsize_t)c->align) < 0)
+        return phdf5_fail(f, "file access properties", e);
+    f->dxpl = H5Pcreate(H5P_DATASET_XFER);
+    if (f->dxpl < 0 || (c->collective && H5Pset_dxpl_mpio(f->dxpl, H5FD_MPIO_COLLECTIVE) < 0))
+        return phdf5_fail(f, "transfer properties", e);
+    return 0;
+}
+
+static int phdf5_close(struct backend_file *f, struct err *e);
+
+static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
+                      enum backend_mode mode, bool may_truncate, struct err *e)
+{
+    *out = NULL;
+    struct backend_file *f = calloc(1, sizeof *f);
+    if (!f)
+        return err_set(e, "HDF5", "open", path, -1, -1, "out of memory");
+    f->file = f->fapl = f->dxpl = f->dset = f->fspace = f->mspace = H5I_INVALID_HID;
+    f->mode = mode;
+    f->path = path;
+    f->chunk = ctx->cfg->chunk;
+    if (phdf5_props(f, ctx, e) < 0) {
+        phdf5_close(f, e);
+        return -1;
+    }
+    if (mode == BACKEND_WRITE)
+        f->file =
+            H5Fcreate(path, may_truncate ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, f->fapl);
+    else
+        f->file = H5Fopen(path, H5F_ACC_RDONLY, f->fapl);
+    if (f->file < 0) {
+        phdf5_fail(f, mode == BACKEND_WRITE ? "create" : "open", e);
+        phdf5_close(f, e);
+        return -1;
+    }
+    *out = f;
+    return 0;
+}
+
+static hid_t phdf5_space(int ndims, const int64_t *dims)
+{
+    hsize_t d[2] = {(hsize_t)dims[0], ndims > 1 ? (hsize_t)dims[1] : 0};
+    return H5Screate_simple(ndims, d, NULL);
+}
+
+static int phdf5_create(struct backend_file *f, const char *name, const struct pattern_slab *s)
+{
+    hid_t dcpl = H5P_DEFAULT;
+    if (f->chunk) {
+        hsize_t chunk[2] = {(hsize_t)s->chunk[0], s->ndims > 1 ? (hsize_t)s->chunk[1] : 0};
+        dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        if (dcpl < 0 || H5Pset_chunk(dcpl, s->ndims, chunk) < 0) {
+            if (dcpl >= 0)
+                H5Pclose(dcpl);
+            return -1;
+        }
+    }
+    f->dset =
+        H5Dcreate2(f->file, name, H5T_NATIVE_UCHAR, f->fspace, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (dcpl != H5P_DEFAULT)
+        H5Pclose(dcpl);
+    return f->dset < 0 ? -1 : 0;
+}
+
+static int phdf5_dset_begin(struct backend_file *f, int dset, const struct pattern *pt,
+                            struct err *e)
+{
+    const struct pattern_slab *s = &pt->slab;
+    char name[32];
+    snprintf(name, sizeof name, "Dataset_%d", dset + 1);
+    f->pt = pt;
+    f->fspace = phdf5_space(s->ndims, s->dims);
+    f->mspace = phdf5_space(s->ndims, s->mem_dims);
+    if (f->fspace < 0 || f->mspace < 0)
+        return phdf5_fail(f, "dataspace", e);
+    int rc = f->mode == BACKEND_WRITE ? phdf5_create(f, name, s)
+                                      : ((f->dset = H5Dopen2(f->file, name, H5P_DEFAULT)) < 0);
+    if (rc != 0)
+        return phdf5_fail(f, f->mode == BACKEND_WRITE ? "create dataset" : "open dataset", e);
+    hsize_t start[2], stride[2], count[2], block[2];
+    for (int i = 0; i < s->ndims; i++) {
+        start[i] = (hsize_t)s->start[i];
+        stride[i] = (hsize_t)s->stride[i];
+        count[i] = (hsize_t)s->count[i];
+        block[i] = (hsize_t)s->block[i];
+    }
+    if (H5Sselect_hyperslab(f->fspace, H5S_SELECT_SET, start, stride, count, block) < 0)
+        return phdf5_fail(f, "select hyperslab", e);
+    return 0;
+}
+
+static int phdf5_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
+{
+    int64_t o[2] = {0, 0};
+    pattern_slab_offset(f->pt, k, o);
+    hssize_t off[2] = {(hssize_t)o[0], (hssize_t)o[1]};
+    if (H5Soffset_simple(f->fspace, off) < 0)
+        return phdf5_fail(f, "offset selection", e);
+    herr_t rc = f->mode == BACKEND_WRITE
+                    ? H5Dwrite(f->dset, H5T_NATIVE_UCHAR, f->mspace, f->fspace, f->dxpl, buf)
+                    : H5Dread(f->dset, H5T_NATIVE_UCHAR, f->mspace, f->fspace, f->dxpl, buf);
+    if (rc < 0) {
+        struct pattern_vec v = pattern_file_vec(f->pt, k);
+        return err_hdf5(e, f->mode == BACKEND_WRITE ? "write" : "read", f->path, v.disp,
+                        f->pt->xfer_bytes);
+    }
+    return 0;
+}
+
+static int phdf5_dset_end(struct backend_file *f, struct err *e)
+{
+    int bad = 0;
+    if (f->dset >= 0 && H5Dclose(f->dset) < 0)
+        bad = 1;
+    if (f->fspace >= 0)
+        H5Sclose(f->fspace);
+    if (f->mspace >= 0)
+        H5Sclose(f->mspace);
+    f->dset = f->fspace = f->mspace = H5I_INVALID_HID;
+    f->pt = NULL;
+    return bad ? phdf5_fail(f, "close dataset", e) : 0;
+}
+
+static int phdf5_close(struct backend_file *f, struct err *e)
+{
+    if (!f)
+        return 0;
+    int rc = 0;
+    if (f->dset >= 0 || f->fspace >= 0 || f->mspace >= 0)
+        rc = phdf5_dset_end(f, e);
+    if (f->file >= 0 && H5Fclose(f->file) < 0)
+        rc = phdf5_fail(f, "close", e);
+    if (f->dxpl >= 0)
+        H5Pclose(f->dxpl);
+    if (f->fapl >= 0)
+        H5Pclose(f->fapl);
+    free(f);
+    return rc;
+}
+
+const struct backend_ops backend_phdf5 = {
+    .api = API_PHDF5,
+    .suffix = ".h5",
+    .err_name = "HDF5",
+    .caps = BACKEND_CAP_COLLECTIVE_META | BACKEND_CAP_COLLECTIVE_IO,
+    .open = phdf5_open,
+    .dset_begin = phdf5_dset_begin,
+    .transfer = phdf5_transfer,
+    .dset_end = phdf5_dset_end,
+    .close = phdf5_close,
+};

@@ -1,0 +1,141 @@
+/* POSIX backend: pwrite/pread of each piece of the pattern's vector, with
+ * short counts looped over and errors reported with their offset. Process 0
+ * creates the file; the others open it after hearing that it exists. Must not
+ * print, time or exit. */
+#include "backend/backend.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+struct backend_file {
+    int fd;
+    enum backend_mode mode;
+    const char *path;
+    const struct pattern *pt;
+    int64_t base; /* file offset of the current dataset */
+};
+
+/* Process 0 creates (or truncates) the file; its errno is broadcast so that
+ * every process fails alike, and the others then open the existing file. */
+static int posix_create(const struct backend_ctx *ctx, const char *path, bool may_truncate, int *fd,
+                        struct err *e)
+{
+    int errnum = 0;
+    if (ctx->rank == 0) {
+        int flags = O_CREAT | O_RDWR | (may_truncate ? O_TRUNC : O_EXCL);
+        *fd = open(path, flags, 0600);
+        errnum = *fd < 0 ? errno : 0;
+    }
+    MPI_Bcast(&errnum, 1, MPI_INT, 0, ctx->comm);
+    if (errnum) {
+        if (ctx->rank != 0)
+            return err_set(e, "POSIX", "create", path, -1, -1,
+                           "process 0 could not create the file");
+        return err_errno(e, "POSIX", "create", path, -1, -1, errnum);
+    }
+    if (ctx->rank != 0) {
+        *fd = open(path, O_RDWR);
+        if (*fd < 0)
+            return err_errno(e, "POSIX", "open", path, -1, -1, errno);
+    }
+    return 0;
+}
+
+static int posix_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
+                      enum backend_mode mode, bool may_truncate, struct err *e)
+{
+    *out = NULL;
+    int fd = -1;
+    if (mode == BACKEND_WRITE) {
+        if (posix_create(ctx, path, may_truncate, &fd, e) < 0)
+            return -1;
+    } else {
+        fd = open(path, O_RDONLY);
+        if (fd < 0)
+            return err_errno(e, "POSIX", "open", path, -1, -1, errno);
+    }
+    struct backend_file *f = calloc(1, sizeof *f);
+    if (!f) {
+        close(fd);
+        return err_errno(e, "POSIX", "open", path, -1, -1, ENOMEM);
+    }
+    f->fd = fd;
+    f->mode = mode;
+    f->path = path;
+    *out = f;
+    return 0;
+}
+
+static int posix_dset_begin(struct backend_file *f, int dset, const struct pattern *pt,
+                            struct err *e)
+{
+    (void)e;
+    f->pt = pt;
+    f->base = (int64_t)dset * pt->dset_bytes;
+    return 0;
+}
+
+/* Moves len bytes at off, looping over short counts. */
+static int posix_piece(struct backend_file *f, unsigned char *buf, int64_t len, int64_t off,
+                       struct err *e)
+{
+    int64_t done = 0;
+    while (done < len) {
+        ssize_t n = f->mode == BACKEND_WRITE
+                        ? pwrite(f->fd, buf + done, (size_t)(len - done), (off_t)(off + done))
+                        : pread(f->fd, buf + done, (size_t)(len - done), (off_t)(off + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        const char *op = f->mode == BACKEND_WRITE ? "write" : "read";
+        if (n < 0)
+            return err_errno(e, "POSIX", op, f->path, off + done, len - done, errno);
+        if (n == 0)
+            return err_set(e, "POSIX", op, f->path, off + done, len - done,
+                           f->mode == BACKEND_WRITE ? "no progress (0 bytes written)"
+                                                    : "unexpected end of file");
+        done += n;
+    }
+    return 0;
+}
+
+static int posix_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
+{
+    struct pattern_vec v = pattern_file_vec(f->pt, k);
+    unsigned char *p = buf;
+    for (int64_t i = 0; i < v.count; i++)
+        if (posix_piece(f, p + i * v.len, v.len, f->base + v.disp + i * v.stride, e) < 0)
+            return -1;
+    return 0;
+}
+
+static int posix_dset_end(struct backend_file *f, struct err *e)
+{
+    (void)e;
+    f->pt = NULL;
+    return 0;
+}
+
+static int posix_close(struct backend_file *f, struct err *e)
+{
+    if (!f)
+        return 0;
+    int rc = close(f->fd);
+    int errnum = errno;
+    const char *path = f->path;
+    free(f);
+    return rc < 0 ? err_errno(e, "POSIX", "close", path, -1, -1, errnum) : 0;
+}
+
+const struct backend_ops backend_posix = {
+    .api = API_POSIX,
+    .suffix = ".posix",
+    .err_name = "POSIX",
+    .caps = 0,
+    .open = posix_open,
+    .dset_begin = posix_dset_begin,
+    .transfer = posix_transfer,
+    .dset_end = posix_dset_end,
+    .close = posix_close,
+};
