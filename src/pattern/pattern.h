@@ -11,23 +11,23 @@
 #include <stdint.h>
 
 struct pattern_params {
-    int geometry;        /* 1 or 2 */
-    bool interleaved;    /* -I */
-    bool chunked;        /* -c: 2D POSIX/MPI-IO use the chunking emulation */
-    int64_t bytes;       /* e: bytes per process per dataset (1D), side share (2D) */
-    int64_t block;       /* B */
-    int64_t xfer;        /* X: transfer buffer size (1D bytes; 2D one side) */
-    int nprocs;          /* P */
+    int geometry;     /* 1 or 2 */
+    bool interleaved; /* -I */
+    bool chunked;     /* -c: 2D POSIX/MPI-IO use the chunking emulation */
+    int64_t bytes;    /* e: bytes per process per dataset (1D), side share (2D) */
+    int64_t block;    /* B */
+    int64_t xfer;     /* X: transfer buffer size (1D bytes; 2D one side) */
+    int nprocs;       /* P */
 };
 
 /* Why a parameter set is unusable; pattern_check() returns the first. */
 enum pattern_violation {
     PATTERN_OK = 0,
-    PATTERN_BAD_VALUE,        /* a size <= 0, nprocs <= 0, geometry not 1/2 */
-    PATTERN_BLOCK_XFER,       /* X is not a multiple of B */
-    PATTERN_XFER_BYTES,       /* 1D: e is not a multiple of X; 2D: S not a multiple of X */
-    PATTERN_BLOCK_BYTES,      /* 2D: e is not a multiple of B (SPEC 3.5) */
-    PATTERN_OVERFLOW          /* a dataset size or offset does not fit in int64 */
+    PATTERN_BAD_VALUE,   /* a size <= 0, nprocs <= 0, geometry not 1/2 */
+    PATTERN_BLOCK_XFER,  /* X is not a multiple of B */
+    PATTERN_XFER_BYTES,  /* 1D: e is not a multiple of X; 2D: S not a multiple of X */
+    PATTERN_BLOCK_BYTES, /* 2D: e is not a multiple of B (SPEC 3.5) */
+    PATTERN_OVERFLOW     /* a dataset size or offset does not fit in int64 */
 };
 
 /* The physical run of one transfer in a flat file: `count` pieces of `len`
@@ -45,9 +45,9 @@ struct pattern_vec {
  * pattern_slab_offset(). Units are elements (bytes). */
 struct pattern_slab {
     int ndims;
-    int64_t dims[2];      /* file dataspace: (N) or (S, S) */
-    int64_t chunk[2];     /* (B) or (B, B) */
-    int64_t mem_dims[2];  /* (X), (B, X) or (X, B) */
+    int64_t dims[2];     /* file dataspace: (N) or (S, S) */
+    int64_t chunk[2];    /* (B) or (B, B) */
+    int64_t mem_dims[2]; /* (X), (B, X) or (X, B) */
     int64_t start[2];
     int64_t stride[2];
     int64_t count[2];
@@ -56,14 +56,14 @@ struct pattern_slab {
 
 struct pattern {
     struct pattern_params p;
-    int exec_rank;        /* the process that performs the transfers */
-    int data_rank;        /* the process whose data is moved (offsets, fill value) */
-    int64_t side;         /* S = e*P (both geometries) */
-    int64_t dset_bytes;   /* N: 1D e*P, 2D S*S */
-    int64_t xfer_bytes;   /* bytes per transfer: X (1D), X*B (2D) */
-    int64_t ntransfers;   /* transfers per dataset per process */
-    int64_t rank_bytes;   /* bytes per dataset per process */
-    int64_t rank_begin;   /* first logical offset of the data rank (SPEC 7.4 -D 4) */
+    int exec_rank;            /* the process that performs the transfers */
+    int data_rank;            /* the process whose data is moved (offsets, fill value) */
+    int64_t side;             /* S = e*P (both geometries) */
+    int64_t dset_bytes;       /* N: 1D e*P, 2D S*S */
+    int64_t xfer_bytes;       /* bytes per transfer: X (1D), X*B (2D) */
+    int64_t ntransfers;       /* transfers per dataset per process */
+    int64_t rank_bytes;       /* bytes per dataset per process */
+    int64_t rank_begin;       /* first logical offset of the data rank (SPEC 7.4 -D 4) */
     struct pattern_vec shape; /* count/len/stride of every transfer (disp of k=0) */
     struct pattern_slab slab;
 };
@@ -73,8 +73,8 @@ enum pattern_violation pattern_check(const struct pattern_params *pp);
 
 /* Builds the plan for data_rank's data, executed by exec_rank (both in
  * [0, nprocs)). Returns 0, or -1 (and the violation in *why if not NULL). */
-int pattern_init(struct pattern *pt, const struct pattern_params *pp,
-                 int exec_rank, int data_rank, enum pattern_violation *why);
+int pattern_init(struct pattern *pt, const struct pattern_params *pp, int exec_rank, int data_rank,
+                 enum pattern_violation *why);
 
 /* Physical run of transfer k (0 <= k < ntransfers), relative to the dataset. */
 struct pattern_vec pattern_file_vec(const struct pattern *pt, int64_t k);

@@ -11,11 +11,11 @@
 
 /* Timers of SPEC 6.1, write then read. */
 enum timer_id {
-    TIMER_WRITE_GROSS,  /* "Write Open-Close" */
-    TIMER_WRITE_FINE,   /* "Write" */
-    TIMER_WRITE_RAW,    /* "Raw Data Write" */
-    TIMER_WRITE_OPEN,   /* "Write File Open" */
-    TIMER_WRITE_CLOSE,  /* "Write File Close" */
+    TIMER_WRITE_GROSS, /* "Write Open-Close" */
+    TIMER_WRITE_FINE,  /* "Write" */
+    TIMER_WRITE_RAW,   /* "Raw Data Write" */
+    TIMER_WRITE_OPEN,  /* "Write File Open" */
+    TIMER_WRITE_CLOSE, /* "Write File Close" */
     TIMER_READ_GROSS,
     TIMER_READ_FINE,
     TIMER_READ_RAW,
@@ -26,8 +26,8 @@ enum timer_id {
 
 enum run_status {
     RUN_OK = 0,
-    RUN_IO_ERROR,        /* the run stopped on an I/O error */
-    RUN_VERIFY_FAILED    /* -D v found a mismatch; the write figures stand */
+    RUN_IO_ERROR,     /* the run stopped on an I/O error */
+    RUN_VERIFY_FAILED /* -D v found a mismatch; the write figures stand */
 };
 
 struct timer_stat {
@@ -44,8 +44,8 @@ struct api_result {
     enum api_id api;
     int nprocs;
     int64_t xfer;
-    int64_t bytes;        /* F * D * N: bytes moved per phase, all processes */
-    int iterations;       /* iterations filled in so far */
+    int64_t bytes;  /* F * D * N: bytes moved per phase, all processes */
+    int iterations; /* iterations filled in so far */
     int max_iterations;
     struct iter_result *it; /* [max_iterations] */
 };
@@ -53,12 +53,12 @@ struct api_result {
 /* Statistics over iterations of the per-iteration maximum (the slowest
  * process), SPEC 6.2. */
 struct timer_summary {
-    double t_min, t_avg, t_max;          /* seconds */
-    double mbs_max, mbs_avg, mbs_min;    /* MB/s of t_min, t_avg, t_max; 0 if |t| < DBL_EPSILON */
+    double t_min, t_avg, t_max;       /* seconds */
+    double mbs_max, mbs_avg, mbs_min; /* MB/s of t_min, t_avg, t_max; 0 if |t| < DBL_EPSILON */
 };
 
-int results_init(struct api_result *r, enum api_id api, int nprocs, int64_t xfer,
-                 int64_t bytes, int max_iterations);
+int results_init(struct api_result *r, enum api_id api, int nprocs, int64_t xfer, int64_t bytes,
+                 int max_iterations);
 void results_release(struct api_result *r);
 struct iter_result *results_next_iteration(struct api_result *r);
 void results_summarize(const struct api_result *r, enum timer_id t, struct timer_summary *s);

@@ -1,0 +1,235 @@
+/* engine_run(): the loops of SPEC 3.2-3.6. One function per loop level; the
+ * per-iteration work (files, phases, reductions) is in engine_iteration().
+ * Only world rank 0 writes the report; per-rank lines go through the sink. */
+#include "engine/engine.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/sweep.h"
+#include "engine/agree.h"
+#include "engine/files.h"
+#include "engine/phase.h"
+#include "engine/sink.h"
+#include "exit_status.h"
+#include "report/text.h"
+
+enum { ENGINE_OK = 0, ENGINE_VERIFY_FAILED = 1, ENGINE_IO_FAILED = 2 };
+
+/* Everything one API at one (P, X) needs. */
+struct engine_api {
+    const struct setup *s;
+    const struct backend_ops *ops;
+    struct backend_ctx ctx;
+    struct pattern pt;
+    unsigned char *buf;
+    FILE *out; /* the report on rank 0 of the run, NULL elsewhere */
+};
+
+static void engine_debug_line(const struct engine_api *a, FILE *dbg, enum backend_mode mode)
+{
+    if (a->s->cfg.debug_level < 4)
+        return;
+    /* The original labels both phases do_write (SPEC 7.4); kept for parsers. */
+    (void)mode;
+    fprintf(dbg,
+            "%d: Debug(do_write): buf_size=%" PRId64 ", bytes_begin=%" PRId64
+            ", bytes_count=%" PRId64 "\n",
+            a->s->world_rank, a->pt.xfer_bytes, a->pt.rank_begin, a->pt.rank_bytes);
+}
+
+/* One file: write phase, then read phase unless -w, then cleanup. */
+static bool engine_file(struct engine_api *a, const char *path, double *t, struct verify_state *v,
+                        struct err *e, FILE *dbg)
+{
+    const struct config *c = &a->s->cfg;
+    struct phase_io io = {a->ops,        &a->ctx,      &a->pt, path,
+                          BACKEND_WRITE, c->num_dsets, a->buf, false};
+    memset(a->buf, pattern_fill_value(&a->pt), (size_t)a->pt.xfer_bytes);
+    engine_debug_line(a, dbg, BACKEND_WRITE);
+    if (!phase_run(&io, t + TIMER_WRITE_GROSS, v, e))
+        return false;
+    if (!c->write_only) {
+        io.mode = BACKEND_READ;
+        io.verify = c->debug_verify;
+        engine_debug_line(a, dbg, BACKEND_READ);
+        if (!phase_run(&io, t + TIMER_READ_GROSS, v, e))
+            return false;
+    }
+    MPI_Barrier(a->ctx.comm);
+    files_remove(path, a->ctx.rank == 0);
+    return true;
+}
+
+/* Collective: one line per process whose data did not verify, to stderr. */
+static void engine_report_mismatch(const struct engine_api *a, const struct verify_state *v,
+                                   int iteration)
+{
+    char line[4800] = "";
+    if (v->bad)
+        snprintf(line, sizeof line,
+                 "h5perf: rank %d: verify '%s' (%s, %d processes, transfer size %" PRId64
+                 ", iteration %d): %" PRId64 " bytes differ, the first at offset %" PRId64
+                 ": expected %u, found %u\n",
+                 a->s->world_rank, v->path, a->ops->err_name, a->ctx.nprocs, a->pt.p.xfer,
+                 iteration, v->bad, v->first_offset, v->expected, v->found);
+    sink_gather(a->ctx.comm, line, stderr);
+}
+
+/* Collective: reduces the timers of one iteration into it (on rank 0). */
+static int engine_reduce(const struct engine_api *a, const double *t, bool bad,
+                         struct iter_result *it)
+{
+    double lo[TIMER_COUNT], hi[TIMER_COUNT + 1], sum[TIMER_COUNT], mine[TIMER_COUNT + 1];
+    memcpy(mine, t, sizeof lo);
+    mine[TIMER_COUNT] = bad ? 1.0 : 0.0;
+    MPI_Reduce(mine, lo, TIMER_COUNT, MPI_DOUBLE, MPI_MIN, 0, a->ctx.comm);
+    MPI_Reduce(mine, sum, TIMER_COUNT, MPI_DOUBLE, MPI_SUM, 0, a->ctx.comm);
+    MPI_Allreduce(mine, hi, TIMER_COUNT + 1, MPI_DOUBLE, MPI_MAX, a->ctx.comm);
+    if (it)
+        for (int i = 0; i < TIMER_COUNT; i++)
+            it->t[i] = (struct timer_stat){lo[i], hi[i], sum[i]};
+    if (it)
+        it->status = hi[TIMER_COUNT] > 0 ? RUN_VERIFY_FAILED : RUN_OK;
+    return hi[TIMER_COUNT] > 0 ? ENGINE_VERIFY_FAILED : ENGINE_OK;
+}
+
+/* One iteration over all files. Returns an ENGINE_* status. */
+static int engine_iteration(struct engine_api *a, int iteration, struct iter_result *it)
+{
+    const struct config *c = &a->s->cfg;
+    double t[TIMER_COUNT] = {0};
+    struct verify_state v = {0};
+    struct err e;
+    err_clear(&e);
+    char *text = NULL, path[SETUP_PATH_MAX];
+    size_t text_len = 0;
+    FILE *dbg = open_memstream(&text, &text_len);
+    struct cli_msg m;
+    if (!dbg)
+        err_set(&e, "h5perf", "allocate", "", -1, -1, "out of memory");
+    bool ok = agree_all(a->ctx.comm, dbg != NULL);
+    if (a->out && c->debug_level >= 4)
+        fprintf(a->out, "Timer details:\n");
+    for (int f = 0; ok && f < c->num_files; f++) {
+        setup_name(a->s, f, (int)a->ops->api, path, &m);
+        if (c->debug_level >= 1)
+            fprintf(dbg, "rank %d: data filename=%s\n", a->s->world_rank, path);
+        ok = engine_file(a, path, t, &v, &e, dbg);
+    }
+    if (dbg)
+        fclose(dbg);
+    if (c->debug_level >= 1)
+        sink_gather(a->ctx.comm, text, a->out);
+    free(text);
+    if (!ok) {
+        agree_report(a->ctx.comm, &e, a->s->world_rank, stderr);
+        return ENGINE_IO_FAILED;
+    }
+    int status = engine_reduce(a, t, v.bad > 0, it);
+    if (status == ENGINE_VERIFY_FAILED)
+        engine_report_mismatch(a, &v, iteration);
+    return status;
+}
+
+/* Collective: the buffer and the plan of one API at one (P, X). */
+static bool engine_prepare(struct engine_api *a, int nprocs, int64_t xfer, struct err *e)
+{
+    struct pattern_params pp = sweep_pattern_params(&a->s->cfg, nprocs, xfer);
+    void *buf = NULL;
+    if (pattern_init(&a->pt, &pp, a->ctx.rank, a->ctx.rank, NULL) < 0)
+        err_set(e, "h5perf", "plan", "", -1, -1, "invalid pattern (validation missed it)");
+    else if (posix_memalign(&buf, 4096, (size_t)a->pt.xfer_bytes) != 0)
+        err_set(e, "h5perf", "allocate transfer buffer", "", -1, a->pt.xfer_bytes, "out of memory");
+    a->buf = buf;
+    return agree_all(a->ctx.comm, !e->set);
+}
+
+/* Collective over comm: every iteration of one API at one (P, X). */
+static int engine_api_run(struct engine_api *a, int nprocs, int64_t xfer)
+{
+    const struct config *c = &a->s->cfg;
+    struct err e;
+    err_clear(&e);
+    if (a->out)
+        text_api(a->out, a->ops->api);
+    if (!engine_prepare(a, nprocs, xfer, &e)) {
+        agree_report(a->ctx.comm, &e, a->s->world_rank, stderr);
+        free(a->buf);
+        return ENGINE_IO_FAILED;
+    }
+    int64_t bytes = (int64_t)c->num_files * c->num_dsets * a->pt.dset_bytes;
+    struct api_result r;
+    bool keep = a->out && results_init(&r, a->ops->api, nprocs, xfer, bytes, c->iterations) == 0;
+    int status = ENGINE_OK;
+    for (int i = 0; i < c->iterations; i++) {
+        int st = engine_iteration(a, i + 1, keep ? results_next_iteration(&r) : NULL);
+        status = st > status ? st : status;
+        if (st == ENGINE_IO_FAILED)
+            break;
+    }
+    if (keep && status != ENGINE_IO_FAILED)
+        text_api_results(a->out, c, &r);
+    if (a->out)
+        fflush(a->out);
+    if (keep)
+        results_release(&r);
+    free(a->buf);
+    a->buf = NULL;
+    return status;
+}
+
+/* Collective over comm (the P processes of this run): every transfer size
+ * and API. */
+static int engine_nprocs(const struct setup *s, const struct backend_ops *const ops[API_COUNT],
+                         MPI_Comm comm, int nprocs)
+{
+    const struct config *c = &s->cfg;
+    struct engine_api a = {.s = s};
+    a.ctx = (struct backend_ctx){.comm = comm, .info = s->info, .cfg = c};
+    MPI_Comm_rank(comm, &a.ctx.rank);
+    MPI_Comm_size(comm, &a.ctx.nprocs);
+    a.out = a.ctx.rank == 0 ? s->report : NULL;
+    if (a.out)
+        text_nprocs(a.out, nprocs);
+    int status = ENGINE_OK;
+    for (int64_t x = sweep_xfer_first(c); x != 0; x = sweep_xfer_next(c, x)) {
+        if (a.out)
+            text_xfer(a.out, c, nprocs, x);
+        for (int api = 0; api < API_COUNT; api++) {
+            if (!(c->apis & API_BIT(api)))
+                continue;
+            a.ops = ops[api];
+            int st = engine_api_run(&a, nprocs, x);
+            status = st > status ? st : status;
+            if (st == ENGINE_IO_FAILED)
+                return status;
+        }
+    }
+    return status;
+}
+
+int engine_run(const struct setup *s, const struct backend_ops *const ops[API_COUNT])
+{
+    const struct config *c = &s->cfg;
+    int status = ENGINE_OK;
+    for (int p = sweep_procs_first(c); p != 0; p = sweep_procs_next(c, p)) {
+        MPI_Comm comm;
+        int color = s->world_rank < p ? 0 : MPI_UNDEFINED;
+        MPI_Comm_split(MPI_COMM_WORLD, color, s->world_rank, &comm);
+        int mine = ENGINE_OK, all = ENGINE_OK;
+        if (comm != MPI_COMM_NULL) {
+            mine = engine_nprocs(s, ops, comm, p);
+            MPI_Comm_free(&comm);
+        }
+        /* Processes outside this run learn how it ended. */
+        MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        status = all > status ? all : status;
+        if (all == ENGINE_IO_FAILED)
+            break;
+    }
+    if (status == ENGINE_IO_FAILED)
+        files_remove_all(s->world_rank == 0);
+    return status == ENGINE_OK ? EXIT_OK : EXIT_RUN_FAILED;
+}

@@ -1,0 +1,17 @@
+/* The engine: sequences the sweep of SPEC 3 (process counts on
+ * sub-communicators, transfer sizes, APIs, iterations, files), times it,
+ * agrees across ranks and feeds the results model and the report. It knows
+ * no API: backends come in a table. */
+#ifndef H5PERF_ENGINE_H
+#define H5PERF_ENGINE_H
+
+#include "backend/backend.h"
+#include "engine/setup.h"
+
+/* Collective over MPI_COMM_WORLD. Runs every selected API with ops[api]
+ * (an entry may be NULL only for an API not selected). Returns EXIT_OK, or
+ * EXIT_RUN_FAILED after an I/O error (the sweep stops, this run's files are
+ * removed) or a verification mismatch (the sweep goes on). */
+int engine_run(const struct setup *s, const struct backend_ops *const ops[API_COUNT]);
+
+#endif

@@ -1,0 +1,26 @@
+/* Data file names and their directory (SPEC 4.1): HDF5_PARAPREFIX, the
+ * $USER level below it, "#pio_tmp_<f>" and the API's suffix; and the probe
+ * that checks, before any data file exists, that the directory takes files. */
+#ifndef H5PERF_NAMES_H
+#define H5PERF_NAMES_H
+
+#include <stddef.h>
+
+#include "cli/cli.h"
+
+/* Local. The directory of the data files: "" (current directory) when the
+ * prefix is NULL or empty; else prefix/user, created (one level, 0755) if
+ * missing, or prefix itself if user is NULL/empty or it cannot be created.
+ * The prefix must be an existing directory. Returns 0, or -1 with m set. */
+int names_dir(const char *prefix, const char *user, char *dir, size_t len, struct cli_msg *m);
+
+/* Local. Creates and removes a uniquely named probe file in dir (never
+ * touching an existing file). Returns 0, or -1 with m naming the cause. */
+int names_probe(const char *prefix, const char *dir, struct cli_msg *m);
+
+/* Local, pure. dir + "/#pio_tmp_<f>" + suffix with runs of '/' collapsed.
+ * Returns 0, or -1 with m set if it does not fit in len. */
+int names_file(const char *dir, int f, const char *suffix, char *out, size_t len,
+               struct cli_msg *m);
+
+#endif

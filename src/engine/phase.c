@@ -1,0 +1,108 @@
+/* phase_run(): open, datasets, transfers, close, timed per SPEC 6.1. Rules
+ * that keep collective calls matched after a local error: agree after open
+ * and after each dataset begin; a process whose transfer failed stops
+ * transferring unless transfers are collective, but always ends its datasets
+ * and closes. Verification time is subtracted from every running timer. */
+#include "engine/phase.h"
+
+#include <string.h>
+
+#include "engine/agree.h"
+#include "engine/files.h"
+
+/* Checks every byte of a read transfer; records the first mismatch. */
+static void phase_verify(const struct phase_io *io, int64_t base, int64_t k, struct verify_state *v)
+{
+    unsigned char want = pattern_fill_value(io->pt);
+    const unsigned char *b = io->buf;
+    for (int64_t i = 0; i < io->pt->xfer_bytes; i++) {
+        if (b[i] == want)
+            continue;
+        if (v->bad++ == 0) {
+            v->first_offset = base + pattern_file_offset(io->pt, k, i);
+            v->expected = want;
+            v->found = b[i];
+            snprintf(v->path, sizeof v->path, "%s", io->path);
+        }
+    }
+}
+
+static bool phase_open(const struct phase_io *io, struct backend_file **f, struct err *e)
+{
+    const struct config *c = io->ctx->cfg;
+    bool ok = true;
+    if (io->mode == BACKEND_WRITE) {
+        bool may_truncate = c->overwrite || files_contains(io->path);
+        if (files_add(io->path) < 0)
+            ok = err_set(e, "h5perf", "register", io->path, -1, -1, "out of memory") == 0;
+        if (ok && io->ops->open(f, io->ctx, io->path, io->mode, may_truncate, e) < 0) {
+            ok = false;
+            if (e->exists)
+                files_forget(io->path); /* someone else's file: never ours to remove */
+        }
+    } else {
+        ok = io->ops->open(f, io->ctx, io->path, io->mode, false, e) == 0;
+    }
+    return agree_all(io->ctx->comm, ok);
+}
+
+/* The transfers of one dataset; returns the seconds spent verifying. */
+static double phase_dataset(const struct phase_io *io, struct backend_file *f, int d,
+                            struct verify_state *v, struct err *e)
+{
+    bool collective_io = io->ctx->cfg->collective && (io->ops->caps & BACKEND_CAP_COLLECTIVE_IO);
+    bool check = io->verify && io->mode == BACKEND_READ;
+    int64_t base = (int64_t)d * io->pt->dset_bytes;
+    double excluded = 0;
+    for (int64_t k = 0; k < io->pt->ntransfers; k++) {
+        if (e->set && !collective_io)
+            break;
+        if (check) {
+            double t0 = MPI_Wtime();
+            memset(io->buf, ~pattern_fill_value(io->pt), (size_t)io->pt->xfer_bytes);
+            excluded += MPI_Wtime() - t0;
+        }
+        if (io->ops->transfer(f, k, io->buf, e) < 0 || !check)
+            continue;
+        double t0 = MPI_Wtime();
+        phase_verify(io, base, k, v);
+        excluded += MPI_Wtime() - t0;
+    }
+    return excluded;
+}
+
+bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, struct err *e)
+{
+    struct backend_file *f = NULL;
+    MPI_Barrier(io->ctx->comm);
+    double t_open = MPI_Wtime();
+    if (!phase_open(io, &f, e)) {
+        io->ops->close(f, e);
+        return false;
+    }
+    double t_fine = MPI_Wtime(), excluded = 0;
+    bool meta = io->ops->caps & BACKEND_CAP_COLLECTIVE_META;
+    for (int d = 0; d < io->num_dsets; d++) {
+        bool ok = io->ops->dset_begin(f, d, io->pt, e) == 0;
+        if (meta && !agree_all(io->ctx->comm, ok)) {
+            io->ops->dset_end(f, e);
+            break;
+        }
+        double t_raw = MPI_Wtime(), x = 0;
+        if (ok)
+            x = phase_dataset(io, f, d, v, e);
+        t[PHASE_RAW] += MPI_Wtime() - t_raw - x;
+        excluded += x;
+        io->ops->dset_end(f, e);
+        if (e->set && !meta)
+            break;
+    }
+    double t_close = MPI_Wtime();
+    io->ops->close(f, e);
+    double t_end = MPI_Wtime();
+    t[PHASE_GROSS] += t_end - t_open - excluded;
+    t[PHASE_FINE] += t_close - t_fine - excluded;
+    t[PHASE_OPEN] += t_fine - t_open;
+    t[PHASE_CLOSE] += t_end - t_close;
+    return agree_all(io->ctx->comm, !e->set);
+}

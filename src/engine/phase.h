@@ -1,0 +1,41 @@
+/* One phase (write or read) of one file: barrier, open, every dataset's
+ * transfers, close, with the timers of SPEC 6.1 and the verification of -D v
+ * kept outside every timer. */
+#ifndef H5PERF_PHASE_H
+#define H5PERF_PHASE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+
+/* Accumulated timers of one phase, in the order of enum timer_id from
+ * TIMER_WRITE_GROSS (or TIMER_READ_GROSS). */
+enum { PHASE_GROSS, PHASE_FINE, PHASE_RAW, PHASE_OPEN, PHASE_CLOSE, PHASE_TIMERS };
+
+/* What -D v found wrong in the data read by this process. */
+struct verify_state {
+    int64_t bad;          /* bytes that differ */
+    int64_t first_offset; /* file offset of the first one */
+    unsigned char expected, found;
+    char path[4096];
+};
+
+struct phase_io {
+    const struct backend_ops *ops;
+    const struct backend_ctx *ctx;
+    const struct pattern *pt;
+    const char *path;
+    enum backend_mode mode;
+    int num_dsets;
+    unsigned char *buf; /* pt->xfer_bytes, filled with the data value for writes */
+    bool verify;        /* read phase: check every byte read */
+};
+
+/* Collective over io->ctx->comm. Adds the phase's times to t[PHASE_TIMERS]
+ * and any mismatch to v. Returns true if every process succeeded; on false
+ * every process's error (if any) is in its e and the file is closed. A write
+ * registers the file in the created-files registry before creating it. */
+bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, struct err *e);
+
+#endif

@@ -1,0 +1,65 @@
+/* h5perf_run(): validation pipeline, header, engine, cleanup. Owns the order
+ * of these steps and nothing else. */
+#include "engine/run.h"
+
+#include <hdf5.h>
+#include <stdlib.h>
+
+#include "engine/engine.h"
+#include "engine/files.h"
+#include "engine/sink.h"
+#include "exit_status.h"
+#include "report/text.h"
+
+/* Collective: the parameter header, by rank 0 alone or, with -D >= 1, by
+ * every rank (gathered, in rank order). */
+static void run_header(const struct setup *s)
+{
+    unsigned maj = 0, min = 0, rel = 0;
+    H5get_libversion(&maj, &min, &rel);
+    char version[64];
+    snprintf(version, sizeof version, "%u.%u.%u", maj, min, rel);
+    if (s->cfg.debug_level == 0) {
+        if (s->world_rank == 0)
+            text_header(s->report, &s->cfg, 0, version, MPI_MAX_INFO_VAL);
+        return;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem) {
+        text_header(mem, &s->cfg, s->world_rank, version, MPI_MAX_INFO_VAL);
+        fclose(mem);
+    }
+    sink_gather(MPI_COMM_WORLD, text, s->report);
+    free(text);
+}
+
+int h5perf_run(int argc, char **argv)
+{
+    struct setup s;
+    int status = setup_run(&s, argc, argv);
+    if (status >= 0) {
+        setup_release(&s);
+        return status;
+    }
+    /* HDF5 errors become one line each through err_hdf5(). */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    const struct backend_ops *ops[API_COUNT];
+    for (int i = 0; i < API_COUNT; i++)
+        ops[i] = backend_get((enum api_id)i);
+    if (backend_check_table() < 0) {
+        if (s.world_rank == 0)
+            fprintf(stderr, "h5perf: internal error: incomplete backend table\n");
+        setup_release(&s);
+        return EXIT_RUN_FAILED;
+    }
+    run_header(&s);
+    if (s.report)
+        fflush(s.report);
+    files_init(s.cfg.nocleanup);
+    status = engine_run(&s, ops);
+    files_release();
+    setup_release(&s);
+    return status;
+}

@@ -1,0 +1,155 @@
+/* setup_run(): the validation pipeline. Parse errors are detected on every
+ * process; the lowest failing process's line reaches rank 0, which prints it.
+ * File-system checks (prefix, probe, existing files, -o) run on rank 0 and are
+ * broadcast. Only the probe file is ever created here, and removed at once. */
+#include "engine/setup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "cli/cli.h"
+#include "engine/names.h"
+#include "exit_status.h"
+
+/* Collective: agrees on `ok`; if not, the line of the lowest failing process
+ * is printed by world rank 0. Returns true if every process was ok. */
+static bool setup_agree(const struct setup *s, bool ok, const char *line)
+{
+    int mine = ok ? s->world_size : s->world_rank, first = 0;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == s->world_size)
+        return true;
+    char buf[sizeof(struct cli_msg)] = "";
+    if (first != 0 && s->world_rank == first)
+        MPI_Send(line, (int)strlen(line) + 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+    if (s->world_rank == 0) {
+        if (first != 0)
+            MPI_Recv(buf, (int)sizeof buf, MPI_CHAR, first, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        fprintf(stderr, "%s\n", first != 0 ? buf : line);
+        fflush(stderr);
+    }
+    return false;
+}
+
+/* Local: command line and environment to a finished, validated config. */
+static int setup_parse(struct setup *s, int argc, char **argv, struct cli_msg *m,
+                       struct cli_warnings *w)
+{
+    config_init(&s->cfg);
+    if (env_parse(&s->cfg, getenv("HDF5_MPI_INFO"), getenv("HDF5_NOCLEANUP"),
+                  getenv("HDF5_PARAPREFIX"), MPI_MAX_INFO_KEY, MPI_MAX_INFO_VAL, m) < 0)
+        return -1;
+    if (opt_parse(argc, argv, &s->cfg, m) < 0)
+        return -1;
+    if (s->cfg.help)
+        return 0;
+    if (config_finish(&s->cfg, s->world_size, w, m) < 0)
+        return -1;
+    return config_validate(&s->cfg, m);
+}
+
+/* Rank 0: the directory exists (creating the $USER level), accepts a new
+ * file, and holds none of our data file names unless --overwrite. */
+static int setup_check_files(struct setup *s, struct cli_msg *m)
+{
+    const struct config *c = &s->cfg;
+    if (names_dir(c->paraprefix, getenv("USER") ? getenv("USER") : getenv("LOGIN"), s->dir,
+                  sizeof s->dir, m) < 0)
+        return -1;
+    if (names_probe(c->paraprefix, s->dir, m) < 0)
+        return -1;
+    char name[SETUP_PATH_MAX];
+    for (int f = 0; f < c->num_files; f++)
+        for (int a = 0; a < API_COUNT; a++) {
+            if (!(c->apis & API_BIT(a)))
+                continue;
+            if (setup_name(s, f, a, name, m) < 0)
+                return -1;
+            struct stat st;
+            if (!c->overwrite && lstat(name, &st) == 0) {
+                snprintf(m->line, sizeof m->line,
+                         "h5perf: data file '%s' already exists and was not created by this "
+                         "run (an earlier run with HDF5_NOCLEANUP may have left it); remove "
+                         "it or give --overwrite",
+                         name);
+                return -1;
+            }
+        }
+    return 0;
+}
+
+static int setup_open_report(struct setup *s, struct cli_msg *m)
+{
+    s->report = stdout;
+    if (!s->cfg.output)
+        return 0;
+    s->report = fopen(s->cfg.output, "w");
+    if (!s->report) {
+        snprintf(m->line, sizeof m->line, "h5perf: %s '%s': cannot create the report file: %s",
+                 s->cfg.spelled[OPT_OUTPUT], s->cfg.output, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int setup_info(struct setup *s)
+{
+    s->info = MPI_INFO_NULL;
+    if (!s->cfg.info_defined)
+        return 0;
+    MPI_Info_create(&s->info);
+    for (int i = 0; i < s->cfg.info_count; i++)
+        MPI_Info_set(s->info, s->cfg.info[i].key, s->cfg.info[i].value);
+    return 0;
+}
+
+int setup_run(struct setup *s, int argc, char **argv)
+{
+    memset(s, 0, sizeof *s);
+    s->info = MPI_INFO_NULL;
+    MPI_Comm_rank(MPI_COMM_WORLD, &s->world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &s->world_size);
+    struct cli_msg m = {""};
+    struct cli_warnings w = {0};
+    bool ok = setup_parse(s, argc, argv, &m, &w) == 0;
+    if (!setup_agree(s, ok, m.line))
+        return EXIT_USAGE;
+    if (s->cfg.help) {
+        if (s->world_rank == 0)
+            help_print(stdout);
+        return EXIT_OK;
+    }
+    if (s->world_rank == 0)
+        for (int i = 0; i < w.count; i++)
+            fprintf(stderr, "%s\n", w.line[i]);
+    if (s->world_rank == 0)
+        ok = setup_check_files(s, &m) == 0 && setup_open_report(s, &m) == 0;
+    int flag = ok;
+    MPI_Bcast(&flag, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!setup_agree(s, flag && ok, m.line))
+        return EXIT_USAGE;
+    /* Every process uses rank 0's directory (a node-local $USER may differ). */
+    MPI_Bcast(s->dir, (int)sizeof s->dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    setup_info(s);
+    return -1;
+}
+
+int setup_name(const struct setup *s, int f, int api, char *out, struct cli_msg *m)
+{
+    const struct backend_ops *b = backend_get((enum api_id)api);
+    return b ? names_file(s->dir, f + 1, b->suffix, out, SETUP_PATH_MAX, m) : -1;
+}
+
+void setup_release(struct setup *s)
+{
+    if (s->report && s->report != stdout)
+        fclose(s->report);
+    s->report = NULL;
+    if (s->info != MPI_INFO_NULL)
+        MPI_Info_free(&s->info);
+}

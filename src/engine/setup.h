@@ -1,0 +1,36 @@
+/* The validation pipeline (STYLE.md), all before any data file exists:
+ * parse -> defaults and warnings -> validate every run against the processes
+ * started -> agree across ranks -> probe the target directory and refuse
+ * data files that already exist -> open the -o file on rank 0. */
+#ifndef H5PERF_SETUP_H
+#define H5PERF_SETUP_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+#define SETUP_PATH_MAX 4096
+
+struct setup {
+    struct config cfg;
+    int world_rank, world_size;
+    MPI_Info info;            /* from HDF5_MPI_INFO, or MPI_INFO_NULL */
+    FILE *report;             /* world rank 0: stdout or the -o file; NULL elsewhere */
+    char dir[SETUP_PATH_MAX]; /* directory of the data files, "" = current */
+};
+
+/* Collective over MPI_COMM_WORLD. Returns -1 to go on with the run, or the
+ * exit status to end with: EXIT_OK after -h (help printed), EXIT_USAGE after
+ * a bad input (one line printed by world rank 0). */
+int setup_run(struct setup *s, int argc, char **argv);
+
+/* The data file name of file f (0-based) and an API (SPEC 4.1), into out
+ * (SETUP_PATH_MAX bytes). Returns 0, or -1 with m set if it does not fit. */
+int setup_name(const struct setup *s, int f, int api, char *out, struct cli_msg *m);
+
+/* Frees what setup_run() made and closes the -o file. Local. */
+void setup_release(struct setup *s);
+
+#endif

@@ -1,0 +1,15 @@
+/* Getting text from every process to one stream in rank order: per-rank
+ * report lines (-D >= 1) and per-process error lines. Only process 0 of the
+ * communicator writes. */
+#ifndef H5PERF_SINK_H
+#define H5PERF_SINK_H
+
+#include <mpi.h>
+#include <stdio.h>
+
+/* Collective over comm: every process contributes text (may be "" or NULL);
+ * process 0 of comm writes the texts to out in rank order and flushes.
+ * Returns 0, or -1 if process 0 ran out of memory (texts then lost). */
+int sink_gather(MPI_Comm comm, const char *text, FILE *out);
+
+#endif
