@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Runs every case of bad_input.txt: h5perf under mpiexec (2 processes) in an
+empty directory that is also HDF5_PARAPREFIX, and checks the exit status, that
+h5perf printed exactly the expected line on stderr (mpiexec's own notices are
+ignored), nothing on stdout, and that no file was created.
+
+Usage: run_bad_input.py bad_input.txt
+"""
+import os
+import shlex
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from harness import TempDir, listing, run  # noqa: E402
+
+
+def parse(path):
+    cases = []
+    with open(path) as fh:
+        for n, line in enumerate(fh, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if len(fields) != 4:
+                raise SystemExit("%s:%d: expected 4 tab-separated fields" % (path, n))
+            args, env, status, message = fields
+            env = {} if env == "-" else dict(e.split("=", 1) for e in shlex.split(env))
+            cases.append((n, args, env, int(status), message))
+    return cases
+
+
+def check(n, args, env, status, message):
+    with TempDir() as d:
+        env = dict(env)
+        env.setdefault("HDF5_PARAPREFIX", d)
+        env = {k: v.replace("@DIR@", d) for k, v in env.items()}
+        r = run(2, args.replace("@DIR@", d), env=env, cwd=d)
+        message = message.replace("@DIR@", d)
+        problems = []
+        if r.rc != status:
+            problems.append("exit status %d, expected %d" % (r.rc, status))
+        if r.h5perf_err != [message]:
+            problems.append("stderr lines %r, expected [%r]" % (r.h5perf_err, message))
+        if r.out:
+            problems.append("stdout not empty: %r" % r.out[:200])
+        if listing(d):
+            problems.append("files created: %r" % listing(d))
+    return problems
+
+
+def main(path):
+    cases = parse(path)
+    failed = 0
+    for n, args, env, status, message in cases:
+        problems = check(n, args, env, status, message)
+        if problems:
+            failed += 1
+            print("FAIL line %d: h5perf %s\n  %s" % (n, args, "\n  ".join(problems)))
+    print("%d passed, %d failed" % (len(cases) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

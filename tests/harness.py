@@ -1,0 +1,113 @@
+"""Launching h5perf under mpiexec for tests.
+
+Every run gets its own temporary directory as HDF5_PARAPREFIX (USER and LOGIN
+unset, so data files land directly in it), a timeout so that a hang fails the
+test, and stderr split into h5perf's own lines (starting "h5perf:") and
+mpiexec's notices, which tests ignore.
+"""
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+class Run:
+    def __init__(self, rc, out, err):
+        self.rc = rc
+        self.out = out
+        self.err = err
+        self.lines = out.splitlines()
+        self.h5perf_err = [l for l in err.splitlines() if l.startswith("h5perf:")]
+
+    def __repr__(self):
+        return "rc=%d\n--- stdout\n%s--- stderr\n%s" % (self.rc, self.out, self.err)
+
+
+def mpiexec_command(np, argv):
+    cmd = [os.environ.get("MPIEXEC", "mpiexec"), os.environ.get("MPIEXEC_NUMPROC_FLAG", "-n"),
+           str(np)]
+    cmd += shlex.split(os.environ.get("MPIEXEC_FLAGS", ""))
+    return cmd + argv
+
+
+def h5perf():
+    return os.environ.get("H5PERF", "h5perf")
+
+
+def base_env(extra=None):
+    env = dict(os.environ)
+    for k in ("USER", "LOGIN", "HDF5_NOCLEANUP", "HDF5_MPI_INFO", "HDF5_PARAPREFIX"):
+        env.pop(k, None)
+    env.update(extra or {})
+    return env
+
+
+def run(np, args, env=None, cwd=None, timeout=150, wrap=None):
+    """Runs h5perf with args (a list or a shell-quoted string) on np processes.
+
+    wrap, if given, is a shell snippet run by each rank before exec'ing
+    h5perf (e.g. "ulimit -f 8"), applied to the ranks, not to mpiexec.
+    """
+    if isinstance(args, str):
+        args = shlex.split(args)
+    argv = [h5perf()] + list(args)
+    if wrap:
+        argv = ["sh", "-c", wrap + '; exec "$0" "$@"'] + argv
+    try:
+        p = subprocess.run(mpiexec_command(np, argv), env=base_env(env), cwd=cwd,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
+                           stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as e:
+        raise AssertionError("timed out after %ds: %s" % (timeout, " ".join(argv))) from e
+    return Run(p.returncode, p.stdout.decode(errors="replace"),
+               p.stderr.decode(errors="replace"))
+
+
+class TempDir:
+    """A temporary directory, removed on exit unless the test failed."""
+
+    def __enter__(self):
+        self.path = tempfile.mkdtemp(prefix="h5perf-test-")
+        return self.path
+
+    def __exit__(self, kind, value, tb):
+        if kind is None:
+            shutil.rmtree(self.path, ignore_errors=True)
+        else:
+            print("kept for inspection: " + self.path, file=sys.stderr)
+        return False
+
+
+def listing(path):
+    """Every file below path, relative, sorted."""
+    out = []
+    for root, _, files in os.walk(path):
+        for f in files:
+            out.append(os.path.relpath(os.path.join(root, f), path))
+    return sorted(out)
+
+
+def h5read(path, dataset):
+    """(layout, dims, data bytes) of a dataset, read by the independent reader."""
+    p = subprocess.run([os.environ.get("H5READ", "h5read"), path, dataset],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    if p.returncode != 0:
+        raise AssertionError("h5read %s %s failed: %s" % (path, dataset, p.stderr.decode()))
+    lines = p.stdout.decode().splitlines()
+    layout = lines[0].split()[1:]
+    dims = [int(x) for x in lines[1].split()[1:]]
+    data = bytes(int(x) for x in lines[2].split()[1:])
+    return layout, dims, data
+
+
+def expect(cond, what, run=None):
+    if not cond:
+        raise AssertionError(what + ("\n" + repr(run) if run is not None else ""))
+
+
+def expect_eq(got, want, what, run=None):
+    if got != want:
+        raise AssertionError("%s:\n  got:      %r\n  expected: %r%s" % (
+            what, got, want, ("\n" + repr(run)) if run is not None else ""))

@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""MPI test cases: h5perf under mpiexec with several processes, checked by an
+independent reader (raw bytes for POSIX and MPI-IO, the HDF5 API for HDF5).
+
+Usage: cases.py --list | cases.py NAME
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from harness import TempDir, expect, expect_eq, h5read, listing, run  # noqa: E402
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+FIG2 = bytes([1] * 8 + [2] * 8 + [3] * 8)
+FIG3 = bytes([1, 1, 2, 2, 3, 3] * 4)
+FIG3_HALF = bytes([1, 1, 2, 2, 3, 3] * 2)
+SUFFIX = {"posix": ".posix", "mpiio": ".mpio", "phdf5": ".h5"}
+
+
+def data_file(d, f, api):
+    return os.path.join(d, "#pio_tmp_%d%s" % (f, SUFFIX[api]))
+
+
+def check_files(d, dset, apis=("posix", "mpiio", "phdf5"), ndsets=1, nfiles=1, chunk=None):
+    """Every data file holds dset in each of its datasets (SPEC 8)."""
+    for f in range(1, nfiles + 1):
+        for api in apis:
+            path = data_file(d, f, api)
+            if api != "phdf5":
+                with open(path, "rb") as fh:
+                    expect_eq(fh.read(), dset * ndsets, "bytes of " + path)
+                continue
+            for k in range(1, ndsets + 1):
+                layout, dims, data = h5read(path, "Dataset_%d" % k)
+                expect_eq(dims, [len(dset)], "dims of %s Dataset_%d" % (path, k))
+                expect_eq(data, dset, "data of %s Dataset_%d" % (path, k))
+                want = ["chunked", str(chunk)] if chunk else ["contiguous"]
+                expect_eq(layout, want, "layout of %s Dataset_%d" % (path, k))
+
+
+def figure(np, args, dset, **kw):
+    with TempDir() as d:
+        r = run(np, args + " -D v", env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"})
+        expect_eq(r.rc, 0, "exit status", r)
+        expect_eq(r.h5perf_err, [], "h5perf stderr lines", r)
+        check_files(d, dset, **kw)
+
+
+@case
+def fig2_independent():
+    figure(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4", FIG2)
+
+
+@case
+def fig2_collective():
+    figure(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -C", FIG2)
+
+
+@case
+def fig3_independent():
+    figure(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -I", FIG3)
+
+
+@case
+def fig3_collective():
+    figure(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -I -C", FIG3)
+
+
+@case
+def fig3_guide_command():
+    """The guide's own Figure 3 command (-e 4) gives half the drawn figure."""
+    figure(3, "-B 2 -e 4 -p 3 -P 3 -x 4 -X 4 -I", FIG3_HALF)
+
+
+@case
+def chunked_1d():
+    """-c: HDF5 chunks of one block; POSIX and MPI-IO unchanged in 1D."""
+    figure(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -c", FIG2, chunk=2)
+    figure(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -c -I -C", FIG3, chunk=2)
+
+
+@case
+def datasets_and_files():
+    two = bytes([1, 1, 2, 2] * 4)
+    figure(2, "-B 2 -e 8 -p 2 -P 2 -x 4 -X 8 -d 3 -F 2 -I", two, ndsets=3, nfiles=2)
+    figure(2, "-B 2 -e 8 -p 2 -P 2 -x 4 -X 8 -d 3 -F 2 -I -C", two, ndsets=3, nfiles=2)
+
+
+def raw_at(path, offsets, length):
+    with open(path, "rb") as fh:
+        data = fh.read()
+    return [data[o:o + length] for o in offsets]
+
+
+@case
+def hdf5_raw_data_offsets():
+    """The .h5 files put raw data where the original's do (SPEC 5.3): default
+    layout, -a 4K, and -a 1K -T 32; -a/-T reach H5Pset_alignment."""
+    for args, offsets in (("", [2048, 2072, 2096]), ("-a 4K", [20480, 32768, 40960]),
+                          ("-a 1K -T 32", [4368, 4392, 4416])):
+        with TempDir() as d:
+            r = run(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -d 3 -A phdf5 -D v " + args,
+                    env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"})
+            expect_eq(r.rc, 0, "exit status", r)
+            expect_eq(raw_at(data_file(d, 1, "phdf5"), offsets, 24), [FIG2] * 3,
+                      "raw data of the three datasets with '%s'" % args, r)
+
+
+@case
+def one_process():
+    figure(1, "-B 2 -e 8 -x 2 -X 8", bytes([1] * 8))
+
+
+@case
+def files_kept_only_with_nocleanup():
+    with TempDir() as d:
+        r = run(2, "-e 8K -B 1K -i 2", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "exit status", r)
+        expect_eq(listing(d), [], "files left without HDF5_NOCLEANUP", r)
+        # Defined but empty still means keep (SPEC 2); the last run is P=1.
+        r = run(2, "-e 8K -B 1K -i 2 -D v", env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": ""})
+        expect_eq(r.rc, 0, "exit status", r)
+        expect_eq(listing(d), ["#pio_tmp_1.h5", "#pio_tmp_1.mpio", "#pio_tmp_1.posix"],
+                  "files kept with HDF5_NOCLEANUP", r)
+        with open(data_file(d, 1, "posix"), "rb") as fh:
+            expect_eq(fh.read(), bytes([1] * 8192), "last run (1 process) left its data")
+
+
+@case
+def existing_file_untouched():
+    with TempDir() as d:
+        victim = data_file(d, 1, "mpiio")
+        with open(victim, "wb") as fh:
+            fh.write(b"precious")
+        os.utime(victim, (1000000000, 1000000000))
+        r = run(2, "-e 8K", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 2, "exit status", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: data file '%s' already exists and was not created by this run (an "
+            "earlier run with HDF5_NOCLEANUP may have left it); remove it or give --overwrite"
+            % victim], "message", r)
+        expect_eq(r.out, "", "stdout", r)
+        with open(victim, "rb") as fh:
+            expect_eq(fh.read(), b"precious", "content of the existing file")
+        expect_eq(os.stat(victim).st_mtime, 1000000000, "mtime of the existing file")
+        expect_eq(listing(d), ["#pio_tmp_1.mpio"], "files in the directory", r)
+        # Another API's run does not care about the .mpio file.
+        r = run(2, "-e 8K -A posix,phdf5", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "exit status without MPI-IO", r)
+        expect_eq(listing(d), ["#pio_tmp_1.mpio"], "files after a run without MPI-IO", r)
+        # --overwrite takes the file over: written, verified, and (no NOCLEANUP) removed.
+        r = run(2, "-e 8K -A mpiio --overwrite -D v", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "exit status with --overwrite", r)
+        expect_eq(listing(d), [], "files after --overwrite", r)
+
+
+def numbers(lines, label):
+    return [int(re.search(r"\d+", l[len(label):]).group()) for l in lines if l.startswith(label)]
+
+
+@case
+def loops_visit_documented_sizes():
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d}
+        r = run(4, "-e 8 -B 4 -x 4 -X 8 -A posix", env=env)
+        expect_eq(r.rc, 0, "exit status", r)
+        expect_eq(numbers(r.lines, "Number of processors = "), [4, 2, 1], "process counts", r)
+        expect_eq(numbers(r.lines, "Transfer Buffer Size: "), [4, 8] * 3, "transfer sizes", r)
+        r = run(4, "-e 8 -B 4 -x 4 -X 8 -A posix -p 2", env=env)
+        expect_eq(numbers(r.lines, "Number of processors = "), [4, 2], "-p 2", r)
+        r = run(4, "-e 8 -B 4 -x 4 -X 8 -A posix -P 3", env=env)
+        expect_eq(numbers(r.lines, "Number of processors = "), [3, 1], "-P 3", r)
+        r = run(1, "-e 48 -B 3 -x 3 -X 12 -A mpiio,posix -D v", env=env)
+        expect_eq(r.rc, 0, "exit status", r)
+        expect_eq(numbers(r.lines, "Transfer Buffer Size: "), [3, 6, 12], "-x 3 -X 12", r)
+        apis = [l.strip() for l in r.lines if l.strip().startswith("IO API = ")]
+        expect_eq(apis, ["IO API = POSIX", "IO API = MPIO"] * 3, "API order", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+@case
+def tool_output_example():
+    """The guide's Tool Output command completes with the structure of SPEC 7."""
+    with TempDir() as d:
+        r = run(3, "-A phdf5 -B 2000 -e 8000 -p 3 -P 3 -x 4000 -X 4000 -i 3", cwd=d)
+        expect_eq(r.rc, 0, "exit status", r)
+        labels = [l.split(":")[0].strip() for l in r.lines if "Throughput:" in l]
+        expect_eq(labels, ["Maximum Throughput", "Average Throughput", "Minimum Throughput"] * 4,
+                  "throughput lines", r)
+        blocks = [l.strip() for l in r.lines if l.endswith("(3 iteration(s)):")]
+        expect_eq(blocks, ["Write (3 iteration(s)):", "Write Open-Close (3 iteration(s)):",
+                           "Read (3 iteration(s)):", "Read Open-Close (3 iteration(s)):"],
+                  "result blocks", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+@case
+def report_to_file():
+    with TempDir() as d:
+        rep = os.path.join(d, "report.txt")
+        r = run(2, ["-e", "8K", "-A", "posix", "-o", rep, "-D", "1"],
+                env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "exit status", r)
+        expect_eq(r.out, "", "stdout with -o", r)
+        with open(rep) as fh:
+            text = fh.read().splitlines()
+        expect(text[0].startswith("HDF5 Library: Version "), "first report line", r)
+        expect_eq(text.count("rank 0: ==== End of Parameters ===="), 1, "rank 0 header end")
+        expect_eq(text.count("rank 1: ==== End of Parameters ===="), 1, "rank 1 header end")
+        files = [l for l in text if "data filename=" in l]
+        name = data_file(d, 1, "posix")
+        expect_eq(files[:2], ["rank 0: data filename=" + name, "rank 1: data filename=" + name],
+                  "per-rank lines in rank order")
+        expect_eq(listing(d), ["report.txt"], "files left", r)
+
+
+@case
+def help_exits_zero():
+    r = run(2, "-h")
+    expect_eq(r.rc, 0, "exit status", r)
+    expect_eq(r.err.strip(), "", "stderr", r)
+    for opt in ("--align", "--api", "--block-size", "--chunk", "--collective", "--num-dsets",
+                "--debug", "--num-bytes", "--num-files", "--geometry", "--num-iterations",
+                "--interleaved", "--mpi-posix", "--output", "--min-num-processes",
+                "--max-num-processes", "--threshold", "--write-only", "--min-xfer-size",
+                "--max-xfer-size", "--overwrite", "--help", "HDF5_NOCLEANUP", "HDF5_MPI_INFO",
+                "HDF5_PARAPREFIX"):
+        expect(opt in r.out, "help mentions " + opt, r)
+    expect_eq(r.out.count("usage:"), 1, "help printed once (rank 0 only)", r)
+
+
+@case
+def mpi_info_header():
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "HDF5_MPI_INFO": " romio_cb_write = enable; ;cb_nodes=1;"}
+        r = run(2, "-e 8K -B 4K -p 2 -C -D v", env=env)
+        expect_eq(r.rc, 0, "exit status", r)
+        i = r.lines.index("object has 2 items")
+        expect_eq(r.lines[i + 1:i + 3], ["romio_cb_write=enable", "cb_nodes=1"], "items", r)
+        r = run(2, "-e 8K -B 4K -p 2 -A posix", env={"HDF5_PARAPREFIX": d, "HDF5_MPI_INFO": ""})
+        expect(r.lines.count("object has 0 items") == 1, "empty HDF5_MPI_INFO", r)
+
+
+@case
+def prefix_user_subdirectory():
+    with TempDir() as d:
+        r = run(2, "-e 8K -A posix -D 1", env={"HDF5_PARAPREFIX": d + "//", "USER": "alice",
+                                               "HDF5_NOCLEANUP": "1"})
+        expect_eq(r.rc, 0, "exit status", r)
+        expect(("rank 0: Env HDF5_PARAPREFIX=%s//" % d) in r.lines, "prefix printed verbatim", r)
+        name = "%s/alice/#pio_tmp_1.posix" % d
+        expect(("rank 1: data filename=" + name) in r.lines, "name with $USER, slashes collapsed", r)
+        expect_eq(listing(d), ["alice/#pio_tmp_1.posix"], "files", r)
+
+
+@case
+def io_failure_file_size_limit():
+    """A write that fails (file-size limit) stops the run everywhere: one line
+    per failing process, this run's files removed, exit 1."""
+    with TempDir() as d:
+        # 8 MiB (16384 blocks of 512 bytes for sh's ulimit): Open MPI's own
+        # start-up files need a few MiB; rank 1's first write starts at 8 MiB.
+        r = run(2, "-e 8M -B 1M -x 4M -X 4M -p 2 -A posix,mpiio", env={"HDF5_PARAPREFIX": d},
+                wrap="ulimit -f 16384")
+        expect_eq(r.rc, 1, "exit status", r)
+        name = data_file(d, 1, "posix")
+        expect_eq(r.h5perf_err, [
+            "h5perf: rank 1: POSIX write '%s' at offset 8388608, length 4194304: File too large"
+            % name], "failure lines", r)
+        expect(not any("IO API = MPIO" in l for l in r.lines), "the sweep stopped", r)
+        expect_eq(listing(d), [], "files left after the failure", r)
+
+
+@case
+def verify_mismatch_reported():
+    """-D v: bytes corrupted on their way back (LD_PRELOAD shim on pread) are
+    reported per failing process with offset, values and count; the sweep
+    goes on, no read throughput is printed for the failed run, exit 1."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["CORRUPT_PREAD"],
+               "H5PERF_CORRUPT_SUFFIX": ".posix", "H5PERF_CORRUPT_OFFSET": "13",
+               "H5PERF_CORRUPT_COUNT": "3"}
+        r = run(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -i 2 -A posix,mpiio -D v", env=env)
+        expect_eq(r.rc, 1, "exit status", r)
+        name = data_file(d, 1, "posix")
+        line = ("h5perf: rank 1: verify '%s' (POSIX, 3 processes, transfer size 4, iteration %d):"
+                " 3 bytes differ, the first at offset 13: expected 2, found 253")
+        expect_eq(r.h5perf_err, [line % (name, 1), line % (name, 2)], "mismatch lines", r)
+        i = r.lines.index("        IO API = POSIX")
+        expect_eq(r.lines[i + 9:i + 14], [
+            "            Read (2 iteration(s)):",
+            "                FAILED: data verification (see stderr)",
+            "            Read Open-Close (2 iteration(s)):",
+            "                FAILED: data verification (see stderr)",
+            "        IO API = MPIO"], "report of the failed run", r)
+        expect(r.lines[i + 1] == "            Write (2 iteration(s)):", "write figures kept", r)
+        expect_eq(listing(d), [], "files left", r)
+        # Without -D v nothing is checked: the same corruption goes unnoticed.
+        r = run(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -A posix", env=env)
+        expect_eq(r.rc, 0, "exit status without -D v", r)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--list"]:
+        print("\n".join(CASES))
+        sys.exit(0)
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print("usage: cases.py --list | cases.py NAME", file=sys.stderr)
+        sys.exit(2)
+    try:
+        CASES[sys.argv[1]]()
+    except AssertionError as e:
+        print("FAIL %s: %s" % (sys.argv[1], e))
+        sys.exit(1)
+    print("PASS " + sys.argv[1])
