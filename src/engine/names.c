@@ -25,9 +25,13 @@ int names_dir(const char *prefix, const char *user, char *dir, size_t len, struc
     if (!prefix || !prefix[0])
         return 0;
     struct stat st;
-    if (stat(prefix, &st) < 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(m->line, sizeof m->line, "h5perf: HDF5_PARAPREFIX '%s': %s", prefix,
-                 errno == ENOENT || !S_ISDIR(st.st_mode) ? "no such directory" : strerror(errno));
+    const char *why = NULL;
+    if (stat(prefix, &st) < 0)
+        why = errno == ENOENT ? "no such directory" : strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+        why = "not a directory";
+    if (why) {
+        snprintf(m->line, sizeof m->line, "h5perf: HDF5_PARAPREFIX '%s': %s", prefix, why);
         return -1;
     }
     int n = snprintf(dir, len, "%s", prefix);

@@ -223,6 +223,25 @@ def report_to_file():
 
 
 @case
+def debug_level_4_lines():
+    """-D 4: "Timer details:" once per iteration and each rank's Debug lines
+    (both phases labelled do_write, as the original), gathered in rank order."""
+    with TempDir() as d:
+        r = run(2, "-e 8 -B 2 -x 4 -X 4 -p 2 -A posix -I -D 4", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "exit status", r)
+        i = r.lines.index("        IO API = POSIX")
+        name = data_file(d, 1, "posix")
+        expect_eq(r.lines[i + 1:i + 8], [
+            "Timer details:",
+            "rank 0: data filename=" + name,
+            "0: Debug(do_write): buf_size=4, bytes_begin=0, bytes_count=8",
+            "0: Debug(do_write): buf_size=4, bytes_begin=0, bytes_count=8",
+            "rank 1: data filename=" + name,
+            "1: Debug(do_write): buf_size=4, bytes_begin=2, bytes_count=8",
+            "1: Debug(do_write): buf_size=4, bytes_begin=2, bytes_count=8"], "-D 4 lines", r)
+
+
+@case
 def help_exits_zero():
     r = run(2, "-h")
     expect_eq(r.rc, 0, "exit status", r)
