@@ -2,7 +2,6 @@
  * HDF5_PARAPREFIX and the HDF5_MPI_INFO hints, which are split, trimmed,
  * checked against the MPI library's limits and copied into cfg->info_buf.
  * Pure: the caller reads the variables; no MPI calls here, nothing printed. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,15 +16,6 @@ struct env_span {
     const char *s;
     size_t len;
 };
-
-static int env_fail(struct cli_msg *msg, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg->line, sizeof msg->line, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static int env_blank(char c)
 {
@@ -47,7 +37,7 @@ static struct env_span env_trim(struct env_span sp)
 static int env_entry_fail(struct cli_msg *msg, struct env_span entry, const char *why)
 {
     int shown = entry.len > ENV_QUOTE_MAX ? ENV_QUOTE_MAX : (int)entry.len;
-    return env_fail(msg, "h5perf: HDF5_MPI_INFO entry '%.*s%s': %s", shown, entry.s,
+    return cli_fail(msg, "h5perf: HDF5_MPI_INFO entry '%.*s%s': %s", shown, entry.s,
                     entry.len > ENV_QUOTE_MAX ? "..." : "", why);
 }
 
@@ -107,12 +97,12 @@ static int env_add(struct config *cfg, size_t *used, struct env_span key, struct
     const char *k = NULL, *v;
 
     if (i < 0 && cfg->info_count == CONFIG_MAX_INFO)
-        return env_fail(msg, "h5perf: HDF5_MPI_INFO: more than %d entries", CONFIG_MAX_INFO);
+        return cli_fail(msg, "h5perf: HDF5_MPI_INFO: more than %d entries", CONFIG_MAX_INFO);
     if (i < 0)
         k = env_store(cfg, used, key);
     v = env_store(cfg, used, val);
     if ((i < 0 && k == NULL) || v == NULL)
-        return env_fail(msg, "h5perf: HDF5_MPI_INFO: the keys and values exceed %zu bytes",
+        return cli_fail(msg, "h5perf: HDF5_MPI_INFO: the keys and values exceed %zu bytes",
                         sizeof cfg->info_buf);
     if (i < 0) {
         i = cfg->info_count++;

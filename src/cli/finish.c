@@ -23,15 +23,6 @@ static const char *fin_raw(const struct config *cfg, enum opt_id id)
     return cfg->raw[id] != NULL ? cfg->raw[id] : "";
 }
 
-static int fin_fail(struct cli_msg *msg, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg->line, sizeof msg->line, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* Appends "h5perf: warning: <text>"; more than CLI_MAX_WARNINGS are dropped
  * (there are far fewer kinds of warning than that). */
 static void fin_warn(struct cli_warnings *w, const char *fmt, ...)
@@ -81,7 +72,7 @@ static int fin_bytes(struct config *cfg, struct cli_msg *msg)
         cfg->xfer_max = cfg->bytes;
     if (half == 0 && (cfg->xfer_min == 0 || cfg->block == 0)) {
         which = cfg->xfer_min != 0 ? "-B" : cfg->block != 0 ? "-x" : "-x and -B";
-        return fin_fail(msg,
+        return cli_fail(msg,
                         "h5perf: %s '%s': half of -e, the default of %s, is 0; "
                         "give %s explicitly",
                         fin_name(cfg, OPT_BYTES, "-e"), fin_raw(cfg, OPT_BYTES), which, which);
@@ -142,7 +133,7 @@ static int fin_procs(struct config *cfg, int world_size, struct cli_warnings *w,
     if (cfg->max_procs == 0) {
         cfg->max_procs = world_size;
     } else if (cfg->max_procs > world_size) {
-        return fin_fail(msg,
+        return cli_fail(msg,
                         "h5perf: %s '%s': only %d process%s started; start at least %d "
                         "or lower %s",
                         max_name, fin_raw(cfg, OPT_MAX_PROCS), world_size,

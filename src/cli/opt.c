@@ -3,7 +3,6 @@
  * no MPI, no I/O, no getopt and no globals; it neither applies defaults
  * (finish.c) nor checks how values combine (validate.c). */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,16 +65,6 @@ static const struct opt_spec opt_table[] = {
 
 #define OPT_TABLE_LEN (sizeof opt_table / sizeof opt_table[0])
 
-/* Fills msg with one line; always returns -1 so callers can return it. */
-static int opt_fail(struct cli_msg *msg, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg->line, sizeof msg->line, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 void config_init(struct config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -126,14 +115,14 @@ static int opt_size(struct config *cfg, const struct opt_spec *spec, const char 
     case SIZE_OK:
         return 0;
     case SIZE_ZERO:
-        return opt_fail(msg, "h5perf: %s '%s': a size must be greater than 0", spelled, value);
+        return cli_fail(msg, "h5perf: %s '%s': a size must be greater than 0", spelled, value);
     case SIZE_RANGE:
-        return opt_fail(msg,
+        return cli_fail(msg,
                         "h5perf: %s '%s': a size must fit in 64 bits "
                         "(at most 9223372036854775807 bytes)",
                         spelled, value);
     default:
-        return opt_fail(msg,
+        return cli_fail(msg,
                         "h5perf: %s '%s': expected a size: digits with an optional "
                         "K, M or G and an optional B, e.g. 512, 64K, 1MB",
                         spelled, value);
@@ -161,7 +150,7 @@ static int opt_count(struct config *cfg, const struct opt_spec *spec, const char
 {
     if (size_scan_count(value, opt_count_field(cfg, spec->id)) == SIZE_OK)
         return 0;
-    return opt_fail(msg, "h5perf: %s '%s': expected a whole number from 1 to 2147483647", spelled,
+    return cli_fail(msg, "h5perf: %s '%s': expected a whole number from 1 to 2147483647", spelled,
                     value);
 }
 
@@ -196,8 +185,8 @@ static int opt_refused(struct config *cfg, const struct opt_spec *spec, const ch
 {
     (void)cfg, (void)value;
     if (spec->id == OPT_GEOMETRY)
-        return opt_fail(msg, "h5perf: %s: 2D geometry is not implemented yet", spelled);
-    return opt_fail(msg,
+        return cli_fail(msg, "h5perf: %s: 2D geometry is not implemented yet", spelled);
+    return cli_fail(msg,
                     "h5perf: %s: the MPI-POSIX driver no longer exists in HDF5 "
                     "(removed in 1.8.13); use -A mpiio or -A phdf5",
                     spelled);
@@ -208,7 +197,7 @@ static int opt_output(struct config *cfg, const struct opt_spec *spec, const cha
 {
     (void)spec;
     if (value[0] == '\0')
-        return opt_fail(msg, "h5perf: %s '': expected a file name", spelled);
+        return cli_fail(msg, "h5perf: %s '': expected a file name", spelled);
     cfg->output = value;
     return 0;
 }
@@ -246,12 +235,12 @@ static int opt_api(struct config *cfg, const struct opt_spec *spec, const char *
         while (api < API_COUNT && !opt_token_is(s, len, names[api]))
             api++;
         if (len == 0)
-            return opt_fail(msg,
+            return cli_fail(msg,
                             "h5perf: %s '%s': empty API name; expected a comma-separated "
                             "list of posix, mpiio, phdf5",
                             spelled, value);
         if (api == API_COUNT)
-            return opt_fail(msg,
+            return cli_fail(msg,
                             "h5perf: %s '%s': unknown API '%.*s'; expected a "
                             "comma-separated list of posix, mpiio, phdf5",
                             spelled, value, (int)len, s);
@@ -308,12 +297,12 @@ static int opt_debug(struct config *cfg, const struct opt_spec *spec, const char
     for (;;) {
         size_t len = opt_token_len(s);
         if (len == 0)
-            return opt_fail(msg,
+            return cli_fail(msg,
                             "h5perf: %s '%s': empty debug item; expected a level 0-4 "
                             "or the flags r, t, v, comma-separated",
                             spelled, value);
         if (opt_debug_token(cfg, s, len) != 0)
-            return opt_fail(msg,
+            return cli_fail(msg,
                             "h5perf: %s '%s': unknown debug item '%.*s'; expected a "
                             "level 0-4 or the flags r, t, v, comma-separated",
                             spelled, value, (int)len, s);
@@ -384,7 +373,7 @@ static const char *opt_next_value(struct opt_scan *sc, const struct opt_spec *sp
 
     if (sc->next < sc->argc)
         return sc->argv[sc->next++];
-    opt_fail(&m, "h5perf: option '%s' expects %s", spelled, spec->value_kind);
+    cli_fail(&m, "h5perf: option '%s' expects %s", spelled, spec->value_kind);
     opt_error(sc, &m);
     return NULL;
 }
@@ -398,12 +387,12 @@ static void opt_long(struct opt_scan *sc, const char *token)
     struct cli_msg m;
 
     if (spec == NULL) {
-        opt_fail(&m, "h5perf: unknown option '%.*s'", (int)len, token);
+        cli_fail(&m, "h5perf: unknown option '%.*s'", (int)len, token);
         opt_error(sc, &m);
         return;
     }
     if (spec->value_kind == NULL && eq != NULL) {
-        opt_fail(&m, "h5perf: %s '%s': this option takes no value", spec->long_name, value);
+        cli_fail(&m, "h5perf: %s '%s': this option takes no value", spec->long_name, value);
         opt_error(sc, &m);
         return;
     }
@@ -424,7 +413,7 @@ static void opt_short(struct opt_scan *sc, const char *token)
         const struct opt_spec *spec = opt_find_short(*p);
         const char *value = NULL;
         if (spec == NULL) {
-            opt_fail(&m, "h5perf: unknown option '-%c'", *p);
+            cli_fail(&m, "h5perf: unknown option '-%c'", *p);
             opt_error(sc, &m);
             continue;
         }
@@ -442,7 +431,7 @@ static void opt_unexpected(struct opt_scan *sc, const char *token)
 {
     struct cli_msg m;
 
-    opt_fail(&m, "h5perf: unexpected argument '%s': h5perf takes options only", token);
+    cli_fail(&m, "h5perf: unexpected argument '%s': h5perf takes options only", token);
     opt_error(sc, &m);
 }
 

@@ -3,7 +3,6 @@
  * and the file and total sizes must fit in 64 bits. The first failure
  * becomes one line naming the option and value to change, and saying when
  * the culprit is a default. Pure: no MPI, nothing printed. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,15 +24,6 @@ struct val_src {
 struct val_sizes {
     char e[32], b[32], x[32], n[32];
 };
-
-static int val_fail(struct cli_msg *msg, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg->line, sizeof msg->line, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* Did option id literally ask for this value (before any adjustment)? */
 static int val_given_as(const struct config *cfg, enum opt_id id, int64_t value)
@@ -125,8 +115,8 @@ static const char *val_lead(const struct val_src *a, const struct val_src *b,
 static int val_line(struct cli_msg *msg, const char *lead, const char *body)
 {
     if (lead[0] == '\0')
-        return val_fail(msg, "h5perf: %s", body);
-    return val_fail(msg, "h5perf: %s: %s", lead, body);
+        return cli_fail(msg, "h5perf: %s", body);
+    return cli_fail(msg, "h5perf: %s: %s", lead, body);
 }
 
 static const char *val_procs_word(int nprocs)
@@ -287,7 +277,7 @@ static int val_explain(const struct config *cfg, int nprocs, int64_t xfer, enum 
         return val_overflow(cfg, nprocs, msg);
     default:
         text_size(x_text, sizeof x_text, xfer);
-        return val_fail(msg, "h5perf: transfer size %s with %d %s: %s", x_text, nprocs,
+        return cli_fail(msg, "h5perf: transfer size %s with %d %s: %s", x_text, nprocs,
                         val_procs_word(nprocs), pattern_violation_text(v));
     }
 }

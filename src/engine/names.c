@@ -31,7 +31,7 @@ int names_dir(const char *prefix, const char *user, char *dir, size_t len, struc
     else if (!S_ISDIR(st.st_mode))
         why = "not a directory";
     if (why) {
-        snprintf(m->line, sizeof m->line, "h5perf: HDF5_PARAPREFIX '%s': %s", prefix, why);
+        cli_fail(m, "h5perf: HDF5_PARAPREFIX '%s': %s", prefix, why);
         return -1;
     }
     int n = snprintf(dir, len, "%s", prefix);
@@ -42,8 +42,7 @@ int names_dir(const char *prefix, const char *user, char *dir, size_t len, struc
             n = snprintf(dir, len, "%s", prefix);
     }
     if (n < 0 || (size_t)n >= len) {
-        snprintf(m->line, sizeof m->line, "h5perf: HDF5_PARAPREFIX '%.200s': path too long",
-                 prefix);
+        cli_fail(m, "h5perf: HDF5_PARAPREFIX '%.200s': path too long", prefix);
         return -1;
     }
     names_collapse(dir);
@@ -68,14 +67,13 @@ int names_probe(const char *prefix, const char *dir, struct cli_msg *m)
         return 0;
     }
     if (prefix && prefix[0]) {
-        snprintf(m->line, sizeof m->line,
-                 "h5perf: HDF5_PARAPREFIX '%s': cannot create files in '%s': %s", prefix, dir,
+        cli_fail(m, "h5perf: HDF5_PARAPREFIX '%s': cannot create files in '%s': %s", prefix, dir,
                  strerror(errnum));
     } else {
         char cwd[2048];
         if (!getcwd(cwd, sizeof cwd))
             snprintf(cwd, sizeof cwd, ".");
-        snprintf(m->line, sizeof m->line,
+        cli_fail(m,
                  "h5perf: cannot create files in the current directory '%s': %s "
                  "(set HDF5_PARAPREFIX to a writable directory)",
                  cwd, strerror(errnum));
@@ -87,8 +85,7 @@ int names_file(const char *dir, int f, const char *suffix, char *out, size_t len
 {
     int n = snprintf(out, len, "%s%s#pio_tmp_%d%s", dir, dir[0] ? "/" : "", f, suffix);
     if (n < 0 || (size_t)n >= len) {
-        snprintf(m->line, sizeof m->line,
-                 "h5perf: HDF5_PARAPREFIX: data file names would be longer than %zu characters",
+        cli_fail(m, "h5perf: HDF5_PARAPREFIX: data file names would be longer than %zu characters",
                  len - 1);
         return -1;
     }

@@ -72,7 +72,7 @@ static int setup_check_files(struct setup *s, struct cli_msg *m)
                 return -1;
             struct stat st;
             if (!c->overwrite && lstat(name, &st) == 0) {
-                snprintf(m->line, sizeof m->line,
+                cli_fail(m,
                          "h5perf: data file '%s' already exists and was not created by this "
                          "run (an earlier run with HDF5_NOCLEANUP may have left it); remove "
                          "it or give --overwrite",
@@ -90,7 +90,7 @@ static int setup_open_report(struct setup *s, struct cli_msg *m)
         return 0;
     s->report = fopen(s->cfg.output, "w");
     if (!s->report) {
-        snprintf(m->line, sizeof m->line, "h5perf: %s '%s': cannot create the report file: %s",
+        cli_fail(m, "h5perf: %s '%s': cannot create the report file: %s",
                  s->cfg.spelled[OPT_OUTPUT], s->cfg.output, strerror(errno));
         return -1;
     }
