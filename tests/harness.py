@@ -44,7 +44,7 @@ def base_env(extra=None):
     return env
 
 
-def run(np, args, env=None, cwd=None, timeout=150, wrap=None):
+def run(np, args, env=None, cwd=None, timeout=150, wrap=None, exe=None):
     """Runs h5perf with args (a list or a shell-quoted string) on np processes.
 
     wrap, if given, is a shell snippet run by each rank before exec'ing
@@ -52,7 +52,7 @@ def run(np, args, env=None, cwd=None, timeout=150, wrap=None):
     """
     if isinstance(args, str):
         args = shlex.split(args)
-    argv = [h5perf()] + list(args)
+    argv = [exe or h5perf()] + list(args)
     if wrap:
         argv = ["sh", "-c", wrap + '; exec "$0" "$@"'] + argv
     try:

@@ -20,6 +20,7 @@ enum { ENGINE_OK = 0, ENGINE_VERIFY_FAILED = 1, ENGINE_IO_FAILED = 2 };
 /* Everything one API at one (P, X) needs. */
 struct engine_api {
     const struct setup *s;
+    enum api_id api; /* the slot being run (names, report), whatever ops is */
     const struct backend_ops *ops;
     struct backend_ctx ctx;
     struct pattern pt;
@@ -113,7 +114,7 @@ static int engine_iteration(struct engine_api *a, int iteration, struct iter_res
     if (a->out && c->debug_level >= 4)
         fprintf(a->out, "Timer details:\n");
     for (int f = 0; ok && f < c->num_files; f++) {
-        setup_name(a->s, f, (int)a->ops->api, path, &m);
+        setup_name(a->s, f, (int)a->api, path, &m);
         if (c->debug_level >= 1)
             fprintf(dbg, "rank %d: data filename=%s\n", a->s->world_rank, path);
         ok = engine_file(a, path, t, &v, &e, dbg);
@@ -153,7 +154,7 @@ static int engine_api_run(struct engine_api *a, int nprocs, int64_t xfer)
     struct err e;
     err_clear(&e);
     if (a->out)
-        text_api(a->out, a->ops->api);
+        text_api(a->out, a->api);
     if (!engine_prepare(a, nprocs, xfer, &e)) {
         agree_report(a->ctx.comm, &e, a->s->world_rank, stderr);
         free(a->buf);
@@ -161,7 +162,7 @@ static int engine_api_run(struct engine_api *a, int nprocs, int64_t xfer)
     }
     int64_t bytes = (int64_t)c->num_files * c->num_dsets * a->pt.dset_bytes;
     struct api_result r;
-    bool keep = a->out && results_init(&r, a->ops->api, nprocs, xfer, bytes, c->iterations) == 0;
+    bool keep = a->out && results_init(&r, a->api, nprocs, xfer, bytes, c->iterations) == 0;
     int status = ENGINE_OK;
     for (int i = 0; i < c->iterations; i++) {
         int st = engine_iteration(a, i + 1, keep ? results_next_iteration(&r) : NULL);
@@ -200,6 +201,7 @@ static int engine_nprocs(const struct setup *s, const struct backend_ops *const 
         for (int api = 0; api < API_COUNT; api++) {
             if (!(c->apis & API_BIT(api)))
                 continue;
+            a.api = (enum api_id)api;
             a.ops = ops[api];
             int st = engine_api_run(&a, nprocs, x);
             status = st > status ? st : status;

@@ -187,6 +187,35 @@ def loops_visit_documented_sizes():
 
 
 @case
+def engine_with_null_backend():
+    """The engine knows no API: with the null backend in every slot it runs the
+    whole sweep and report, and no data file appears. With -D v every read
+    fails verification: the buffer is poisoned before each read, so a read
+    that moves no data can never pass."""
+    with TempDir() as d:
+        exe = os.environ["ENGINE_NULL"]
+        r = run(3, "-e 8 -B 2 -x 2 -X 8 -i 2 -o %s/report" % d, env={"HDF5_PARAPREFIX": d},
+                exe=exe)
+        expect_eq(r.rc, 0, "exit status", r)
+        with open(os.path.join(d, "report")) as fh:
+            lines = fh.read().splitlines()
+        expect_eq(numbers(lines, "Number of processors = "), [3, 1], "process counts", r)
+        expect_eq(numbers(lines, "Transfer Buffer Size: "), [2, 4, 8] * 2, "transfer sizes", r)
+        expect_eq(len([l for l in lines if l.endswith("(2 iteration(s)):")]), 4 * 3 * 3 * 2,
+                  "result blocks: 4 measures x 3 APIs x 3 sizes x 2 process counts", r)
+        expect_eq(listing(d), ["report"], "files", r)
+        r = run(3, "-e 8 -B 2 -x 2 -X 8 -i 2 -A mpiio -D v", env={"HDF5_PARAPREFIX": d},
+                exe=exe)
+        expect_eq(r.rc, 1, "exit status with -D v", r)
+        # (3 + 1 processes) x 3 transfer sizes x 2 iterations
+        expect_eq(len(r.h5perf_err), 4 * 3 * 2, "one mismatch line per process and run", r)
+        expect_eq(r.h5perf_err[0], "h5perf: rank 0: verify '%s' (null, 3 processes, transfer "
+                  "size 2, iteration 1): 8 bytes differ, the first at offset 0: expected 1, "
+                  "found 254" % data_file(d, 1, "mpiio"), "first mismatch line", r)
+        expect_eq(listing(d), ["report"], "files", r)
+
+
+@case
 def tool_output_example():
     """The guide's Tool Output command completes with the structure of SPEC 7."""
     with TempDir() as d:
