@@ -28,16 +28,23 @@ struct engine_api {
     FILE *out; /* the report on rank 0 of the run, NULL elsewhere */
 };
 
-static void engine_debug_line(const struct engine_api *a, FILE *dbg, enum backend_mode mode)
+static void engine_debug_line(const struct engine_api *a, FILE *dbg)
 {
+    const struct pattern *pt = &a->pt;
     if (a->s->cfg.debug_level < 4)
         return;
     /* The original labels both phases do_write (SPEC 7.4); kept for parsers. */
-    (void)mode;
-    fprintf(dbg,
-            "%d: Debug(do_write): buf_size=%" PRId64 ", bytes_begin=%" PRId64
-            ", bytes_count=%" PRId64 "\n",
-            a->s->world_rank, a->pt.xfer_bytes, a->pt.rank_begin, a->pt.rank_bytes);
+    if (pt->p.geometry == 1)
+        fprintf(dbg,
+                "%d: Debug(do_write): buf_size=%" PRId64 ", bytes_begin=%" PRId64
+                ", bytes_count=%" PRId64 "\n",
+                a->s->world_rank, pt->xfer_bytes, pt->rank_begin, pt->rank_bytes);
+    else
+        fprintf(dbg,
+                "%d: Debug(do_write): linear buf_size=%" PRId64 ", bytes_begin=(%" PRId64
+                ",%" PRId64 "), bytes_count=%" PRId64 "\n",
+                a->s->world_rank, pt->xfer_bytes, pt->rank_begin / pt->side,
+                pt->rank_begin % pt->side, pt->rank_bytes);
 }
 
 /* One file: write phase, then read phase unless -w, then cleanup. */
@@ -48,13 +55,13 @@ static bool engine_file(struct engine_api *a, const char *path, double *t, struc
     struct phase_io io = {a->ops,        &a->ctx,      &a->pt, path,
                           BACKEND_WRITE, c->num_dsets, a->buf, false};
     memset(a->buf, pattern_fill_value(&a->pt), (size_t)a->pt.xfer_bytes);
-    engine_debug_line(a, dbg, BACKEND_WRITE);
+    engine_debug_line(a, dbg);
     if (!phase_run(&io, t + TIMER_WRITE_GROSS, v, e))
         return false;
     if (!c->write_only) {
         io.mode = BACKEND_READ;
         io.verify = c->debug_verify;
-        engine_debug_line(a, dbg, BACKEND_READ);
+        engine_debug_line(a, dbg);
         if (!phase_run(&io, t + TIMER_READ_GROSS, v, e))
             return false;
     }

@@ -195,7 +195,11 @@ static const struct parse_ok_case parse_ok_cases[] = {
     {A("-e", "10Q", "--help"), "help"},
     {A("extra", "-h"), "help"},
     {A("-wh"), "w help"},
-    {A("-g", "-h"), "help"},
+    {A("-g", "-h"), "g help"},
+    /* 2D geometry */
+    {A("-g"), "g"},
+    {A("-wgI"), "g I w"},
+    {A("--geometry"), "g"},
 };
 
 static void test_parse_ok(void)
@@ -300,9 +304,6 @@ static const struct parse_err_case parse_err_cases[] = {
               "-A mpiio or -A phdf5"},
     {A("--mpi-posix"), "h5perf: --mpi-posix: the MPI-POSIX driver no longer exists in HDF5 "
                        "(removed in 1.8.13); use -A mpiio or -A phdf5"},
-    {A("-g"), "h5perf: -g: 2D geometry is not implemented yet"},
-    {A("-wgI"), "h5perf: -g: 2D geometry is not implemented yet"},
-    {A("--geometry"), "h5perf: --geometry: 2D geometry is not implemented yet"},
     /* -A */
     {A("-A", "hdf5"), "h5perf: -A 'hdf5': unknown API 'hdf5'; " API_TAIL},
     {A("-A", "posix,bogus"), "h5perf: -A 'posix,bogus': unknown API 'bogus'; " API_TAIL},
@@ -592,7 +593,7 @@ static void finished(const struct config *c, char *buf, size_t len)
 struct finish_case {
     const char *args[MAX_ARGS + 1];
     int world;
-    bool two_d;           /* -g is refused for now: set geometry_2d directly */
+    bool two_d;           /* as if -g were given */
     const char *want;     /* finished() on success, the message on failure */
     const char *warnings; /* joined by '\n' */
 };
@@ -767,7 +768,7 @@ static const struct validate_case validate_cases[] = {
     {A("-e", "4G", "-d", "1073741823", "-F", "2"), 2, false,
      "h5perf: -F '2': 2 files of 8589934584GB each (2 processes) do not fit in 64 bits"},
     {A("-e", "4G", "-d", "1073741823", "-F", "2"), 1, false, OK},
-    /* 2D (SPEC 5.2; -g is refused for now, so geometry_2d is set directly) */
+    /* 2D (SPEC 5.2) */
     {A("-B", "2", "-e", "4", "-p", "3", "-P", "3", "-x", "12", "-X", "12"), 3, true, OK},
     {A("-B", "4", "-e", "4", "-x", "4", "-X", "4"), 2, true, OK},
     {A("-e", "4", "-x", "8", "-B", "2"), 2, true, OK},
@@ -841,7 +842,7 @@ static void test_help(void)
                            "HDF5_NOCLEANUP",
                            "HDF5_MPI_INFO",
                            "HDF5_PARAPREFIX",
-                           "[256K]",
+                           "[256K; 8K with -g]",
                            "128+n"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         CHECK(strstr(text, words[i]) != NULL);
