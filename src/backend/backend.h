@@ -15,13 +15,19 @@
 
 enum backend_mode { BACKEND_WRITE, BACKEND_READ };
 
-/* Capability flags. */
+/* Capability flags. Open and close are always collective over ctx->comm. */
 enum {
-    /* Open, dataset begin/end and close are collective over ctx->comm; after
-     * an error a process must keep making these calls (engine rule). */
-    BACKEND_CAP_COLLECTIVE_META = 1u << 0,
-    /* With -C the transfers are collective too. */
+    /* dset_begin/dset_end are collective over ctx->comm (HDF5 creates and
+     * closes datasets collectively); the engine agrees after each begin. */
+    BACKEND_CAP_COLLECTIVE_DSET = 1u << 0,
+    /* With -C the transfers are collective: after a local error a process
+     * must keep making them (engine rule), and the engine agrees after each
+     * dataset begin so that no process enters them without a handle. */
     BACKEND_CAP_COLLECTIVE_IO = 1u << 1,
+    /* The file holds exactly the datasets back to back (POSIX, MPI-IO): after
+     * the write phase its size must be num_dsets * N, which catches data an
+     * MPI-IO library lost while reporting success (ompio on a full disk). */
+    BACKEND_CAP_FLAT_FILE = 1u << 2,
 };
 
 struct backend_ctx {
@@ -39,7 +45,10 @@ struct backend_ops {
     const char *err_name; /* "POSIX", "MPI-IO", "HDF5": used in error lines */
     unsigned caps;
     /* Collective over ctx->comm. BACKEND_WRITE creates the file: exclusively
-     * unless may_truncate. On success *out is set; on failure *out is NULL. */
+     * unless may_truncate. On success *out is set. On failure *out is NULL,
+     * or, if the file was opened before a later step failed, the open file,
+     * which the engine then closes (collectively) like any other. Every
+     * process that fails because the file exists sets e->exists. */
     int (*open)(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
                 enum backend_mode mode, bool may_truncate, struct err *e);
     /* Prepares dataset `dset` (0-based) for the transfers of pattern pt:

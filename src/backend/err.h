@@ -8,15 +8,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Longest path an error record keeps (the engine's SETUP_PATH_MAX). */
+#define ERR_PATH_MAX 4096
+/* Longest system or library text kept. */
+#define ERR_TEXT_MAX 320
+/* Size of the buffer err_format() needs so that no line is truncated (the
+ * path plus the other fields and the fixed words), with room for a newline
+ * the caller appends; checked at compile time in err.c. */
+#define ERR_LINE_MAX (ERR_PATH_MAX + 512)
+
 struct err {
     bool set;
-    bool exists;     /* an exclusive create failed because the file exists */
-    char api[16];    /* "POSIX", "MPI-IO", "HDF5", "h5perf" */
-    char op[48];     /* "create", "write", "read", "close", "verify" ... */
-    char path[1024]; /* file concerned, "" if none */
-    int64_t offset;  /* file offset, -1 if not applicable */
-    int64_t length;  /* bytes asked for, -1 if not applicable */
-    char text[320];  /* system or library text */
+    bool exists;             /* a create failed because a file this run did not create is there
+                                (exclusive create; POSIX: also a symbolic link) */
+    char api[16];            /* "POSIX", "MPI-IO", "HDF5", "h5perf" */
+    char op[48];             /* "create", "write", "read", "close", "verify" ... */
+    char path[ERR_PATH_MAX]; /* file concerned, "" if none */
+    int64_t offset;          /* file offset, -1 if not applicable */
+    int64_t length;          /* bytes asked for, -1 if not applicable */
+    char text[ERR_TEXT_MAX]; /* system or library text, on one line */
 };
 
 void err_clear(struct err *e);
@@ -35,12 +45,21 @@ int err_mpi(struct err *e, const char *op, const char *path, int64_t offset, int
             int mpi_code);
 
 /* The same with the innermost message of the current HDF5 error stack as
- * text (the stack is then cleared). Returns -1. */
+ * text (the stack is then cleared); marks `exists` when that message says
+ * the file exists (MPI_ERR_FILE_EXISTS, EEXIST). Call it before any other
+ * HDF5 API call (even H5Pclose or H5Sclose): those clear the stack. Returns
+ * -1. */
 int err_hdf5(struct err *e, const char *op, const char *path, int64_t offset, int64_t length);
+
+/* err_hdf5() with printf-style context before the HDF5 text: "<context>:
+ * <innermost message>". Returns -1. */
+int err_hdf5_ctx(struct err *e, const char *op, const char *path, int64_t offset, int64_t length,
+                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* One line (no newline) describing e as seen by world rank `rank`:
  * "h5perf: rank 1: POSIX write '/d/#pio_tmp_1.posix' at offset 8192, length
- * 4096: No space left on device". */
+ * 4096: No space left on device". A buffer of ERR_LINE_MAX bytes (len)
+ * always holds the whole line and a newline; a shorter one truncates it. */
 void err_format(const struct err *e, int rank, char *buf, size_t len);
 
 #endif

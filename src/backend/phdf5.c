@@ -6,6 +6,7 @@
 #include "backend/backend.h"
 
 #include <hdf5.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,9 +16,12 @@ struct backend_file {
     const char *path;
     const struct pattern *pt;
     hid_t dset, fspace, mspace;
+    int dset_no; /* 0-based number of the current dataset */
     bool chunk;
 };
 
+/* Records the HDF5 error stack. Call it before any cleanup: every HDF5 API
+ * call, H5Pclose and H5Sclose included, clears the stack first. */
 static int phdf5_fail(struct backend_file *f, const char *op, struct err *e)
 {
     return err_hdf5(e, op, f->path, -1, -1);
@@ -59,6 +63,9 @@ static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, 
     else
         f->file = H5Fopen(path, H5F_ACC_RDONLY, f->fapl);
     if (f->file < 0) {
+        /* err_hdf5() marks e->exists when an exclusive create found the
+         * file: the MPI-IO driver's innermost message says "file exists",
+         * and it says so on every process (MPI_File_open fails alike). */
         phdf5_fail(f, mode == BACKEND_WRITE ? "create" : "open", e);
         phdf5_close(f, e);
         return -1;
@@ -73,13 +80,15 @@ static hid_t phdf5_space(int ndims, const int64_t *dims)
     return H5Screate_simple(ndims, d, NULL);
 }
 
-static int phdf5_create(struct backend_file *f, const char *name, const struct pattern_slab *s)
+static int phdf5_create(struct backend_file *f, const char *name, const struct pattern_slab *s,
+                        struct err *e)
 {
     hid_t dcpl = H5P_DEFAULT;
     if (f->chunk) {
         hsize_t chunk[2] = {(hsize_t)s->chunk[0], s->ndims > 1 ? (hsize_t)s->chunk[1] : 0};
         dcpl = H5Pcreate(H5P_DATASET_CREATE);
         if (dcpl < 0 || H5Pset_chunk(dcpl, s->ndims, chunk) < 0) {
+            phdf5_fail(f, "dataset creation properties", e);
             if (dcpl >= 0)
                 H5Pclose(dcpl);
             return -1;
@@ -87,6 +96,8 @@ static int phdf5_create(struct backend_file *f, const char *name, const struct p
     }
     f->dset =
         H5Dcreate2(f->file, name, H5T_NATIVE_UCHAR, f->fspace, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (f->dset < 0)
+        phdf5_fail(f, "create dataset", e);
     if (dcpl != H5P_DEFAULT)
         H5Pclose(dcpl);
     return f->dset < 0 ? -1 : 0;
@@ -99,14 +110,16 @@ static int phdf5_dset_begin(struct backend_file *f, int dset, const struct patte
     char name[32];
     snprintf(name, sizeof name, "Dataset_%d", dset + 1);
     f->pt = pt;
-    f->fspace = phdf5_space(s->ndims, s->dims);
-    f->mspace = phdf5_space(s->ndims, s->mem_dims);
-    if (f->fspace < 0 || f->mspace < 0)
+    f->dset_no = dset;
+    if ((f->fspace = phdf5_space(s->ndims, s->dims)) < 0 ||
+        (f->mspace = phdf5_space(s->ndims, s->mem_dims)) < 0)
         return phdf5_fail(f, "dataspace", e);
-    int rc = f->mode == BACKEND_WRITE ? phdf5_create(f, name, s)
-                                      : ((f->dset = H5Dopen2(f->file, name, H5P_DEFAULT)) < 0);
-    if (rc != 0)
-        return phdf5_fail(f, f->mode == BACKEND_WRITE ? "create dataset" : "open dataset", e);
+    if (f->mode == BACKEND_WRITE) {
+        if (phdf5_create(f, name, s, e) < 0)
+            return -1;
+    } else if ((f->dset = H5Dopen2(f->file, name, H5P_DEFAULT)) < 0) {
+        return phdf5_fail(f, "open dataset", e);
+    }
     hsize_t start[2], stride[2], count[2], block[2];
     for (int i = 0; i < s->ndims; i++) {
         start[i] = (hsize_t)s->start[i];
@@ -119,6 +132,33 @@ static int phdf5_dset_begin(struct backend_file *f, int dset, const struct patte
     return 0;
 }
 
+/* Records a failed transfer k. Its bytes are not at one file offset (the
+ * library places the dataset, possibly in chunks), so the line names the
+ * transfer and the span of the dataset its selection lies in, in elements
+ * (bytes): "transfer 3 of 'Dataset_1', 4096 bytes within dataset bytes
+ * 8192..12287" or "... within rows 0..3, columns 8..1031". */
+static int phdf5_transfer_fail(struct backend_file *f, int64_t k, const int64_t o[2], struct err *e)
+{
+    const struct pattern_slab *s = &f->pt->slab;
+    int64_t first[2], last[2];
+    for (int i = 0; i < s->ndims; i++) {
+        first[i] = s->start[i] + o[i];
+        last[i] = first[i] + (s->count[i] - 1) * s->stride[i] + s->block[i] - 1;
+    }
+    const char *op = f->mode == BACKEND_WRITE ? "write" : "read";
+    int64_t bytes = f->pt->xfer_bytes;
+    if (s->ndims == 1)
+        return err_hdf5_ctx(e, op, f->path, -1, bytes,
+                            "transfer %" PRId64 " of 'Dataset_%d', %" PRId64
+                            " bytes within dataset bytes %" PRId64 "..%" PRId64,
+                            k, f->dset_no + 1, bytes, first[0], last[0]);
+    return err_hdf5_ctx(e, op, f->path, -1, bytes,
+                        "transfer %" PRId64 " of 'Dataset_%d', %" PRId64
+                        " bytes within rows %" PRId64 "..%" PRId64 ", columns %" PRId64
+                        "..%" PRId64,
+                        k, f->dset_no + 1, bytes, first[0], last[0], first[1], last[1]);
+}
+
 static int phdf5_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
 {
     int64_t o[2] = {0, 0};
@@ -129,26 +169,21 @@ static int phdf5_transfer(struct backend_file *f, int64_t k, void *buf, struct e
     herr_t rc = f->mode == BACKEND_WRITE
                     ? H5Dwrite(f->dset, H5T_NATIVE_UCHAR, f->mspace, f->fspace, f->dxpl, buf)
                     : H5Dread(f->dset, H5T_NATIVE_UCHAR, f->mspace, f->fspace, f->dxpl, buf);
-    if (rc < 0) {
-        struct pattern_vec v = pattern_file_vec(f->pt, k);
-        return err_hdf5(e, f->mode == BACKEND_WRITE ? "write" : "read", f->path, v.disp,
-                        f->pt->xfer_bytes);
-    }
-    return 0;
+    return rc < 0 ? phdf5_transfer_fail(f, k, o, e) : 0;
 }
 
 static int phdf5_dset_end(struct backend_file *f, struct err *e)
 {
-    int bad = 0;
+    int rc = 0;
     if (f->dset >= 0 && H5Dclose(f->dset) < 0)
-        bad = 1;
+        rc = phdf5_fail(f, "close dataset", e); /* before H5Sclose clears the stack */
     if (f->fspace >= 0)
         H5Sclose(f->fspace);
     if (f->mspace >= 0)
         H5Sclose(f->mspace);
     f->dset = f->fspace = f->mspace = H5I_INVALID_HID;
     f->pt = NULL;
-    return bad ? phdf5_fail(f, "close dataset", e) : 0;
+    return rc;
 }
 
 static int phdf5_close(struct backend_file *f, struct err *e)
@@ -172,7 +207,7 @@ const struct backend_ops backend_phdf5 = {
     .api = API_PHDF5,
     .suffix = ".h5",
     .err_name = "HDF5",
-    .caps = BACKEND_CAP_COLLECTIVE_META | BACKEND_CAP_COLLECTIVE_IO,
+    .caps = BACKEND_CAP_COLLECTIVE_DSET | BACKEND_CAP_COLLECTIVE_IO,
     .open = phdf5_open,
     .dset_begin = phdf5_dset_begin,
     .transfer = phdf5_transfer,

@@ -1,12 +1,13 @@
 /* POSIX backend: pwrite/pread of each piece of the pattern's vector, with
  * short counts looped over and errors reported with their offset. Process 0
- * creates the file; the others open it after hearing that it exists. Must not
- * print, time or exit. */
+ * creates the file; the others open it after hearing that it exists. Never
+ * follows a symbolic link to the data file. Must not print, time or exit. */
 #include "backend/backend.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct backend_file {
@@ -17,28 +18,43 @@ struct backend_file {
     int64_t base; /* file offset of the current dataset */
 };
 
-/* Process 0 creates (or truncates) the file; its errno is broadcast so that
- * every process fails alike, and the others then open the existing file. */
+/* Records a failed open(). A final symbolic link (O_NOFOLLOW gives ELOOP) is
+ * named as such, since "Too many levels of symbolic links" would mislead, and
+ * marks e->exists: something this run did not create is there, so the
+ * engine must not remove it (even with --overwrite). */
+static int posix_open_fail(struct err *e, const char *op, const char *path, int errnum)
+{
+    struct stat st;
+    if (errnum != ELOOP || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+        return err_errno(e, "POSIX", op, path, -1, -1, errnum);
+    if (e->set)
+        return -1;
+    err_set(e, "POSIX", op, path, -1, -1,
+            "the path is a symbolic link, which h5perf never follows");
+    e->exists = true;
+    return -1;
+}
+
+/* Process 0 creates (or truncates) the file and broadcasts its errno, so that
+ * every process records the same error (and e->exists on EEXIST); the others
+ * then open the file process 0 created. O_NOFOLLOW everywhere: h5perf never
+ * writes through a symbolic link planted where its data file goes. */
 static int posix_create(const struct backend_ctx *ctx, const char *path, bool may_truncate, int *fd,
                         struct err *e)
 {
     int errnum = 0;
     if (ctx->rank == 0) {
-        int flags = O_CREAT | O_RDWR | (may_truncate ? O_TRUNC : O_EXCL);
+        int flags = O_CREAT | O_RDWR | O_NOFOLLOW | (may_truncate ? O_TRUNC : O_EXCL);
         *fd = open(path, flags, 0600);
         errnum = *fd < 0 ? errno : 0;
     }
     MPI_Bcast(&errnum, 1, MPI_INT, 0, ctx->comm);
-    if (errnum) {
-        if (ctx->rank != 0)
-            return err_set(e, "POSIX", "create", path, -1, -1,
-                           "process 0 could not create the file");
-        return err_errno(e, "POSIX", "create", path, -1, -1, errnum);
-    }
+    if (errnum)
+        return posix_open_fail(e, "create", path, errnum);
     if (ctx->rank != 0) {
-        *fd = open(path, O_RDWR);
+        *fd = open(path, O_RDWR | O_NOFOLLOW);
         if (*fd < 0)
-            return err_errno(e, "POSIX", "open", path, -1, -1, errno);
+            return posix_open_fail(e, "open", path, errno);
     }
     return 0;
 }
@@ -52,9 +68,9 @@ static int posix_open(struct backend_file **out, const struct backend_ctx *ctx, 
         if (posix_create(ctx, path, may_truncate, &fd, e) < 0)
             return -1;
     } else {
-        fd = open(path, O_RDONLY);
+        fd = open(path, O_RDONLY | O_NOFOLLOW);
         if (fd < 0)
-            return err_errno(e, "POSIX", "open", path, -1, -1, errno);
+            return posix_open_fail(e, "open", path, errno);
     }
     struct backend_file *f = calloc(1, sizeof *f);
     if (!f) {
@@ -132,7 +148,7 @@ const struct backend_ops backend_posix = {
     .api = API_POSIX,
     .suffix = ".posix",
     .err_name = "POSIX",
-    .caps = 0,
+    .caps = BACKEND_CAP_FLAT_FILE,
     .open = posix_open,
     .dset_begin = posix_dset_begin,
     .transfer = posix_transfer,

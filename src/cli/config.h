@@ -34,6 +34,7 @@ enum opt_id {
     OPT_MAX_XFER,
     OPT_OVERWRITE,
     OPT_HELP,
+    OPT_WATCHDOG,
     OPT_COUNT
 };
 
@@ -58,6 +59,7 @@ struct config {
     int iterations;     /* -i */
     int min_procs;      /* -p */
     int max_procs;      /* -P, 0 = world size */
+    int watchdog;       /* --watchdog seconds, 0 = default */
     bool chunk;         /* -c */
     bool collective;    /* -C */
     bool geometry_2d;   /* -g */

@@ -11,6 +11,7 @@
 #define FINISH_BYTES_1D  INT64_C(262144) /* 256K */
 #define FINISH_BYTES_2D  INT64_C(8192)   /* 8K */
 #define FINISH_MAX_DEBUG 4
+#define FINISH_WATCHDOG  120 /* seconds */
 
 /* How the user spelled an option, or its short form when it was not given. */
 static const char *fin_name(const struct config *cfg, enum opt_id id, const char *short_name)
@@ -52,6 +53,8 @@ static void fin_simple(struct config *cfg)
         cfg->num_files = 1;
     if (cfg->iterations == 0)
         cfg->iterations = 1;
+    if (cfg->watchdog == 0)
+        cfg->watchdog = FINISH_WATCHDOG;
     if (cfg->min_procs == 0)
         cfg->min_procs = 1;
     if (cfg->apis == 0)

@@ -53,6 +53,8 @@ static const char *const help_text[] = {
     "                             v (verify the data read) [0]",
     "      --overwrite            replace data files that exist already (an",
     "                             earlier run with HDF5_NOCLEANUP leaves some)",
+    "      --watchdog=N           seconds a process that failed waits for the",
+    "                             others to agree before it aborts the job [120]",
     "  -g, --geometry             2D geometry: square datasets of side -e times",
     "                             the processes, blocks of -B x -B, transfer",
     "                             buffers of -B x transfer size (-I: transfer",

@@ -61,6 +61,7 @@ static const struct opt_spec opt_table[] = {
     {"-x", "--min-xfer-size", "a size", OPT_MIN_XFER, opt_size},
     {"-X", "--max-xfer-size", "a size", OPT_MAX_XFER, opt_size},
     {NULL, "--overwrite", NULL, OPT_OVERWRITE, opt_flag},
+    {NULL, "--watchdog", "a whole number", OPT_WATCHDOG, opt_count},
 };
 
 #define OPT_TABLE_LEN (sizeof opt_table / sizeof opt_table[0])
@@ -140,6 +141,8 @@ static int *opt_count_field(struct config *cfg, enum opt_id id)
         return &cfg->iterations;
     case OPT_MIN_PROCS:
         return &cfg->min_procs;
+    case OPT_WATCHDOG:
+        return &cfg->watchdog;
     default:
         return &cfg->max_procs;
     }

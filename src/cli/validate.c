@@ -3,6 +3,7 @@
  * and the file and total sizes must fit in 64 bits. The first failure
  * becomes one line naming the option and value to change, and saying when
  * the culprit is a default. Pure: no MPI, nothing printed. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -282,6 +283,24 @@ static int val_explain(const struct config *cfg, int nprocs, int64_t xfer, enum 
     }
 }
 
+/* MPI-IO counts are ints: each piece a transfer writes in one call (a
+ * contiguous transfer, a block, a row or a chunk) must fit. */
+static int val_mpiio_piece(const struct config *cfg, const struct pattern_params *pp,
+                           struct cli_msg *msg)
+{
+    struct pattern pt;
+    if (!(cfg->apis & API_BIT(API_MPIIO)) || pattern_init(&pt, pp, 0, 0, NULL) != 0 ||
+        pt.shape.len <= INT_MAX)
+        return 0;
+    char len[32], xfer[32];
+    text_size(len, sizeof len, pt.shape.len);
+    text_size(xfer, sizeof xfer, pp->xfer);
+    return cli_fail(msg,
+                    "h5perf: -A mpiio: transfer size %s moves pieces of %s, above MPI-IO's "
+                    "limit of 2147483647 bytes per call; use smaller sizes or leave out mpiio",
+                    xfer, len);
+}
+
 int config_validate(const struct config *cfg, struct cli_msg *msg)
 {
     msg->line[0] = '\0';
@@ -295,5 +314,12 @@ int config_validate(const struct config *cfg, struct cli_msg *msg)
         if (val_files(cfg, np, msg) != 0)
             return -1;
     }
+    /* Last: a limit of one API, once every size is known to be consistent. */
+    for (int np = sweep_procs_first(cfg); np != 0; np = sweep_procs_next(cfg, np))
+        for (int64_t x = sweep_xfer_first(cfg); x != 0; x = sweep_xfer_next(cfg, x)) {
+            struct pattern_params pp = sweep_pattern_params(cfg, np, x);
+            if (val_mpiio_piece(cfg, &pp, msg) != 0)
+                return -1;
+        }
     return 0;
 }

@@ -14,7 +14,7 @@ bool agree_all(MPI_Comm comm, bool ok)
 
 void agree_report(MPI_Comm comm, const struct err *e, int world_rank, FILE *out)
 {
-    char line[1600] = "";
+    char line[ERR_LINE_MAX + 2] = "";
     if (e->set) {
         err_format(e, world_rank, line, sizeof line - 1);
         size_t n = strlen(line);

@@ -1,7 +1,7 @@
 /* Created-files registry and the interrupt handler (files.h). The registry is
  * file-static because a signal handler can reach nothing else; the handler
- * only calls unlink() on paths copied beforehand and _exit(). The registry is
- * changed with the two signals blocked, so the handler never sees it torn. */
+ * only reads flags and paths that were complete before the first data file
+ * existed, calls unlink() and _exit(). */
 #include "engine/files.h"
 
 #include <signal.h>
@@ -12,9 +12,9 @@
 #include "exit_status.h"
 
 /* The only mutable globals of h5perf, shared with the signal handler. */
-static char **reg_path;
-static volatile sig_atomic_t *reg_active;
-static int reg_cap, reg_used;
+static char **reg_path;                    /* [reg_slots], set at set-up */
+static volatile sig_atomic_t *reg_created; /* [reg_slots] */
+static int reg_slots;
 static volatile sig_atomic_t reg_keep;
 static bool reg_installed;
 static struct sigaction old_int, old_term, old_xfsz;
@@ -22,27 +22,21 @@ static struct sigaction old_int, old_term, old_xfsz;
 static void files_on_signal(int sig)
 {
     if (!reg_keep)
-        for (int i = 0; i < reg_used; i++)
-            if (reg_active[i])
+        for (int i = 0; i < reg_slots; i++)
+            if (reg_created[i] && reg_path[i])
                 unlink(reg_path[i]);
     _exit(EXIT_SIGNAL_BASE + sig);
 }
 
-static void files_block(bool block, sigset_t *old)
+int files_init(int nslots, bool keep)
 {
-    if (block) {
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, SIGINT);
-        sigaddset(&set, SIGTERM);
-        sigprocmask(SIG_BLOCK, &set, old);
-    } else {
-        sigprocmask(SIG_SETMASK, old, NULL);
+    reg_path = calloc((size_t)nslots, sizeof *reg_path);
+    reg_created = calloc((size_t)nslots, sizeof *reg_created);
+    if (!reg_path || !reg_created) {
+        files_release();
+        return -1;
     }
-}
-
-void files_init(bool keep)
-{
+    reg_slots = nslots;
     reg_keep = keep;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -55,105 +49,66 @@ void files_init(bool keep)
     sa.sa_handler = SIG_IGN;
     sigaction(SIGXFSZ, &sa, &old_xfsz);
     reg_installed = true;
-}
-
-static int files_find(const char *path)
-{
-    for (int i = 0; i < reg_used; i++)
-        if (strcmp(reg_path[i], path) == 0)
-            return i;
-    return -1;
-}
-
-/* Makes room for one more entry; called with the signals blocked. */
-static int files_grow(void)
-{
-    int cap = reg_cap ? reg_cap * 2 : 16;
-    char **p = malloc((size_t)cap * sizeof *p);
-    volatile sig_atomic_t *a = calloc((size_t)cap, sizeof *a);
-    if (!p || !a) {
-        free(p);
-        free((void *)a);
-        return -1;
-    }
-    for (int i = 0; i < reg_used; i++) {
-        p[i] = reg_path[i];
-        a[i] = reg_active[i];
-    }
-    free(reg_path);
-    free((void *)reg_active);
-    reg_path = p;
-    reg_active = a;
-    reg_cap = cap;
     return 0;
 }
 
-int files_add(const char *path)
+int files_declare(int slot, const char *path)
 {
-    int i = files_find(path), rc = 0;
-    sigset_t old;
-    files_block(true, &old);
-    if (i < 0) {
-        char *copy = strdup(path);
-        if (!copy || (reg_used == reg_cap && files_grow() < 0)) {
-            free(copy);
-            rc = -1;
-        } else {
-            i = reg_used++;
-            reg_path[i] = copy;
-        }
-    }
-    if (i >= 0)
-        reg_active[i] = 1;
-    files_block(false, &old);
-    return rc;
+    if (slot < 0 || slot >= reg_slots)
+        return -1;
+    free(reg_path[slot]);
+    reg_path[slot] = strdup(path);
+    return reg_path[slot] ? 0 : -1;
 }
 
-void files_forget(const char *path)
+const char *files_path(int slot)
 {
-    int i = files_find(path);
-    if (i >= 0)
-        reg_active[i] = 0;
+    return reg_path[slot];
 }
 
-bool files_contains(const char *path)
+void files_add(int slot)
 {
-    int i = files_find(path);
-    return i >= 0 && reg_active[i];
+    reg_created[slot] = 1;
 }
 
-void files_remove(const char *path, bool do_unlink)
+void files_forget(int slot)
 {
-    int i = files_find(path);
-    if (i < 0 || !reg_active[i] || reg_keep)
+    reg_created[slot] = 0;
+}
+
+bool files_contains(int slot)
+{
+    return reg_created[slot] != 0;
+}
+
+void files_remove(int slot, bool do_unlink)
+{
+    if (!reg_created[slot] || reg_keep)
         return;
     if (do_unlink)
-        unlink(reg_path[i]);
-    reg_active[i] = 0;
+        unlink(reg_path[slot]);
+    reg_created[slot] = 0;
 }
 
 void files_remove_all(bool do_unlink)
 {
-    for (int i = 0; i < reg_used; i++)
-        files_remove(reg_path[i], do_unlink);
+    for (int i = 0; i < reg_slots; i++)
+        files_remove(i, do_unlink);
 }
 
 void files_release(void)
 {
-    sigset_t old;
-    files_block(true, &old);
     if (reg_installed) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
         sigaction(SIGXFSZ, &old_xfsz, NULL);
         reg_installed = false;
     }
-    for (int i = 0; i < reg_used; i++)
+    for (int i = 0; i < reg_slots; i++)
         free(reg_path[i]);
     free(reg_path);
-    free((void *)reg_active);
+    free((void *)reg_created);
     reg_path = NULL;
-    reg_active = NULL;
-    reg_cap = reg_used = 0;
-    files_block(false, &old);
+    reg_created = NULL;
+    reg_slots = 0;
 }

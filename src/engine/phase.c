@@ -1,14 +1,16 @@
 /* phase_run(): open, datasets, transfers, close, timed per SPEC 6.1. Rules
- * that keep collective calls matched after a local error: agree after open
- * and after each dataset begin; a process whose transfer failed stops
- * transferring unless transfers are collective, but always ends its datasets
- * and closes. Verification time is subtracted from every running timer. */
+ * that keep collective calls matched after a local error: agree after open,
+ * and after each dataset begin when datasets or transfers are collective; a
+ * process whose transfer failed stops transferring unless transfers are
+ * collective, but always ends its datasets and closes. Verification time is
+ * subtracted from every running timer. */
 #include "engine/phase.h"
 
 #include <string.h>
 
 #include "engine/agree.h"
 #include "engine/files.h"
+#include "engine/watchdog.h"
 
 /* Checks every byte of a read transfer; records the first mismatch. */
 static void phase_verify(const struct phase_io *io, int64_t base, int64_t k, struct verify_state *v)
@@ -27,23 +29,26 @@ static void phase_verify(const struct phase_io *io, int64_t base, int64_t k, str
     }
 }
 
+/* Collective: agree on ok, arming the watchdog first if this process failed
+ * (the others may be stuck in a collective call it skipped). */
+static bool phase_agree(const struct phase_io *io, bool ok, const struct err *e)
+{
+    if (e->set)
+        watchdog_arm(e, io->world_rank, io->ctx->cfg->watchdog);
+    return agree_all(io->ctx->comm, ok && !e->set);
+}
+
 static bool phase_open(const struct phase_io *io, struct backend_file **f, struct err *e)
 {
-    const struct config *c = io->ctx->cfg;
-    bool ok = true;
+    bool may_truncate = false;
     if (io->mode == BACKEND_WRITE) {
-        bool may_truncate = c->overwrite || files_contains(io->path);
-        if (files_add(io->path) < 0)
-            ok = err_set(e, "h5perf", "register", io->path, -1, -1, "out of memory") == 0;
-        if (ok && io->ops->open(f, io->ctx, io->path, io->mode, may_truncate, e) < 0) {
-            ok = false;
-            if (e->exists)
-                files_forget(io->path); /* someone else's file: never ours to remove */
-        }
-    } else {
-        ok = io->ops->open(f, io->ctx, io->path, io->mode, false, e) == 0;
+        may_truncate = io->ctx->cfg->overwrite || files_contains(io->slot);
+        files_add(io->slot);
     }
-    return agree_all(io->ctx->comm, ok);
+    bool ok = io->ops->open(f, io->ctx, io->path, io->mode, may_truncate, e) == 0;
+    if (!ok && e->exists && io->mode == BACKEND_WRITE)
+        files_forget(io->slot); /* someone else's file: never ours to remove */
+    return phase_agree(io, ok, e);
 }
 
 /* The transfers of one dataset; returns the seconds spent verifying. */
@@ -74,6 +79,10 @@ static double phase_dataset(const struct phase_io *io, struct backend_file *f, i
 bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, struct err *e)
 {
     struct backend_file *f = NULL;
+    unsigned caps = io->ops->caps;
+    bool dset_collective = caps & BACKEND_CAP_COLLECTIVE_DSET;
+    bool agree_dsets =
+        dset_collective || (io->ctx->cfg->collective && (caps & BACKEND_CAP_COLLECTIVE_IO));
     MPI_Barrier(io->ctx->comm);
     double t_open = MPI_Wtime();
     if (!phase_open(io, &f, e)) {
@@ -81,10 +90,9 @@ bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, str
         return false;
     }
     double t_fine = MPI_Wtime(), excluded = 0;
-    bool meta = io->ops->caps & BACKEND_CAP_COLLECTIVE_META;
     for (int d = 0; d < io->num_dsets; d++) {
         bool ok = io->ops->dset_begin(f, d, io->pt, e) == 0;
-        if (meta && !agree_all(io->ctx->comm, ok)) {
+        if (agree_dsets && !phase_agree(io, ok, e)) {
             io->ops->dset_end(f, e);
             break;
         }
@@ -93,16 +101,20 @@ bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, str
             x = phase_dataset(io, f, d, v, e);
         t[PHASE_RAW] += MPI_Wtime() - t_raw - x;
         excluded += x;
+        if (e->set && dset_collective)
+            watchdog_arm(e, io->world_rank, io->ctx->cfg->watchdog);
         io->ops->dset_end(f, e);
-        if (e->set && !meta)
+        if (e->set && !dset_collective)
             break;
     }
     double t_close = MPI_Wtime();
+    if (e->set)
+        watchdog_arm(e, io->world_rank, io->ctx->cfg->watchdog);
     io->ops->close(f, e);
     double t_end = MPI_Wtime();
     t[PHASE_GROSS] += t_end - t_open - excluded;
     t[PHASE_FINE] += t_close - t_fine - excluded;
     t[PHASE_OPEN] += t_fine - t_open;
     t[PHASE_CLOSE] += t_end - t_close;
-    return agree_all(io->ctx->comm, !e->set);
+    return phase_agree(io, true, e);
 }

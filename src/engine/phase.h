@@ -25,17 +25,21 @@ struct phase_io {
     const struct backend_ops *ops;
     const struct backend_ctx *ctx;
     const struct pattern *pt;
-    const char *path;
+    int slot;         /* the file's slot in the created-files registry */
+    const char *path; /* files_path(slot) */
     enum backend_mode mode;
     int num_dsets;
     unsigned char *buf; /* pt->xfer_bytes, filled with the data value for writes */
     bool verify;        /* read phase: check every byte read */
+    int world_rank;     /* for the watchdog's line */
 };
 
 /* Collective over io->ctx->comm. Adds the phase's times to t[PHASE_TIMERS]
  * and any mismatch to v. Returns true if every process succeeded; on false
  * every process's error (if any) is in its e and the file is closed. A write
- * registers the file in the created-files registry before creating it. */
+ * marks the file in the created-files registry before creating it. A process
+ * with an error arms the watchdog before every collective step it still
+ * makes, so that it cannot wait forever for processes that will not come. */
 bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, struct err *e);
 
 #endif

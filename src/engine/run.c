@@ -2,8 +2,10 @@
  * of these steps and nothing else. */
 #include "engine/run.h"
 
+#include <errno.h>
 #include <hdf5.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/engine.h"
 #include "engine/files.h"
@@ -35,6 +37,25 @@ static void run_header(const struct setup *s)
     free(text);
 }
 
+/* Collective: a report that could not be written (a full disk, /dev/full)
+ * makes the run fail; rank 0 says why. Returns the final exit status. */
+static int run_close_report(struct setup *s, int status)
+{
+    int bad = 0;
+    if (s->report) {
+        bad = fflush(s->report) != 0 || ferror(s->report);
+        if (s->report != stdout)
+            bad |= fclose(s->report) != 0;
+        s->report = NULL;
+        if (bad)
+            fprintf(stderr, "h5perf: cannot write the report to %s%s%s: %s\n",
+                    s->cfg.output ? "'" : "", s->cfg.output ? s->cfg.output : "standard output",
+                    s->cfg.output ? "'" : "", strerror(errno));
+    }
+    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return bad && status == EXIT_OK ? EXIT_RUN_FAILED : status;
+}
+
 int h5perf_run(int argc, char **argv)
 {
     struct setup s;
@@ -48,18 +69,19 @@ int h5perf_run(int argc, char **argv)
     const struct backend_ops *ops[API_COUNT];
     for (int i = 0; i < API_COUNT; i++)
         ops[i] = backend_get((enum api_id)i);
-    if (backend_check_table() < 0) {
-        if (s.world_rank == 0)
+    if (backend_check_table() < 0 || !setup_declare_files(&s)) {
+        if (s.world_rank == 0 && backend_check_table() < 0)
             fprintf(stderr, "h5perf: internal error: incomplete backend table\n");
+        files_release();
         setup_release(&s);
         return EXIT_RUN_FAILED;
     }
     run_header(&s);
     if (s.report)
         fflush(s.report);
-    files_init(s.cfg.nocleanup);
     status = engine_run(&s, ops);
     files_release();
+    status = run_close_report(&s, status);
     setup_release(&s);
     return status;
 }

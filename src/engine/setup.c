@@ -13,6 +13,8 @@
 
 #include "backend/backend.h"
 #include "cli/cli.h"
+#include "engine/agree.h"
+#include "engine/files.h"
 #include "engine/names.h"
 #include "exit_status.h"
 
@@ -71,11 +73,19 @@ static int setup_check_files(struct setup *s, struct cli_msg *m)
             if (setup_name(s, f, a, name, m) < 0)
                 return -1;
             struct stat st;
-            if (!c->overwrite && lstat(name, &st) == 0) {
+            if (lstat(name, &st) < 0)
+                continue;
+            if (!c->overwrite)
+                return cli_fail(m,
+                                "h5perf: data file '%s' already exists and was not created by "
+                                "this run (an earlier run with HDF5_NOCLEANUP may have left it); "
+                                "remove it or give --overwrite",
+                                name);
+            if (!S_ISREG(st.st_mode)) {
                 cli_fail(m,
-                         "h5perf: data file '%s' already exists and was not created by this "
-                         "run (an earlier run with HDF5_NOCLEANUP may have left it); remove "
-                         "it or give --overwrite",
+                         "h5perf: data file '%s' exists and is not a regular file (a symbolic "
+                         "link?); h5perf never writes through it, even with --overwrite: "
+                         "remove it",
                          name);
                 return -1;
             }
@@ -137,6 +147,27 @@ int setup_run(struct setup *s, int argc, char **argv)
     MPI_Bcast(s->dir, (int)sizeof s->dir, MPI_CHAR, 0, MPI_COMM_WORLD);
     setup_info(s);
     return -1;
+}
+
+/* Collective: the registry with every data file name this run may create,
+ * before any exists. Returns true on every process if all succeeded. */
+bool setup_declare_files(const struct setup *s)
+{
+    const struct config *c = &s->cfg;
+    bool ok = files_init(c->num_files * API_COUNT, c->nocleanup) == 0;
+    char name[SETUP_PATH_MAX];
+    struct cli_msg m;
+    for (int f = 0; ok && f < c->num_files; f++)
+        for (int a = 0; ok && a < API_COUNT; a++)
+            ok = !(c->apis & API_BIT(a)) || (setup_name(s, f, a, name, &m) == 0 &&
+                                             files_declare(f * API_COUNT + a, name) == 0);
+    if (!agree_all(MPI_COMM_WORLD, ok)) {
+        if (s->world_rank == 0)
+            fprintf(stderr, "h5perf: out of memory for the names of %d data files\n",
+                    c->num_files * API_COUNT);
+        return false;
+    }
+    return true;
 }
 
 int setup_name(const struct setup *s, int f, int api, char *out, struct cli_msg *m)

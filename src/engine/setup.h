@@ -30,6 +30,12 @@ int setup_run(struct setup *s, int argc, char **argv);
  * (SETUP_PATH_MAX bytes). Returns 0, or -1 with m set if it does not fit. */
 int setup_name(const struct setup *s, int f, int api, char *out, struct cli_msg *m);
 
+/* Collective over MPI_COMM_WORLD, after setup_run(): creates the
+ * created-files registry (files.h) with every data file name this run may
+ * create, before any exists. Returns true on every process if all succeeded
+ * (else world rank 0 has printed why). */
+bool setup_declare_files(const struct setup *s);
+
 /* Frees what setup_run() made and closes the -o file. Local. */
 void setup_release(struct setup *s);
 

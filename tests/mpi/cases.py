@@ -450,6 +450,72 @@ def verify_mismatch_reported():
         expect_eq(r.rc, 0, "exit status without -D v", r)
 
 
+@case
+def io_error_on_one_process():
+    """An I/O error on one process only: every process stops, one line for the
+    failing process, files removed, exit 1, no hang."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_EIO_RANK": "2"}
+        r = run(3, "-e 64K -B 16K -x 32K -X 32K -p 3 -A posix,mpiio", env=env)
+        expect_eq(r.rc, 1, "exit status", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: rank 2: POSIX write '%s' at offset 131072, length 32768: "
+            "Input/output error" % data_file(d, 1, "posix")], "failure lines", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+@case
+def watchdog_aborts_a_hung_run():
+    """A process that failed waits --watchdog seconds for the others (one is
+    stuck in a write that never returns), then prints its error, removes this
+    run's files and aborts the job instead of hanging."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_EIO_RANK": "1",
+               "H5PERF_FAULT_HANG_RANK": "0"}
+        r = run(2, "-e 64K -B 16K -x 32K -X 32K -p 2 -A posix --watchdog 3", env=env,
+                timeout=60)
+        expect(r.rc != 0, "non-zero exit status", r)
+        name = data_file(d, 1, "posix")
+        expect_eq(r.h5perf_err, [
+            "h5perf: rank 1: POSIX write '%s' at offset 65536, length 32768: "
+            "Input/output error" % name,
+            "h5perf: rank 1: the processes did not agree on this failure within 3 s "
+            "(--watchdog): aborting the job"], "watchdog lines", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+@case
+def overwrite_never_follows_symlinks():
+    with TempDir() as d:
+        victim = os.path.join(d, "victim")
+        with open(victim, "wb") as fh:
+            fh.write(b"precious")
+        link = data_file(d, 1, "posix")
+        os.symlink(victim, link)
+        r = run(2, "-e 8K -A posix --overwrite", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 2, "exit status", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: data file '%s' exists and is not a regular file (a symbolic link?); "
+            "h5perf never writes through it, even with --overwrite: remove it" % link],
+            "message", r)
+        with open(victim, "rb") as fh:
+            expect_eq(fh.read(), b"precious", "the symlink's target")
+        expect(os.path.islink(link), "the symlink is left alone", r)
+
+
+@case
+def report_write_failure():
+    """A report that cannot be written is a failed run, not a silent success."""
+    with TempDir() as d:
+        r = run(2, "-e 8K -A posix -o /dev/full", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 1, "exit status", r)
+        expect_eq(r.h5perf_err, ["h5perf: cannot write the report to '/dev/full': "
+                                 "No space left on device"], "message", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--list"]:
         print("\n".join(CASES))

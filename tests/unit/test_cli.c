@@ -69,6 +69,8 @@ static void summary(const struct config *c, char *buf, size_t len)
         cat(buf, len, " p=%d", c->min_procs);
     if (c->max_procs)
         cat(buf, len, " P=%d", c->max_procs);
+    if (c->watchdog)
+        cat(buf, len, " wd=%d", c->watchdog);
     cat(buf, len, "%s%s%s%s%s%s%s", c->chunk ? " c" : "", c->collective ? " C" : "",
         c->geometry_2d ? " g" : "", c->interleaved ? " I" : "", c->write_only ? " w" : "",
         c->overwrite ? " overwrite" : "", c->help ? " help" : "");
@@ -164,6 +166,8 @@ static const struct parse_ok_case parse_ok_cases[] = {
     {A("--max-xfer-size=8K"), "X=8192"},
     {A("--max-xfer-size", "8K"), "X=8192"},
     {A("--overwrite"), "overwrite"},
+    {A("--watchdog=30"), "wd=30"},
+    {A("--watchdog", "5"), "wd=5"},
     /* combined flags and attached values */
     {A("-wIc"), "c I w"},
     {A("-wIe8"), "e=8 I w"},
@@ -304,6 +308,8 @@ static const struct parse_err_case parse_err_cases[] = {
               "-A mpiio or -A phdf5"},
     {A("--mpi-posix"), "h5perf: --mpi-posix: the MPI-POSIX driver no longer exists in HDF5 "
                        "(removed in 1.8.13); use -A mpiio or -A phdf5"},
+    {A("--watchdog=0"), "h5perf: --watchdog '0': expected a whole number from 1 to 2147483647"},
+    {A("--watchdog"), "h5perf: option '--watchdog' expects a whole number"},
     /* -A */
     {A("-A", "hdf5"), "h5perf: -A 'hdf5': unknown API 'hdf5'; " API_TAIL},
     {A("-A", "posix,bogus"), "h5perf: -A 'posix,bogus': unknown API 'bogus'; " API_TAIL},
@@ -581,13 +587,13 @@ static void finished(const struct config *c, char *buf, size_t len)
 {
     snprintf(buf, len,
              "e=%" PRId64 " B=%" PRId64 " x=%" PRId64 " X=%" PRId64
-             " p=%d P=%d D=%d apis=%u a=%" PRId64 " T=%" PRId64 " d=%d F=%d i=%d",
+             " p=%d P=%d D=%d apis=%u a=%" PRId64 " T=%" PRId64 " d=%d F=%d i=%d wd=%d",
              c->bytes, c->block, c->xfer_min, c->xfer_max, c->min_procs, c->max_procs,
              c->debug_level, c->apis, c->align, c->threshold, c->num_dsets, c->num_files,
-             c->iterations);
+             c->iterations, c->watchdog);
 }
 
-#define DEFAULTS_TAIL "D=0 apis=7 a=1 T=1 d=1 F=1 i=1"
+#define DEFAULTS_TAIL "D=0 apis=7 a=1 T=1 d=1 F=1 i=1 wd=120"
 #define DEFAULTS_1D   "e=262144 B=131072 x=131072 X=262144"
 
 struct finish_case {
@@ -603,7 +609,7 @@ static const struct finish_case finish_cases[] = {
     {{NULL}, 1, false, DEFAULTS_1D " p=1 P=1 " DEFAULTS_TAIL, ""},
     {A("-e", "1M"), 4, false, "e=1048576 B=524288 x=524288 X=1048576 p=1 P=4 " DEFAULTS_TAIL, ""},
     {A("-a", "4K", "-T", "1K", "-d", "2", "-F", "3", "-i", "4", "-A", "posix", "-D", "3"), 2, false,
-     DEFAULTS_1D " p=1 P=2 D=3 apis=1 a=4096 T=1024 d=2 F=3 i=4", ""},
+     DEFAULTS_1D " p=1 P=2 D=3 apis=1 a=4096 T=1024 d=2 F=3 i=4 wd=120", ""},
     {A("-x", "32K", "-X", "64K", "-B", "16K"), 2, false,
      "e=262144 B=16384 x=32768 X=65536 p=1 P=2 " DEFAULTS_TAIL, ""},
     {A("-P", "4", "-p", "2"), 8, false, DEFAULTS_1D " p=2 P=4 " DEFAULTS_TAIL, ""},
@@ -634,14 +640,14 @@ static const struct finish_case finish_cases[] = {
      "h5perf: warning: --min-num-processes '4' is larger than the number of processes "
      "started (2); using 2"},
     /* debug level above 4 */
-    {A("-D", "9"), 2, false, DEFAULTS_1D " p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1",
+    {A("-D", "9"), 2, false, DEFAULTS_1D " p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1 wd=120",
      "h5perf: warning: -D: debug level 9 is above the highest level (4); using 4"},
-    {A("--debug=12,r"), 2, false, DEFAULTS_1D " p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1",
+    {A("--debug=12,r"), 2, false, DEFAULTS_1D " p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1 wd=120",
      "h5perf: warning: --debug: debug level 12 is above the highest level (4); using 4"},
-    {A("-D", "4"), 2, false, DEFAULTS_1D " p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1", ""},
+    {A("-D", "4"), 2, false, DEFAULTS_1D " p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1 wd=120", ""},
     /* several warnings, in SPEC 1.6 order */
     {A("-D", "5", "-B", "1M", "-X", "2M", "-x", "1M"), 2, false,
-     "e=262144 B=262144 x=262144 X=262144 p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1",
+     "e=262144 B=262144 x=262144 X=262144 p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1 wd=120",
      "h5perf: warning: -x '1M' is larger than the bytes per process (256KB); using 256KB\n"
      "h5perf: warning: -X '2M' is larger than the bytes per process (256KB); using 256KB\n"
      "h5perf: warning: -B '1M' is larger than the bytes per process (256KB); using 256KB\n"
@@ -767,7 +773,11 @@ static const struct validate_case validate_cases[] = {
      "not fit in 64 bits"},
     {A("-e", "4G", "-d", "1073741823", "-F", "2"), 2, false,
      "h5perf: -F '2': 2 files of 8589934584GB each (2 processes) do not fit in 64 bits"},
-    {A("-e", "4G", "-d", "1073741823", "-F", "2"), 1, false, OK},
+    {A("-e", "4G", "-d", "1073741823", "-F", "2", "-A", "posix"), 1, false, OK},
+    {A("-e", "4G", "-d", "1073741823", "-F", "2"), 1, false,
+     "h5perf: -A mpiio: transfer size 2GB moves pieces of 2GB, above MPI-IO's limit of "
+     "2147483647 bytes per call; use smaller sizes or leave out mpiio"},
+    {A("-e", "4G", "-B", "1M", "-I"), 1, false, OK},
     /* 2D (SPEC 5.2) */
     {A("-B", "2", "-e", "4", "-p", "3", "-P", "3", "-x", "12", "-X", "12"), 3, true, OK},
     {A("-B", "4", "-e", "4", "-x", "4", "-X", "4"), 2, true, OK},
