@@ -2,7 +2,10 @@
  * start-up check. New APIs are added here (behind #ifdef if optional). */
 #include "backend/backend.h"
 
-#include <stddef.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 static const struct backend_ops *const backend_table[API_COUNT] = {
     [API_POSIX] = &backend_posix,
@@ -24,8 +27,25 @@ int backend_check_table(void)
         if (!b)
             continue;
         if ((int)b->api != i || !b->suffix || !b->err_name || !b->open || !b->dset_begin ||
-            !b->transfer || !b->dset_end || !b->close)
+            !b->transfer || !b->dset_end || !b->close || !b->check_source)
             return -1;
+    }
+    return 0;
+}
+
+int backend_check_flat(const char *path, int num_dsets, const struct pattern *pt, char *why,
+                       size_t len)
+{
+    struct stat st;
+    int64_t need = (int64_t)num_dsets * pt->dset_bytes;
+    if (stat(path, &st) < 0) {
+        snprintf(why, len, "%s", strerror(errno));
+        return -1;
+    }
+    if ((int64_t)st.st_size < need) {
+        snprintf(why, len, "holds %lld bytes, fewer than the %lld this run reads",
+                 (long long)st.st_size, (long long)need);
+        return -1;
     }
     return 0;
 }

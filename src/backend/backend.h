@@ -60,7 +60,17 @@ struct backend_ops {
     int (*dset_end)(struct backend_file *f, struct err *e);
     /* Closes and frees f, also after errors (f may be NULL: no-op). */
     int (*close)(struct backend_file *f, struct err *e);
+    /* Local, before a --read-only run reads anything: can the existing
+     * regular file at path serve as the source of num_dsets datasets of
+     * pattern pt? Returns 0, or -1 with the reason in why ("holds 8 bytes,
+     * fewer than the 24 this run reads"). */
+    int (*check_source)(const char *path, int num_dsets, const struct pattern *pt, char *why,
+                        size_t len);
 };
+
+/* check_source of flat files (BACKEND_CAP_FLAT_FILE): the size suffices. */
+int backend_check_flat(const char *path, int num_dsets, const struct pattern *pt, char *why,
+                       size_t len);
 
 extern const struct backend_ops backend_posix;
 extern const struct backend_ops backend_mpiio;

@@ -184,4 +184,5 @@ const struct backend_ops backend_mpiio = {
     .transfer = mpiio_transfer,
     .dset_end = mpiio_dset_end,
     .close = mpiio_close,
+    .check_source = backend_check_flat,
 };

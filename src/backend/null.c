@@ -53,4 +53,5 @@ const struct backend_ops backend_null = {
     .transfer = null_transfer,
     .dset_end = null_dset_end,
     .close = null_close,
+    .check_source = backend_check_flat,
 };

@@ -203,6 +203,51 @@ static int phdf5_close(struct backend_file *f, struct err *e)
     return rc;
 }
 
+/* Opens the file serially (default driver) and checks that every dataset
+ * exists and is at least as large as the run's selection covers. */
+static int phdf5_check_source(const char *path, int num_dsets, const struct pattern *pt, char *why,
+                              size_t len)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        snprintf(why, len, "is not a readable HDF5 file");
+        return -1;
+    }
+    int rc = 0;
+    for (int d = 0; rc == 0 && d < num_dsets; d++) {
+        char name[32];
+        snprintf(name, sizeof name, "Dataset_%d", d + 1);
+        hid_t dset = H5Dopen2(file, name, H5P_DEFAULT);
+        if (dset < 0) {
+            snprintf(why, len, "has no dataset '%s'", name);
+            rc = -1;
+            break;
+        }
+        hid_t space = H5Dget_space(dset);
+        hsize_t dims[2] = {0, 0};
+        int nd = H5Sget_simple_extent_dims(space, dims, NULL);
+        if (nd != pt->slab.ndims || (int64_t)dims[0] < pt->slab.dims[0] ||
+            (nd > 1 && (int64_t)dims[1] < pt->slab.dims[1])) {
+            char need[64];
+            if (pt->slab.ndims == 1)
+                snprintf(need, sizeof need, "%lld", (long long)pt->slab.dims[0]);
+            else
+                snprintf(need, sizeof need, "%lldx%lld", (long long)pt->slab.dims[0],
+                         (long long)pt->slab.dims[1]);
+            snprintf(why, len, "has a dataset '%s' smaller than the %s bytes this run reads", name,
+                     need);
+            rc = -1;
+        }
+        H5Sclose(space);
+        H5Dclose(dset);
+    }
+    H5Eclear2(H5E_DEFAULT);
+    H5Fclose(file);
+    return rc;
+}
+
 const struct backend_ops backend_phdf5 = {
     .api = API_PHDF5,
     .suffix = ".h5",
@@ -213,4 +258,5 @@ const struct backend_ops backend_phdf5 = {
     .transfer = phdf5_transfer,
     .dset_end = phdf5_dset_end,
     .close = phdf5_close,
+    .check_source = phdf5_check_source,
 };

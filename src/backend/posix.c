@@ -154,4 +154,5 @@ const struct backend_ops backend_posix = {
     .transfer = posix_transfer,
     .dset_end = posix_dset_end,
     .close = posix_close,
+    .check_source = backend_check_flat,
 };

@@ -35,6 +35,7 @@ enum opt_id {
     OPT_OVERWRITE,
     OPT_HELP,
     OPT_WATCHDOG,
+    OPT_READ_ONLY,
     OPT_COUNT
 };
 
@@ -66,6 +67,7 @@ struct config {
     bool interleaved;   /* -I */
     bool write_only;    /* -w */
     bool overwrite;     /* --overwrite */
+    bool read_only;     /* --read-only */
     bool help;          /* -h */
     int debug_level;    /* -D 0..4 */
     bool debug_raw;     /* -D r */

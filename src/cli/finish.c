@@ -165,10 +165,28 @@ static void fin_debug(struct config *cfg, struct cli_warnings *w)
     cfg->debug_level = FINISH_MAX_DEBUG;
 }
 
+/* Contradictions between options that cannot be adjusted. */
+static int fin_conflicts(const struct config *cfg, struct cli_msg *msg)
+{
+    if (cfg->read_only && cfg->write_only)
+        return cli_fail(msg,
+                        "h5perf: %s: cannot be combined with %s (a read-only run reads "
+                        "the files an earlier write-only run left)",
+                        cfg->spelled[OPT_READ_ONLY], cfg->spelled[OPT_WRITE_ONLY]);
+    if (cfg->read_only && cfg->overwrite)
+        return cli_fail(msg,
+                        "h5perf: %s: cannot be combined with %s (a read-only run writes "
+                        "nothing)",
+                        cfg->spelled[OPT_READ_ONLY], cfg->spelled[OPT_OVERWRITE]);
+    return 0;
+}
+
 int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg)
 {
     w->count = 0;
     msg->line[0] = '\0';
+    if (fin_conflicts(cfg, msg) != 0)
+        return -1;
     fin_simple(cfg);
     if (fin_bytes(cfg, msg) != 0)
         return -1;

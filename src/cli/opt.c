@@ -62,6 +62,7 @@ static const struct opt_spec opt_table[] = {
     {"-X", "--max-xfer-size", "a size", OPT_MAX_XFER, opt_size},
     {NULL, "--overwrite", NULL, OPT_OVERWRITE, opt_flag},
     {NULL, "--watchdog", "a whole number", OPT_WATCHDOG, opt_count},
+    {NULL, "--read-only", NULL, OPT_READ_ONLY, opt_flag},
 };
 
 #define OPT_TABLE_LEN (sizeof opt_table / sizeof opt_table[0])
@@ -173,6 +174,9 @@ static int opt_flag(struct config *cfg, const struct opt_spec *spec, const char 
         break;
     case OPT_GEOMETRY:
         cfg->geometry_2d = true;
+        break;
+    case OPT_READ_ONLY:
+        cfg->read_only = true;
         break;
     case OPT_WRITE_ONLY:
         cfg->write_only = true;

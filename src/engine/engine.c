@@ -70,7 +70,8 @@ static bool engine_check_size(const struct engine_api *a, const char *path, stru
     return agree_all(a->ctx.comm, !e->set);
 }
 
-/* One file: write phase, then read phase unless -w, then cleanup. */
+/* One file: write phase unless --read-only, then read phase unless -w, then
+ * cleanup (which leaves alone a file this run did not create). */
 static bool engine_file(struct engine_api *a, int slot, double *t, struct verify_state *v,
                         struct err *e, FILE *dbg)
 {
@@ -85,10 +86,12 @@ static bool engine_file(struct engine_api *a, int slot, double *t, struct verify
                           .buf = a->buf,
                           .verify = false,
                           .world_rank = a->s->world_rank};
-    memset(a->buf, pattern_fill_value(&a->pt), (size_t)a->pt.xfer_bytes);
-    engine_debug_line(a, dbg);
-    if (!phase_run(&io, t + TIMER_WRITE_GROSS, v, e) || !engine_check_size(a, io.path, e))
-        return false;
+    if (!c->read_only) {
+        memset(a->buf, pattern_fill_value(&a->pt), (size_t)a->pt.xfer_bytes);
+        engine_debug_line(a, dbg);
+        if (!phase_run(&io, t + TIMER_WRITE_GROSS, v, e) || !engine_check_size(a, io.path, e))
+            return false;
+    }
     if (!c->write_only) {
         io.mode = BACKEND_READ;
         io.verify = c->debug_verify;

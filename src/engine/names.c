@@ -19,7 +19,8 @@ static void names_collapse(char *s)
     *w = '\0';
 }
 
-int names_dir(const char *prefix, const char *user, char *dir, size_t len, struct cli_msg *m)
+int names_dir(const char *prefix, const char *user, bool create, char *dir, size_t len,
+              struct cli_msg *m)
 {
     dir[0] = '\0';
     if (!prefix || !prefix[0])
@@ -37,8 +38,8 @@ int names_dir(const char *prefix, const char *user, char *dir, size_t len, struc
     int n = snprintf(dir, len, "%s", prefix);
     if (user && user[0]) {
         n = snprintf(dir, len, "%s/%s", prefix, user);
-        if (n >= 0 && (size_t)n < len && stat(dir, &st) < 0 && mkdir(dir, 0755) < 0 &&
-            errno != EEXIST)
+        if (n >= 0 && (size_t)n < len && stat(dir, &st) < 0 &&
+            (!create || (mkdir(dir, 0755) < 0 && errno != EEXIST)))
             n = snprintf(dir, len, "%s", prefix);
     }
     if (n < 0 || (size_t)n >= len) {

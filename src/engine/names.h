@@ -4,15 +4,18 @@
 #ifndef H5PERF_NAMES_H
 #define H5PERF_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cli/cli.h"
 
 /* Local. The directory of the data files: "" (current directory) when the
  * prefix is NULL or empty; else prefix/user, created (one level, 0755) if
- * missing, or prefix itself if user is NULL/empty or it cannot be created.
- * The prefix must be an existing directory. Returns 0, or -1 with m set. */
-int names_dir(const char *prefix, const char *user, char *dir, size_t len, struct cli_msg *m);
+ * missing and create is true, or prefix itself if user is NULL/empty or the
+ * directory is missing and cannot (or may not) be created. The prefix must
+ * be an existing directory. Returns 0, or -1 with m set. */
+int names_dir(const char *prefix, const char *user, bool create, char *dir, size_t len,
+              struct cli_msg *m);
 
 /* Local. Creates and removes a uniquely named probe file in dir (never
  * touching an existing file). Returns 0, or -1 with m naming the cause. */

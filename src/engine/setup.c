@@ -13,6 +13,7 @@
 
 #include "backend/backend.h"
 #include "cli/cli.h"
+#include "cli/sweep.h"
 #include "engine/agree.h"
 #include "engine/files.h"
 #include "engine/names.h"
@@ -55,15 +56,41 @@ static int setup_parse(struct setup *s, int argc, char **argv, struct cli_msg *m
     return config_validate(&s->cfg, m);
 }
 
+/* Rank 0, --read-only: the data file of an API exists, is a regular file
+ * and can serve the largest process count of the sweep. */
+static int setup_check_source(const struct setup *s, int api, const char *name, struct cli_msg *m)
+{
+    const struct config *c = &s->cfg;
+    const struct backend_ops *b = backend_get((enum api_id)api);
+    const char *ro = c->spelled[OPT_READ_ONLY];
+    struct stat st;
+    if (lstat(name, &st) < 0)
+        return cli_fail(m,
+                        "h5perf: %s: data file '%s' does not exist (first run the same "
+                        "options with -w and HDF5_NOCLEANUP set)",
+                        ro, name);
+    if (!S_ISREG(st.st_mode))
+        return cli_fail(m, "h5perf: %s: data file '%s' is not a regular file", ro, name);
+    struct pattern pt;
+    struct pattern_params pp = sweep_pattern_params(c, sweep_procs_first(c), c->xfer_max);
+    char why[512] = "";
+    if (pattern_init(&pt, &pp, 0, 0, NULL) == 0 &&
+        b->check_source(name, c->num_dsets, &pt, why, sizeof why) == 0)
+        return 0;
+    return cli_fail(m, "h5perf: %s: data file '%s' %s (written with other options?)", ro, name,
+                    why);
+}
+
 /* Rank 0: the directory exists (creating the $USER level), accepts a new
  * file, and holds none of our data file names unless --overwrite. */
 static int setup_check_files(struct setup *s, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
-    if (names_dir(c->paraprefix, getenv("USER") ? getenv("USER") : getenv("LOGIN"), s->dir,
-                  sizeof s->dir, m) < 0)
+    /* A read-only run writes nothing, not even the probe or the $USER level. */
+    if (names_dir(c->paraprefix, getenv("USER") ? getenv("USER") : getenv("LOGIN"), !c->read_only,
+                  s->dir, sizeof s->dir, m) < 0)
         return -1;
-    if (names_probe(c->paraprefix, s->dir, m) < 0)
+    if (!c->read_only && names_probe(c->paraprefix, s->dir, m) < 0)
         return -1;
     char name[SETUP_PATH_MAX];
     for (int f = 0; f < c->num_files; f++)
@@ -73,6 +100,11 @@ static int setup_check_files(struct setup *s, struct cli_msg *m)
             if (setup_name(s, f, a, name, m) < 0)
                 return -1;
             struct stat st;
+            if (c->read_only) {
+                if (setup_check_source(s, a, name, m) < 0)
+                    return -1;
+                continue;
+            }
             if (lstat(name, &st) < 0)
                 continue;
             if (!c->overwrite)

@@ -380,7 +380,8 @@ void text_api_results(FILE *out, const struct config *cfg, const struct api_resu
     /* The engine reports an I/O error on stderr; no figure of the run stands. */
     if (st == RUN_IO_ERROR)
         return;
-    phase_blocks(out, cfg, r, &write_phase, false);
+    if (!cfg->read_only)
+        phase_blocks(out, cfg, r, &write_phase, false);
     if (!cfg->write_only)
         phase_blocks(out, cfg, r, &read_phase, st == RUN_VERIFY_FAILED);
 }

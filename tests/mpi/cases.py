@@ -6,10 +6,35 @@ Usage: cases.py --list | cases.py NAME
 """
 import os
 import re
+import signal
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from harness import TempDir, expect, expect_eq, h5read, listing, run  # noqa: E402
+from harness import (TempDir, base_env, expect, expect_eq, h5perf, h5read, listing,  # noqa: E402
+                     mpiexec_command, run)
+
+SKIP = 77  # ctest's SKIP_RETURN_CODE: shown as skipped, not passed
+
+
+class Skip(Exception):
+    pass
+
+
+def mounted_tmpfs(path, size, read_only=False):
+    """Mounts a tmpfs of `size` at path (root only); raises Skip otherwise."""
+    os.makedirs(path, exist_ok=True)
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%s" % size, "tmpfs", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        raise Skip("cannot mount a tmpfs here (%s)" % p.stdout.decode().strip())
+    if read_only:
+        subprocess.run(["mount", "-o", "remount,ro", path], check=True)
+
+
+def unmount(path):
+    subprocess.run(["umount", path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 CASES = {}
 
@@ -516,6 +541,215 @@ def report_write_failure():
         expect_eq(listing(d), [], "files left", r)
 
 
+FIG2_ARGS = "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4"
+
+
+def snapshot(d):
+    out = {}
+    for name in listing(d):
+        path = os.path.join(d, name)
+        with open(path, "rb") as fh:
+            out[name] = (fh.read(), os.stat(path).st_mtime_ns)
+    return out
+
+
+@case
+def read_only_round_trip():
+    """A write-only run with HDF5_NOCLEANUP, then --read-only -D v: only read
+    blocks are reported, every byte verifies, the files are left untouched."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"}
+        r = run(3, FIG2_ARGS + " -d 2 -F 2 -w", env=env)
+        expect_eq(r.rc, 0, "exit status of the write-only run", r)
+        before = snapshot(d)
+        expect_eq(len(before), 6, "files written", r)
+        r = run(3, FIG2_ARGS + " -d 2 -F 2 --read-only -D v -i 2", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "exit status of the read-only run", r)
+        blocks = [l.strip() for l in r.lines if l.endswith("iteration(s)):")]
+        expect_eq(blocks, ["Read (2 iteration(s)):", "Read Open-Close (2 iteration(s)):"] * 3,
+                  "result blocks", r)
+        expect_eq(snapshot(d), before, "files after the read-only run (content and mtime)", r)
+
+
+@case
+def read_only_detects_corruption():
+    with TempDir() as d:
+        r = run(3, FIG2_ARGS + " -w", env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"})
+        expect_eq(r.rc, 0, "exit status of the write-only run", r)
+        for api, off in (("posix", 13), ("mpiio", 21), ("phdf5", 2048 + 5)):
+            with open(data_file(d, 1, api), "r+b") as fh:
+                fh.seek(off)
+                byte = fh.read(1)[0]
+                fh.seek(off)
+                fh.write(bytes([byte ^ 0xff]))
+        r = run(3, FIG2_ARGS + " --read-only -D v", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 1, "exit status", r)
+        line = ("h5perf: rank %d: verify '%s' (%s, 3 processes, transfer size 4, iteration 1): "
+                "1 bytes differ, the first at offset %d: expected %d, found %d")
+        expect_eq(r.h5perf_err, [
+            line % (1, data_file(d, 1, "posix"), "POSIX", 13, 2, 253),
+            line % (2, data_file(d, 1, "mpiio"), "MPI-IO", 21, 3, 252),
+            line % (0, data_file(d, 1, "phdf5"), "HDF5", 5, 1, 254)], "mismatch lines", r)
+        expect_eq(len(listing(d)), 3, "files kept", r)
+
+
+@case
+def read_only_refuses_missing_or_short_files():
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d}
+        r = run(3, FIG2_ARGS + " --read-only -A posix", env=env)
+        expect_eq(r.rc, 2, "exit status, no file", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: --read-only: data file '%s' does not exist (first run the same options "
+            "with -w and HDF5_NOCLEANUP set)" % data_file(d, 1, "posix")], "message", r)
+        r = run(3, FIG2_ARGS + " -w", env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"})
+        expect_eq(r.rc, 0, "exit status of the write-only run", r)
+        os.truncate(data_file(d, 1, "mpiio"), 20)
+        os.truncate(data_file(d, 1, "phdf5"), 1000)
+        r = run(3, FIG2_ARGS + " --read-only -A mpiio -D v", env=env)
+        expect_eq(r.rc, 2, "exit status, short file", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: --read-only: data file '%s' holds 20 bytes, fewer than the 24 this run "
+            "reads (written with other options?)" % data_file(d, 1, "mpiio")], "message", r)
+        r = run(3, FIG2_ARGS + " --read-only -A phdf5 -D v", env=env)
+        expect_eq(r.rc, 2, "exit status, truncated HDF5 file", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: --read-only: data file '%s' is not a readable HDF5 file (written with "
+            "other options?)" % data_file(d, 1, "phdf5")], "message", r)
+        r = run(2, "-B 2 -e 8 -p 2 -P 2 -x 4 -X 4 --read-only -A posix -d 2", env=env)
+        expect_eq(r.h5perf_err, [
+            "h5perf: --read-only: data file '%s' holds 24 bytes, fewer than the 32 this run "
+            "reads (written with other options?)" % data_file(d, 1, "posix")],
+            "other options", r)
+        expect_eq(sorted(listing(d)), ["#pio_tmp_1.h5", "#pio_tmp_1.mpio", "#pio_tmp_1.posix"],
+                  "files kept", r)
+
+
+@case
+def fault_full_file_system():
+    """A full file system (1 MiB tmpfs) in every API, independent and
+    collective: exit 1, one line per failing process, no data file left, no
+    hang. ompio reports success with a short count or none at all; the
+    count checks and the size check after the write phase catch it."""
+    with TempDir() as d:
+        mnt = os.path.join(d, "mnt")
+        mounted_tmpfs(mnt, "1m")
+        try:
+            for api in ("posix", "mpiio", "phdf5"):
+                for extra in ("", " -C", " -C -I"):
+                    r = run(2, "-e 1M -B 64K -x 256K -X 256K -p 2 -A %s%s" % (api, extra),
+                            env={"HDF5_PARAPREFIX": mnt})
+                    what = "%s%s" % (api, extra)
+                    expect_eq(r.rc, 1, "exit status (%s)" % what, r)
+                    expect(r.h5perf_err and all(re.match(r"h5perf: rank [01]: ", l)
+                                                for l in r.h5perf_err),
+                           "one line per failing process (%s)" % what, r)
+                    expect_eq(listing(mnt), [], "files left (%s)" % what, r)
+        finally:
+            unmount(mnt)
+
+
+@case
+def fault_read_only_mount():
+    """As root, permission bits do not stop writes; the probe does."""
+    with TempDir() as d:
+        mnt = os.path.join(d, "ro")
+        mounted_tmpfs(mnt, "1m", read_only=True)
+        try:
+            r = run(2, "-e 8K -A posix", env={"HDF5_PARAPREFIX": mnt})
+            expect_eq(r.rc, 2, "exit status", r)
+            expect_eq(r.h5perf_err, ["h5perf: HDF5_PARAPREFIX '%s': cannot create files in "
+                                     "'%s': Read-only file system" % (mnt, mnt)], "message", r)
+        finally:
+            unmount(mnt)
+
+
+def ranks_of(prefix):
+    """PIDs of the h5perf processes whose HDF5_PARAPREFIX is prefix."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as fh:
+                env = fh.read().split(b"\0")
+            exe = os.readlink("/proc/%s/exe" % pid)
+        except OSError:
+            continue
+        if ("HDF5_PARAPREFIX=" + prefix).encode() in env and exe == os.path.realpath(h5perf()):
+            pids.append(int(pid))
+    return pids
+
+
+def interrupted_run(d, kill):
+    """Starts a long run, waits for its data file, then kill(mpiexec, ranks);
+    returns mpiexec's status once every rank is gone."""
+    args = [h5perf(), "-e", "256M", "-B", "1M", "-x", "1M", "-X", "1M", "-i", "100",
+            "-A", "posix", "-p", "2"]
+    p = subprocess.Popen(mpiexec_command(2, args), env=base_env({"HDF5_PARAPREFIX": d}),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        while not listing(d) and time.time() < deadline and p.poll() is None:
+            time.sleep(0.1)
+        expect(listing(d) != [], "the run created its data file")
+        kill(p, ranks_of(d))
+        rc = p.wait(timeout=60)
+        deadline = time.time() + 30
+        while ranks_of(d) and time.time() < deadline:
+            time.sleep(0.1)
+        expect_eq(ranks_of(d), [], "h5perf processes left running")
+        return rc
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
+@case
+def fault_signals_to_mpiexec():
+    """SIGINT and SIGTERM to mpiexec mid-run: every rank ends, this run's files
+    are removed, the run does not report success."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with TempDir() as d:
+            rc = interrupted_run(d, lambda p, ranks: p.send_signal(sig))
+            expect(rc != 0, "mpiexec's status after %s: %d" % (sig.name, rc))
+            expect_eq(listing(d), [], "files left after %s" % sig.name)
+
+
+@case
+def fault_process_killed():
+    """One rank killed (SIGKILL) mid-run: the job ends, the surviving ranks
+    remove this run's files, nothing keeps running."""
+    with TempDir() as d:
+        rc = interrupted_run(d, lambda p, ranks: os.kill(max(ranks), signal.SIGKILL))
+        expect(rc != 0, "mpiexec's status: %d" % rc)
+        expect_eq(listing(d), [], "files left")
+
+
+def load(np, extra):
+    with TempDir() as d:
+        for api in ("posix", "mpiio", "phdf5"):
+            r = run(np, "-e 4K -B 1K -x 2K -X 4K -p %d -D v -A %s %s" % (np, api, extra),
+                    env={"HDF5_PARAPREFIX": d}, timeout=280)
+            expect_eq(r.rc, 0, "exit status (%d processes, %s %s)" % (np, api, extra), r)
+            expect_eq(len([l for l in r.lines if "Throughput:" in l]), 2 * 4 * 3,
+                      "throughput lines", r)
+        expect_eq(listing(d), [], "files left")
+
+
+@case
+def load_16_processes():
+    load(16, "")
+    load(16, "-C -I")
+
+
+@case
+def load_64_processes():
+    load(64, "")
+    load(64, "-C -I")
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--list"]:
         print("\n".join(CASES))
@@ -525,6 +759,9 @@ if __name__ == "__main__":
         sys.exit(2)
     try:
         CASES[sys.argv[1]]()
+    except Skip as e:
+        print("SKIP %s: %s" % (sys.argv[1], e))
+        sys.exit(SKIP)
     except AssertionError as e:
         print("FAIL %s: %s" % (sys.argv[1], e))
         sys.exit(1)
