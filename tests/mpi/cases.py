@@ -650,6 +650,29 @@ def fault_full_file_system():
 
 
 @case
+def fault_silent_data_loss():
+    """ompio's collective writes on a full disk can report success for every
+    byte while the file stays short (seen: 65536 or 147456 of 196608 bytes);
+    the size check after the write phase turns that into exit 1."""
+    with TempDir() as d:
+        mnt = os.path.join(d, "mnt")
+        mounted_tmpfs(mnt, "64k")
+        try:
+            r = run(3, "-A mpiio -C -w -e 64K -B 16K -x 16K -X 16K", env={"HDF5_PARAPREFIX": mnt})
+            expect_eq(r.rc, 1, "exit status", r)
+            name = re.escape(data_file(mnt, 1, "mpiio"))
+            size = ("h5perf: rank 0: MPI-IO check size of '%s': the file holds \\d+ bytes after "
+                    "the write phase instead of 196608: data was lost although every write "
+                    "reported success \\(file system full\\?\\)$" % name)
+            short = "h5perf: rank \\d: MPI-IO write '%s' .*(short write|MPI_ERR)" % name
+            expect(r.h5perf_err and all(re.match(size, l) or re.match(short, l)
+                                        for l in r.h5perf_err), "failure lines", r)
+            expect_eq(listing(mnt), [], "files left", r)
+        finally:
+            unmount(mnt)
+
+
+@case
 def fault_read_only_mount():
     """As root, permission bits do not stop writes; the probe does."""
     with TempDir() as d:
