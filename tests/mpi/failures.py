@@ -1,0 +1,103 @@
+"""MPI cases where a run fails without special mounts: I/O errors on one or
+every process, verification mismatches, the watchdog over a hung process and
+a report that cannot be written. Each fails cleanly: its lines, its exit
+status, no data file left.
+"""
+import os
+
+from common import case, data_file
+from harness import TempDir, expect, expect_eq, listing, run
+
+
+@case
+def io_failure_file_size_limit():
+    """A write that fails (file-size limit) stops the run everywhere: one line
+    per failing process, this run's files removed, exit 1."""
+    with TempDir() as d:
+        # 8 MiB (16384 blocks of 512 bytes for sh's ulimit): Open MPI's own
+        # start-up files need a few MiB; rank 1's first write starts at 8 MiB.
+        r = run(2, "-e 8M -B 1M -x 4M -X 4M -p 2 -A posix,mpiio", env={"HDF5_PARAPREFIX": d},
+                wrap="ulimit -f 16384")
+        expect_eq(r.rc, 1, "exit status", r)
+        name = data_file(d, 1, "posix")
+        expect_eq(r.h5perf_err, [
+            "h5perf: rank 1: POSIX write '%s' at offset 8388608, length 4194304: File too large"
+            % name], "failure lines", r)
+        expect(not any("IO API = MPIO" in l for l in r.lines), "the sweep stopped", r)
+        expect_eq(listing(d), [], "files left after the failure", r)
+
+
+@case
+def verify_mismatch_reported():
+    """-D v: bytes corrupted on their way back (LD_PRELOAD shim on pread) are
+    reported per failing process with offset, values and count; the sweep
+    goes on, no read throughput is printed for the failed run, exit 1."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["CORRUPT_PREAD"],
+               "H5PERF_CORRUPT_SUFFIX": ".posix", "H5PERF_CORRUPT_OFFSET": "13",
+               "H5PERF_CORRUPT_COUNT": "3"}
+        r = run(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -i 2 -A posix,mpiio -D v", env=env)
+        expect_eq(r.rc, 1, "exit status", r)
+        name = data_file(d, 1, "posix")
+        line = ("h5perf: rank 1: verify '%s' (POSIX, 3 processes, transfer size 4, iteration %d):"
+                " 3 bytes differ, the first at offset 13: expected 2, found 253")
+        expect_eq(r.h5perf_err, [line % (name, 1), line % (name, 2)], "mismatch lines", r)
+        i = r.lines.index("        IO API = POSIX")
+        expect_eq(r.lines[i + 9:i + 14], [
+            "            Read (2 iteration(s)):",
+            "                FAILED: data verification (see stderr)",
+            "            Read Open-Close (2 iteration(s)):",
+            "                FAILED: data verification (see stderr)",
+            "        IO API = MPIO"], "report of the failed run", r)
+        expect(r.lines[i + 1] == "            Write (2 iteration(s)):", "write figures kept", r)
+        expect_eq(listing(d), [], "files left", r)
+        # Without -D v nothing is checked: the same corruption goes unnoticed.
+        r = run(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -A posix", env=env)
+        expect_eq(r.rc, 0, "exit status without -D v", r)
+
+
+@case
+def io_error_on_one_process():
+    """An I/O error on one process only: every process stops, one line for the
+    failing process, files removed, exit 1, no hang."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_EIO_RANK": "2"}
+        r = run(3, "-e 64K -B 16K -x 32K -X 32K -p 3 -A posix,mpiio", env=env)
+        expect_eq(r.rc, 1, "exit status", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: rank 2: POSIX write '%s' at offset 131072, length 32768: "
+            "Input/output error" % data_file(d, 1, "posix")], "failure lines", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+@case
+def watchdog_aborts_a_hung_run():
+    """A process that failed waits --watchdog seconds for the others (one is
+    stuck in a write that never returns), then prints its error, removes this
+    run's files and aborts the job instead of hanging."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_EIO_RANK": "1",
+               "H5PERF_FAULT_HANG_RANK": "0"}
+        r = run(2, "-e 64K -B 16K -x 32K -X 32K -p 2 -A posix --watchdog 3", env=env,
+                timeout=60)
+        expect(r.rc != 0, "non-zero exit status", r)
+        name = data_file(d, 1, "posix")
+        expect_eq(r.h5perf_err, [
+            "h5perf: rank 1: POSIX write '%s' at offset 65536, length 32768: "
+            "Input/output error" % name,
+            "h5perf: rank 1: the processes did not agree on this failure within 3 s "
+            "(--watchdog): aborting the job"], "watchdog lines", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+@case
+def report_write_failure():
+    """A report that cannot be written is a failed run, not a silent success."""
+    with TempDir() as d:
+        r = run(2, "-e 8K -A posix -o /dev/full", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 1, "exit status", r)
+        expect_eq(r.h5perf_err, ["h5perf: cannot write the report to '/dev/full': "
+                                 "No space left on device"], "message", r)
+        expect_eq(listing(d), [], "files left", r)

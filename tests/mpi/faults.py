@@ -1,0 +1,151 @@
+"""MPI cases fault_*: a full or read-only file system (tmpfs mounts, root
+only, skipped otherwise) and signals to mpiexec or to one rank mid-run.
+"""
+import os
+import re
+import signal
+import subprocess
+import time
+
+from common import Skip, case, data_file
+from harness import TempDir, base_env, expect, expect_eq, h5perf, listing, mpiexec_command, run
+
+
+def mounted_tmpfs(path, size, read_only=False):
+    """Mounts a tmpfs of `size` at path (root only); raises Skip otherwise."""
+    os.makedirs(path, exist_ok=True)
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%s" % size, "tmpfs", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        raise Skip("cannot mount a tmpfs here (%s)" % p.stdout.decode().strip())
+    if read_only:
+        subprocess.run(["mount", "-o", "remount,ro", path], check=True)
+
+
+def unmount(path):
+    subprocess.run(["umount", path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+@case
+def fault_full_file_system():
+    """A full file system (1 MiB tmpfs) in every API, independent and
+    collective: exit 1, one line per failing process, no data file left, no
+    hang. ompio reports success with a short count or none at all; the
+    count checks and the size check after the write phase catch it."""
+    with TempDir() as d:
+        mnt = os.path.join(d, "mnt")
+        mounted_tmpfs(mnt, "1m")
+        try:
+            for api in ("posix", "mpiio", "phdf5"):
+                for extra in ("", " -C", " -C -I"):
+                    r = run(2, "-e 1M -B 64K -x 256K -X 256K -p 2 -A %s%s" % (api, extra),
+                            env={"HDF5_PARAPREFIX": mnt})
+                    what = "%s%s" % (api, extra)
+                    expect_eq(r.rc, 1, "exit status (%s)" % what, r)
+                    expect(r.h5perf_err and all(re.match(r"h5perf: rank [01]: ", l)
+                                                for l in r.h5perf_err),
+                           "one line per failing process (%s)" % what, r)
+                    expect_eq(listing(mnt), [], "files left (%s)" % what, r)
+        finally:
+            unmount(mnt)
+
+
+@case
+def fault_silent_data_loss():
+    """ompio's collective writes on a full disk can report success for every
+    byte while the file stays short (seen: 65536 or 147456 of 196608 bytes);
+    the size check after the write phase turns that into exit 1."""
+    with TempDir() as d:
+        mnt = os.path.join(d, "mnt")
+        mounted_tmpfs(mnt, "64k")
+        try:
+            r = run(3, "-A mpiio -C -w -e 64K -B 16K -x 16K -X 16K", env={"HDF5_PARAPREFIX": mnt})
+            expect_eq(r.rc, 1, "exit status", r)
+            name = re.escape(data_file(mnt, 1, "mpiio"))
+            size = ("h5perf: rank 0: MPI-IO check size of '%s': the file holds \\d+ bytes after "
+                    "the write phase instead of 196608: data was lost although every write "
+                    "reported success \\(file system full\\?\\)$" % name)
+            short = "h5perf: rank \\d: MPI-IO write '%s' .*(short write|MPI_ERR)" % name
+            expect(r.h5perf_err and all(re.match(size, l) or re.match(short, l)
+                                        for l in r.h5perf_err), "failure lines", r)
+            expect_eq(listing(mnt), [], "files left", r)
+        finally:
+            unmount(mnt)
+
+
+@case
+def fault_read_only_mount():
+    """As root, permission bits do not stop writes; the probe does."""
+    with TempDir() as d:
+        mnt = os.path.join(d, "ro")
+        mounted_tmpfs(mnt, "1m", read_only=True)
+        try:
+            r = run(2, "-e 8K -A posix", env={"HDF5_PARAPREFIX": mnt})
+            expect_eq(r.rc, 2, "exit status", r)
+            expect_eq(r.h5perf_err, ["h5perf: HDF5_PARAPREFIX '%s': cannot create files in "
+                                     "'%s': Read-only file system" % (mnt, mnt)], "message", r)
+        finally:
+            unmount(mnt)
+
+
+def ranks_of(prefix):
+    """PIDs of the h5perf processes whose HDF5_PARAPREFIX is prefix."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as fh:
+                env = fh.read().split(b"\0")
+            exe = os.readlink("/proc/%s/exe" % pid)
+        except OSError:
+            continue
+        if ("HDF5_PARAPREFIX=" + prefix).encode() in env and exe == os.path.realpath(h5perf()):
+            pids.append(int(pid))
+    return pids
+
+
+def interrupted_run(d, kill):
+    """Starts a long run, waits for its data file, then kill(mpiexec, ranks);
+    returns mpiexec's status once every rank is gone."""
+    args = [h5perf(), "-e", "256M", "-B", "1M", "-x", "1M", "-X", "1M", "-i", "100",
+            "-A", "posix", "-p", "2"]
+    p = subprocess.Popen(mpiexec_command(2, args), env=base_env({"HDF5_PARAPREFIX": d}),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        while not listing(d) and time.time() < deadline and p.poll() is None:
+            time.sleep(0.1)
+        expect(listing(d) != [], "the run created its data file")
+        kill(p, ranks_of(d))
+        rc = p.wait(timeout=60)
+        deadline = time.time() + 30
+        while ranks_of(d) and time.time() < deadline:
+            time.sleep(0.1)
+        expect_eq(ranks_of(d), [], "h5perf processes left running")
+        return rc
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
+@case
+def fault_signals_to_mpiexec():
+    """SIGINT and SIGTERM to mpiexec mid-run: every rank ends, this run's files
+    are removed, the run does not report success."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with TempDir() as d:
+            rc = interrupted_run(d, lambda p, ranks: p.send_signal(sig))
+            expect(rc != 0, "mpiexec's status after %s: %d" % (sig.name, rc))
+            expect_eq(listing(d), [], "files left after %s" % sig.name)
+
+
+@case
+def fault_process_killed():
+    """One rank killed (SIGKILL) mid-run: the job ends, the surviving ranks
+    remove this run's files, nothing keeps running."""
+    with TempDir() as d:
+        rc = interrupted_run(d, lambda p, ranks: os.kill(max(ranks), signal.SIGKILL))
+        expect(rc != 0, "mpiexec's status: %d" % rc)
+        expect_eq(listing(d), [], "files left")

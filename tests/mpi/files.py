@@ -1,0 +1,164 @@
+"""MPI cases about the data files themselves: kept only with HDF5_NOCLEANUP,
+existing files and symbolic links left alone, HDF5_PARAPREFIX with $USER,
+and --read-only runs over the files a write-only run left.
+"""
+import os
+
+from common import FIG2_ARGS, case, data_file
+from harness import TempDir, expect, expect_eq, listing, run
+
+
+@case
+def files_kept_only_with_nocleanup():
+    with TempDir() as d:
+        r = run(2, "-e 8K -B 1K -i 2", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "exit status", r)
+        expect_eq(listing(d), [], "files left without HDF5_NOCLEANUP", r)
+        # Defined but empty still means keep (SPEC 2); the last run is P=1.
+        r = run(2, "-e 8K -B 1K -i 2 -D v", env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": ""})
+        expect_eq(r.rc, 0, "exit status", r)
+        expect_eq(listing(d), ["#pio_tmp_1.h5", "#pio_tmp_1.mpio", "#pio_tmp_1.posix"],
+                  "files kept with HDF5_NOCLEANUP", r)
+        with open(data_file(d, 1, "posix"), "rb") as fh:
+            expect_eq(fh.read(), bytes([1] * 8192), "last run (1 process) left its data")
+
+
+@case
+def existing_file_untouched():
+    with TempDir() as d:
+        victim = data_file(d, 1, "mpiio")
+        with open(victim, "wb") as fh:
+            fh.write(b"precious")
+        os.utime(victim, (1000000000, 1000000000))
+        r = run(2, "-e 8K", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 2, "exit status", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: data file '%s' already exists and was not created by this run (an "
+            "earlier run with HDF5_NOCLEANUP may have left it); remove it or give --overwrite"
+            % victim], "message", r)
+        expect_eq(r.out, "", "stdout", r)
+        with open(victim, "rb") as fh:
+            expect_eq(fh.read(), b"precious", "content of the existing file")
+        expect_eq(os.stat(victim).st_mtime, 1000000000, "mtime of the existing file")
+        expect_eq(listing(d), ["#pio_tmp_1.mpio"], "files in the directory", r)
+        # Another API's run does not care about the .mpio file.
+        r = run(2, "-e 8K -A posix,phdf5", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "exit status without MPI-IO", r)
+        expect_eq(listing(d), ["#pio_tmp_1.mpio"], "files after a run without MPI-IO", r)
+        # --overwrite takes the file over: written, verified, and (no NOCLEANUP) removed.
+        r = run(2, "-e 8K -A mpiio --overwrite -D v", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "exit status with --overwrite", r)
+        expect_eq(listing(d), [], "files after --overwrite", r)
+
+
+@case
+def overwrite_never_follows_symlinks():
+    with TempDir() as d:
+        victim = os.path.join(d, "victim")
+        with open(victim, "wb") as fh:
+            fh.write(b"precious")
+        link = data_file(d, 1, "posix")
+        os.symlink(victim, link)
+        r = run(2, "-e 8K -A posix --overwrite", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 2, "exit status", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: data file '%s' exists and is not a regular file (a symbolic link?); "
+            "h5perf never writes through it, even with --overwrite: remove it" % link],
+            "message", r)
+        with open(victim, "rb") as fh:
+            expect_eq(fh.read(), b"precious", "the symlink's target")
+        expect(os.path.islink(link), "the symlink is left alone", r)
+
+
+@case
+def prefix_user_subdirectory():
+    with TempDir() as d:
+        r = run(2, "-e 8K -A posix -D 1", env={"HDF5_PARAPREFIX": d + "//", "USER": "alice",
+                                               "HDF5_NOCLEANUP": "1"})
+        expect_eq(r.rc, 0, "exit status", r)
+        expect(("rank 0: Env HDF5_PARAPREFIX=%s//" % d) in r.lines, "prefix printed verbatim", r)
+        name = "%s/alice/#pio_tmp_1.posix" % d
+        expect(("rank 1: data filename=" + name) in r.lines,
+               "name with $USER, slashes collapsed", r)
+        expect_eq(listing(d), ["alice/#pio_tmp_1.posix"], "files", r)
+
+
+def snapshot(d):
+    out = {}
+    for name in listing(d):
+        path = os.path.join(d, name)
+        with open(path, "rb") as fh:
+            out[name] = (fh.read(), os.stat(path).st_mtime_ns)
+    return out
+
+
+@case
+def read_only_round_trip():
+    """A write-only run with HDF5_NOCLEANUP, then --read-only -D v: only read
+    blocks are reported, every byte verifies, the files are left untouched."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"}
+        r = run(3, FIG2_ARGS + " -d 2 -F 2 -w", env=env)
+        expect_eq(r.rc, 0, "exit status of the write-only run", r)
+        before = snapshot(d)
+        expect_eq(len(before), 6, "files written", r)
+        r = run(3, FIG2_ARGS + " -d 2 -F 2 --read-only -D v -i 2", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "exit status of the read-only run", r)
+        blocks = [l.strip() for l in r.lines if l.endswith("iteration(s)):")]
+        expect_eq(blocks, ["Read (2 iteration(s)):", "Read Open-Close (2 iteration(s)):"] * 3,
+                  "result blocks", r)
+        expect_eq(snapshot(d), before, "files after the read-only run (content and mtime)", r)
+
+
+@case
+def read_only_detects_corruption():
+    with TempDir() as d:
+        r = run(3, FIG2_ARGS + " -w", env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"})
+        expect_eq(r.rc, 0, "exit status of the write-only run", r)
+        for api, off in (("posix", 13), ("mpiio", 21), ("phdf5", 2048 + 5)):
+            with open(data_file(d, 1, api), "r+b") as fh:
+                fh.seek(off)
+                byte = fh.read(1)[0]
+                fh.seek(off)
+                fh.write(bytes([byte ^ 0xff]))
+        r = run(3, FIG2_ARGS + " --read-only -D v", env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 1, "exit status", r)
+        line = ("h5perf: rank %d: verify '%s' (%s, 3 processes, transfer size 4, iteration 1): "
+                "1 bytes differ, the first at offset %d: expected %d, found %d")
+        expect_eq(r.h5perf_err, [
+            line % (1, data_file(d, 1, "posix"), "POSIX", 13, 2, 253),
+            line % (2, data_file(d, 1, "mpiio"), "MPI-IO", 21, 3, 252),
+            line % (0, data_file(d, 1, "phdf5"), "HDF5", 5, 1, 254)], "mismatch lines", r)
+        expect_eq(len(listing(d)), 3, "files kept", r)
+
+
+@case
+def read_only_refuses_missing_or_short_files():
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d}
+        r = run(3, FIG2_ARGS + " --read-only -A posix", env=env)
+        expect_eq(r.rc, 2, "exit status, no file", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: --read-only: data file '%s' does not exist (first run the same options "
+            "with -w and HDF5_NOCLEANUP set)" % data_file(d, 1, "posix")], "message", r)
+        r = run(3, FIG2_ARGS + " -w", env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"})
+        expect_eq(r.rc, 0, "exit status of the write-only run", r)
+        os.truncate(data_file(d, 1, "mpiio"), 20)
+        os.truncate(data_file(d, 1, "phdf5"), 1000)
+        r = run(3, FIG2_ARGS + " --read-only -A mpiio -D v", env=env)
+        expect_eq(r.rc, 2, "exit status, short file", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: --read-only: data file '%s' holds 20 bytes, fewer than the 24 this run "
+            "reads (written with other options?)" % data_file(d, 1, "mpiio")], "message", r)
+        r = run(3, FIG2_ARGS + " --read-only -A phdf5 -D v", env=env)
+        expect_eq(r.rc, 2, "exit status, truncated HDF5 file", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: --read-only: data file '%s' is not a readable HDF5 file (written with "
+            "other options?)" % data_file(d, 1, "phdf5")], "message", r)
+        r = run(2, "-B 2 -e 8 -p 2 -P 2 -x 4 -X 4 --read-only -A posix -d 2", env=env)
+        expect_eq(r.h5perf_err, [
+            "h5perf: --read-only: data file '%s' holds 24 bytes, fewer than the 32 this run "
+            "reads (written with other options?)" % data_file(d, 1, "posix")],
+            "other options", r)
+        expect_eq(sorted(listing(d)), ["#pio_tmp_1.h5", "#pio_tmp_1.mpio", "#pio_tmp_1.posix"],
+                  "files kept", r)

@@ -1,0 +1,97 @@
+"""MPI cases, 1D layouts: the guide's Figures 2 and 3 (contiguous and
+interleaved, independent and collective), HDF5 chunks of one block, several
+datasets and files, where HDF5 puts raw data, and a run on one process. Every
+byte of every data file is checked by an independent reader.
+"""
+from common import FIG2, FIG3, FIG3_HALF, case, data_file
+from harness import TempDir, expect_eq, h5read, run
+
+
+def check_files(d, dset, apis=("posix", "mpiio", "phdf5"), ndsets=1, nfiles=1, chunk=None):
+    """Every data file holds dset in each of its datasets (SPEC 8)."""
+    for f in range(1, nfiles + 1):
+        for api in apis:
+            path = data_file(d, f, api)
+            if api != "phdf5":
+                with open(path, "rb") as fh:
+                    expect_eq(fh.read(), dset * ndsets, "bytes of " + path)
+                continue
+            for k in range(1, ndsets + 1):
+                layout, dims, data = h5read(path, "Dataset_%d" % k)
+                expect_eq(dims, [len(dset)], "dims of %s Dataset_%d" % (path, k))
+                expect_eq(data, dset, "data of %s Dataset_%d" % (path, k))
+                want = ["chunked", str(chunk)] if chunk else ["contiguous"]
+                expect_eq(layout, want, "layout of %s Dataset_%d" % (path, k))
+
+
+def figure(np, args, dset, **kw):
+    with TempDir() as d:
+        r = run(np, args + " -D v", env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"})
+        expect_eq(r.rc, 0, "exit status", r)
+        expect_eq(r.h5perf_err, [], "h5perf stderr lines", r)
+        check_files(d, dset, **kw)
+
+
+@case
+def fig2_independent():
+    figure(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4", FIG2)
+
+
+@case
+def fig2_collective():
+    figure(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -C", FIG2)
+
+
+@case
+def fig3_independent():
+    figure(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -I", FIG3)
+
+
+@case
+def fig3_collective():
+    figure(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -I -C", FIG3)
+
+
+@case
+def fig3_guide_command():
+    """The guide's own Figure 3 command (-e 4) gives half the drawn figure."""
+    figure(3, "-B 2 -e 4 -p 3 -P 3 -x 4 -X 4 -I", FIG3_HALF)
+
+
+@case
+def chunked_1d():
+    """-c: HDF5 chunks of one block; POSIX and MPI-IO unchanged in 1D."""
+    figure(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -c", FIG2, chunk=2)
+    figure(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -c -I -C", FIG3, chunk=2)
+
+
+@case
+def datasets_and_files():
+    two = bytes([1, 1, 2, 2] * 4)
+    figure(2, "-B 2 -e 8 -p 2 -P 2 -x 4 -X 8 -d 3 -F 2 -I", two, ndsets=3, nfiles=2)
+    figure(2, "-B 2 -e 8 -p 2 -P 2 -x 4 -X 8 -d 3 -F 2 -I -C", two, ndsets=3, nfiles=2)
+
+
+def raw_at(path, offsets, length):
+    with open(path, "rb") as fh:
+        data = fh.read()
+    return [data[o:o + length] for o in offsets]
+
+
+@case
+def hdf5_raw_data_offsets():
+    """The .h5 files put raw data where the original's do (SPEC 5.3): default
+    layout, -a 4K, and -a 1K -T 32; -a/-T reach H5Pset_alignment."""
+    for args, offsets in (("", [2048, 2072, 2096]), ("-a 4K", [20480, 32768, 40960]),
+                          ("-a 1K -T 32", [4368, 4392, 4416])):
+        with TempDir() as d:
+            r = run(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -d 3 -A phdf5 -D v " + args,
+                    env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"})
+            expect_eq(r.rc, 0, "exit status", r)
+            expect_eq(raw_at(data_file(d, 1, "phdf5"), offsets, 24), [FIG2] * 3,
+                      "raw data of the three datasets with '%s'" % args, r)
+
+
+@case
+def one_process():
+    figure(1, "-B 2 -e 8 -x 2 -X 8", bytes([1] * 8))
