@@ -19,7 +19,12 @@ struct cli_warnings {
     char line[CLI_MAX_WARNINGS][320]; /* each starts "h5perf: warning: " */
 };
 
-/* Fills msg with one formatted line; returns -1 so callers can return it. */
+/* Replaces control characters (newlines included) with '?', so that a
+ * message quoting user input stays one line. */
+void cli_one_line(char *line);
+
+/* Fills msg with one formatted line (control characters of the quoted input
+ * become '?'); returns -1 so callers can return it. */
 int cli_fail(struct cli_msg *msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Sets every field to "not given" (zeros, NULLs). */

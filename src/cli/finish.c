@@ -37,6 +37,7 @@ static void fin_warn(struct cli_warnings *w, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(w->line[w->count] + n, sizeof w->line[0] - (size_t)n, fmt, ap);
     va_end(ap);
+    cli_one_line(w->line[w->count]);
     w->count++;
 }
 

@@ -309,6 +309,9 @@ static const struct parse_err_case parse_err_cases[] = {
     {A("--mpi-posix"), "h5perf: --mpi-posix: the MPI-POSIX driver no longer exists in HDF5 "
                        "(removed in 1.8.13); use -A mpiio or -A phdf5"},
     {A("--watchdog=0"), "h5perf: --watchdog '0': expected a whole number from 1 to 2147483647"},
+    /* control characters of the input never split a message line */
+    {A("-e", "8\nK"), "h5perf: -e '8?K': expected a size: digits with an optional K, M or G and "
+                      "an optional B, e.g. 512, 64K, 1MB"},
     {A("--watchdog"), "h5perf: option '--watchdog' expects a whole number"},
     /* -A */
     {A("-A", "hdf5"), "h5perf: -A 'hdf5': unknown API 'hdf5'; " API_TAIL},
