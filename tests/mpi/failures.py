@@ -33,7 +33,7 @@ def verify_mismatch_reported():
     reported per failing process with offset, values and count; the sweep
     goes on, no read throughput is printed for the failed run, exit 1."""
     with TempDir() as d:
-        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["CORRUPT_PREAD"],
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
                "H5PERF_CORRUPT_SUFFIX": ".posix", "H5PERF_CORRUPT_OFFSET": "13",
                "H5PERF_CORRUPT_COUNT": "3"}
         r = run(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -i 2 -A posix,mpiio -D v", env=env)

@@ -1,10 +1,11 @@
-/* Test shim (LD_PRELOAD): injects faults into pwrite() of files whose name
- * ends with H5PERF_FAULT_SUFFIX, on chosen MPI ranks (Open MPI's
- * OMPI_COMM_WORLD_RANK or MPICH's PMI_RANK):
- *   H5PERF_FAULT_EIO_RANK=r   pwrite fails with EIO on rank r
- *   H5PERF_FAULT_HANG_RANK=r  pwrite blocks forever on rank r (a hung server)
- * so that failures on only some processes can be tested without touching
- * h5perf's code. */
+/* Test shim (LD_PRELOAD) that injects faults without touching h5perf's code:
+ * - pwrite() of files whose name ends with H5PERF_FAULT_SUFFIX, on chosen MPI
+ *   ranks (Open MPI's OMPI_COMM_WORLD_RANK or MPICH's PMI_RANK):
+ *     H5PERF_FAULT_EIO_RANK=r   pwrite fails with EIO on rank r
+ *     H5PERF_FAULT_HANG_RANK=r  pwrite blocks forever on rank r (a hung server)
+ * - pread() of files whose name ends with H5PERF_CORRUPT_SUFFIX: the bytes at
+ *   file offsets [H5PERF_CORRUPT_OFFSET, +H5PERF_CORRUPT_COUNT) come back
+ *   flipped (verification tests). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -28,9 +29,10 @@ static int fault_on(const char *var)
     return v && atoi(v) == fault_rank();
 }
 
-static int fault_matches(int fd)
+/* Does the file open on fd have a name ending with $suffix_var? */
+static int fault_matches(int fd, const char *suffix_var)
 {
-    const char *suffix = getenv("H5PERF_FAULT_SUFFIX");
+    const char *suffix = getenv(suffix_var);
     char link[64], path[4096];
     if (!suffix)
         return 0;
@@ -48,7 +50,7 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
     static ssize_t (*real)(int, const void *, size_t, off_t);
     if (!real)
         real = (ssize_t(*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
-    if (fault_matches(fd)) {
+    if (fault_matches(fd, "H5PERF_FAULT_SUFFIX")) {
         if (fault_on("H5PERF_FAULT_EIO_RANK")) {
             errno = EIO;
             return -1;
@@ -63,4 +65,30 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
 {
     return pwrite(fd, buf, len, off);
+}
+
+static void fault_corrupt(int fd, void *buf, ssize_t got, off_t off)
+{
+    const char *o = getenv("H5PERF_CORRUPT_OFFSET"), *c = getenv("H5PERF_CORRUPT_COUNT");
+    if (got <= 0 || !o || !fault_matches(fd, "H5PERF_CORRUPT_SUFFIX"))
+        return;
+    long long first = atoll(o), count = c ? atoll(c) : 1;
+    for (long long i = first; i < first + count; i++)
+        if (i >= off && i < off + got)
+            ((unsigned char *)buf)[i - off] ^= 0xff;
+}
+
+ssize_t pread(int fd, void *buf, size_t len, off_t off)
+{
+    static ssize_t (*real)(int, void *, size_t, off_t);
+    if (!real)
+        real = (ssize_t(*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
+    ssize_t got = real(fd, buf, len, off);
+    fault_corrupt(fd, buf, got, off);
+    return got;
+}
+
+ssize_t pread64(int fd, void *buf, size_t len, off_t off)
+{
+    return pread(fd, buf, len, off);
 }
