@@ -32,6 +32,14 @@ def mpiexec_command(np, argv):
     return cmd + argv
 
 
+def launcher_is_hydra():
+    """True under MPICH's launcher (hydra), whose handling of signals and of a
+    dead process differs from Open MPI's."""
+    p = subprocess.run([os.environ.get("MPIEXEC", "mpiexec"), "--version"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=30)
+    return b"HYDRA" in p.stdout
+
+
 def h5perf():
     return os.environ.get("H5PERF", "h5perf")
 

@@ -67,7 +67,12 @@ static double phase_dataset(const struct phase_io *io, struct backend_file *f, i
             memset(io->buf, ~pattern_fill_value(io->pt), (size_t)io->pt->xfer_bytes);
             excluded += MPI_Wtime() - t0;
         }
-        if (io->ops->transfer(f, k, io->buf, e) < 0 || !check)
+        if (io->ops->transfer(f, k, io->buf, e) < 0) {
+            /* Collective transfers go on after an error; a library may not. */
+            watchdog_arm(e, io->world_rank, io->ctx->cfg->watchdog);
+            continue;
+        }
+        if (!check)
             continue;
         double t0 = MPI_Wtime();
         phase_verify(io, base, k, v);

@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "engine/files.h"
 #include "engine/sink.h"
+#include "engine/watchdog.h"
 #include "exit_status.h"
 #include "report/text.h"
 
@@ -80,6 +81,12 @@ int h5perf_run(int argc, char **argv)
     if (s.report)
         fflush(s.report);
     status = engine_run(&s, ops);
+    /* After a failed H5Fclose (a full disk) HDF5 keeps the file open and
+     * crashes closing it again inside MPI_Finalize: abort instead. */
+    if (status != EXIT_OK && H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) > 0) {
+        run_close_report(&s, status);
+        watchdog_abort(s.world_rank, "HDF5 could not close a data file after the failure");
+    }
     files_release();
     status = run_close_report(&s, status);
     setup_release(&s);

@@ -42,6 +42,14 @@ static void *watchdog_main(void *arg)
     return NULL;
 }
 
+void watchdog_abort(int world_rank, const char *why)
+{
+    fprintf(stderr, "h5perf: rank %d: %s: aborting instead of finalizing\n", world_rank, why);
+    fflush(stderr);
+    files_remove_all(true);
+    MPI_Abort(MPI_COMM_WORLD, EXIT_RUN_FAILED);
+}
+
 void watchdog_arm(const struct err *e, int world_rank, int seconds)
 {
     if (seconds <= 0 || atomic_exchange(&watchdog_started, 1))

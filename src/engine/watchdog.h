@@ -12,4 +12,9 @@
  * the error record is copied. seconds <= 0 disables the watchdog. */
 void watchdog_arm(const struct err *e, int world_rank, int seconds);
 
+/* Local. For a process that must not call MPI_Finalize (a library it cannot
+ * finalize safely): one line naming why, this run's files removed, then
+ * MPI_Abort with EXIT_RUN_FAILED. Does not return. */
+void watchdog_abort(int world_rank, const char *why);
+
 #endif
