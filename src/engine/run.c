@@ -3,6 +3,7 @@
 #include "engine/run.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <hdf5.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,9 +71,10 @@ int h5perf_run(int argc, char **argv)
     const struct backend_ops *ops[API_COUNT];
     for (int i = 0; i < API_COUNT; i++)
         ops[i] = backend_get((enum api_id)i);
-    if (backend_check_table() < 0 || !setup_declare_files(&s)) {
-        if (s.world_rank == 0 && backend_check_table() < 0)
-            fprintf(stderr, "h5perf: internal error: incomplete backend table\n");
+    bool table_ok = backend_check_table() == 0;
+    if (!table_ok && s.world_rank == 0)
+        fprintf(stderr, "h5perf: internal error: incomplete backend table\n");
+    if (!table_ok || !setup_declare_files(&s)) {
         files_release();
         setup_release(&s);
         return EXIT_RUN_FAILED;
