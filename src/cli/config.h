@@ -36,8 +36,15 @@ enum opt_id {
     OPT_HELP,
     OPT_WATCHDOG,
     OPT_READ_ONLY,
+    OPT_FORMAT,
+    OPT_RESULTS,
+    OPT_PROGRESS,
+    OPT_OVERHEAD,
     OPT_COUNT
 };
+
+/* What a report or results file is written as (--format, --results). */
+enum report_format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_CSV };
 
 /* One HDF5_MPI_INFO entry, trimmed. Strings point into config.info_buf. */
 struct info_entry {
@@ -48,32 +55,37 @@ struct info_entry {
 #define CONFIG_MAX_INFO 64
 
 struct config {
-    unsigned apis;      /* API_BIT mask; never 0 after defaults */
-    int64_t align;      /* -a, HDF5 alignment */
-    int64_t threshold;  /* -T, HDF5 alignment threshold */
-    int64_t block;      /* -B, 0 = default (e/2) until defaults applied */
-    int64_t bytes;      /* -e, 0 = default */
-    int64_t xfer_min;   /* -x, 0 = default */
-    int64_t xfer_max;   /* -X, 0 = default */
-    int num_dsets;      /* -d */
-    int num_files;      /* -F */
-    int iterations;     /* -i */
-    int min_procs;      /* -p */
-    int max_procs;      /* -P, 0 = world size */
-    int watchdog;       /* --watchdog seconds, 0 = default */
-    bool chunk;         /* -c */
-    bool collective;    /* -C */
-    bool geometry_2d;   /* -g */
-    bool interleaved;   /* -I */
-    bool write_only;    /* -w */
-    bool overwrite;     /* --overwrite */
-    bool read_only;     /* --read-only */
-    bool help;          /* -h */
-    int debug_level;    /* -D 0..4 */
-    bool debug_raw;     /* -D r */
-    bool debug_times;   /* -D t */
-    bool debug_verify;  /* -D v */
-    const char *output; /* -o, NULL = stdout */
+    unsigned apis;                     /* API_BIT mask; never 0 after defaults */
+    int64_t align;                     /* -a, HDF5 alignment */
+    int64_t threshold;                 /* -T, HDF5 alignment threshold */
+    int64_t block;                     /* -B, 0 = default (e/2) until defaults applied */
+    int64_t bytes;                     /* -e, 0 = default */
+    int64_t xfer_min;                  /* -x, 0 = default */
+    int64_t xfer_max;                  /* -X, 0 = default */
+    int num_dsets;                     /* -d */
+    int num_files;                     /* -F */
+    int iterations;                    /* -i */
+    int min_procs;                     /* -p */
+    int max_procs;                     /* -P, 0 = world size */
+    int watchdog;                      /* --watchdog seconds, 0 = default */
+    bool chunk;                        /* -c */
+    bool collective;                   /* -C */
+    bool geometry_2d;                  /* -g */
+    bool interleaved;                  /* -I */
+    bool write_only;                   /* -w */
+    bool overwrite;                    /* --overwrite */
+    bool read_only;                    /* --read-only */
+    bool help;                         /* -h */
+    int debug_level;                   /* -D 0..4 */
+    bool debug_raw;                    /* -D r */
+    bool debug_times;                  /* -D t */
+    bool debug_verify;                 /* -D v */
+    const char *output;                /* -o, NULL = stdout */
+    enum report_format format;         /* --format: what goes to stdout or -o */
+    const char *results;               /* --results, NULL = none */
+    enum report_format results_format; /* JSON or CSV, from the --results extension */
+    bool progress;                     /* --progress */
+    bool overhead;                     /* --overhead */
 
     /* How each option was spelled ("-B", "--block-size") and its raw value,
      * NULL when not given: messages quote what the user typed. */

@@ -179,6 +179,18 @@ static int fin_conflicts(const struct config *cfg, struct cli_msg *msg)
                         "h5perf: %s: cannot be combined with %s (a read-only run writes "
                         "nothing)",
                         cfg->spelled[OPT_READ_ONLY], cfg->spelled[OPT_OVERWRITE]);
+    if (cfg->overhead && cfg->format != FORMAT_TEXT)
+        return cli_fail(msg,
+                        "h5perf: %s: the overhead summary is part of the text report; it "
+                        "cannot be combined with %s '%s' (the JSON and CSV results carry "
+                        "every figure it is made of)",
+                        cfg->spelled[OPT_OVERHEAD], cfg->spelled[OPT_FORMAT], cfg->raw[OPT_FORMAT]);
+    /* apis is still 0 (all three) when -A was not given. */
+    if (cfg->overhead && cfg->apis != 0 && (cfg->apis & (cfg->apis - 1)) == 0)
+        return cli_fail(msg,
+                        "h5perf: %s: compares the APIs with each other, but %s '%s' selects "
+                        "only one",
+                        cfg->spelled[OPT_OVERHEAD], cfg->spelled[OPT_API], cfg->raw[OPT_API]);
     return 0;
 }
 

@@ -35,6 +35,10 @@ static int opt_debug(struct config *, const struct opt_spec *, const char *, con
                      struct cli_msg *);
 static int opt_output(struct config *, const struct opt_spec *, const char *, const char *,
                       struct cli_msg *);
+static int opt_format(struct config *, const struct opt_spec *, const char *, const char *,
+                      struct cli_msg *);
+static int opt_results(struct config *, const struct opt_spec *, const char *, const char *,
+                       struct cli_msg *);
 static int opt_refused(struct config *, const struct opt_spec *, const char *, const char *,
                        struct cli_msg *);
 
@@ -63,6 +67,10 @@ static const struct opt_spec opt_table[] = {
     {NULL, "--overwrite", NULL, OPT_OVERWRITE, opt_flag},
     {NULL, "--watchdog", "a whole number", OPT_WATCHDOG, opt_count},
     {NULL, "--read-only", NULL, OPT_READ_ONLY, opt_flag},
+    {NULL, "--format", "text, json or csv", OPT_FORMAT, opt_format},
+    {NULL, "--results", "a file name ending in .json or .csv", OPT_RESULTS, opt_results},
+    {NULL, "--progress", NULL, OPT_PROGRESS, opt_flag},
+    {NULL, "--overhead", NULL, OPT_OVERHEAD, opt_flag},
 };
 
 #define OPT_TABLE_LEN (sizeof opt_table / sizeof opt_table[0])
@@ -181,6 +189,12 @@ static int opt_flag(struct config *cfg, const struct opt_spec *spec, const char 
     case OPT_WRITE_ONLY:
         cfg->write_only = true;
         break;
+    case OPT_PROGRESS:
+        cfg->progress = true;
+        break;
+    case OPT_OVERHEAD:
+        cfg->overhead = true;
+        break;
     default:
         cfg->overwrite = true;
         break;
@@ -209,7 +223,7 @@ static int opt_output(struct config *cfg, const struct opt_spec *spec, const cha
     return 0;
 }
 
-/* ---- the two list values ---- */
+/* ---- word and list values ---- */
 
 /* Case-insensitive comparison of the token [s, s+len) with a word. */
 static int opt_token_is(const char *s, size_t len, const char *word)
@@ -227,6 +241,46 @@ static size_t opt_token_len(const char *s)
 {
     const char *comma = strchr(s, ',');
     return comma ? (size_t)(comma - s) : strlen(s);
+}
+
+/* The name of a format, any case; -1 if none. */
+static int opt_format_id(const char *s, size_t len)
+{
+    static const char *const names[] = {"text", "json", "csv"};
+    for (int i = 0; i < 3; i++)
+        if (opt_token_is(s, len, names[i]))
+            return i;
+    return -1;
+}
+
+static int opt_format(struct config *cfg, const struct opt_spec *spec, const char *spelled,
+                      const char *value, struct cli_msg *msg)
+{
+    (void)spec;
+    int f = opt_format_id(value, strlen(value));
+    if (f < 0)
+        return cli_fail(msg, "h5perf: %s '%s': expected text, json or csv", spelled, value);
+    cfg->format = (enum report_format)f;
+    return 0;
+}
+
+/* The results file's format comes from its extension, so that a file named
+ * .csv never holds JSON. */
+static int opt_results(struct config *cfg, const struct opt_spec *spec, const char *spelled,
+                       const char *value, struct cli_msg *msg)
+{
+    (void)spec;
+    const char *dot = strrchr(value, '.');
+    const char *slash = strrchr(value, '/');
+    int f = dot && (!slash || dot > slash + 1) ? opt_format_id(dot + 1, strlen(dot + 1)) : -1;
+    if (f != FORMAT_JSON && f != FORMAT_CSV)
+        return cli_fail(msg,
+                        "h5perf: %s '%s': the results file name must end in .json or .csv "
+                        "(its format)",
+                        spelled, value);
+    cfg->results = value;
+    cfg->results_format = (enum report_format)f;
+    return 0;
 }
 
 static int opt_api(struct config *cfg, const struct opt_spec *spec, const char *spelled,

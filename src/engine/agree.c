@@ -12,7 +12,7 @@ bool agree_all(MPI_Comm comm, bool ok)
     return all != 0;
 }
 
-void agree_report(MPI_Comm comm, const struct err *e, int world_rank, FILE *out)
+void agree_report(MPI_Comm comm, const struct err *e, int world_rank, FILE *out, char **kept)
 {
     char line[ERR_LINE_MAX + 2] = "";
     if (e->set) {
@@ -21,5 +21,5 @@ void agree_report(MPI_Comm comm, const struct err *e, int world_rank, FILE *out)
         line[n] = '\n';
         line[n + 1] = '\0';
     }
-    sink_gather(comm, line, out);
+    sink_gather(comm, line, out, kept);
 }

@@ -14,7 +14,8 @@
 bool agree_all(MPI_Comm comm, bool ok);
 
 /* Collective: each process whose e is set contributes its err_format() line
- * (with its world rank); process 0 of comm writes them to out in rank order. */
-void agree_report(MPI_Comm comm, const struct err *e, int world_rank, FILE *out);
+ * (with its world rank); process 0 of comm writes them to out in rank order
+ * and, if kept is not NULL, returns them there (see sink_gather()). */
+void agree_report(MPI_Comm comm, const struct err *e, int world_rank, FILE *out, char **kept);
 
 #endif

@@ -13,6 +13,7 @@
 #include "engine/agree.h"
 #include "engine/files.h"
 #include "engine/phase.h"
+#include "engine/progress.h"
 #include "engine/sink.h"
 #include "exit_status.h"
 #include "report/text.h"
@@ -27,7 +28,9 @@ struct engine_api {
     struct backend_ctx ctx;
     struct pattern pt;
     unsigned char *buf;
-    FILE *out; /* the report on rank 0 of the run, NULL elsewhere */
+    FILE *out;               /* the text report on rank 0 of the run, else NULL */
+    struct results_log *log; /* on rank 0 of the run (world rank 0), else NULL */
+    struct progress *progress;
 };
 
 static void engine_debug_line(const struct engine_api *a, FILE *dbg)
@@ -116,7 +119,7 @@ static void engine_report_mismatch(const struct engine_api *a, const struct veri
                  ": expected %u, found %u\n",
                  a->s->world_rank, v->path, a->ops->err_name, a->ctx.nprocs, a->pt.p.xfer,
                  iteration, v->bad, v->first_offset, v->expected, v->found);
-    sink_gather(a->ctx.comm, line, stderr);
+    sink_gather(a->ctx.comm, line, stderr, NULL);
 }
 
 /* Collective: reduces the timers of one iteration into it (on rank 0). */
@@ -137,8 +140,11 @@ static int engine_reduce(const struct engine_api *a, const double *t, bool bad,
     return hi[TIMER_COUNT] > 0 ? ENGINE_VERIFY_FAILED : ENGINE_OK;
 }
 
-/* One iteration over all files. Returns an ENGINE_* status. */
-static int engine_iteration(struct engine_api *a, int iteration, struct iter_result *it)
+/* One iteration over all files, its result into it (rank 0) and, after an
+ * I/O error, the error lines into *errors (rank 0). Returns an ENGINE_*
+ * status. */
+static int engine_iteration(struct engine_api *a, int iteration, struct iter_result *it,
+                            char **errors)
 {
     const struct config *c = &a->s->cfg;
     double t[TIMER_COUNT] = {0};
@@ -162,10 +168,12 @@ static int engine_iteration(struct engine_api *a, int iteration, struct iter_res
     if (dbg)
         fclose(dbg);
     if (c->debug_level >= 1)
-        sink_gather(a->ctx.comm, text, a->out);
+        sink_gather(a->ctx.comm, text, a->out, NULL);
     free(text);
     if (!ok) {
-        agree_report(a->ctx.comm, &e, a->s->world_rank, stderr);
+        agree_report(a->ctx.comm, &e, a->s->world_rank, stderr, errors);
+        if (it)
+            it->status = RUN_IO_ERROR;
         return ENGINE_IO_FAILED;
     }
     int status = engine_reduce(a, t, v.bad > 0, it);
@@ -179,12 +187,33 @@ static bool engine_prepare(struct engine_api *a, int nprocs, int64_t xfer, struc
 {
     struct pattern_params pp = sweep_pattern_params(&a->s->cfg, nprocs, xfer);
     void *buf = NULL;
+    memset(&a->pt, 0, sizeof a->pt);
     if (pattern_init(&a->pt, &pp, a->ctx.rank, a->ctx.rank, NULL) < 0)
         err_set(e, "h5perf", "plan", "", -1, -1, "invalid pattern (validation missed it)");
     else if (posix_memalign(&buf, 4096, (size_t)a->pt.xfer_bytes) != 0)
         err_set(e, "h5perf", "allocate transfer buffer", "", -1, a->pt.xfer_bytes, "out of memory");
     a->buf = buf;
     return agree_all(a->ctx.comm, !e->set);
+}
+
+/* Rank 0: the record of one API at one (P, X), or false (out of memory: the
+ * run goes on without a record, and without a text block). */
+static bool engine_record(struct engine_api *a, struct api_result *r, int nprocs, int64_t xfer)
+{
+    const struct config *c = &a->s->cfg;
+    int64_t bytes = (int64_t)c->num_files * c->num_dsets * a->pt.dset_bytes;
+    return a->ctx.rank == 0 && results_init(r, a->api, nprocs, xfer, bytes, c->iterations) == 0;
+}
+
+/* Rank 0: the text block of a completed run, then the record into the log. */
+static void engine_keep(struct engine_api *a, struct api_result *r, int status)
+{
+    if (a->out && status != ENGINE_IO_FAILED)
+        text_api_results(a->out, &a->s->cfg, r);
+    if (a->log && results_log_add(a->log, r) < 0)
+        fprintf(stderr, "h5perf: out of memory for the results; the JSON and CSV results "
+                        "will lack runs\n");
+    results_release(r);
 }
 
 /* Collective over comm: every iteration of one API at one (P, X). */
@@ -195,27 +224,31 @@ static int engine_api_run(struct engine_api *a, int nprocs, int64_t xfer)
     err_clear(&e);
     if (a->out)
         text_api(a->out, a->api);
-    if (!engine_prepare(a, nprocs, xfer, &e)) {
-        agree_report(a->ctx.comm, &e, a->s->world_rank, stderr);
-        free(a->buf);
-        return ENGINE_IO_FAILED;
-    }
-    int64_t bytes = (int64_t)c->num_files * c->num_dsets * a->pt.dset_bytes;
+    bool prepared = engine_prepare(a, nprocs, xfer, &e);
     struct api_result r;
-    bool keep = a->out && results_init(&r, a->api, nprocs, xfer, bytes, c->iterations) == 0;
+    bool keep = engine_record(a, &r, nprocs, xfer);
     int status = ENGINE_OK;
-    for (int i = 0; i < c->iterations; i++) {
-        int st = engine_iteration(a, i + 1, keep ? results_next_iteration(&r) : NULL);
+    if (!prepared) {
+        /* The failure is this run's only iteration, so that it is recorded. */
+        struct iter_result *it = keep ? results_next_iteration(&r) : NULL;
+        if (it)
+            it->status = RUN_IO_ERROR;
+        agree_report(a->ctx.comm, &e, a->s->world_rank, stderr, keep ? &r.errors : NULL);
+        status = ENGINE_IO_FAILED;
+    }
+    for (int i = 0; prepared && i < c->iterations; i++) {
+        progress_begin(a->progress, nprocs, xfer, a->api, i + 1, c->iterations);
+        int st = engine_iteration(a, i + 1, keep ? results_next_iteration(&r) : NULL,
+                                  keep ? &r.errors : NULL);
         status = st > status ? st : status;
         if (st == ENGINE_IO_FAILED)
             break;
+        progress_add(a->progress, (int64_t)c->num_files * c->num_dsets * a->pt.dset_bytes);
     }
-    if (keep && status != ENGINE_IO_FAILED)
-        text_api_results(a->out, c, &r);
+    if (keep)
+        engine_keep(a, &r, status);
     if (a->out)
         fflush(a->out);
-    if (keep)
-        results_release(&r);
     free(a->buf);
     a->buf = NULL;
     return status;
@@ -224,14 +257,16 @@ static int engine_api_run(struct engine_api *a, int nprocs, int64_t xfer)
 /* Collective over comm (the P processes of this run): every transfer size
  * and API. */
 static int engine_nprocs(const struct setup *s, const struct backend_ops *const ops[API_COUNT],
-                         MPI_Comm comm, int nprocs)
+                         MPI_Comm comm, int nprocs, struct results_log *log,
+                         struct progress *progress)
 {
     const struct config *c = &s->cfg;
-    struct engine_api a = {.s = s};
+    struct engine_api a = {.s = s, .progress = progress};
     a.ctx = (struct backend_ctx){.comm = comm, .info = s->info, .cfg = c};
     MPI_Comm_rank(comm, &a.ctx.rank);
     MPI_Comm_size(comm, &a.ctx.nprocs);
     a.out = a.ctx.rank == 0 ? s->report : NULL;
+    a.log = a.ctx.rank == 0 ? log : NULL;
     if (a.out)
         text_nprocs(a.out, nprocs);
     int status = ENGINE_OK;
@@ -252,17 +287,20 @@ static int engine_nprocs(const struct setup *s, const struct backend_ops *const 
     return status;
 }
 
-int engine_run(const struct setup *s, const struct backend_ops *const ops[API_COUNT])
+int engine_run(const struct setup *s, const struct backend_ops *const ops[API_COUNT],
+               struct results_log *log)
 {
     const struct config *c = &s->cfg;
     int status = ENGINE_OK;
+    struct progress progress;
+    progress_init(&progress, c, c->progress && s->world_rank == 0, stderr);
     for (int p = sweep_procs_first(c); p != 0; p = sweep_procs_next(c, p)) {
         MPI_Comm comm;
         int color = s->world_rank < p ? 0 : MPI_UNDEFINED;
         MPI_Comm_split(MPI_COMM_WORLD, color, s->world_rank, &comm);
         int mine = ENGINE_OK, all = ENGINE_OK;
         if (comm != MPI_COMM_NULL) {
-            mine = engine_nprocs(s, ops, comm, p);
+            mine = engine_nprocs(s, ops, comm, p, log, &progress);
             MPI_Comm_free(&comm);
         }
         /* Processes outside this run learn how it ended. */
@@ -273,5 +311,6 @@ int engine_run(const struct setup *s, const struct backend_ops *const ops[API_CO
     }
     if (status == ENGINE_IO_FAILED)
         files_remove_all(s->world_rank == 0);
+    progress_end(&progress);
     return status == ENGINE_OK ? EXIT_OK : EXIT_RUN_FAILED;
 }

@@ -7,11 +7,14 @@
 
 #include "backend/backend.h"
 #include "engine/setup.h"
+#include "report/results.h"
 
 /* Collective over MPI_COMM_WORLD. Runs every selected API with ops[api]
- * (an entry may be NULL only for an API not selected). Returns EXIT_OK, or
+ * (an entry may be NULL only for an API not selected); world rank 0 moves
+ * the record of every run into log (NULL elsewhere). Returns EXIT_OK, or
  * EXIT_RUN_FAILED after an I/O error (the sweep stops, this run's files are
  * removed) or a verification mismatch (the sweep goes on). */
-int engine_run(const struct setup *s, const struct backend_ops *const ops[API_COUNT]);
+int engine_run(const struct setup *s, const struct backend_ops *const ops[API_COUNT],
+               struct results_log *log);
 
 #endif

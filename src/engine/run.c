@@ -1,5 +1,5 @@
-/* h5perf_run(): validation pipeline, header, engine, cleanup. Owns the order
- * of these steps and nothing else. */
+/* h5perf_run(): validation pipeline, header, engine, outputs, cleanup. Owns
+ * the order of these steps and nothing else. */
 #include "engine/run.h"
 
 #include <errno.h>
@@ -8,15 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/context.h"
 #include "engine/engine.h"
 #include "engine/files.h"
+#include "engine/outputs.h"
 #include "engine/sink.h"
 #include "engine/watchdog.h"
 #include "exit_status.h"
 #include "report/text.h"
 
 /* Collective: the parameter header, by rank 0 alone or, with -D >= 1, by
- * every rank (gathered, in rank order). */
+ * every rank (gathered, in rank order); nothing unless the report is text. */
 static void run_header(const struct setup *s)
 {
     unsigned maj = 0, min = 0, rel = 0;
@@ -24,7 +26,7 @@ static void run_header(const struct setup *s)
     char version[64];
     snprintf(version, sizeof version, "%u.%u.%u", maj, min, rel);
     if (s->cfg.debug_level == 0) {
-        if (s->world_rank == 0)
+        if (s->report)
             text_header(s->report, &s->cfg, 0, version, MPI_MAX_INFO_VAL);
         return;
     }
@@ -35,27 +37,8 @@ static void run_header(const struct setup *s)
         text_header(mem, &s->cfg, s->world_rank, version, MPI_MAX_INFO_VAL);
         fclose(mem);
     }
-    sink_gather(MPI_COMM_WORLD, text, s->report);
+    sink_gather(MPI_COMM_WORLD, text, s->report, NULL);
     free(text);
-}
-
-/* Collective: a report that could not be written (a full disk, /dev/full)
- * makes the run fail; rank 0 says why. Returns the final exit status. */
-static int run_close_report(struct setup *s, int status)
-{
-    int bad = 0;
-    if (s->report) {
-        bad = fflush(s->report) != 0 || ferror(s->report);
-        if (s->report != stdout)
-            bad |= fclose(s->report) != 0;
-        s->report = NULL;
-        if (bad)
-            fprintf(stderr, "h5perf: cannot write the report to %s%s%s: %s\n",
-                    s->cfg.output ? "'" : "", s->cfg.output ? s->cfg.output : "standard output",
-                    s->cfg.output ? "'" : "", strerror(errno));
-    }
-    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return bad && status == EXIT_OK ? EXIT_RUN_FAILED : status;
 }
 
 int h5perf_run(int argc, char **argv)
@@ -82,15 +65,21 @@ int h5perf_run(int argc, char **argv)
     run_header(&s);
     if (s.report)
         fflush(s.report);
-    status = engine_run(&s, ops);
+    struct run_context ctx;
+    struct results_log log;
+    results_log_init(&log);
+    context_init(&ctx, &s, argc, argv);
+    status = engine_run(&s, ops, s.world_rank == 0 ? &log : NULL);
     /* After a failed H5Fclose (a full disk) HDF5 keeps the file open and
      * crashes closing it again inside MPI_Finalize: abort instead. */
     if (status != EXIT_OK && H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) > 0) {
-        run_close_report(&s, status);
+        outputs_finish(&s, &ctx, &log, status);
         watchdog_abort(s.world_rank, "HDF5 could not close a data file after the failure");
     }
     files_release();
-    status = run_close_report(&s, status);
+    status = outputs_finish(&s, &ctx, &log, status);
+    context_release(&ctx);
+    results_log_release(&log);
     setup_release(&s);
     return status;
 }

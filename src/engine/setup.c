@@ -125,18 +125,60 @@ static int setup_check_files(struct setup *s, struct cli_msg *m)
     return 0;
 }
 
-static int setup_open_report(struct setup *s, struct cli_msg *m)
+/* True if the two streams are one regular file (-o x.json --results x.json,
+ * or stdout redirected to the results file); /dev/null may be both. */
+static bool setup_same_file(FILE *a, FILE *b)
 {
-    s->report = stdout;
-    if (!s->cfg.output)
-        return 0;
-    s->report = fopen(s->cfg.output, "w");
-    if (!s->report) {
-        cli_fail(m, "h5perf: %s '%s': cannot create the report file: %s",
-                 s->cfg.spelled[OPT_OUTPUT], s->cfg.output, strerror(errno));
-        return -1;
-    }
+    struct stat sa, sb;
+    return fstat(fileno(a), &sa) == 0 && fstat(fileno(b), &sb) == 0 && S_ISREG(sa.st_mode) &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Rank 0: opens path for writing, replacing it; *created tells whether the
+ * file is new (so that a failure can remove it and leave nothing behind). */
+static FILE *setup_create(const char *path, bool *created)
+{
+    struct stat st;
+    *created = lstat(path, &st) != 0;
+    return fopen(path, "w");
+}
+
+/* Rank 0: the report stream (stdout or -o) and the --results file. */
+static int setup_open_outputs(struct setup *s, struct cli_msg *m)
+{
+    const struct config *c = &s->cfg;
+    s->out = stdout;
+    if (c->output && !(s->out = setup_create(c->output, &s->out_created)))
+        return cli_fail(m, "h5perf: %s '%s': cannot create the report file: %s",
+                        c->spelled[OPT_OUTPUT], c->output, strerror(errno));
+    s->report = c->format == FORMAT_TEXT ? s->out : NULL;
+    if (c->results && !(s->results = setup_create(c->results, &s->results_created)))
+        return cli_fail(m, "h5perf: %s '%s': cannot create the results file: %s",
+                        c->spelled[OPT_RESULTS], c->results, strerror(errno));
+    if (s->results && setup_same_file(s->out, s->results))
+        return cli_fail(m,
+                        "h5perf: %s '%s': is also the report (%s); give the results a file "
+                        "of their own",
+                        c->spelled[OPT_RESULTS], c->results,
+                        c->output ? c->spelled[OPT_OUTPUT] : "standard output");
     return 0;
+}
+
+/* Rank 0, after a failed setup_open_outputs(): closes what it opened and
+ * removes what it created. */
+static void setup_close_outputs(struct setup *s)
+{
+    const struct config *c = &s->cfg;
+    if (s->out && s->out != stdout)
+        fclose(s->out);
+    if (s->results && s->results != s->out)
+        fclose(s->results);
+    if (s->results_created && c->results)
+        unlink(c->results);
+    if (s->out_created && c->output)
+        unlink(c->output);
+    s->out = s->report = s->results = NULL;
+    s->out_created = s->results_created = false;
 }
 
 static int setup_info(struct setup *s)
@@ -169,8 +211,11 @@ int setup_run(struct setup *s, int argc, char **argv)
     if (s->world_rank == 0)
         for (int i = 0; i < w.count; i++)
             fprintf(stderr, "%s\n", w.line[i]);
+    s->warnings = w;
     if (s->world_rank == 0)
-        ok = setup_check_files(s, &m) == 0 && setup_open_report(s, &m) == 0;
+        ok = setup_check_files(s, &m) == 0 && setup_open_outputs(s, &m) == 0;
+    if (!ok && s->world_rank == 0)
+        setup_close_outputs(s);
     int flag = ok;
     MPI_Bcast(&flag, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!setup_agree(s, flag && ok, m.line))
@@ -210,9 +255,11 @@ int setup_name(const struct setup *s, int f, int api, char *out, struct cli_msg 
 
 void setup_release(struct setup *s)
 {
-    if (s->report && s->report != stdout)
-        fclose(s->report);
-    s->report = NULL;
+    if (s->out && s->out != stdout)
+        fclose(s->out);
+    if (s->results)
+        fclose(s->results);
+    s->out = s->report = s->results = NULL;
     if (s->info != MPI_INFO_NULL)
         MPI_Info_free(&s->info);
 }

@@ -1,7 +1,8 @@
 /* The validation pipeline (STYLE.md), all before any data file exists:
  * parse -> defaults and warnings -> validate every run against the processes
  * started -> agree across ranks -> probe the target directory and refuse
- * data files that already exist -> open the -o file on rank 0. */
+ * data files that already exist -> open the -o and --results files on
+ * rank 0. */
 #ifndef H5PERF_SETUP_H
 #define H5PERF_SETUP_H
 
@@ -16,9 +17,13 @@
 struct setup {
     struct config cfg;
     int world_rank, world_size;
-    MPI_Info info;            /* from HDF5_MPI_INFO, or MPI_INFO_NULL */
-    FILE *report;             /* world rank 0: stdout or the -o file; NULL elsewhere */
-    char dir[SETUP_PATH_MAX]; /* directory of the data files, "" = current */
+    MPI_Info info;                     /* from HDF5_MPI_INFO, or MPI_INFO_NULL */
+    FILE *out;                         /* world rank 0: stdout or the -o file; NULL elsewhere */
+    FILE *report;                      /* out if --format is text (the text report), else NULL */
+    FILE *results;                     /* world rank 0: the --results file, or NULL */
+    bool out_created, results_created; /* the -o / --results file is new */
+    struct cli_warnings warnings;      /* announced by world rank 0 */
+    char dir[SETUP_PATH_MAX];          /* directory of the data files, "" = current */
 };
 
 /* Collective over MPI_COMM_WORLD. Returns -1 to go on with the run, or the
@@ -36,7 +41,8 @@ int setup_name(const struct setup *s, int f, int api, char *out, struct cli_msg 
  * (else world rank 0 has printed why). */
 bool setup_declare_files(const struct setup *s);
 
-/* Frees what setup_run() made and closes the -o file. Local. */
+/* Frees what setup_run() made and closes the -o and --results files (if
+ * run.c has not). Local. */
 void setup_release(struct setup *s);
 
 #endif

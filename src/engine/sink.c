@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sink_gather(MPI_Comm comm, const char *text, FILE *out)
+int sink_gather(MPI_Comm comm, const char *text, FILE *out, char **kept)
 {
+    if (kept)
+        *kept = NULL;
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
@@ -31,10 +33,16 @@ int sink_gather(MPI_Comm comm, const char *text, FILE *out)
     MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
     if (ok) {
         MPI_Gatherv(text ? text : "", len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm);
-        if (rank == 0) {
+        if (rank == 0 && out) {
             for (int i = 0; i < size; i++)
                 fwrite(all + displs[i], 1, (size_t)lens[i], out);
             fflush(out);
+        }
+        if (rank == 0 && kept) {
+            /* The texts are contiguous in rank order: terminate and hand over. */
+            all[displs[size - 1] + lens[size - 1]] = '\0';
+            *kept = all;
+            all = NULL;
         }
     }
     free(all);

@@ -8,8 +8,10 @@
 #include <stdio.h>
 
 /* Collective over comm: every process contributes text (may be "" or NULL);
- * process 0 of comm writes the texts to out in rank order and flushes.
- * Returns 0, or -1 if process 0 ran out of memory (texts then lost). */
-int sink_gather(MPI_Comm comm, const char *text, FILE *out);
+ * process 0 of comm writes the texts to out (if not NULL) in rank order and
+ * flushes, and if kept is not NULL also returns them there as one string
+ * (the caller frees it; NULL elsewhere or when out of memory). Returns 0, or
+ * -1 if process 0 ran out of memory (texts then lost). */
+int sink_gather(MPI_Comm comm, const char *text, FILE *out, char **kept);
 
 #endif

@@ -30,6 +30,7 @@ int results_init(struct api_result *r, enum api_id api, int nprocs, int64_t xfer
 void results_release(struct api_result *r)
 {
     free(r->it);
+    free(r->errors);
     memset(r, 0, sizeof(*r));
 }
 
@@ -56,6 +57,19 @@ static double mb_per_sec(int64_t bytes, double t)
     return ((double)bytes / BYTES_PER_MB) / t;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of n > 0 values, sorted in place. */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
 void results_summarize(const struct api_result *r, enum timer_id t, struct timer_summary *s)
 {
     double sum = 0.0;
@@ -63,23 +77,30 @@ void results_summarize(const struct api_result *r, enum timer_id t, struct timer
     memset(s, 0, sizeof(*s));
     if (r->iterations <= 0 || (int)t < 0 || t >= TIMER_COUNT)
         return;
+    double *v = malloc((size_t)r->iterations * sizeof *v);
+    if (!v)
+        return;
     /* Only the slowest process of each iteration counts (SPEC 6.2). */
-    s->t_min = s->t_max = r->it[0].t[t].max;
-    for (int i = 0; i < r->iterations; i++) {
-        double ti = r->it[i].t[t].max;
-
-        if (ti < s->t_min)
-            s->t_min = ti;
-        if (ti > s->t_max)
-            s->t_max = ti;
-        sum += ti;
+    for (int i = 0; i < r->iterations; i++)
+        if (results_sample_status(r, i, t) == RUN_OK)
+            v[s->n++] = r->it[i].t[t].max;
+    if (s->n > 0) {
+        s->t_min = s->t_max = v[0];
+        for (int i = 0; i < s->n; i++) {
+            s->t_min = v[i] < s->t_min ? v[i] : s->t_min;
+            s->t_max = v[i] > s->t_max ? v[i] : s->t_max;
+            sum += v[i];
+        }
+        /* The average throughput is that of the mean time, not the mean of
+         * the throughputs. */
+        s->t_avg = sum / s->n;
+        s->t_med = median(v, s->n);
+        s->mbs_max = mb_per_sec(r->bytes, s->t_min);
+        s->mbs_avg = mb_per_sec(r->bytes, s->t_avg);
+        s->mbs_med = mb_per_sec(r->bytes, s->t_med);
+        s->mbs_min = mb_per_sec(r->bytes, s->t_max);
     }
-    /* The average throughput is that of the mean time, not the mean of the
-     * throughputs. */
-    s->t_avg = sum / r->iterations;
-    s->mbs_max = mb_per_sec(r->bytes, s->t_min);
-    s->mbs_avg = mb_per_sec(r->bytes, s->t_avg);
-    s->mbs_min = mb_per_sec(r->bytes, s->t_max);
+    free(v);
 }
 
 /* An I/O error outranks a verification failure: after it nothing stands. */
@@ -104,4 +125,96 @@ enum run_status results_status(const struct api_result *r)
         if (status_severity(r->it[i].status) > status_severity(worst))
             worst = r->it[i].status;
     return worst;
+}
+
+enum run_status results_sample_status(const struct api_result *r, int i, enum timer_id t)
+{
+    enum run_status st = r->it[i].status;
+    if (st == RUN_VERIFY_FAILED && !results_timer_is_read(t))
+        return RUN_OK;
+    return st;
+}
+
+enum run_status results_measure_status(const struct api_result *r, enum timer_id t)
+{
+    enum run_status worst = results_status(r);
+    if (worst == RUN_IO_ERROR)
+        return worst;
+    return results_timer_is_read(t) ? worst : RUN_OK;
+}
+
+void results_log_init(struct results_log *l)
+{
+    memset(l, 0, sizeof *l);
+}
+
+int results_log_add(struct results_log *l, struct api_result *r)
+{
+    if (l->count == l->capacity) {
+        int cap = l->capacity ? 2 * l->capacity : 16;
+        struct api_result *runs = realloc(l->runs, (size_t)cap * sizeof *runs);
+        if (!runs) {
+            results_release(r);
+            return -1;
+        }
+        l->runs = runs;
+        l->capacity = cap;
+    }
+    l->runs[l->count++] = *r;
+    memset(r, 0, sizeof *r);
+    return 0;
+}
+
+void results_log_release(struct results_log *l)
+{
+    for (int i = 0; i < l->count; i++)
+        results_release(&l->runs[i]);
+    free(l->runs);
+    memset(l, 0, sizeof *l);
+}
+
+int results_measures(const struct config *cfg, enum timer_id out[TIMER_COUNT])
+{
+    int n = 0;
+    for (int phase = 0; phase < 2; phase++) {
+        if ((phase == 0 && cfg->read_only) || (phase == 1 && cfg->write_only))
+            continue;
+        enum timer_id base = phase == 0 ? TIMER_WRITE_GROSS : TIMER_READ_GROSS;
+        if (cfg->debug_raw)
+            out[n++] = base + (TIMER_WRITE_RAW - TIMER_WRITE_GROSS);
+        out[n++] = base + (TIMER_WRITE_FINE - TIMER_WRITE_GROSS);
+        out[n++] = base;
+        if (cfg->debug_times) {
+            out[n++] = base + (TIMER_WRITE_OPEN - TIMER_WRITE_GROSS);
+            out[n++] = base + (TIMER_WRITE_CLOSE - TIMER_WRITE_GROSS);
+        }
+    }
+    return n;
+}
+
+const char *results_measure_name(enum timer_id t)
+{
+    static const char *const names[TIMER_COUNT] = {
+        "write_open_close", "write", "write_raw", "write_open", "write_close",
+        "read_open_close",  "read",  "read_raw",  "read_open",  "read_close"};
+    return (int)t >= 0 && t < TIMER_COUNT ? names[t] : "unknown";
+}
+
+int results_timer_moves_data(enum timer_id t)
+{
+    return t != TIMER_WRITE_OPEN && t != TIMER_WRITE_CLOSE && t != TIMER_READ_OPEN &&
+           t != TIMER_READ_CLOSE;
+}
+
+const char *results_status_name(enum run_status st)
+{
+    switch (st) {
+    case RUN_OK:
+        return "ok";
+    case RUN_VERIFY_FAILED:
+        return "verify_failed";
+    case RUN_IO_ERROR:
+        break;
+    }
+    return "io_error";
 }

@@ -1,6 +1,7 @@
 /* The results model: for every run (process count, transfer size, API) and
  * iteration, each timer's minimum, maximum and sum over processes, the bytes
- * moved and the status. Writers (text now, JSON/CSV later) only format it.
+ * moved and the status; and the log of every run of one invocation. The
+ * writers (text.h, json.h, csv.h) only format it.
  * Pure: no MPI, no I/O. */
 #ifndef H5PERF_RESULTS_H
 #define H5PERF_RESULTS_H
@@ -48,13 +49,22 @@ struct api_result {
     int iterations; /* iterations filled in so far */
     int max_iterations;
     struct iter_result *it; /* [max_iterations] */
+    char *errors;           /* after an I/O error: one line per failing process, owned */
+};
+
+/* Every run of one invocation, in run order. */
+struct results_log {
+    struct api_result *runs;
+    int count, capacity;
 };
 
 /* Statistics over iterations of the per-iteration maximum (the slowest
- * process), SPEC 6.2. */
+ * process), SPEC 6.2, counting only the iterations whose sample stands. */
 struct timer_summary {
-    double t_min, t_avg, t_max;       /* seconds */
-    double mbs_max, mbs_avg, mbs_min; /* MB/s of t_min, t_avg, t_max; 0 if |t| < DBL_EPSILON */
+    int n;                                     /* iterations counted; 0 = nothing stands */
+    double t_min, t_avg, t_med, t_max;         /* seconds */
+    double mbs_max, mbs_avg, mbs_med, mbs_min; /* MB/s of t_min, t_avg, t_med, t_max;
+                                                  0 if |t| < DBL_EPSILON */
 };
 
 int results_init(struct api_result *r, enum api_id api, int nprocs, int64_t xfer, int64_t bytes,
@@ -64,5 +74,34 @@ struct iter_result *results_next_iteration(struct api_result *r);
 void results_summarize(const struct api_result *r, enum timer_id t, struct timer_summary *s);
 /* The worst status over the iterations. */
 enum run_status results_status(const struct api_result *r);
+/* The status of timer t's sample in iteration i (0-based): a verification
+ * failure spoils the read timers only; an I/O error spoils everything. */
+enum run_status results_sample_status(const struct api_result *r, int i, enum timer_id t);
+/* The status of timer t over the run: an I/O error in any iteration spoils
+ * every timer (the run did not complete). */
+enum run_status results_measure_status(const struct api_result *r, enum timer_id t);
+/* Write timers come before read timers in enum timer_id. */
+static inline int results_timer_is_read(enum timer_id t)
+{
+    return t >= TIMER_READ_GROSS;
+}
+
+/* The measures (timers) the machine-readable results carry for cfg, in the
+ * text report's order: per phase done, the raw time with -D r, the transfer
+ * time, open-close, and the open and close times with -D t. Returns how
+ * many. */
+int results_measures(const struct config *cfg, enum timer_id out[TIMER_COUNT]);
+/* "write", "write_open_close", "write_raw", "write_open", "read_close"... */
+const char *results_measure_name(enum timer_id t);
+/* Open and close times move no data: they have no throughput. */
+int results_timer_moves_data(enum timer_id t);
+/* "ok", "io_error", "verify_failed" */
+const char *results_status_name(enum run_status st);
+
+void results_log_init(struct results_log *l);
+/* Moves *r into the log (r is left empty). Returns 0, or -1 (out of memory;
+ * r is released). */
+int results_log_add(struct results_log *l, struct api_result *r);
+void results_log_release(struct results_log *l);
 
 #endif

@@ -32,6 +32,10 @@ void text_api(FILE *out, enum api_id api);
  * Measures of a failed run print a FAILED line instead of throughputs. */
 void text_api_results(FILE *out, const struct config *cfg, const struct api_result *r);
 
+/* --overhead: the closing section, one line per (P, X) and measure with the
+ * ratios HDF5/MPI-IO and MPI-IO/POSIX of the median throughputs. */
+void text_overhead(FILE *out, const struct config *cfg, const struct results_log *log);
+
 /* The API name as -A spells it ("posix") and as the report does ("POSIX"). */
 const char *text_api_key(enum api_id api);
 

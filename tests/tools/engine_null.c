@@ -15,7 +15,7 @@ int main(int argc, char **argv)
     int status = setup_run(&s, argc, argv);
     if (status < 0) {
         const struct backend_ops *ops[API_COUNT] = {&backend_null, &backend_null, &backend_null};
-        status = setup_declare_files(&s) ? engine_run(&s, ops) : 1;
+        status = setup_declare_files(&s) ? engine_run(&s, ops, NULL) : 1;
         files_release();
     }
     setup_release(&s);

@@ -1,0 +1,170 @@
+/* context_init(): the run context of report/context.h. The file-system type
+ * is the name the kernel gives the mount holding the directory (Linux
+ * /proc/self/mountinfo), else a name for its statfs magic, else "unknown". */
+/* realpath() is an X/Open interface. */
+#define _XOPEN_SOURCE 700
+#include "engine/context.h"
+
+#include <hdf5.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#ifdef __linux__
+#include <sys/sysmacros.h>
+#include <sys/vfs.h>
+#endif
+
+#include "engine/sink.h"
+#include "h5perf_commit.h"
+
+static void context_now(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&t, &tm) == NULL || strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        snprintf(buf, len, "1970-01-01T00:00:00Z");
+}
+
+/* Names of common statfs magics, for systems without mountinfo. */
+static const char *context_magic_name(unsigned long magic)
+{
+    static const struct {
+        unsigned long magic;
+        const char *name;
+    } names[] = {{0xef53, "ext2/3/4"},  {0x01021994, "tmpfs"},   {0x58465342, "xfs"},
+                 {0x9123683e, "btrfs"}, {0x6969, "nfs"},         {0x0bd00bd0, "lustre"},
+                 {0x47504653, "gpfs"},  {0x794c7630, "overlay"}, {0x2fc12fc1, "zfs"},
+                 {0x65735546, "fuse"},  {0x5346544e, "ntfs"},    {0x73717368, "squashfs"},
+                 {0x00c36400, "ceph"},  {0xff534d42, "cifs"},    {0x19830326, "beegfs"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].magic == magic)
+            return names[i].name;
+    return "unknown";
+}
+
+#ifdef __linux__
+/* The type field of the last mountinfo line whose device is dev. */
+static int context_mount_type(dev_t dev, char *out, size_t len)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "r");
+    if (!f)
+        return -1;
+    char line[8192];
+    int found = -1;
+    while (fgets(line, sizeof line, f)) {
+        unsigned maj = 0, mnr = 0;
+        const char *sep = strstr(line, " - ");
+        char type[64];
+        if (sscanf(line, "%*s %*s %u:%u", &maj, &mnr) != 2 || !sep ||
+            sscanf(sep + 3, "%63s", type) != 1)
+            continue;
+        if (maj == major(dev) && mnr == minor(dev)) {
+            snprintf(out, len, "%s", type);
+            found = 0;
+        }
+    }
+    fclose(f);
+    return found;
+}
+#endif
+
+static void context_file_system(struct run_context *c, const char *dir)
+{
+    snprintf(c->fs_type, sizeof c->fs_type, "unknown");
+    if (!realpath(dir[0] ? dir : ".", c->directory))
+        snprintf(c->directory, sizeof c->directory, "%s", dir[0] ? dir : ".");
+#ifdef __linux__
+    struct statfs sf;
+    struct stat st;
+    if (statfs(c->directory, &sf) == 0) {
+        c->fs_magic = (unsigned long)sf.f_type;
+        snprintf(c->fs_type, sizeof c->fs_type, "%s", context_magic_name(c->fs_magic));
+    }
+    if (stat(c->directory, &st) == 0)
+        context_mount_type(st.st_dev, c->fs_type, sizeof c->fs_type);
+#endif
+}
+
+/* Collective: the distinct processor names, in order of first appearance. */
+static void context_hosts(struct run_context *c, int rank)
+{
+    char name[MPI_MAX_PROCESSOR_NAME + 2];
+    int len = 0;
+    MPI_Get_processor_name(name, &len);
+    name[len] = '\n';
+    name[len + 1] = '\0';
+    char *all = NULL;
+    sink_gather(MPI_COMM_WORLD, name, NULL, rank == 0 ? &all : NULL);
+    if (!all)
+        return;
+    char *out = all; /* compacted in place: distinct lines only */
+    for (char *p = all, *next; *p; p = next) {
+        char *nl = strchr(p, '\n');
+        next = nl ? nl + 1 : p + strlen(p);
+        size_t n = (size_t)(next - p);
+        bool seen = false;
+        for (char *q = all; q < out && !seen;) {
+            char *qn = strchr(q, '\n');
+            size_t qlen = (size_t)(qn - q) + 1;
+            seen = qlen == n && memcmp(q, p, n) == 0;
+            q += qlen;
+        }
+        if (!seen) {
+            memmove(out, p, n);
+            out += n;
+            c->hosts++;
+        }
+    }
+    *out = '\0';
+    c->host_names = all;
+}
+
+static void context_mpi(struct run_context *c)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0, v = 0, sv = 0;
+    MPI_Get_library_version(lib, &len);
+    lib[strcspn(lib, "\n")] = '\0';
+    snprintf(c->mpi_library, sizeof c->mpi_library, "%s", lib);
+    MPI_Get_version(&v, &sv);
+    snprintf(c->mpi_version, sizeof c->mpi_version, "%d.%d", v, sv);
+}
+
+void context_init(struct run_context *c, const struct setup *s, int argc, char **argv)
+{
+    memset(c, 0, sizeof *c);
+    context_hosts(c, s->world_rank);
+    if (s->world_rank != 0)
+        return;
+    snprintf(c->version, sizeof c->version, "%s", H5PERF_VERSION);
+    snprintf(c->commit, sizeof c->commit, "%s", H5PERF_COMMIT);
+    unsigned maj = 0, min = 0, rel = 0;
+    H5get_libversion(&maj, &min, &rel);
+    snprintf(c->hdf5_version, sizeof c->hdf5_version, "%u.%u.%u", maj, min, rel);
+    context_mpi(c);
+    c->processes = s->world_size;
+    context_file_system(c, s->dir);
+    context_now(c->start_time, sizeof c->start_time);
+    c->argc = argc;
+    c->argv = argv;
+    c->warnings = s->warnings;
+    c->env_paraprefix = getenv("HDF5_PARAPREFIX");
+    c->env_nocleanup = getenv("HDF5_NOCLEANUP");
+    c->env_mpi_info = getenv("HDF5_MPI_INFO");
+}
+
+void context_end(struct run_context *c, int exit_status)
+{
+    context_now(c->end_time, sizeof c->end_time);
+    c->exit_status = exit_status;
+}
+
+void context_release(struct run_context *c)
+{
+    free(c->host_names);
+    c->host_names = NULL;
+}

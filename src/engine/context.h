@@ -1,0 +1,19 @@
+/* Filling the run context of report/context.h: versions, hosts, the target
+ * directory's file system, times. Reads the system; writes nothing. */
+#ifndef H5PERF_ENGINE_CONTEXT_H
+#define H5PERF_ENGINE_CONTEXT_H
+
+#include "engine/setup.h"
+#include "report/context.h"
+
+/* Collective over MPI_COMM_WORLD (the host names are gathered): fills c on
+ * world rank 0 with everything but the end time and exit status; on other
+ * ranks c is zeroed. Call it just before the sweep: it stamps the start. */
+void context_init(struct run_context *c, const struct setup *s, int argc, char **argv);
+
+/* Local: the end time and the exit status. */
+void context_end(struct run_context *c, int exit_status);
+
+void context_release(struct run_context *c);
+
+#endif

@@ -1,0 +1,33 @@
+/* --progress: what runs now and an estimate of the time left, one line per
+ * iteration on stderr from world rank 0. Under mpiexec no process can tell
+ * whether stderr is a terminal, hence lines rather than a redrawn bar. Local;
+ * never touches the report. */
+#ifndef H5PERF_PROGRESS_H
+#define H5PERF_PROGRESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/config.h"
+
+struct progress {
+    FILE *out;    /* NULL: off (not asked for, or not world rank 0) */
+    double start; /* MPI_Wtime() of progress_init() */
+    double total; /* bytes the whole sweep moves, all phases and iterations */
+    double done;
+    int phases; /* 2, or 1 with -w or --read-only */
+};
+
+/* Off unless on; else sums the bytes of every run of the sweep of cfg. */
+void progress_init(struct progress *p, const struct config *cfg, bool on, FILE *out);
+/* Before an iteration: one line naming it, with the share done and the
+ * time left, estimated from the throughput of the sweep so far. */
+void progress_begin(struct progress *p, int nprocs, int64_t xfer, enum api_id api, int iteration,
+                    int iterations);
+/* After an iteration that moved `bytes` in each of its phases. */
+void progress_add(struct progress *p, int64_t bytes);
+/* After the sweep: the time it took. */
+void progress_end(struct progress *p);
+
+#endif

@@ -1,0 +1,31 @@
+/* What a run saw around it, for the JSON and CSV writers: versions, hosts,
+ * the target directory and its file system, times, the command line, the
+ * adjustments announced and how the invocation ended. Plain data filled by
+ * the engine (engine/context.c); no MPI, no I/O here. */
+#ifndef H5PERF_CONTEXT_H
+#define H5PERF_CONTEXT_H
+
+#include "cli/cli.h"
+
+struct run_context {
+    char version[32];      /* h5perf */
+    char commit[48];       /* git commit of the build, or "unknown" */
+    char hdf5_version[32]; /* the library running, not the headers */
+    char mpi_library[256]; /* first line of MPI_Get_library_version() */
+    char mpi_version[16];  /* MPI standard, "3.1" */
+    int processes;         /* started */
+    int hosts;             /* distinct processor names */
+    char *host_names;      /* the distinct names, '\n'-separated, owned */
+    char directory[4096];  /* absolute directory of the data files */
+    char fs_type[32];      /* the kernel's name for statfs f_type, or "unknown" */
+    unsigned long fs_magic;
+    char start_time[32]; /* UTC, 2026-11-22T07:38:40Z */
+    char end_time[32];
+    int argc;
+    char *const *argv;
+    struct cli_warnings warnings;                              /* announced adjustments */
+    const char *env_paraprefix, *env_nocleanup, *env_mpi_info; /* NULL = undefined */
+    int exit_status;
+};
+
+#endif

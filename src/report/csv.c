@@ -1,0 +1,62 @@
+/* csv_write(): the rows of csv.h. A failed sample keeps its row, with its
+ * status and error and empty seconds, so that no failure is lost. */
+#include "report/csv.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "report/text.h"
+
+/* A field quoted when it holds a comma, a quote or a line break; the error
+ * lines of several processes are joined with "; ". */
+static void csv_text(FILE *out, const char *s)
+{
+    if (!s || !*s)
+        return;
+    bool quote = strpbrk(s, ",\"\n\r") != NULL;
+    if (quote)
+        fputc('"', out);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            fputc('"', out);
+        if (*p == '\n') {
+            if (p[1] != '\0')
+                fputs("; ", out);
+            continue;
+        }
+        fputc(*p, out);
+    }
+    if (quote)
+        fputc('"', out);
+}
+
+static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id t)
+{
+    enum run_status st = results_sample_status(r, i, t);
+    const struct timer_stat *ts = &r->it[i].t[t];
+    fprintf(out, "%d,%" PRId64 ",%s,%s,%d,%s,%" PRId64 ",", r->nprocs, r->xfer,
+            text_api_key(r->api), results_measure_name(t), i + 1, results_status_name(st),
+            results_timer_moves_data(t) ? r->bytes : 0);
+    if (st == RUN_OK)
+        fprintf(out, "%.17g,%.17g,%.17g,", ts->max, ts->min, ts->sum / r->nprocs);
+    else
+        fputs(",,,", out);
+    if (st == RUN_IO_ERROR)
+        csv_text(out, r->errors);
+    else if (st == RUN_VERIFY_FAILED)
+        csv_text(out, "data verification failed (see stderr)");
+    fputc('\n', out);
+}
+
+int csv_write(FILE *out, const struct config *cfg, const struct results_log *log)
+{
+    enum timer_id m[TIMER_COUNT];
+    int nm = results_measures(cfg, m);
+    fputs(CSV_HEADER "\n", out);
+    for (int k = 0; k < log->count; k++)
+        for (int j = 0; j < nm; j++)
+            for (int i = 0; i < log->runs[k].iterations; i++)
+                csv_row(out, &log->runs[k], i, m[j]);
+    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}

@@ -1,0 +1,21 @@
+/* The CSV results: one tidy row per sample (run x measure x iteration) under
+ * a header, raw bytes and seconds, RFC 4180 quoting. Formats the results
+ * model only; no MPI. */
+#ifndef H5PERF_CSV_H
+#define H5PERF_CSV_H
+
+#include <stdio.h>
+
+#include "cli/config.h"
+#include "report/results.h"
+
+/* The header line, without the newline. */
+#define CSV_HEADER                                                                                 \
+    "processes,transfer_size,api,measure,iteration,status,bytes,seconds_slowest,"                  \
+    "seconds_fastest,seconds_mean,error"
+
+/* Writes the header and every sample to out. Returns 0, or -1 if the stream
+ * reports an error. */
+int csv_write(FILE *out, const struct config *cfg, const struct results_log *log);
+
+#endif

@@ -1,0 +1,292 @@
+/* json_write(): the results document of json.h. One function per object of
+ * the schema; statistics come from results.h, never computed here. */
+#include "report/json.h"
+
+#include <string.h>
+
+#include "report/jsonw.h"
+#include "report/text.h"
+
+static const char *json_format_name(enum report_format f)
+{
+    return f == FORMAT_JSON ? "json" : f == FORMAT_CSV ? "csv" : "text";
+}
+
+/* The worst status over every run. */
+static enum run_status json_overall(const struct results_log *log)
+{
+    enum run_status worst = RUN_OK;
+    for (int i = 0; i < log->count; i++) {
+        enum run_status st = results_status(&log->runs[i]);
+        if (st == RUN_IO_ERROR || (st == RUN_VERIFY_FAILED && worst == RUN_OK))
+            worst = st;
+    }
+    return worst;
+}
+
+/* A '\n'-separated list as an array of strings (empty lines dropped). */
+static void json_lines(struct jsonw *w, const char *text)
+{
+    jsonw_array(w);
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        char line[8192];
+        if (n > 0) {
+            snprintf(line, sizeof line, "%.*s", (int)n, p);
+            jsonw_string(w, line);
+        }
+        p += n + (nl ? 1 : 0);
+    }
+    jsonw_end(w);
+}
+
+static void json_context(struct jsonw *w, const struct run_context *c)
+{
+    jsonw_key(w, "context");
+    jsonw_object(w);
+    jsonw_key(w, "h5perf_version");
+    jsonw_string(w, c->version);
+    jsonw_key(w, "h5perf_commit");
+    jsonw_string(w, c->commit);
+    jsonw_key(w, "hdf5_version");
+    jsonw_string(w, c->hdf5_version);
+    jsonw_key(w, "mpi_library");
+    jsonw_string(w, c->mpi_library);
+    jsonw_key(w, "mpi_version");
+    jsonw_string(w, c->mpi_version);
+    jsonw_key(w, "processes");
+    jsonw_int(w, c->processes);
+    jsonw_key(w, "hosts");
+    jsonw_int(w, c->hosts);
+    jsonw_key(w, "host_names");
+    json_lines(w, c->host_names);
+    jsonw_key(w, "directory");
+    jsonw_string(w, c->directory);
+    jsonw_key(w, "file_system");
+    jsonw_object(w);
+    jsonw_key(w, "type");
+    jsonw_string(w, c->fs_type);
+    char magic[32];
+    snprintf(magic, sizeof magic, "0x%lx", c->fs_magic);
+    jsonw_key(w, "magic");
+    jsonw_string(w, magic);
+    jsonw_end(w);
+    jsonw_key(w, "start_time");
+    jsonw_string(w, c->start_time);
+    jsonw_key(w, "end_time");
+    jsonw_string(w, c->end_time);
+    jsonw_key(w, "command_line");
+    jsonw_array(w);
+    for (int i = 0; i < c->argc; i++)
+        jsonw_string(w, c->argv[i]);
+    jsonw_end(w);
+    jsonw_end(w);
+}
+
+static void json_size(struct jsonw *w, const char *key, int64_t v)
+{
+    jsonw_key(w, key);
+    jsonw_int(w, v);
+}
+
+static void json_flag(struct jsonw *w, const char *key, bool v)
+{
+    jsonw_key(w, key);
+    jsonw_bool(w, v);
+}
+
+static void json_environment(struct jsonw *w, const struct config *cfg, const struct run_context *c)
+{
+    jsonw_key(w, "environment");
+    jsonw_object(w);
+    jsonw_key(w, "HDF5_PARAPREFIX");
+    jsonw_string(w, c->env_paraprefix);
+    jsonw_key(w, "HDF5_NOCLEANUP");
+    jsonw_string(w, c->env_nocleanup);
+    jsonw_key(w, "HDF5_MPI_INFO");
+    jsonw_string(w, c->env_mpi_info);
+    jsonw_end(w);
+    jsonw_key(w, "mpi_info");
+    jsonw_object(w);
+    for (int i = 0; i < cfg->info_count; i++) {
+        jsonw_key(w, cfg->info[i].key);
+        jsonw_string(w, cfg->info[i].value);
+    }
+    jsonw_end(w);
+    jsonw_key(w, "warnings");
+    jsonw_array(w);
+    for (int i = 0; i < c->warnings.count; i++)
+        jsonw_string(w, c->warnings.line[i]);
+    jsonw_end(w);
+}
+
+static void json_config(struct jsonw *w, const struct config *cfg, const struct run_context *c)
+{
+    jsonw_key(w, "config");
+    jsonw_object(w);
+    jsonw_key(w, "apis");
+    jsonw_array(w);
+    for (int a = 0; a < API_COUNT; a++)
+        if (cfg->apis & API_BIT(a))
+            jsonw_string(w, text_api_key((enum api_id)a));
+    jsonw_end(w);
+    jsonw_key(w, "geometry");
+    jsonw_string(w, cfg->geometry_2d ? "2d" : "1d");
+    jsonw_key(w, "layout");
+    jsonw_string(w, cfg->interleaved ? "interleaved" : "contiguous");
+    jsonw_key(w, "storage");
+    jsonw_string(w, cfg->chunk ? "chunked" : "contiguous");
+    jsonw_key(w, "io_mode");
+    jsonw_string(w, cfg->collective ? "collective" : "independent");
+    json_size(w, "bytes_per_process", cfg->bytes);
+    json_size(w, "min_xfer_size", cfg->xfer_min);
+    json_size(w, "max_xfer_size", cfg->xfer_max);
+    json_size(w, "block_size", cfg->block);
+    json_size(w, "num_dsets", cfg->num_dsets);
+    json_size(w, "num_files", cfg->num_files);
+    json_size(w, "iterations", cfg->iterations);
+    json_size(w, "min_processes", cfg->min_procs);
+    json_size(w, "max_processes", cfg->max_procs);
+    json_flag(w, "write_only", cfg->write_only);
+    json_flag(w, "read_only", cfg->read_only);
+    json_size(w, "align", cfg->align);
+    json_size(w, "align_threshold", cfg->threshold);
+    jsonw_key(w, "debug");
+    jsonw_object(w);
+    json_size(w, "level", cfg->debug_level);
+    json_flag(w, "raw", cfg->debug_raw);
+    json_flag(w, "times", cfg->debug_times);
+    json_flag(w, "verify", cfg->debug_verify);
+    jsonw_end(w);
+    jsonw_key(w, "output");
+    jsonw_string(w, cfg->output);
+    jsonw_key(w, "format");
+    jsonw_string(w, json_format_name(cfg->format));
+    jsonw_key(w, "results_file");
+    jsonw_string(w, cfg->results);
+    json_flag(w, "overwrite", cfg->overwrite);
+    json_size(w, "watchdog_seconds", cfg->watchdog);
+    json_flag(w, "progress", cfg->progress);
+    json_flag(w, "overhead", cfg->overhead);
+    json_environment(w, cfg, c);
+    jsonw_end(w);
+}
+
+static void json_summary(struct jsonw *w, const struct api_result *r, enum timer_id t)
+{
+    struct timer_summary s;
+    results_summarize(r, t, &s);
+    jsonw_key(w, "summary");
+    if (results_measure_status(r, t) != RUN_OK || s.n == 0) {
+        jsonw_null(w);
+        return;
+    }
+    jsonw_object(w);
+    json_size(w, "iterations", s.n);
+    jsonw_key(w, "seconds");
+    jsonw_object(w);
+    const char *tk[4] = {"min", "mean", "median", "max"};
+    double tv[4] = {s.t_min, s.t_avg, s.t_med, s.t_max};
+    for (int i = 0; i < 4; i++) {
+        jsonw_key(w, tk[i]);
+        jsonw_number(w, tv[i]);
+    }
+    jsonw_end(w);
+    jsonw_key(w, "mib_per_s");
+    if (!results_timer_moves_data(t)) {
+        jsonw_null(w);
+    } else {
+        jsonw_object(w);
+        const char *mk[4] = {"max", "avg", "min", "median"};
+        double mv[4] = {s.mbs_max, s.mbs_avg, s.mbs_min, s.mbs_med};
+        for (int i = 0; i < 4; i++) {
+            jsonw_key(w, mk[i]);
+            jsonw_number(w, mv[i]);
+        }
+        jsonw_end(w);
+    }
+    jsonw_end(w);
+}
+
+static void json_sample(struct jsonw *w, const struct api_result *r, int i, enum timer_id t)
+{
+    enum run_status st = results_sample_status(r, i, t);
+    const struct timer_stat *ts = &r->it[i].t[t];
+    jsonw_object(w);
+    json_size(w, "iteration", i + 1);
+    jsonw_key(w, "status");
+    jsonw_string(w, results_status_name(st));
+    json_size(w, "bytes", results_timer_moves_data(t) ? r->bytes : 0);
+    jsonw_key(w, "seconds");
+    if (st != RUN_OK) {
+        jsonw_null(w);
+    } else {
+        jsonw_object(w);
+        jsonw_key(w, "slowest");
+        jsonw_number(w, ts->max);
+        jsonw_key(w, "fastest");
+        jsonw_number(w, ts->min);
+        jsonw_key(w, "mean");
+        jsonw_number(w, ts->sum / r->nprocs);
+        jsonw_end(w);
+    }
+    jsonw_end(w);
+}
+
+static void json_run(struct jsonw *w, const struct config *cfg, const struct api_result *r)
+{
+    enum timer_id m[TIMER_COUNT];
+    int nm = results_measures(cfg, m);
+    jsonw_object(w);
+    json_size(w, "processes", r->nprocs);
+    json_size(w, "transfer_size", r->xfer);
+    jsonw_key(w, "api");
+    jsonw_string(w, text_api_key(r->api));
+    json_size(w, "bytes", r->bytes);
+    jsonw_key(w, "status");
+    jsonw_string(w, results_status_name(results_status(r)));
+    jsonw_key(w, "errors");
+    json_lines(w, r->errors);
+    jsonw_key(w, "measures");
+    jsonw_array(w);
+    for (int k = 0; k < nm; k++) {
+        jsonw_object(w);
+        jsonw_key(w, "measure");
+        jsonw_string(w, results_measure_name(m[k]));
+        jsonw_key(w, "status");
+        jsonw_string(w, results_status_name(results_measure_status(r, m[k])));
+        jsonw_key(w, "samples");
+        jsonw_array(w);
+        for (int i = 0; i < r->iterations; i++)
+            json_sample(w, r, i, m[k]);
+        jsonw_end(w);
+        json_summary(w, r, m[k]);
+        jsonw_end(w);
+    }
+    jsonw_end(w);
+    jsonw_end(w);
+}
+
+int json_write(FILE *out, const struct config *cfg, const struct run_context *ctx,
+               const struct results_log *log)
+{
+    struct jsonw w;
+    jsonw_init(&w, out);
+    jsonw_object(&w);
+    jsonw_key(&w, "schema");
+    jsonw_string(&w, "h5perf-results");
+    json_size(&w, "schema_version", JSON_SCHEMA_VERSION);
+    jsonw_key(&w, "status");
+    jsonw_string(&w, results_status_name(json_overall(log)));
+    json_size(&w, "exit_status", ctx->exit_status);
+    json_context(&w, ctx);
+    json_config(&w, cfg, ctx);
+    jsonw_key(&w, "runs");
+    jsonw_array(&w);
+    for (int i = 0; i < log->count; i++)
+        json_run(&w, cfg, &log->runs[i]);
+    jsonw_end(&w);
+    jsonw_end(&w);
+    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}

@@ -1,0 +1,20 @@
+/* The JSON results document (docs/results.md, docs/results.schema.json,
+ * schema version 1): the effective configuration, the context and every
+ * sample of every run. Formats the results model only; no MPI. */
+#ifndef H5PERF_JSON_H
+#define H5PERF_JSON_H
+
+#include <stdio.h>
+
+#include "cli/config.h"
+#include "report/context.h"
+#include "report/results.h"
+
+#define JSON_SCHEMA_VERSION 1
+
+/* Writes one document to out. Returns 0, or -1 if the stream reports an
+ * error. */
+int json_write(FILE *out, const struct config *cfg, const struct run_context *ctx,
+               const struct results_log *log);
+
+#endif

@@ -1,0 +1,38 @@
+/* A small streaming JSON emitter: objects, arrays, keys and scalars with
+ * two-space indentation, strings escaped and made valid UTF-8. It does not
+ * check the nesting beyond a fixed depth; the callers are the writers. */
+#ifndef H5PERF_JSONW_H
+#define H5PERF_JSONW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSONW_MAX_DEPTH 16
+
+struct jsonw {
+    FILE *out;
+    int depth;
+    bool has_items[JSONW_MAX_DEPTH]; /* a value was written at this level */
+    char closer[JSONW_MAX_DEPTH];    /* '}' or ']' for each open level */
+    bool after_key;                  /* the next value follows "key": */
+};
+
+void jsonw_init(struct jsonw *w, FILE *out);
+void jsonw_object(struct jsonw *w); /* { */
+void jsonw_array(struct jsonw *w);  /* [ */
+void jsonw_end(struct jsonw *w);    /* } or ], whichever is open */
+void jsonw_key(struct jsonw *w, const char *key);
+void jsonw_string(struct jsonw *w, const char *s); /* NULL writes null */
+void jsonw_int(struct jsonw *w, int64_t v);
+/* A finite double, with enough digits to read back the same value; a value
+ * that is not finite (never expected) becomes null rather than bad JSON. */
+void jsonw_number(struct jsonw *w, double v);
+void jsonw_bool(struct jsonw *w, bool v);
+void jsonw_null(struct jsonw *w);
+
+/* Writes s as the inside of a JSON string (no quotes), to out. Bytes that
+ * are not valid UTF-8 become U+FFFD; control characters become \u escapes. */
+void jsonw_escape(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,237 @@
+"""MPI cases about the machine-readable results (--format, --results), the
+overhead section (--overhead) and the progress lines (--progress): JSON valid
+against docs/results.schema.json, CSV rows equal to the JSON samples, the
+text report's figures equal to the JSON's, failures recorded.
+"""
+import csv
+import json
+import os
+import re
+import shlex
+
+import jsonschema
+
+from common import case
+from harness import TempDir, expect, expect_eq, listing, run
+
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                      "results.schema.json")
+MIB = 1048576.0
+
+
+def validate(doc, r=None):
+    with open(SCHEMA) as fh:
+        schema = json.load(fh)
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=str)
+    expect_eq([e.message for e in errors][:3], [], "schema errors", r)
+
+
+def load(path):
+    with open(path) as fh:
+        return json.load(fh)
+
+
+def mount_type(path):
+    """The file-system type of the mount holding path, independently of
+    h5perf: the mountinfo line whose device is the path's."""
+    dev = os.stat(path).st_dev
+    want = "%d:%d" % (os.major(dev), os.minor(dev))
+    found = None
+    with open("/proc/self/mountinfo") as fh:
+        for line in fh:
+            left, right = line.split(" - ", 1)
+            if left.split()[2] == want:
+                found = right.split()[0]
+    return found
+
+
+def text_maxima(lines):
+    """Per result block of the text report, in order: (name, Maximum MB/s)."""
+    out, name = [], None
+    for line in lines:
+        s = line.strip()
+        m = re.match(r"(.*) \(\d+ iteration\(s\)\):$", s)
+        if m:
+            name = m.group(1)
+        m = re.match(r"Maximum Throughput: +([0-9.]+) MB/s", s)
+        if m:
+            out.append((name, m.group(1)))
+    return out
+
+
+TEXT_NAMES = {"write": "Write", "write_open_close": "Write Open-Close",
+              "write_raw": "Raw Data Write", "read": "Read", "read_open_close": "Read Open-Close",
+              "read_raw": "Raw Data Read"}
+
+
+@case
+def results_json_matches_text_report():
+    """--results FILE.json next to the text report: the document validates, has
+    one run per (P, X, API) with every measure and iteration, its bytes are
+    those moved, and its maxima are the text report's figures."""
+    with TempDir() as d:
+        out = os.path.join(d, "r.json")
+        args = "-e 64K -B 16K -x 32K -X 64K -i 3 -D r --results %s" % out
+        r = run(2, args, env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "exit status", r)
+        doc = load(out)
+        validate(doc, r)
+        expect_eq((doc["status"], doc["exit_status"]), ("ok", 0), "status", r)
+        keys = [(x["processes"], x["transfer_size"], x["api"]) for x in doc["runs"]]
+        expect_eq(keys, [(p, x, a) for p in (2, 1) for x in (32768, 65536)
+                         for a in ("posix", "mpiio", "phdf5")], "runs in run order", r)
+        for run_ in doc["runs"]:
+            expect_eq(run_["bytes"], 65536 * run_["processes"], "bytes of a run", r)
+            names = [m["measure"] for m in run_["measures"]]
+            expect_eq(names, ["write_raw", "write", "write_open_close", "read_raw", "read",
+                              "read_open_close"], "measures (in the text report's order)", r)
+            for m in run_["measures"]:
+                expect_eq([s["iteration"] for s in m["samples"]], [1, 2, 3], "samples", r)
+                slow = [s["seconds"]["slowest"] for s in m["samples"]]
+                expect_eq(m["summary"]["seconds"]["min"], min(slow), "min time", r)
+                expect_eq(m["summary"]["seconds"]["median"], sorted(slow)[1], "median", r)
+        # The text report's Maximum Throughput, block by block, is the JSON's.
+        want = [(TEXT_NAMES[m["measure"]], "%.2f" % m["summary"]["mib_per_s"]["max"])
+                for run_ in doc["runs"] for m in run_["measures"]]
+        expect_eq(text_maxima(r.lines), want, "text maxima = JSON maxima", r)
+        ctx = doc["context"]
+        expect_eq((ctx["processes"], ctx["hosts"], len(ctx["host_names"])), (2, 1, 1),
+                  "processes and hosts", r)
+        # The harness unsets USER and LOGIN: the data files go to d itself.
+        expect_eq(ctx["directory"], os.path.realpath(d), "directory", r)
+        expect_eq(ctx["file_system"]["type"], mount_type(d), "file system type", r)
+        expect(ctx["start_time"] <= ctx["end_time"], "start before end", r)
+        expect_eq(ctx["command_line"][1:], shlex.split(args), "command line", r)
+        cfg = doc["config"]
+        expect_eq((cfg["bytes_per_process"], cfg["block_size"], cfg["min_xfer_size"],
+                   cfg["max_xfer_size"], cfg["iterations"], cfg["debug"]["raw"]),
+                  (65536, 16384, 32768, 65536, 3, True), "effective configuration", r)
+        expect_eq(cfg["environment"]["HDF5_PARAPREFIX"], d, "environment", r)
+        expect_eq(listing(d), ["r.json"], "no data file left", r)
+
+
+@case
+def format_json_and_csv_agree():
+    """--format json to stdout is one JSON document and nothing else; --format
+    csv has one row per sample, equal to the JSON samples, and survives a CSV
+    reader. Adjustments are recorded as warnings."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "HDF5_MPI_INFO": "romio_cb_write=enable"}
+        r = run(2, "-e 32K -B 8K -x 16K -X 64K -i 2 -A posix,mpiio -D t --format json", env=env)
+        expect_eq(r.rc, 0, "exit status", r)
+        doc = json.loads(r.out)
+        validate(doc, r)
+        expect_eq(doc["config"]["format"], "json", "format", r)
+        expect_eq(doc["config"]["mpi_info"], {"romio_cb_write": "enable"}, "hints", r)
+        expect_eq(doc["config"]["warnings"], [
+            "h5perf: warning: -X '64K' is larger than the bytes per process (32KB); using 32KB"],
+            "warnings", r)
+        csv_path = os.path.join(d, "r.csv")
+        json_path = os.path.join(d, "r.json")
+        r = run(2, "-e 32K -B 8K -x 16K -i 2 -A posix,mpiio -D t,v --format csv -o %s "
+                "--results %s" % (csv_path, json_path), env=env)
+        expect_eq(r.rc, 0, "exit status", r)
+        with open(csv_path, newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        doc = load(json_path)
+        validate(doc, r)
+        samples = [(x, m, s) for x in doc["runs"] for m in x["measures"] for s in m["samples"]]
+        # 2 process counts x 2 sizes x 2 APIs x 8 measures (4 per phase with
+        # -D t) x 2 iterations
+        expect_eq(len(rows), 2 * 2 * 2 * 8 * 2, "one row per sample", r)
+        expect_eq(len(rows), len(samples), "as many rows as JSON samples", r)
+        for row, (x, m, s) in zip(rows, samples):
+            want = {"processes": str(x["processes"]), "transfer_size": str(x["transfer_size"]),
+                    "api": x["api"], "measure": m["measure"], "iteration": str(s["iteration"]),
+                    "status": "ok", "bytes": str(s["bytes"]), "error": ""}
+            expect_eq({k: row[k] for k in want}, want, "CSV row", r)
+            for k in ("slowest", "fastest", "mean"):
+                expect_eq(float(row["seconds_" + k]), s["seconds"][k], "CSV seconds", r)
+            if m["measure"] in ("write_open", "write_close", "read_open", "read_close"):
+                expect_eq((s["bytes"], m["summary"]["mib_per_s"]), (0, None), "open/close", r)
+
+
+@case
+def failures_are_recorded():
+    """An I/O error and a verification mismatch appear in the JSON and the CSV
+    with their status and error, never as a throughput."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_EIO_RANK": "1"}
+        out = os.path.join(d, "f.json")
+        r = run(2, "-e 64K -B 16K -x 32K -X 32K -p 2 -i 2 -A mpiio,posix --results %s" % out,
+                env=env)
+        expect_eq(r.rc, 1, "exit status", r)
+        doc = load(out)
+        validate(doc, r)
+        expect_eq((doc["status"], doc["exit_status"]), ("io_error", 1), "document status", r)
+        posix = doc["runs"][0]
+        expect_eq((posix["api"], posix["status"], posix["errors"]),
+                  ("posix", "io_error", r.h5perf_err), "failed run and its error", r)
+        for m in posix["measures"]:
+            expect_eq((m["status"], m["summary"]), ("io_error", None), "failed measure", r)
+            expect_eq([(s["status"], s["seconds"]) for s in m["samples"]],
+                      [("io_error", None)], "failed sample", r)
+        expect_eq(len(doc["runs"]), 1, "the sweep stopped", r)
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_CORRUPT_SUFFIX": ".mpio", "H5PERF_CORRUPT_OFFSET": "0",
+               "H5PERF_CORRUPT_COUNT": "1"}
+        csv_path = os.path.join(d, "v.csv")
+        r = run(2, "-e 64K -B 16K -x 32K -X 32K -p 2 -A mpiio -D v --results %s --format json"
+                % csv_path, env=env)
+        expect_eq(r.rc, 1, "exit status", r)
+        doc = json.loads(r.out)
+        validate(doc, r)
+        got = [(m["measure"], m["status"], m["summary"] is None) for m in doc["runs"][0]["measures"]]
+        expect_eq(got, [("write", "ok", False), ("write_open_close", "ok", False),
+                        ("read", "verify_failed", True), ("read_open_close", "verify_failed", True)],
+                  "verification failure spoils the reads only", r)
+        with open(csv_path, newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        expect_eq([(x["measure"], x["status"], x["seconds_slowest"], x["error"]) for x in rows], [
+            ("write", "ok", rows[0]["seconds_slowest"], ""),
+            ("write_open_close", "ok", rows[1]["seconds_slowest"], ""),
+            ("read", "verify_failed", "", "data verification failed (see stderr)"),
+            ("read_open_close", "verify_failed", "", "data verification failed (see stderr)")],
+            "CSV rows of a verification failure", r)
+        expect(rows[0]["seconds_slowest"] != "", "write seconds present", r)
+        expect_eq(listing(d), ["f.json", "v.csv"], "files left", r)
+
+
+@case
+def overhead_section_and_progress():
+    """--overhead ends the text report with the ratios of the median
+    throughputs, equal to those of the JSON; --progress prints one line per
+    iteration and a last line, on stderr only."""
+    with TempDir() as d:
+        out = os.path.join(d, "o.json")
+        r = run(2, "-e 64K -B 16K -x 32K -X 64K -p 2 -i 3 --overhead --progress --results %s"
+                % out, env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "exit status", r)
+        doc = load(out)
+        med = {(x["transfer_size"], x["api"], m["measure"]): m["summary"]["mib_per_s"]["median"]
+               for x in doc["runs"] for m in x["measures"]}
+        at = r.lines.index("Overhead summary (ratios of median throughputs; below 1.00: the "
+                           "first API is slower; -: not run or failed):")
+        expect_eq(r.lines[at + 1], "  Processes  Transfer size  Measure            HDF5/MPI-IO"
+                  "  MPI-IO/POSIX", "header", r)
+        want = []
+        for x, size in ((32768, "32KB"), (65536, "64KB")):
+            for key, name in (("write", "Write"), ("write_open_close", "Write Open-Close"),
+                              ("read", "Read"), ("read_open_close", "Read Open-Close")):
+                want.append("  %9d  %13s  %-16s  %12.2f  %12.2f" % (
+                    2, size, name, med[(x, "phdf5", key)] / med[(x, "mpiio", key)],
+                    med[(x, "mpiio", key)] / med[(x, "posix", key)]))
+        expect_eq(r.lines[at + 2:], want, "overhead lines", r)
+        progress = [l for l in r.err.splitlines() if l.startswith("h5perf: progress: ")]
+        expect_eq(len(progress), 2 * 3 * 3 + 1, "one line per iteration and a last one", r)
+        expect_eq(progress[0], "h5perf: progress: 2 processes, transfer size 32KB, posix, "
+                  "iteration 1 of 3: 0% done", "first line", r)
+        expect(re.match(r"h5perf: progress: 2 processes, transfer size 64KB, phdf5, iteration 3 "
+                        r"of 3: 9[0-9]% done, about [0-9.]+ s left$", progress[-2]),
+               "last iteration's line: %r" % progress[-2], r)
+        expect(re.match(r"h5perf: progress: done in [0-9.]+ s$", progress[-1]), "end line", r)
+        expect(not any("progress" in l for l in r.lines), "no progress on stdout", r)
+        r = run(2, "-e 64K -B 16K -x 32K -X 32K -p 2", env={"HDF5_PARAPREFIX": d})
+        expect(not any(l.startswith("Overhead") for l in r.lines), "not by default", r)
+        expect_eq(r.err.count("progress"), 0, "no progress by default", r)
