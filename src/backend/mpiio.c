@@ -11,6 +11,7 @@ struct backend_file {
     MPI_File fh;
     enum backend_mode mode;
     bool collective;
+    bool sync; /* --fsync */
     MPI_Info info;
     const char *path;
     const struct pattern *pt;
@@ -37,6 +38,7 @@ static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, 
         return err_set(e, "MPI-IO", op, path, -1, -1, "out of memory");
     f->mode = mode;
     f->collective = ctx->cfg->collective;
+    f->sync = ctx->cfg->fsync;
     f->info = ctx->info;
     f->path = path;
     f->piece = f->filetype = MPI_DATATYPE_NULL;
@@ -168,10 +170,17 @@ static int mpiio_close(struct backend_file *f, struct err *e)
     if (!f)
         return 0;
     mpiio_free_types(f);
-    int rc = MPI_File_close(&f->fh);
     const char *path = f->path;
+    int synced = 0;
+    /* --fsync: collective like the close that follows, on every process. */
+    if (f->mode == BACKEND_WRITE && f->sync) {
+        int rc = MPI_File_sync(f->fh);
+        if (rc != MPI_SUCCESS)
+            synced = err_mpi(e, "flush (--fsync)", path, -1, -1, rc);
+    }
+    int rc = MPI_File_close(&f->fh);
     free(f);
-    return rc != MPI_SUCCESS ? err_mpi(e, "close", path, -1, -1, rc) : 0;
+    return rc != MPI_SUCCESS ? err_mpi(e, "close", path, -1, -1, rc) : synced;
 }
 
 const struct backend_ops backend_mpiio = {

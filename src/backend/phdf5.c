@@ -18,6 +18,7 @@ struct backend_file {
     hid_t dset, fspace, mspace;
     int dset_no; /* 0-based number of the current dataset */
     bool chunk;
+    bool sync; /* --fsync after a write phase: H5Fflush (MPI_File_sync) before closing */
 };
 
 /* Records the HDF5 error stack. Call it before any cleanup: every HDF5 API
@@ -53,6 +54,7 @@ static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, 
     f->mode = mode;
     f->path = path;
     f->chunk = ctx->cfg->chunk;
+    f->sync = mode == BACKEND_WRITE && ctx->cfg->fsync;
     if (phdf5_props(f, ctx, e) < 0) {
         phdf5_close(f, e);
         return -1;
@@ -193,6 +195,9 @@ static int phdf5_close(struct backend_file *f, struct err *e)
     int rc = 0;
     if (f->dset >= 0 || f->fspace >= 0 || f->mspace >= 0)
         rc = phdf5_dset_end(f, e);
+    /* Collective on every process that opened the file, like H5Fclose. */
+    if (f->sync && f->file >= 0 && H5Fflush(f->file, H5F_SCOPE_GLOBAL) < 0)
+        rc = phdf5_fail(f, "flush (--fsync)", e);
     if (f->file >= 0 && H5Fclose(f->file) < 0)
         rc = phdf5_fail(f, "close", e);
     if (f->dxpl >= 0)

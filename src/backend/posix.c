@@ -2,6 +2,8 @@
  * short counts looped over and errors reported with their offset. Process 0
  * creates the file; the others open it after hearing that it exists. Never
  * follows a symbolic link to the data file. Must not print, time or exit. */
+/* O_DIRECT is a Linux extension. */
+#define _GNU_SOURCE
 #include "backend/backend.h"
 
 #include <errno.h>
@@ -12,11 +14,24 @@
 
 struct backend_file {
     int fd;
+    bool sync; /* --fsync after a write phase: fsync() before close() */
     enum backend_mode mode;
     const char *path;
     const struct pattern *pt;
     int64_t base; /* file offset of the current dataset */
 };
+
+/* --direct: O_DIRECT, where the system has it (config validation has made
+ * every offset and length a multiple of CONFIG_DIRECT_ALIGN). */
+static int posix_direct_flag(const struct backend_ctx *ctx)
+{
+#ifdef O_DIRECT
+    return ctx->cfg->direct ? O_DIRECT : 0;
+#else
+    (void)ctx;
+    return 0;
+#endif
+}
 
 /* Records a failed open(). A final symbolic link (O_NOFOLLOW gives ELOOP) is
  * named as such, since "Too many levels of symbolic links" would mislead, and
@@ -44,7 +59,8 @@ static int posix_create(const struct backend_ctx *ctx, const char *path, bool ma
 {
     int errnum = 0;
     if (ctx->rank == 0) {
-        int flags = O_CREAT | O_RDWR | O_NOFOLLOW | (may_truncate ? O_TRUNC : O_EXCL);
+        int flags = O_CREAT | O_RDWR | O_NOFOLLOW | (may_truncate ? O_TRUNC : O_EXCL) |
+                    posix_direct_flag(ctx);
         *fd = open(path, flags, 0600);
         errnum = *fd < 0 ? errno : 0;
     }
@@ -52,7 +68,7 @@ static int posix_create(const struct backend_ctx *ctx, const char *path, bool ma
     if (errnum)
         return posix_open_fail(e, "create", path, errnum);
     if (ctx->rank != 0) {
-        *fd = open(path, O_RDWR | O_NOFOLLOW);
+        *fd = open(path, O_RDWR | O_NOFOLLOW | posix_direct_flag(ctx));
         if (*fd < 0)
             return posix_open_fail(e, "open", path, errno);
     }
@@ -68,7 +84,7 @@ static int posix_open(struct backend_file **out, const struct backend_ctx *ctx, 
         if (posix_create(ctx, path, may_truncate, &fd, e) < 0)
             return -1;
     } else {
-        fd = open(path, O_RDONLY | O_NOFOLLOW);
+        fd = open(path, O_RDONLY | O_NOFOLLOW | posix_direct_flag(ctx));
         if (fd < 0)
             return posix_open_fail(e, "open", path, errno);
     }
@@ -78,6 +94,7 @@ static int posix_open(struct backend_file **out, const struct backend_ctx *ctx, 
         return err_errno(e, "POSIX", "open", path, -1, -1, ENOMEM);
     }
     f->fd = fd;
+    f->sync = mode == BACKEND_WRITE && ctx->cfg->fsync;
     f->mode = mode;
     f->path = path;
     *out = f;
@@ -137,11 +154,16 @@ static int posix_close(struct backend_file *f, struct err *e)
 {
     if (!f)
         return 0;
+    const char *path = f->path;
+    int synced = f->sync && fsync(f->fd) < 0
+                     ? err_errno(e, "POSIX", "flush (--fsync)", path, -1, -1, errno)
+                     : 0;
     int rc = close(f->fd);
     int errnum = errno;
-    const char *path = f->path;
     free(f);
-    return rc < 0 ? err_errno(e, "POSIX", "close", path, -1, -1, errnum) : 0;
+    if (rc < 0)
+        return err_errno(e, "POSIX", "close", path, -1, -1, errnum);
+    return synced;
 }
 
 const struct backend_ops backend_posix = {

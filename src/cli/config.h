@@ -40,6 +40,9 @@ enum opt_id {
     OPT_RESULTS,
     OPT_PROGRESS,
     OPT_OVERHEAD,
+    OPT_FSYNC,
+    OPT_DIRECT,
+    OPT_READ_SHIFT,
     OPT_COUNT
 };
 
@@ -53,6 +56,10 @@ struct info_entry {
 };
 
 #define CONFIG_MAX_INFO 64
+
+/* --direct: every offset, length and buffer address is a multiple of this,
+ * which satisfies the logical block size of any device (512 or 4096). */
+#define CONFIG_DIRECT_ALIGN 4096
 
 struct config {
     unsigned apis;                     /* API_BIT mask; never 0 after defaults */
@@ -86,6 +93,9 @@ struct config {
     enum report_format results_format; /* JSON or CSV, from the --results extension */
     bool progress;                     /* --progress */
     bool overhead;                     /* --overhead */
+    bool fsync;                        /* --fsync: flush before every close of a write */
+    bool direct;                       /* --direct: O_DIRECT for POSIX */
+    int read_shift;                    /* --read-shift: read process (r+N) mod P's data */
 
     /* How each option was spelled ("-B", "--block-size") and its raw value,
      * NULL when not given: messages quote what the user typed. */

@@ -5,7 +5,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include <string.h>
+
 #include "cli/cli.h"
+#include "cli/sweep.h"
 #include "report/text.h"
 
 #define FINISH_BYTES_1D  INT64_C(262144) /* 256K */
@@ -166,6 +169,31 @@ static void fin_debug(struct config *cfg, struct cli_warnings *w)
     cfg->debug_level = FINISH_MAX_DEBUG;
 }
 
+/* What --direct and --read-shift cannot do for part of the sweep: said, not
+ * silently left undone. */
+static void fin_caches(struct config *cfg, struct cli_warnings *w)
+{
+    if (cfg->direct && (cfg->apis & ~API_BIT(API_POSIX)))
+        fin_warn(w, "%s applies to POSIX only: MPI-IO and HDF5 still go through the page cache",
+                 cfg->spelled[OPT_DIRECT]);
+    if (!cfg->read_shift)
+        return;
+    char list[128] = "";
+    size_t n = 0;
+    int count = 0;
+    for (int p = sweep_procs_first(cfg); p != 0; p = sweep_procs_next(cfg, p))
+        if (cfg->read_shift % p == 0 && n < sizeof list - 16) {
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%d", count ? ", " : "", p);
+            count++;
+        }
+    if (count)
+        fin_warn(w,
+                 "%s '%s': with %s process%s each process reads its own data (the shift is a "
+                 "multiple of the process count)",
+                 cfg->spelled[OPT_READ_SHIFT], fin_raw(cfg, OPT_READ_SHIFT), list,
+                 count == 1 && strcmp(list, "1") == 0 ? "" : "es");
+}
+
 /* Contradictions between options that cannot be adjusted. */
 static int fin_conflicts(const struct config *cfg, struct cli_msg *msg)
 {
@@ -179,6 +207,14 @@ static int fin_conflicts(const struct config *cfg, struct cli_msg *msg)
                         "h5perf: %s: cannot be combined with %s (a read-only run writes "
                         "nothing)",
                         cfg->spelled[OPT_READ_ONLY], cfg->spelled[OPT_OVERWRITE]);
+    if (cfg->read_shift && cfg->write_only)
+        return cli_fail(msg, "h5perf: %s: cannot be combined with %s (there is no read phase)",
+                        cfg->spelled[OPT_READ_SHIFT], cfg->spelled[OPT_WRITE_ONLY]);
+    if (cfg->direct && cfg->apis != 0 && !(cfg->apis & API_BIT(API_POSIX)))
+        return cli_fail(msg,
+                        "h5perf: %s: applies to POSIX only, but %s '%s' does not select it "
+                        "(for MPI-IO give your library's direct I/O hints in HDF5_MPI_INFO)",
+                        cfg->spelled[OPT_DIRECT], cfg->spelled[OPT_API], cfg->raw[OPT_API]);
     if (cfg->overhead && cfg->format != FORMAT_TEXT)
         return cli_fail(msg,
                         "h5perf: %s: the overhead summary is part of the text report; it "
@@ -207,5 +243,6 @@ int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, st
     if (fin_procs(cfg, world_size, w, msg) != 0)
         return -1;
     fin_debug(cfg, w);
+    fin_caches(cfg, w);
     return 0;
 }

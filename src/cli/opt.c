@@ -71,6 +71,9 @@ static const struct opt_spec opt_table[] = {
     {NULL, "--results", "a file name ending in .json or .csv", OPT_RESULTS, opt_results},
     {NULL, "--progress", NULL, OPT_PROGRESS, opt_flag},
     {NULL, "--overhead", NULL, OPT_OVERHEAD, opt_flag},
+    {NULL, "--fsync", NULL, OPT_FSYNC, opt_flag},
+    {NULL, "--direct", NULL, OPT_DIRECT, opt_flag},
+    {NULL, "--read-shift", "a whole number", OPT_READ_SHIFT, opt_count},
 };
 
 #define OPT_TABLE_LEN (sizeof opt_table / sizeof opt_table[0])
@@ -152,6 +155,8 @@ static int *opt_count_field(struct config *cfg, enum opt_id id)
         return &cfg->min_procs;
     case OPT_WATCHDOG:
         return &cfg->watchdog;
+    case OPT_READ_SHIFT:
+        return &cfg->read_shift;
     default:
         return &cfg->max_procs;
     }
@@ -194,6 +199,12 @@ static int opt_flag(struct config *cfg, const struct opt_spec *spec, const char 
         break;
     case OPT_OVERHEAD:
         cfg->overhead = true;
+        break;
+    case OPT_FSYNC:
+        cfg->fsync = true;
+        break;
+    case OPT_DIRECT:
+        cfg->direct = true;
         break;
     default:
         cfg->overwrite = true;

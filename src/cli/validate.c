@@ -4,6 +4,7 @@
  * becomes one line naming the option and value to change, and saying when
  * the culprit is a default. Pure: no MPI, nothing printed. */
 #include <limits.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -301,6 +302,30 @@ static int val_mpiio_piece(const struct config *cfg, const struct pattern_params
                     xfer, len);
 }
 
+/* --direct: with -e and -B multiples of the alignment, so is every transfer
+ * size (a multiple of -B), every dataset size and every piece's offset and
+ * length, in 1D and 2D alike. */
+static int val_direct(const struct config *cfg, struct cli_msg *msg)
+{
+    if (!cfg->direct)
+        return 0;
+    enum opt_id id = cfg->bytes % CONFIG_DIRECT_ALIGN ? OPT_BYTES : OPT_BLOCK;
+    int64_t v = id == OPT_BYTES ? cfg->bytes : cfg->block;
+    if (v % CONFIG_DIRECT_ALIGN == 0)
+        return 0;
+    const char *name = cfg->spelled[id] ? cfg->spelled[id] : id == OPT_BYTES ? "-e" : "-B";
+    if (!cfg->raw[id])
+        return cli_fail(msg,
+                        "h5perf: %s: the default %s (%" PRId64 " bytes) is not a multiple of %d, "
+                        "the alignment O_DIRECT needs for every offset and length; give %s as a "
+                        "multiple of 4K",
+                        cfg->spelled[OPT_DIRECT], name, v, CONFIG_DIRECT_ALIGN, name);
+    return cli_fail(msg,
+                    "h5perf: %s '%s': not a multiple of %d, the alignment %s needs for every "
+                    "offset and length (O_DIRECT)",
+                    name, cfg->raw[id], CONFIG_DIRECT_ALIGN, cfg->spelled[OPT_DIRECT]);
+}
+
 int config_validate(const struct config *cfg, struct cli_msg *msg)
 {
     msg->line[0] = '\0';
@@ -314,6 +339,8 @@ int config_validate(const struct config *cfg, struct cli_msg *msg)
         if (val_files(cfg, np, msg) != 0)
             return -1;
     }
+    if (val_direct(cfg, msg) != 0)
+        return -1;
     /* Last: a limit of one API, once every size is known to be consistent. */
     for (int np = sweep_procs_first(cfg); np != 0; np = sweep_procs_next(cfg, np))
         for (int64_t x = sweep_xfer_first(cfg); x != 0; x = sweep_xfer_next(cfg, x)) {

@@ -13,13 +13,17 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef __linux__
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #endif
 
+#include "cli/sweep.h"
 #include "engine/sink.h"
 #include "h5perf_commit.h"
+#include "pattern/pattern.h"
+#include "report/text.h"
 
 static void context_now(char *buf, size_t len)
 {
@@ -89,8 +93,9 @@ static void context_file_system(struct run_context *c, const char *dir)
 #endif
 }
 
-/* Collective: the distinct processor names, in order of first appearance. */
-static void context_hosts(struct run_context *c, int rank)
+/* Collective: the distinct processor names, in order of first appearance;
+ * *by_rank (rank 0, to free) gets every rank's name, one per line. */
+static void context_hosts(struct run_context *c, int rank, char **by_rank)
 {
     char name[MPI_MAX_PROCESSOR_NAME + 2];
     int len = 0;
@@ -101,6 +106,7 @@ static void context_hosts(struct run_context *c, int rank)
     sink_gather(MPI_COMM_WORLD, name, NULL, rank == 0 ? &all : NULL);
     if (!all)
         return;
+    *by_rank = strdup(all);
     char *out = all; /* compacted in place: distinct lines only */
     for (char *p = all, *next; *p; p = next) {
         char *nl = strchr(p, '\n');
@@ -134,12 +140,80 @@ static void context_mpi(struct run_context *c)
     snprintf(c->mpi_version, sizeof c->mpi_version, "%d.%d", v, sv);
 }
 
+/* The name of rank r in the '\n'-separated list, as [*name, *name + len). */
+static void context_rank_name(const char *by_rank, int r, const char **name, size_t *len)
+{
+    const char *p = by_rank;
+    for (int i = 0; i < r && p; i++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    *name = p ? p : "";
+    *len = p ? strcspn(p, "\n") : 0;
+}
+
+/* Does every process of a run of p read data written on its own host? */
+static bool context_reads_local(const char *by_rank, int p, int shift)
+{
+    for (int r = 0; r < p; r++) {
+        const char *a, *b;
+        size_t la, lb;
+        context_rank_name(by_rank, r, &a, &la);
+        context_rank_name(by_rank, (int)(((int64_t)r + shift) % p), &b, &lb);
+        if (la != lb || memcmp(a, b, la) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Rank 0: the warning of issue 6 when the reads of this run can only come
+ * from a page cache: data written moments before, read back on the host
+ * that wrote it, through its cache, and small enough to stay there. */
+static void context_page_cache(struct run_context *c, const struct config *cfg, const char *by_rank)
+{
+    unsigned apis = cfg->apis & ~(cfg->direct ? API_BIT(API_POSIX) : 0u);
+    if (!by_rank || cfg->write_only || cfg->read_only || !apis)
+        return;
+    char counts[128] = "";
+    size_t n = 0;
+    int local = 0, all = 0;
+    for (int p = sweep_procs_first(cfg); p != 0; p = sweep_procs_next(cfg, p), all++)
+        if (context_reads_local(by_rank, p, cfg->read_shift) && n < sizeof counts - 16) {
+            n += (size_t)snprintf(counts + n, sizeof counts - n, "%s%d", local ? ", " : "", p);
+            local++;
+        }
+    struct pattern_params pp = sweep_pattern_params(cfg, cfg->max_procs, cfg->xfer_max);
+    struct pattern pt;
+    long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double data = (double)cfg->num_files * cfg->num_dsets;
+    if (!local || pattern_init(&pt, &pp, 0, 0, NULL) < 0 ||
+        (pages > 0 && page > 0 && data * (double)pt.dset_bytes > (double)pages * page))
+        return;
+    char names[64] = "";
+    for (int a = 0, k = 0; a < API_COUNT; a++)
+        if (apis & API_BIT(a))
+            k += snprintf(names + k, sizeof names - (size_t)k, "%s%s", k ? ", " : "",
+                          text_api_key((enum api_id)a));
+    snprintf(c->page_cache, sizeof c->page_cache,
+             "h5perf: warning: the read throughputs of %s%s%s%s can only come from the page "
+             "cache: each process reads data written moments before on its own host, through "
+             "that host's cache (use --direct for POSIX, or --read-shift with processes on "
+             "several hosts)",
+             names, local < all ? " with " : "", local < all ? counts : "",
+             local < all ? " processes" : "");
+}
+
 void context_init(struct run_context *c, const struct setup *s, int argc, char **argv)
 {
     memset(c, 0, sizeof *c);
-    context_hosts(c, s->world_rank);
+    char *by_rank = NULL;
+    context_hosts(c, s->world_rank, &by_rank);
     if (s->world_rank != 0)
         return;
+    context_page_cache(c, &s->cfg, by_rank);
+    free(by_rank);
+    if (c->page_cache[0])
+        fprintf(stderr, "%s\n", c->page_cache);
     snprintf(c->version, sizeof c->version, "%s", H5PERF_VERSION);
     snprintf(c->commit, sizeof c->commit, "%s", H5PERF_COMMIT);
     unsigned maj = 0, min = 0, rel = 0;

@@ -26,16 +26,16 @@ struct engine_api {
     enum api_id api; /* the slot being run (names, report), whatever ops is */
     const struct backend_ops *ops;
     struct backend_ctx ctx;
-    struct pattern pt;
+    struct pattern pt;      /* this process's own data: the write phase */
+    struct pattern pt_read; /* the read phase: with --read-shift another's data */
     unsigned char *buf;
     FILE *out;               /* the text report on rank 0 of the run, else NULL */
     struct results_log *log; /* on rank 0 of the run (world rank 0), else NULL */
     struct progress *progress;
 };
 
-static void engine_debug_line(const struct engine_api *a, FILE *dbg)
+static void engine_debug_line(const struct engine_api *a, const struct pattern *pt, FILE *dbg)
 {
-    const struct pattern *pt = &a->pt;
     if (a->s->cfg.debug_level < 4)
         return;
     /* The original labels both phases do_write (SPEC 7.4); kept for parsers. */
@@ -91,14 +91,15 @@ static bool engine_file(struct engine_api *a, int slot, double *t, struct verify
                           .world_rank = a->s->world_rank};
     if (!c->read_only) {
         memset(a->buf, pattern_fill_value(&a->pt), (size_t)a->pt.xfer_bytes);
-        engine_debug_line(a, dbg);
+        engine_debug_line(a, &a->pt, dbg);
         if (!phase_run(&io, t + TIMER_WRITE_GROSS, v, e) || !engine_check_size(a, io.path, e))
             return false;
     }
     if (!c->write_only) {
         io.mode = BACKEND_READ;
         io.verify = c->debug_verify;
-        engine_debug_line(a, dbg);
+        io.pt = &a->pt_read;
+        engine_debug_line(a, io.pt, dbg);
         if (!phase_run(&io, t + TIMER_READ_GROSS, v, e))
             return false;
     }
@@ -188,7 +189,10 @@ static bool engine_prepare(struct engine_api *a, int nprocs, int64_t xfer, struc
     struct pattern_params pp = sweep_pattern_params(&a->s->cfg, nprocs, xfer);
     void *buf = NULL;
     memset(&a->pt, 0, sizeof a->pt);
-    if (pattern_init(&a->pt, &pp, a->ctx.rank, a->ctx.rank, NULL) < 0)
+    /* --read-shift: this process reads what process (rank + N) mod P wrote. */
+    int source = (int)(((int64_t)a->ctx.rank + a->s->cfg.read_shift) % nprocs);
+    if (pattern_init(&a->pt, &pp, a->ctx.rank, a->ctx.rank, NULL) < 0 ||
+        pattern_init(&a->pt_read, &pp, a->ctx.rank, source, NULL) < 0)
         err_set(e, "h5perf", "plan", "", -1, -1, "invalid pattern (validation missed it)");
     else if (posix_memalign(&buf, 4096, (size_t)a->pt.xfer_bytes) != 0)
         err_set(e, "h5perf", "allocate transfer buffer", "", -1, a->pt.xfer_bytes, "out of memory");

@@ -1,6 +1,8 @@
 /* names_dir(), names_probe(), names_file() (names.h). The probe is the only
  * file h5perf creates before validation ends; it is created exclusively under
  * a name of its own and removed at once. */
+/* O_DIRECT is a Linux extension. */
+#define _GNU_SOURCE
 #include "engine/names.h"
 
 #include <errno.h>
@@ -92,4 +94,36 @@ int names_file(const char *dir, int f, const char *suffix, char *out, size_t len
     }
     names_collapse(out);
     return 0;
+}
+
+int names_direct(const char *dir, const char *option, const char *existing, struct cli_msg *m)
+{
+#ifdef O_DIRECT
+    char path[4200];
+    int fd = -1, errnum = 0;
+    if (existing) {
+        fd = open(existing, O_RDONLY | O_NOFOLLOW | O_DIRECT);
+        errnum = fd < 0 ? errno : 0;
+    } else {
+        for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+            snprintf(path, sizeof path, "%s%s.h5perf-probe-direct-%ld-%d", dir, dir[0] ? "/" : "",
+                     (long)getpid(), attempt);
+            fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_DIRECT, 0600);
+            errnum = fd < 0 ? errno : 0;
+            if (fd < 0 && errnum != EEXIST)
+                break;
+        }
+    }
+    if (fd >= 0) {
+        close(fd);
+        if (!existing)
+            unlink(path);
+        return 0;
+    }
+    return cli_fail(m, "h5perf: %s: the file system of '%s' refuses O_DIRECT (%s); run without %s",
+                    option, dir[0] ? dir : ".", strerror(errnum), option);
+#else
+    (void)dir, (void)existing;
+    return cli_fail(m, "h5perf: %s: this system has no O_DIRECT", option);
+#endif
 }

@@ -21,6 +21,11 @@ int names_dir(const char *prefix, const char *user, bool create, char *dir, size
  * touching an existing file). Returns 0, or -1 with m naming the cause. */
 int names_probe(const char *prefix, const char *dir, struct cli_msg *m);
 
+/* Local, --direct (spelled option): can files in dir be opened with
+ * O_DIRECT? Opens the existing file if given (a read-only run creates
+ * nothing), else creates and removes a probe. Returns 0, or -1 with m. */
+int names_direct(const char *dir, const char *option, const char *existing, struct cli_msg *m);
+
 /* Local, pure. dir + "/#pio_tmp_<f>" + suffix with runs of '/' collapsed.
  * Returns 0, or -1 with m set if it does not fit in len. */
 int names_file(const char *dir, int f, const char *suffix, char *out, size_t len,

@@ -93,6 +93,8 @@ static int setup_check_files(struct setup *s, struct cli_msg *m)
     if (!c->read_only && names_probe(c->paraprefix, s->dir, m) < 0)
         return -1;
     char name[SETUP_PATH_MAX];
+    if (c->direct && !c->read_only && names_direct(s->dir, c->spelled[OPT_DIRECT], NULL, m) < 0)
+        return -1;
     for (int f = 0; f < c->num_files; f++)
         for (int a = 0; a < API_COUNT; a++) {
             if (!(c->apis & API_BIT(a)))
@@ -102,6 +104,9 @@ static int setup_check_files(struct setup *s, struct cli_msg *m)
             struct stat st;
             if (c->read_only) {
                 if (setup_check_source(s, a, name, m) < 0)
+                    return -1;
+                if (c->direct && a == API_POSIX &&
+                    names_direct(s->dir, c->spelled[OPT_DIRECT], name, m) < 0)
                     return -1;
                 continue;
             }

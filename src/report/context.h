@@ -26,6 +26,7 @@ struct run_context {
     struct cli_warnings warnings;                              /* announced adjustments */
     const char *env_paraprefix, *env_nocleanup, *env_mpi_info; /* NULL = undefined */
     int exit_status;
+    char page_cache[640]; /* the page-cache warning (issue 6), "" if none */
 };
 
 #endif

@@ -169,6 +169,9 @@ static void json_config(struct jsonw *w, const struct config *cfg, const struct 
     json_size(w, "watchdog_seconds", cfg->watchdog);
     json_flag(w, "progress", cfg->progress);
     json_flag(w, "overhead", cfg->overhead);
+    json_flag(w, "fsync", cfg->fsync);
+    json_flag(w, "direct", cfg->direct);
+    json_size(w, "read_shift", cfg->read_shift);
     json_environment(w, cfg, c);
     jsonw_end(w);
 }
@@ -280,6 +283,10 @@ int json_write(FILE *out, const struct config *cfg, const struct run_context *ct
     jsonw_key(&w, "status");
     jsonw_string(&w, results_status_name(json_overall(log)));
     json_size(&w, "exit_status", ctx->exit_status);
+    if (ctx->page_cache[0]) {
+        jsonw_key(&w, "page_cache_warnings");
+        json_lines(&w, ctx->page_cache);
+    }
     json_context(&w, ctx);
     json_config(&w, cfg, ctx);
     jsonw_key(&w, "runs");

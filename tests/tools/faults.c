@@ -5,10 +5,14 @@
  *     H5PERF_FAULT_HANG_RANK=r  pwrite blocks forever on rank r (a hung server)
  * - pread() of files whose name ends with H5PERF_CORRUPT_SUFFIX: the bytes at
  *   file offsets [H5PERF_CORRUPT_OFFSET, +H5PERF_CORRUPT_COUNT) come back
- *   flipped (verification tests). */
+ *   flipped (verification tests).
+ * - open() with O_DIRECT fails with EINVAL when H5PERF_FAULT_NO_DIRECT is set,
+ *   as on a file system without direct I/O. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,4 +95,41 @@ ssize_t pread(int fd, void *buf, size_t len, off_t off)
 ssize_t pread64(int fd, void *buf, size_t len, off_t off)
 {
     return pread(fd, buf, len, off);
+}
+
+/* open() and open64() of the C library, refusing O_DIRECT when asked to. */
+static int fault_open(const char *name, const char *path, int flags, mode_t mode)
+{
+    int (*real)(const char *, int, ...);
+    void *sym = dlsym(RTLD_NEXT, name);
+    memcpy(&real, &sym, sizeof real);
+    if ((flags & O_DIRECT) && getenv("H5PERF_FAULT_NO_DIRECT")) {
+        errno = EINVAL;
+        return -1;
+    }
+    return real(path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+    mode_t mode = 0;
+    if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t)va_arg(ap, int);
+        va_end(ap);
+    }
+    return fault_open("open", path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+    mode_t mode = 0;
+    if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t)va_arg(ap, int);
+        va_end(ap);
+    }
+    return fault_open("open64", path, flags, mode);
 }
