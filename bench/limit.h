@@ -35,6 +35,7 @@ struct limit {
     MPI_Info info;                /* HDF5_MPI_INFO hints, as h5perf gives them, or MPI_INFO_NULL */
     MPI_Datatype piece, filetype; /* the collective view of src/backend/mpiio.c */
     bool view;                    /* collective transfers go through the view */
+    bool tiled;                   /* one view per dataset (pattern xfer_step) */
 };
 
 /* Local: the I/O calls one process makes in one phase of one iteration. */

@@ -136,11 +136,16 @@ static void mpiio_transfers(const struct limit *l, MPI_File fh, bool write)
             struct pattern_vec v = pattern_file_vec(pt, k);
             int64_t off = base + v.disp;
             if (l->view) {
-                int rc = MPI_File_set_view(fh, (MPI_Offset)off, MPI_BYTE, l->filetype, "native",
+                /* As mpiio.c: one view per dataset where the pattern tiles,
+                 * else one per transfer. */
+                int rc = MPI_SUCCESS;
+                if (!l->tiled || k == 0)
+                    rc = MPI_File_set_view(fh, (MPI_Offset)off, MPI_BYTE, l->filetype, "native",
                                            l->info);
                 if (rc != MPI_SUCCESS)
                     limit_die_mpi(l, "set view", off, -1, rc);
-                rc = mpiio_at(l, fh, write, 0, l->buf, (int)v.count, l->piece, &st);
+                MPI_Offset at = l->tiled ? (MPI_Offset)(k * pt->xfer_bytes) : 0;
+                rc = mpiio_at(l, fh, write, at, l->buf, (int)v.count, l->piece, &st);
                 mpiio_check(l, write, rc, &st, l->piece, off, v.count * v.len);
                 continue;
             }
@@ -192,8 +197,15 @@ static int limit_types(struct limit *l)
     int rc = MPI_Type_contiguous((int)s->len, MPI_BYTE, &l->piece);
     if (rc == MPI_SUCCESS)
         rc = MPI_Type_commit(&l->piece);
+    MPI_Datatype vec = MPI_DATATYPE_NULL;
+    l->tiled = l->pt.xfer_step > 0;
     if (rc == MPI_SUCCESS)
-        rc = MPI_Type_create_hvector((int)s->count, 1, (MPI_Aint)s->stride, l->piece, &l->filetype);
+        rc = MPI_Type_create_hvector((int)s->count, 1, (MPI_Aint)s->stride, l->piece,
+                                     l->tiled ? &vec : &l->filetype);
+    if (rc == MPI_SUCCESS && l->tiled)
+        rc = MPI_Type_create_resized(vec, 0, (MPI_Aint)l->pt.xfer_step, &l->filetype);
+    if (vec != MPI_DATATYPE_NULL)
+        MPI_Type_free(&vec);
     if (rc == MPI_SUCCESS)
         rc = MPI_Type_commit(&l->filetype);
     if (rc != MPI_SUCCESS) {

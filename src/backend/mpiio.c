@@ -1,7 +1,9 @@
 /* MPI-IO backend: explicit offsets for independent I/O, a file view and the
  * _all calls for collective I/O (SPEC 5.1-5.2). Datatypes are built once per
- * dataset and every return code and byte count is checked (ompio returns
- * success with a short count on a full disk). Must not print, time or exit. */
+ * open file; where the pattern tiles (1D), one view per dataset serves every
+ * transfer, else the view moves per transfer (2D). Every return code and byte
+ * count is checked (ompio returns success with a short count on a full disk).
+ * Must not print, time or exit. */
 #include "backend/backend.h"
 
 #include <limits.h>
@@ -19,6 +21,8 @@ struct backend_file {
     MPI_Datatype piece;    /* len bytes */
     MPI_Datatype filetype; /* count pieces at stride, for the collective view */
     bool types;
+    bool tiled;    /* filetype's extent is the pattern's xfer_step */
+    bool view_set; /* the tiled view of the current dataset is in place */
 };
 
 /* The backend_file is allocated before the collective MPI_File_open, so that
@@ -68,26 +72,24 @@ static void mpiio_free_types(struct backend_file *f)
     f->types = false;
 }
 
-static int mpiio_dset_begin(struct backend_file *f, int dset, const struct pattern *pt,
-                            struct err *e)
+/* The collective view's types: count pieces of len bytes, stride apart;
+ * with tiling, the filetype's extent is the step between transfers, so that
+ * transfer k is k * xfer_bytes further into one view. */
+static int mpiio_types(struct backend_file *f, const struct pattern *pt, struct err *e)
 {
-    f->pt = pt;
-    f->base = (int64_t)dset * pt->dset_bytes;
     const struct pattern_vec *s = &pt->shape;
-    if (s->len > INT_MAX || s->count > INT_MAX)
-        return err_set(e, "MPI-IO", "set up", f->path, -1, s->len,
-                       "pieces of more than 2 GiB or more than %d pieces per transfer are not "
-                       "supported by the MPI-IO backend",
-                       INT_MAX);
-    if (!f->collective || s->count == 1)
-        return 0;
-    /* The collective view: count pieces of len bytes, stride apart; the
-     * transfers move count pieces from a contiguous buffer. */
+    MPI_Datatype vec = MPI_DATATYPE_NULL;
+    f->tiled = pt->xfer_step > 0;
     int rc = MPI_Type_contiguous((int)s->len, MPI_BYTE, &f->piece);
     if (rc == MPI_SUCCESS)
         rc = MPI_Type_commit(&f->piece);
     if (rc == MPI_SUCCESS)
-        rc = MPI_Type_create_hvector((int)s->count, 1, (MPI_Aint)s->stride, f->piece, &f->filetype);
+        rc = MPI_Type_create_hvector((int)s->count, 1, (MPI_Aint)s->stride, f->piece,
+                                     f->tiled ? &vec : &f->filetype);
+    if (rc == MPI_SUCCESS && f->tiled)
+        rc = MPI_Type_create_resized(vec, 0, (MPI_Aint)pt->xfer_step, &f->filetype);
+    if (vec != MPI_DATATYPE_NULL)
+        MPI_Type_free(&vec);
     if (rc == MPI_SUCCESS)
         rc = MPI_Type_commit(&f->filetype);
     if (rc != MPI_SUCCESS) {
@@ -97,6 +99,23 @@ static int mpiio_dset_begin(struct backend_file *f, int dset, const struct patte
     }
     f->types = true;
     return 0;
+}
+
+static int mpiio_dset_begin(struct backend_file *f, int dset, const struct pattern *pt,
+                            struct err *e)
+{
+    f->pt = pt;
+    f->base = (int64_t)dset * pt->dset_bytes;
+    f->view_set = false;
+    const struct pattern_vec *s = &pt->shape;
+    if (s->len > INT_MAX || s->count > INT_MAX)
+        return err_set(e, "MPI-IO", "set up", f->path, -1, s->len,
+                       "pieces of more than 2 GiB or more than %d pieces per transfer are not "
+                       "supported by the MPI-IO backend",
+                       INT_MAX);
+    if (!f->collective || s->count == 1 || f->types)
+        return 0;
+    return mpiio_types(f, pt, e);
 }
 
 /* Checks rc and the number of bytes actually moved: `count` items of `type`
@@ -128,25 +147,43 @@ static int mpiio_at(struct backend_file *f, MPI_Offset off, void *buf, int count
                : MPI_File_read_at(f->fh, off, buf, count, type, st);
 }
 
+/* A collective transfer through the view: set once per dataset when the
+ * pattern tiles, else moved to this transfer. A process whose view could
+ * not be set still joins the collective call, moving nothing, so that the
+ * others are not left waiting in it. */
+static int mpiio_transfer_view(struct backend_file *f, int64_t k, int64_t off, int64_t count,
+                               void *buf, struct err *e)
+{
+    MPI_Status st;
+    int rc = MPI_SUCCESS;
+    MPI_Offset at = f->tiled ? (MPI_Offset)(k * f->pt->xfer_bytes) : 0;
+    if (!f->tiled || !f->view_set) {
+        int64_t disp = f->tiled ? f->base + f->pt->shape.disp : off;
+        rc = MPI_File_set_view(f->fh, (MPI_Offset)disp, MPI_BYTE, f->filetype, "native", f->info);
+        f->view_set = rc == MPI_SUCCESS;
+    }
+    if (rc != MPI_SUCCESS) {
+        err_mpi(e, "set view", f->path, off, -1, rc);
+        mpiio_at(f, 0, buf, 0, f->piece, true, &st);
+        return -1;
+    }
+    /* count pieces (not count * len bytes, which may pass INT_MAX):
+     * dset_begin checked count and len against INT_MAX, and every transfer
+     * has the shape's count, so the cast is exact and count * len fits in 64
+     * bits. Checking here instead would skip a collective call on this
+     * process only. */
+    rc = mpiio_at(f, at, buf, (int)count, f->piece, true, &st);
+    return mpiio_check(f, rc, &st, f->piece, off, count * f->pt->shape.len, e);
+}
+
 static int mpiio_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
 {
     struct pattern_vec v = pattern_file_vec(f->pt, k);
     unsigned char *p = buf;
     MPI_Status st;
     int64_t off = f->base + v.disp;
-    if (f->collective && f->types) {
-        int rc =
-            MPI_File_set_view(f->fh, (MPI_Offset)off, MPI_BYTE, f->filetype, "native", f->info);
-        if (rc != MPI_SUCCESS)
-            return err_mpi(e, "set view", f->path, off, -1, rc);
-        /* v.count pieces (not count * len bytes, which may pass INT_MAX):
-         * dset_begin checked count and len against INT_MAX, and every
-         * transfer has the shape's count, so the cast is exact and count *
-         * len fits in 64 bits. Checking here instead would skip a collective
-         * call on this process only. */
-        rc = mpiio_at(f, 0, p, (int)v.count, f->piece, true, &st);
-        return mpiio_check(f, rc, &st, f->piece, off, v.count * v.len, e);
-    }
+    if (f->collective && f->types)
+        return mpiio_transfer_view(f, k, off, v.count, buf, e);
     for (int64_t i = 0; i < v.count; i++) {
         int64_t o = off + i * v.stride;
         int rc =
@@ -160,7 +197,6 @@ static int mpiio_transfer(struct backend_file *f, int64_t k, void *buf, struct e
 static int mpiio_dset_end(struct backend_file *f, struct err *e)
 {
     (void)e;
-    mpiio_free_types(f);
     f->pt = NULL;
     return 0;
 }

@@ -236,6 +236,7 @@ struct plan_kind {
     void (*slab)(struct pattern *pt);
     void (*slab_offset)(const struct pattern *pt, int64_t k, int64_t off[2]);
     int64_t (*rank_begin)(const struct pattern *pt);
+    bool tiles; /* transfer k is transfer 0 moved by k * (disp(1) - disp(0)) */
 };
 
 static int64_t begin_contig(const struct pattern *pt)
@@ -260,13 +261,14 @@ enum {
 };
 
 static const struct plan_kind plan_kinds[] = {
-    [KIND_1D_CONTIG] = {vec_1d_contig, slab_1d_contig, slab_off_1d_contig, begin_contig},
-    [KIND_1D_INTER] = {vec_1d_inter, slab_1d_inter, slab_off_1d_inter, begin_inter},
-    [KIND_2D_CONTIG] = {vec_2d_contig, slab_2d_contig, slab_off_2d_contig, begin_contig},
-    [KIND_2D_INTER] = {vec_2d_inter, slab_2d_inter, slab_off_2d_inter, begin_inter},
-    [KIND_2D_CONTIG_CHUNK] = {vec_2d_contig_chunk, slab_2d_contig, slab_off_2d_contig,
-                              begin_contig},
-    [KIND_2D_INTER_CHUNK] = {vec_2d_inter_chunk, slab_2d_inter, slab_off_2d_inter, begin_inter},
+    [KIND_1D_CONTIG] = {vec_1d_contig, slab_1d_contig, slab_off_1d_contig, begin_contig, true},
+    [KIND_1D_INTER] = {vec_1d_inter, slab_1d_inter, slab_off_1d_inter, begin_inter, true},
+    [KIND_2D_CONTIG] = {vec_2d_contig, slab_2d_contig, slab_off_2d_contig, begin_contig, false},
+    [KIND_2D_INTER] = {vec_2d_inter, slab_2d_inter, slab_off_2d_inter, begin_inter, false},
+    [KIND_2D_CONTIG_CHUNK] = {vec_2d_contig_chunk, slab_2d_contig, slab_off_2d_contig, begin_contig,
+                              true},
+    [KIND_2D_INTER_CHUNK] = {vec_2d_inter_chunk, slab_2d_inter, slab_off_2d_inter, begin_inter,
+                             false},
 };
 
 /* -c changes nothing in 1D for POSIX/MPI-IO (SPEC 5.1), so it is ignored. */
@@ -314,6 +316,12 @@ int pattern_init(struct pattern *pt, const struct pattern_params *pp, int exec_r
     kind = plan_kind_of(pp);
     pt->rank_begin = kind->rank_begin(pt);
     pt->shape = kind->vec(pt, 0);
+    if (kind->tiles) {
+        int64_t span = (pt->shape.count - 1) * pt->shape.stride + pt->shape.len;
+        pt->xfer_step = pt->ntransfers > 1 ? kind->vec(pt, 1).disp - pt->shape.disp : span;
+        if (pt->xfer_step < span)
+            pt->xfer_step = 0;
+    }
     kind->slab(pt);
     return 0;
 }

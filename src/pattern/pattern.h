@@ -65,6 +65,11 @@ struct pattern {
     int64_t rank_bytes;       /* bytes per dataset per process */
     int64_t rank_begin;       /* first logical offset of the data rank (SPEC 7.4 -D 4) */
     struct pattern_vec shape; /* count/len/stride of every transfer (disp of k=0) */
+    /* When transfer k is transfer 0 moved by k * xfer_step, and xfer_step is
+     * at least the span of one transfer (so transfers neither overlap nor
+     * interleave): the step; else 0. One MPI-IO file view then serves every
+     * transfer of a dataset (1D; 2D chunk-emulated contiguous). */
+    int64_t xfer_step;
     struct pattern_slab slab;
 };
 

@@ -206,6 +206,26 @@ static void walk_rank(const struct pattern_params *pp, int r, struct canvas *cv)
 }
 
 /* One valid configuration: every rank's plan, then every byte written once. */
+/* xfer_step: when set, every transfer is transfer 0 moved by k steps and a
+ * step is at least one transfer's span (what lets MPI-IO keep one file view
+ * per dataset); 1D always tiles, 2D non-emulated never does. */
+static void check_step(const struct pattern_params *pp, int r)
+{
+    struct pattern pt;
+    if (!init_ok(&pt, pp, r, r))
+        return;
+    int64_t span = (pt.shape.count - 1) * pt.shape.stride + pt.shape.len;
+    if (pp->geometry == 1)
+        CHECK(pt.xfer_step != 0);
+    if (pp->geometry == 2 && !pp->chunked)
+        CHECK_I64(pt.xfer_step, 0);
+    if (pt.xfer_step == 0)
+        return;
+    CHECK(pt.xfer_step >= span);
+    for (int64_t k = 0; k < pt.ntransfers; k++)
+        CHECK_I64(pattern_file_vec(&pt, k).disp, pt.shape.disp + k * pt.xfer_step);
+}
+
 static void check_config(const struct pattern_params *pp)
 {
     struct canvas cv;
@@ -220,8 +240,10 @@ static void check_config(const struct pattern_params *pp)
         CHECK(!"out of memory");
         return;
     }
-    for (int r = 0; r < pp->nprocs; r++)
+    for (int r = 0; r < pp->nprocs; r++) {
         walk_rank(pp, r, &cv);
+        check_step(pp, r);
+    }
     for (int64_t f = 0; f < cv.n; f++)
         CHECK(cv.writer[f] != 0);
     free(cv.writer);
