@@ -1,0 +1,111 @@
+"""Independent readers of h5perf-plot's outputs: PNG headers, SVG text and
+series groups, and the HTML page's structure, references and tables.
+Written from the file formats, sharing nothing with tools/.
+"""
+import base64
+import struct
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+EXTERNAL = ("http:", "https:", "//", "file:", "ftp:")
+
+
+def png_size(path):
+    """(width, height) from the IHDR chunk; raises AssertionError if the
+    file is not a PNG."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == PNG_SIGNATURE, "%s: no PNG signature" % path
+    length, kind = struct.unpack(">I4s", head[8:16])
+    assert kind == b"IHDR" and length == 13, "%s: first chunk is not IHDR" % path
+    return struct.unpack(">II", head[16:24])
+
+
+class Svg:
+    """An SVG file parsed as XML: its texts and its groups by id."""
+
+    def __init__(self, path):
+        self.root = ET.parse(path).getroot()
+        assert self.root.tag == SVG_NS + "svg", "%s: root is not <svg>" % path
+        self.texts = ["".join(t.itertext()).strip() for t in self.root.iter(SVG_NS + "text")]
+        self.groups = {}
+        for g in self.root.iter(SVG_NS + "g"):
+            self.groups.setdefault(g.get("id"), []).append(g)
+
+    def markers(self, gid):
+        """How many markers (points drawn) the series with this id has."""
+        (g,) = self.groups[gid]
+        return len(list(g.iter(SVG_NS + "use")))
+
+
+class Page(HTMLParser):
+    """Parses a whole page; collects structure errors, every URL-valued
+    attribute, <img> sources, the text, and the tables as lists of rows of
+    cell texts."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+            "source", "track", "wbr"}
+    URL_ATTRS = {"src", "href", "srcset", "action", "data", "poster", "xlink:href"}
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.errors, self.urls, self.imgs, self.tags = [], [], [], [], []
+        self.text, self.tables, self.title = [], [], ""
+        self._cell = None
+        self.feed(text)
+        self.close()
+        if self.stack:
+            self.errors.append("unclosed: %s" % self.stack)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        for k, v in attrs:
+            if k in self.URL_ATTRS:
+                self.urls.append((tag, k, v or ""))
+        if tag == "img":
+            self.imgs.append(dict(attrs))
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th") and self.tables and self.tables[-1]:
+            self._cell = []
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append("</%s> closes <%s>" % (tag, self.stack[-1] if self.stack else ""))
+            return
+        self.stack.pop()
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][-1].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._cell is not None:
+            self._cell.append(data)
+        if self.stack and self.stack[-1] == "title":
+            self.title += data
+
+    def table_with(self, header_cell):
+        """The first table whose header row has this cell, as dicts by header."""
+        for t in self.tables:
+            if t and header_cell in t[0]:
+                return [dict(zip(t[0], row)) for row in t[1:]]
+        raise AssertionError("no table with a '%s' column" % header_cell)
+
+    def svg_images(self):
+        """The decoded bytes of every <img> holding an SVG data: URI."""
+        prefix = "data:image/svg+xml;base64,"
+        return [base64.b64decode(i["src"][len(prefix):]) for i in self.imgs
+                if i.get("src", "").startswith(prefix)]
+
+    def external_urls(self):
+        return [u for u in self.urls if u[2].strip().lower().startswith(EXTERNAL)
+                or not u[2].strip().lower().startswith(("data:", "#"))]

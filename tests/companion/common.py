@@ -1,0 +1,149 @@
+"""Shared by the companion tests: paths, running a tool, and fixture variants.
+
+Standard library only (the h5perf-compare tests run where matplotlib and
+jsonschema may be missing). The variants are made here, from the committed
+fixtures, so that test_fixtures.py can check them against the schema too.
+"""
+import copy
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TOOLS = os.path.join(ROOT, "tools")
+DATA = os.path.join(HERE, "data")
+SCHEMA = os.path.join(ROOT, "docs", "results.schema.json")
+# The fixtures these tests were written against (make_fixtures.py); other
+# files in data/ are only checked against the schema and for consistency.
+SWEEP = os.path.join(DATA, "sweep.json")
+FAILURE = os.path.join(DATA, "failure.json")
+MIB = 1 << 20
+DATA_MEASURES = ("write", "write_open_close", "write_raw", "read", "read_open_close", "read_raw")
+
+
+class Result:
+    def __init__(self, p):
+        self.rc, self.out, self.err = p.returncode, p.stdout, p.stderr
+        self.err_lines = p.stderr.splitlines()
+
+    def __repr__(self):
+        return "rc=%d\n--- stdout\n%s--- stderr\n%s" % (self.rc, self.out[-3000:], self.err)
+
+
+def run_tool(name, args, cwd=None, python_args=()):
+    """Runs tools/<name> with this interpreter (the one CMake chose)."""
+    cmd = [sys.executable] + list(python_args) + [os.path.join(TOOLS, name)] + list(args)
+    p = subprocess.run(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True, timeout=100)
+    return Result(p)
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def save(doc, directory, name):
+    path = os.path.join(directory, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def fixture_paths():
+    return sorted(os.path.join(DATA, f) for f in os.listdir(DATA) if f.endswith(".json"))
+
+
+# --- an independent oracle ------------------------------------------------------
+# Written from the schema's definitions, not from tools/h5perf_results.py.
+
+def expected_median(run, measure):
+    """Median MiB/s of one measure, or None when it failed or moves no data
+    (open and close times): bytes over the median of the slowest-process
+    times of the successful iterations."""
+    if measure["status"] != "ok" or measure["measure"] not in DATA_MEASURES:
+        return None
+    times = [s["seconds"]["slowest"] for s in measure["samples"] if s["status"] == "ok"]
+    return run["bytes"] / MIB / statistics.median(times) if times else None
+
+
+def find_run(doc, processes, xfer, api):
+    return next(r for r in doc["runs"] if (r["processes"], r["transfer_size"], r["api"]) ==
+                (processes, xfer, api))
+
+
+def find_measure(run, name):
+    return next(m for m in run["measures"] if m["measure"] == name)
+
+
+# --- variants -------------------------------------------------------------------
+
+def resummarize(run, m):
+    """Recomputes a measure's summary from its samples as h5perf does, so
+    that a variant stays a consistent document."""
+    times = sorted(s["seconds"]["slowest"] for s in m["samples"] if s["status"] == "ok")
+    if m["status"] != "ok" or not times:
+        m["summary"] = None
+        return
+    sec = {"min": times[0], "mean": sum(times) / len(times),
+           "median": statistics.median(times), "max": times[-1]}
+    mbs = None
+    if m["measure"] in DATA_MEASURES:
+        def rate(t):
+            return run["bytes"] / MIB / t
+        mbs = {"max": rate(sec["min"]), "avg": rate(sec["mean"]), "min": rate(sec["max"]),
+               "median": rate(sec["median"])}
+    m["summary"] = {"iterations": len(times), "seconds": sec, "mib_per_s": mbs}
+
+
+def slowed(doc, factor, only=None):
+    """A copy with every time multiplied by factor (factor 2 = half the
+    throughput); only, if given, is a (processes, xfer, api, measure) key."""
+    doc = copy.deepcopy(doc)
+    for run in doc["runs"]:
+        for m in run["measures"]:
+            key = (run["processes"], run["transfer_size"], run["api"], m["measure"])
+            if only is not None and key != only:
+                continue
+            for s in m["samples"]:
+                if s["seconds"] is not None:
+                    s["seconds"] = {k: v * factor for k, v in s["seconds"].items()}
+            resummarize(run, m)
+    return doc
+
+
+def with_times(doc, key, times):
+    """A copy where one measure's iterations took exactly these times."""
+    doc = copy.deepcopy(doc)
+    run = find_run(doc, *key[:3])
+    m = find_measure(run, key[3])
+    assert len(times) == len(m["samples"])
+    for s, t in zip(m["samples"], times):
+        s["seconds"] = {"slowest": t, "fastest": t * 0.9, "mean": t * 0.95}
+    resummarize(run, m)
+    return doc
+
+
+def failed_in(doc, key, status="io_error"):
+    """A copy where one measure failed in every iteration, as h5perf writes it."""
+    doc = copy.deepcopy(doc)
+    run = find_run(doc, *key[:3])
+    m = find_measure(run, key[3])
+    m["status"] = status
+    for s in m["samples"]:
+        s["status"], s["seconds"] = status, None
+    m["summary"] = None
+    run["status"] = status
+    run["errors"] = ["h5perf: rank 0: %s %s '/scratch/h5perf/#pio_tmp_0': Input/output error" % (
+        key[2], key[3])]
+    doc["status"], doc["exit_status"] = status, 1
+    return doc
+
+
+def only_processes(doc, processes):
+    doc = copy.deepcopy(doc)
+    doc["runs"] = [r for r in doc["runs"] if r["processes"] == processes]
+    return doc

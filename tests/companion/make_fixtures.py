@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Writes the companion's test fixtures into tests/companion/data/.
+
+Made-up but plausible h5perf results documents (schema version 1), with the
+summaries computed as h5perf computes them, so the fixtures can be read like
+real runs. They are committed; rerun this only to change them:
+    python3 tests/companion/make_fixtures.py
+  sweep.json    3 APIs x 1, 2, 4 processes x 256KiB..1MiB, 3 iterations, all ok
+  failure.json  2 processes, -D r,t,v (raw, open and close times), a verification
+                failure (mpiio, 512KiB) and an I/O error that ends the run
+                (phdf5, 1MiB), exit status 1
+"""
+import json
+import os
+import random
+import statistics
+
+MIB = 1 << 20
+KIB = 1 << 10
+DIR = "/scratch/h5perf"
+# Base throughput of one process in MiB/s, and how each API pays for small
+# transfers (a fixed cost per call): HDF5 slower than MPI-IO, MPI-IO than POSIX.
+BANDWIDTH = {"posix": 900.0, "mpiio": 860.0, "phdf5": 760.0}
+CALL_COST = {"posix": 32 * KIB, "mpiio": 48 * KIB, "phdf5": 96 * KIB}
+EXT = {"posix": "posix", "mpiio": "mpio", "phdf5": "h5"}
+
+
+def mib_per_s(nbytes, t):
+    return nbytes / MIB / t if t > 0 else 0.0
+
+
+def summary(nbytes, times, data):
+    if not times:
+        return None
+    s = sorted(times)
+    sec = {"min": s[0], "mean": sum(s) / len(s), "median": statistics.median(s), "max": s[-1]}
+    mbs = None
+    if data:
+        mbs = {"max": mib_per_s(nbytes, sec["min"]), "avg": mib_per_s(nbytes, sec["mean"]),
+               "min": mib_per_s(nbytes, sec["max"]), "median": mib_per_s(nbytes, sec["median"])}
+    return {"iterations": len(s), "seconds": sec, "mib_per_s": mbs}
+
+
+def measure(name, nbytes, slowest, failed):
+    """One measure; slowest[i] is iteration i+1's time, failed maps an
+    iteration to its status."""
+    data = name in ("write", "write_open_close", "write_raw", "read", "read_open_close",
+                    "read_raw")
+    samples, times = [], []
+    for i, t in enumerate(slowest, 1):
+        st = failed.get(i, "ok")
+        sec = None
+        if st == "ok":
+            sec = {"slowest": t, "fastest": t * 0.91, "mean": t * 0.96}
+            times.append(t)
+        samples.append({"iteration": i, "status": st, "bytes": nbytes if data else 0,
+                        "seconds": sec})
+    status = next((failed[i] for i in sorted(failed)), "ok")
+    return {"measure": name, "status": status, "samples": samples,
+            "summary": summary(nbytes, times, data) if status == "ok" else None}
+
+
+def measure_names(raw, times):
+    names = []
+    for phase in ("write", "read"):
+        names += [phase, phase + "_open_close"]
+        names += [phase + "_raw"] if raw else []
+        names += [phase + "_open", phase + "_close"] if times else []
+    return names
+
+
+def run(rng, api, procs, xfer, nbytes, iterations, names, failed=None, errors=()):
+    """One run; failed maps a phase ("write"/"read") to {iteration: status}."""
+    failed = failed or {}
+    bw = BANDWIDTH[api] * procs ** 0.8 * xfer / (xfer + CALL_COST[api])
+    measures = []
+    for name in names:
+        phase, _, kind = name.partition("_")
+        base = nbytes / MIB / bw * (1.1 if phase == "read" else 1.0)
+        extra = {"": 0.0, "raw": -0.04 * base, "open_close": 0.004 + 0.001 * procs,
+                 "open": 0.003 + 0.001 * procs, "close": 0.001}[kind]
+        t = base + extra if kind not in ("open", "close") else extra
+        slowest = [t * rng.uniform(0.97, 1.03) for _ in range(iterations)]
+        measures.append(measure(name, nbytes, slowest, failed.get(phase, {})))
+    status = next((m["status"] for m in measures if m["status"] != "ok"), "ok")
+    return {"processes": procs, "transfer_size": xfer, "api": api, "bytes": nbytes,
+            "status": status, "errors": list(errors), "measures": measures}
+
+
+def document(runs, cfg, argv, exit_status=0):
+    worst = "ok"
+    for r in runs:
+        if r["status"] == "io_error" or (r["status"] == "verify_failed" and worst == "ok"):
+            worst = r["status"]
+    procs = max(r["processes"] for r in runs)
+    context = {
+        "h5perf_version": "0.1.0", "h5perf_commit": "a5f67cd", "hdf5_version": "1.10.8",
+        "mpi_library": "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4",
+        "mpi_version": "3.1", "processes": procs, "hosts": 1, "host_names": ["node001"],
+        "directory": DIR, "file_system": {"type": "ext4", "magic": "0xef53"},
+        "start_time": "2026-11-22T08:00:00Z", "end_time": "2026-11-22T08:01:40Z",
+        "command_line": argv}
+    config = {
+        "apis": ["posix", "mpiio", "phdf5"], "geometry": "1d", "layout": "contiguous",
+        "storage": "contiguous", "io_mode": "independent", "align": 1, "align_threshold": 1,
+        "output": None, "format": "json", "results_file": None, "overwrite": False,
+        "watchdog_seconds": 120, "progress": False, "overhead": False, "fsync": False,
+        "direct": False, "read_shift": 0,
+        "environment": {"HDF5_PARAPREFIX": DIR, "HDF5_NOCLEANUP": None, "HDF5_MPI_INFO": None},
+        "mpi_info": {}, "warnings": []}
+    config.update(cfg)
+    return {"schema": "h5perf-results", "schema_version": 1, "status": worst,
+            "exit_status": exit_status, "context": context, "config": config, "runs": runs}
+
+
+def sweep():
+    rng = random.Random(5)
+    procs, xfers, iterations, per_proc = (1, 2, 4), (256 * KIB, 512 * KIB, MIB), 3, MIB
+    names = measure_names(False, False)
+    runs = [run(rng, api, p, x, per_proc * p, iterations, names)
+            for p in procs for x in xfers for api in ("posix", "mpiio", "phdf5")]
+    cfg = {"bytes_per_process": per_proc, "min_xfer_size": xfers[0], "max_xfer_size": xfers[-1],
+           "block_size": 256 * KIB, "num_dsets": 1, "num_files": 1, "iterations": iterations,
+           "min_processes": 1, "max_processes": 4, "write_only": False, "read_only": False,
+           "debug": {"level": 0, "raw": False, "times": False, "verify": False}}
+    return document(runs, cfg, ["h5perf", "-e", "1M", "-x", "256K", "-X", "1M", "-B", "256K",
+                                "-p", "1", "-P", "4", "-i", "3", "--format=json"])
+
+
+def failure():
+    rng = random.Random(6)
+    xfers, iterations, per_proc = (512 * KIB, MIB), 3, 2 * MIB
+    names = measure_names(True, True)
+    verify = "h5perf: rank 1: mpiio verify '%s/#pio_tmp_0.mpio' offset 1572864: " \
+             "expected 0x01 found 0x00 (524288 bytes differ)" % DIR
+    nospace = "h5perf: rank %d: phdf5 write '" + DIR + "/#pio_tmp_0.h5' offset %d " \
+              "length 1048576: No space left on device"
+    runs = []
+    for x in xfers:
+        for api in ("posix", "mpiio", "phdf5"):
+            if x == MIB and api == "phdf5":
+                # The I/O error in the first iteration stops the run there.
+                bad = {"write": {1: "io_error"}, "read": {1: "io_error"}}
+                errs = [nospace % (0, 0), nospace % (1, 2 * MIB)]
+                runs.append(run(rng, api, 2, x, per_proc * 2, 1, names, bad, errs))
+            elif x == 512 * KIB and api == "mpiio":
+                runs.append(run(rng, api, 2, x, per_proc * 2, iterations, names,
+                                {"read": {2: "verify_failed"}}, [verify]))
+            else:
+                runs.append(run(rng, api, 2, x, per_proc * 2, iterations, names))
+    cfg = {"bytes_per_process": per_proc, "min_xfer_size": xfers[0], "max_xfer_size": xfers[-1],
+           "block_size": 512 * KIB, "num_dsets": 1, "num_files": 1, "iterations": iterations,
+           "min_processes": 2, "max_processes": 2, "write_only": False, "read_only": False,
+           "debug": {"level": 0, "raw": True, "times": True, "verify": True}}
+    return document(runs, cfg, ["h5perf", "-e", "2M", "-x", "512K", "-X", "1M", "-B", "512K",
+                                "-p", "2", "-i", "3", "-D", "r,t,v", "--format=json"], 1)
+
+
+def main():
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+    os.makedirs(out, exist_ok=True)
+    for name, doc in (("sweep", sweep()), ("failure", failure())):
+        with open(os.path.join(out, name + ".json"), "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

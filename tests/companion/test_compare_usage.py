@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""companion_compare_usage: h5perf-compare's usage errors.
+
+Every case exits 2 with exactly one stderr line "h5perf-compare: ..." and
+nothing on stdout: bad options, bad thresholds (only "N%" is accepted),
+unreadable, non-JSON and non-h5perf inputs, a wrong schema_version, and
+two results with no configuration in common.
+"""
+import json
+import os
+import tempfile
+import unittest
+
+import common
+
+THRESHOLD_RULE = "expected a percentage from 0% to below 100% written with a % sign, e.g. 10%"
+
+
+class UsageErrors(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls._tmp = tempfile.TemporaryDirectory(prefix="h5perf-compare-usage-")
+        cls.tmp = cls._tmp.name
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._tmp.cleanup()
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def assert_usage_error(self, args, fragment):
+        r = common.run_tool("h5perf-compare", args)
+        self.assertEqual(r.rc, 2, r)
+        self.assertEqual(len(r.err_lines), 1, r)
+        self.assertTrue(r.err_lines[0].startswith("h5perf-compare: "), r)
+        self.assertIn(fragment, r.err_lines[0], r)
+        self.assertEqual(r.out, "", r)
+
+    def test_command_line(self):
+        s = common.SWEEP
+        for args, fragment in (
+                ([], "the following arguments are required: A.json, B.json"),
+                ([s], "the following arguments are required: B.json"),
+                ([s, s, s], "unrecognized arguments: "),
+                ([s, s, "--bogus"], "unrecognized arguments: --bogus"),
+                ([s, s, "--thr", "10%"], "unrecognized arguments: --thr"),
+                ([s, s, "--threshold"], "argument --threshold: expected one argument")):
+            with self.subTest(args=args):
+                self.assert_usage_error(args, fragment)
+
+    def test_thresholds(self):
+        for value in ("10", "0.1", "10 %", "%", "", "abc", "-5%", "100%", "150%", "1e1%",
+                      "10%%", ".5%", "5.%", "nan%", "10%x", "10%\n", "١٠%"):
+            with self.subTest(threshold=value):
+                # Control characters are shown escaped, keeping one line.
+                shown = value.replace("\n", "\\n")
+                self.assert_usage_error([common.SWEEP, common.SWEEP, "--threshold=" + value],
+                                        "--threshold '%s': %s" % (shown, THRESHOLD_RULE))
+
+    def test_help(self):
+        r = common.run_tool("h5perf-compare", ["--help"])
+        self.assertEqual((r.rc, r.err), (0, ""), r)
+        self.assertTrue(r.out.startswith("usage: h5perf-compare A.json B.json [--threshold PCT]\n"))
+        self.assertIn("(default: 10%)", r.out)
+        self.assertNotIn("%%", r.out)
+
+    def test_accepted_thresholds(self):
+        for value in ("0%", "5%", "12.5%", "99.9%"):
+            with self.subTest(threshold=value):
+                r = common.run_tool("h5perf-compare",
+                                    [common.SWEEP, common.SWEEP, "--threshold", value])
+                self.assertEqual((r.rc, r.err), (0, ""), r)
+                self.assertTrue(r.out.endswith("(threshold %s)\n" % value), r)
+
+    def test_inputs(self):
+        s = common.SWEEP
+        missing = os.path.join(self.tmp, "missing.json")
+        text = self.write("report.txt", "HDF5 Library: Version 1.10.8\n")
+        doc = common.load(s)
+        doc["schema_version"] = 2
+        v2 = self.write("v2.json", json.dumps(doc))
+        other = self.write("other.json", json.dumps({"schema": "ior", "tests": []}))
+        with open(s) as f:
+            truncated = self.write("truncated.json", f.read()[:5000])
+        one = self.write("p1.json", json.dumps(common.only_processes(common.load(s), 1)))
+        four = self.write("p4.json", json.dumps(common.only_processes(common.load(s), 4)))
+        for args, fragment in (
+                ([s, missing], "'%s': cannot read: No such file or directory" % missing),
+                ([missing, s], "'%s': cannot read: No such file or directory" % missing),
+                ([text, s], "'%s': not JSON: Expecting value: line 1 column 1" % text),
+                ([s, truncated], "'%s': not JSON: " % truncated),
+                ([s, v2], "'%s': unsupported schema_version 2 (supported: 1)" % v2),
+                ([other, s], "'%s': not an h5perf results document" % other),
+                ([one, four], "'%s' and '%s': no configuration (processes, transfer size, API, "
+                              "data measure) in common" % (one, four))):
+            with self.subTest(args=args):
+                self.assert_usage_error(args, fragment)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

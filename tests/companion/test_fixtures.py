@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""companion_fixtures: the test inputs are real h5perf results documents.
+
+Every data/*.json (the committed fixtures, and any real run added there) and
+every variant the other tests derive must validate against
+docs/results.schema.json, and the statistics the tools compute from the
+samples must equal the summaries h5perf wrote.
+"""
+import json
+import math
+import sys
+import unittest
+
+import jsonschema
+
+import common
+
+sys.path.insert(0, common.TOOLS)
+import h5perf_results as hr  # noqa: E402
+
+SWEEP_KEY = (2, 512 << 10, "mpiio", "read")
+
+
+def variants():
+    sweep = common.load(common.SWEEP)
+    return {
+        "slowed x2": common.slowed(sweep, 2.0),
+        "wide spread": common.with_times(sweep, (1, 1 << 20, "posix", "write"),
+                                         [0.001, 0.0015, 0.002]),
+        "failed in B": common.failed_in(sweep, SWEEP_KEY),
+        "one process count": common.only_processes(sweep, 4),
+    }
+
+
+class Schema(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        with open(common.SCHEMA) as f:
+            schema = json.load(f)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        cls.validator = jsonschema.Draft202012Validator(schema)
+
+    def assert_valid(self, doc, what):
+        errors = ["%s: %s" % ("/".join(map(str, e.absolute_path)), e.message)
+                  for e in self.validator.iter_errors(doc)]
+        self.assertEqual(errors[:5], [], what)
+
+    def test_committed_fixtures(self):
+        paths = common.fixture_paths()
+        self.assertIn(common.SWEEP, paths)
+        self.assertIn(common.FAILURE, paths)
+        for path in paths:
+            self.assert_valid(common.load(path), path)
+
+    def test_derived_variants(self):
+        for what, doc in variants().items():
+            self.assert_valid(doc, what)
+
+    def test_the_validator_rejects_a_broken_document(self):
+        # Without this, a validator that accepts everything would pass above.
+        doc = common.load(common.FAILURE)
+        del doc["runs"][0]["measures"][0]["samples"][0]["seconds"]
+        doc["schema_version"] = 2
+        self.assertEqual(len(list(self.validator.iter_errors(doc))), 2)
+
+
+class Consistency(unittest.TestCase):
+    """The tools' statistics (from samples) against h5perf's summaries."""
+
+    def check(self, path, doc):
+        res = hr.load(path)
+        for run in doc["runs"]:
+            for m in run["measures"]:
+                key = (run["processes"], run["transfer_size"], run["api"], m["measure"])
+                s, summary, what = res.stats[key], m["summary"], (path, key)
+                self.assertEqual(s.ok, summary is not None, what)
+                if summary is None:
+                    continue
+                self.assertTrue(math.isclose(s.median_seconds, summary["seconds"]["median"],
+                                             rel_tol=1e-12), what)
+                self.assertEqual(s.iterations, summary["iterations"], what)
+                mbs = summary["mib_per_s"]
+                if mbs is None:
+                    self.assertIsNone(s.median, what)
+                    continue
+                for mine, theirs in ((s.median, "median"), (s.min, "min"), (s.max, "max")):
+                    self.assertTrue(math.isclose(mine, mbs[theirs], rel_tol=1e-9),
+                                    (what, theirs, mine, mbs[theirs]))
+                self.assertTrue(math.isclose(s.median, common.expected_median(run, m),
+                                             rel_tol=1e-12), what)
+
+    def test_fixtures(self):
+        for path in common.fixture_paths():
+            self.check(path, common.load(path))
+
+    def test_failure_fixture_has_what_the_other_tests_need(self):
+        doc = common.load(common.FAILURE)
+        failed = [(r["transfer_size"], r["api"], r["status"]) for r in doc["runs"]
+                  if r["status"] != "ok"]
+        self.assertEqual(failed, [(512 << 10, "mpiio", "verify_failed"),
+                                  (1 << 20, "phdf5", "io_error")])
+        self.assertIn("No space left on device", doc["runs"][-1]["errors"][0])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

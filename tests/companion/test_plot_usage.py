@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""companion_plot_usage: h5perf-plot's usage errors.
+
+Each bad command line or input must exit 2 with exactly one stderr line
+"h5perf-plot: ..." (no traceback), print nothing on stdout and write
+nothing: not even the output directory.
+"""
+import json
+import os
+import tempfile
+import unittest
+
+import common
+
+ONE_LINE = "h5perf-plot: "
+
+
+class UsageErrors(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="h5perf-plot-usage-")
+        self.tmp = self._tmp.name
+        self.out = os.path.join(self.tmp, "out")
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def assert_usage_error(self, args, fragment, python_args=()):
+        before = sorted(os.listdir(self.tmp))
+        r = common.run_tool("h5perf-plot", args, cwd=self.tmp, python_args=python_args)
+        self.assertEqual(r.rc, 2, r)
+        self.assertEqual(len(r.err_lines), 1, r)
+        self.assertTrue(r.err_lines[0].startswith(ONE_LINE), r)
+        self.assertIn(fragment, r.err_lines[0], r)
+        self.assertEqual(r.out, "", r)
+        self.assertEqual(sorted(os.listdir(self.tmp)), before, "something was written")
+
+    def doc(self, name, edit):
+        doc = common.load(common.SWEEP)
+        edit(doc)
+        return self.write(name, json.dumps(doc))
+
+    def test_command_line(self):
+        for args, fragment in (
+                ([], "the following arguments are required: RESULTS.json"),
+                (["-o"], "argument -o: expected one argument"),
+                (["--bogus", common.SWEEP], "unrecognized arguments: --bogus"),
+                (["--tit", "x", common.SWEEP], "unrecognized arguments: --tit"),
+                (["-o", "", common.SWEEP], "-o: empty directory name")):
+            with self.subTest(args=args):
+                self.assert_usage_error(args, fragment)
+
+    def test_inputs(self):
+        missing = os.path.join(self.tmp, "missing.json")
+        text = self.write("report.txt", "HDF5 Library: Version 1.10.8\n")
+        cases = [
+            ([missing], "'%s': cannot read: No such file or directory" % missing),
+            ([self.tmp], "'%s': cannot read: Is a directory" % self.tmp),
+            ([text], "'%s': not JSON: " % text),
+            ([self.write("list.json", "[1, 2]")], "not an h5perf results document"),
+            ([self.doc("v2.json", lambda d: d.update(schema_version=2))],
+             "unsupported schema_version 2 (supported: 1)"),
+            ([self.doc("hdf4.json", lambda d: d["runs"][3].update(api="hdf4"))],
+             "runs[3].api: unknown value 'hdf4'"),
+            # A control character in a name is escaped: still one line.
+            ([os.path.join(self.tmp, "new\nline.json")], "new\\nline.json': cannot read"),
+            # One bad input among good ones: still nothing at all is written.
+            ([common.SWEEP, missing, common.FAILURE], "'%s': cannot read" % missing),
+        ]
+        for args, fragment in cases:
+            with self.subTest(args=args):
+                self.assert_usage_error(["-o", self.out] + args, fragment)
+
+    def test_output_directory_cannot_be_made(self):
+        blocker = self.write("file", "")
+        self.assert_usage_error(["-o", os.path.join(blocker, "out"), common.SWEEP],
+                                "'%s/out': cannot create directory: Not a directory" % blocker)
+
+    def test_help(self):
+        r = common.run_tool("h5perf-plot", ["-h"], cwd=self.tmp)
+        self.assertEqual((r.rc, r.err), (0, ""), r)
+        self.assertTrue(r.out.startswith(
+            "usage: h5perf-plot [-o OUTDIR] [--title T] RESULTS.json [MORE.json ...]\n"), r)
+        self.assertEqual(os.listdir(self.tmp), [])
+
+    def test_without_matplotlib(self):
+        # Runs the tool as a script with matplotlib made unimportable.
+        code = ("import runpy, sys; sys.modules['matplotlib'] = None; "
+                "sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
+        self.assert_usage_error(["-o", self.out, common.SWEEP], "matplotlib is not installed",
+                                python_args=["-c", code])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

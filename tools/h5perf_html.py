@@ -1,0 +1,200 @@
+"""The self-contained report.html of h5perf-plot.
+
+Formats what the results and the rendered charts already hold: no statistics
+are computed here. Self-contained means no external reference of any kind:
+CSS is inline and every chart is embedded as a data: URI of its SVG (an <img>
+keeps each SVG's internal ids apart from the others').
+"""
+import base64
+import html
+import shlex
+
+from h5perf_results import MEASURE_TITLES, format_size
+
+CSS = """
+body { font-family: sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.failed td { background: #fde8e8; }
+.charts { display: flex; flex-wrap: wrap; gap: 1em; }
+figure { margin: 0; }
+figure img { width: 640px; max-width: 100%; }
+code { white-space: pre-wrap; }
+"""
+
+SECTIONS = (("size", "Throughput vs transfer size"),
+            ("processes", "Throughput vs process count"),
+            ("overhead", "Overhead ratios: HDF5 over MPI-IO, MPI-IO over POSIX"))
+
+
+def esc(value):
+    return html.escape(str(value), quote=True)
+
+
+def _get(d, *keys):
+    """A nested value for display; "?" where the document does not have it."""
+    for k in keys:
+        if not isinstance(d, dict) or k not in d:
+            return "?"
+        d = d[k]
+    return d
+
+
+def _yes_no(v):
+    return "yes" if v is True else "no" if v is False else v
+
+
+def _context_rows(res):
+    c, g = res.context, res.config
+    hosts = _get(c, "host_names")
+    hosts = ", ".join(map(str, hosts[:8])) + (" ..." if len(hosts) > 8 else "") \
+        if isinstance(hosts, list) else hosts
+    cmd = _get(c, "command_line")
+    debug = _get(g, "debug")
+    flags = [f for f in ("raw", "times", "verify") if isinstance(debug, dict) and debug.get(f)]
+    return [
+        ("file", res.path),
+        ("status", "%s (exit status %s)" % (_get(res.doc, "status"), _get(res.doc, "exit_status"))),
+        ("h5perf", "%s (commit %s)" % (_get(c, "h5perf_version"), _get(c, "h5perf_commit"))),
+        ("HDF5", _get(c, "hdf5_version")),
+        ("MPI", "%s (MPI %s)" % (_get(c, "mpi_library"), _get(c, "mpi_version"))),
+        ("processes", "%s started; runs at %s" % (
+            _get(c, "processes"), ", ".join(map(str, res.process_counts())) or "none")),
+        ("hosts", "%s: %s" % (_get(c, "hosts"), hosts)),
+        ("file system", "%s (magic %s)" % (_get(c, "file_system", "type"),
+                                           _get(c, "file_system", "magic"))),
+        ("directory", _get(c, "directory")),
+        ("start, end", "%s, %s" % (_get(c, "start_time"), _get(c, "end_time"))),
+        ("command line", shlex.join(map(str, cmd)) if isinstance(cmd, list) else cmd),
+        ("APIs", ", ".join(map(str, g.get("apis", []))) or "?"),
+        ("workload", "%s, %s blocks, %s storage, %s I/O" % (
+            _get(g, "geometry"), _get(g, "layout"), _get(g, "storage"), _get(g, "io_mode"))),
+        ("sizes", "%s per process, transfers %s..%s, blocks %s" % tuple(
+            _size(g, k) for k in ("bytes_per_process", "min_xfer_size", "max_xfer_size",
+                                  "block_size"))),
+        ("datasets x files", "%s x %s" % (_get(g, "num_dsets"), _get(g, "num_files"))),
+        ("iterations", _get(g, "iterations")),
+        ("options", "write only: %s, read only: %s, debug level %s%s, overwrite: %s%s" % (
+            _yes_no(_get(g, "write_only")), _yes_no(_get(g, "read_only")),
+            _get(g, "debug", "level"), " " + "+".join(flags) if flags else "",
+            _yes_no(_get(g, "overwrite")), "".join(
+                ", %s: %s" % (k.replace("_", " "), _yes_no(g[k]))
+                for k in ("fsync", "direct", "read_shift") if k in g))),
+        ("MPI-IO hints", "; ".join("%s=%s" % kv for kv in sorted(g.get("mpi_info", {}).items()))
+         or "none"),
+        ("warnings", "; ".join(map(str, g.get("warnings", []))) or "none"),
+        # Read figures that only a page cache can explain (issue 6) deserve
+        # a row of their own: they change what the read charts mean.
+        ("page cache", "; ".join(map(str, res.doc.get("page_cache_warnings", []))) or "none"),
+    ]
+
+
+def _size(cfg, key):
+    v = cfg.get(key)
+    return format_size(v) if isinstance(v, int) and not isinstance(v, bool) and v > 0 else "?"
+
+
+def _table(header, rows, row_classes=None):
+    out = ["<table>", "<tr>" + "".join("<th>%s</th>" % esc(h) for h in header) + "</tr>"]
+    for i, row in enumerate(rows):
+        cls = row_classes[i] if row_classes else ""
+        out.append("<tr%s>" % (' class="%s"' % cls if cls else "") + "".join(row) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _td(value, num=False):
+    return '<td class="num">%s</td>' % esc(value) if num else "<td>%s</td>" % esc(value)
+
+
+def inputs_section(inputs):
+    out = ["<h2>Inputs</h2>"]
+    for res in inputs:
+        out.append("<h3>%s</h3>" % esc(res.name))
+        rows = [[_td(k), _td(v)] for k, v in _context_rows(res)]
+        out.append(_table(("", res.name), rows))
+    return "\n".join(out)
+
+
+def failures_section(inputs):
+    rows = []
+    for res in inputs:
+        for run in res.failed_runs():
+            bad = ["%s: %s" % (m["measure"], m["status"]) for m in run["measures"]
+                   if m["status"] != "ok"]
+            errors = "".join("<div><code>%s</code></div>" % esc(e) for e in run["errors"])
+            rows.append(([_td(res.name)] if len(inputs) > 1 else []) + [
+                _td(run["processes"], True), _td(format_size(run["transfer_size"])),
+                _td(run["api"]), _td(run["status"]), _td(", ".join(bad) or "none"),
+                "<td>%s</td>" % (errors or "(no error lines)")])
+    if not rows:
+        return "<h2>Failed runs</h2>\n<p>None: every run succeeded.</p>"
+    header = (["input"] if len(inputs) > 1 else []) + [
+        "processes", "transfer size", "API", "status", "failed measures", "errors"]
+    return "<h2>Failed runs</h2>\n" + _table(header, rows, ["failed"] * len(rows))
+
+
+def charts_section(plots):
+    out = ["<h2>Charts</h2>"]
+    if not plots:
+        out.append("<p>No successful data measure to plot.</p>")
+    for section, heading in SECTIONS:
+        these = [p for p in plots if p.plot.section == section]
+        if not these:
+            continue
+        out.append("<h3>%s</h3>\n<div class=\"charts\">" % esc(heading))
+        for p in these:
+            data = base64.b64encode(p.svg).decode("ascii")
+            out.append('<figure><img alt="%s" src="data:image/svg+xml;base64,%s">'
+                       "<figcaption>%s.png, %s.svg</figcaption></figure>" % (
+                           esc(p.plot.title), data, esc(p.plot.name), esc(p.plot.name)))
+        out.append("</div>")
+    return "\n".join(out)
+
+
+def _num(v, fmt):
+    return "" if v is None else fmt % v
+
+
+def runs_section(inputs):
+    rows, classes = [], []
+    for res in inputs:
+        for key in res.keys():
+            p, x, api, measure = key
+            s = res.stats[key]
+            rows.append(([_td(res.name)] if len(inputs) > 1 else []) + [
+                _td(p, True), _td(format_size(x)), _td(api), _td(MEASURE_TITLES[measure]),
+                _td(_num(s.median, "%.1f"), True), _td(_num(s.min, "%.1f"), True),
+                _td(_num(s.max, "%.1f"), True), _td(_num(s.median_seconds, "%.6f"), True),
+                _td(s.iterations, True), _td("ok" if s.ok else s.failure)])
+            classes.append("" if s.ok else "failed")
+    header = (["input"] if len(inputs) > 1 else []) + [
+        "processes", "transfer size", "API", "measure", "median MiB/s", "min MiB/s",
+        "max MiB/s", "median s", "iterations ok", "status"]
+    note = ("<p>Over the successful iterations, slowest process of each; the median "
+            "throughput is that of the median time. Open and close times move no data.</p>")
+    return "<h2>All runs</h2>\n" + note + "\n" + _table(header, rows, classes)
+
+
+def report(title, inputs, rendered):
+    """The whole page as a string; rendered holds (plot, svg bytes) records
+    with attributes .plot and .svg."""
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        '<head>\n<meta charset="utf-8">\n<title>%s</title>\n<style>%s</style>\n</head>' % (
+            esc(title), CSS),
+        "<body>",
+        "<h1>%s</h1>" % esc(title),
+        "<p>%d input file%s, %d charts. Throughput is in MiB/s (2<sup>20</sup> bytes per "
+        "second).</p>" % (len(inputs), "" if len(inputs) == 1 else "s", len(rendered)),
+        inputs_section(inputs),
+        failures_section(inputs),
+        charts_section(rendered),
+        runs_section(inputs),
+        "</body>",
+        "</html>",
+    ]
+    return "\n".join(parts) + "\n"
+

@@ -1,0 +1,288 @@
+"""Reading h5perf results documents (docs/results.schema.json, version 1).
+
+Loads a file, checks what the companion tools rely on (a light check that
+ends in one ResultsError line, not a full schema validation) and derives the
+statistics the tools show. Standard library only: h5perf-compare must run
+where matplotlib and jsonschema are not installed. Nothing here prints.
+"""
+import json
+import math
+import os
+import statistics
+import sys
+
+SCHEMA = "h5perf-results"
+SCHEMA_VERSION = 1
+MIB = 1 << 20
+
+APIS = ("posix", "mpiio", "phdf5")
+STATUSES = ("ok", "io_error", "verify_failed")
+# Run order of the measures in a document, used to sort every listing.
+MEASURES = ("write", "write_open_close", "write_raw", "write_open", "write_close",
+            "read", "read_open_close", "read_raw", "read_open", "read_close")
+# The measures that move data and so have a throughput; open and close
+# times move nothing.
+DATA_MEASURES = ("write", "write_open_close", "write_raw", "read", "read_open_close", "read_raw")
+MEASURE_TITLES = {
+    "write": "write", "write_open_close": "write incl. open/close", "write_raw": "raw write",
+    "write_open": "write open", "write_close": "write close",
+    "read": "read", "read_open_close": "read incl. open/close", "read_raw": "raw read",
+    "read_open": "read open", "read_close": "read close",
+}
+# The parameters that define the workload: two documents that differ in one
+# of them measure different things (h5perf-compare notes each difference).
+WORKLOAD_KEYS = ("geometry", "layout", "storage", "io_mode", "bytes_per_process", "block_size",
+                 "num_dsets", "num_files")
+# Later additions to version 1 (fsync before close, O_DIRECT, reading another
+# process's data): compared only when both documents have them.
+LATER_WORKLOAD_KEYS = ("fsync", "direct", "read_shift")
+SIZE_KEYS = ("bytes_per_process", "block_size")
+
+
+class ResultsError(Exception):
+    """A file that cannot be used; str() is one line naming the file."""
+
+
+def one_line(text):
+    """text with control characters escaped (a newline in a file name or an
+    argument must not split an error message over two lines)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
+class Stats:
+    """One measure of one run, over its successful iterations.
+
+    Throughputs follow h5perf's own summary: only the slowest process of each
+    iteration counts, and the median throughput is that of the median time
+    (with an odd number of iterations, the median of the throughputs). For a
+    failed measure, ok is False and every number is None.
+    """
+
+    def __init__(self, status, times=(), nbytes=0, data=True):
+        self.status = status
+        self.iterations = len(times)
+        self.ok = status == "ok" and self.iterations > 0
+        self.median_seconds = statistics.median(times) if self.ok else None
+        self.median = self.min = self.max = self.spread = None
+        if self.ok and data:
+            self.median = mib_per_s(nbytes, self.median_seconds)
+            self.max = mib_per_s(nbytes, min(times))
+            self.min = mib_per_s(nbytes, max(times))
+            # How far apart the iterations are, relative to the median: a
+            # difference smaller than this is noise, not a change.
+            self.spread = (self.max - self.min) / self.median if self.median > 0 else 0.0
+
+    @property
+    def failure(self):
+        """Why there is no value: the measure's status, or "no iterations"."""
+        return None if self.ok else (self.status if self.status != "ok" else "no iterations")
+
+
+class Results:
+    """One loaded document: the parsed JSON plus an index of its statistics
+    by (processes, transfer size, API, measure)."""
+
+    def __init__(self, path, doc):
+        self.path = path
+        self.name = os.path.splitext(os.path.basename(path))[0]
+        self.doc = doc
+        self.context = doc["context"]
+        self.config = doc["config"]
+        self.runs = doc["runs"]
+        self.stats = {}
+        for run in self.runs:
+            for m in run["measures"]:
+                key = (run["processes"], run["transfer_size"], run["api"], m["measure"])
+                self.stats[key] = measure_stats(run, m)
+
+    def keys(self, measure=None):
+        """The (processes, transfer size, API, measure) keys, in a stable order."""
+        return sorted((k for k in self.stats if measure is None or k[3] == measure), key=sort_key)
+
+    def process_counts(self):
+        return sorted({k[0] for k in self.stats})
+
+    def transfer_sizes(self):
+        return sorted({k[1] for k in self.stats})
+
+    def failed_runs(self):
+        """Runs whose status or any measure's status is not ok."""
+        return [r for r in self.runs
+                if r["status"] != "ok" or any(m["status"] != "ok" for m in r["measures"])]
+
+
+def sort_key(key):
+    """Orders (processes, transfer size, API, measure) keys as h5perf runs them."""
+    p, x, api, measure = key
+    return (p, x, APIS.index(api), MEASURES.index(measure))
+
+
+def mib_per_s(nbytes, seconds):
+    """Throughput in MiB/s; 0 for a time too small to divide by, as h5perf does."""
+    if seconds < sys.float_info.epsilon:
+        return 0.0
+    return nbytes / MIB / seconds
+
+
+def measure_stats(run, measure):
+    """Stats of one measure of one run, from its samples (the raw data), so
+    that a document whose summaries were edited or left out still agrees
+    with itself."""
+    times = [s["seconds"]["slowest"] for s in measure["samples"] if s["status"] == "ok"]
+    return Stats(measure["status"], times, run["bytes"], measure["measure"] in DATA_MEASURES)
+
+
+def format_size(n):
+    """A byte count as the report writes sizes: 4KiB, 1MiB, 1.5GiB, 100B."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            value = n / scale
+            return ("%d%s" % (value, unit) if n % scale == 0 else "%.3g%s" % (value, unit))
+    return "%dB" % n
+
+
+def short_names(paths):
+    """Short labels for the input files: the file name without extension;
+    where two inputs share it, the parent directory is prefixed, and any
+    label still shared gets #2, #3... in input order."""
+    names = [os.path.splitext(os.path.basename(p))[0] for p in paths]
+    if len(set(names)) < len(names):
+        names = ["%s/%s" % (os.path.basename(os.path.dirname(os.path.abspath(p))), n)
+                 for p, n in zip(paths, names)]
+    seen = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else "%s #%d" % (n, seen[n]))
+    return out
+
+
+def load(path):
+    """Reads and checks one document; raises ResultsError with a one-line
+    message that starts with the quoted path."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise ResultsError("'%s': cannot read: %s" % (path, e.strerror or e)) from None
+    try:
+        doc = json.loads(raw)
+    except (ValueError, RecursionError) as e:
+        raise ResultsError("'%s': not JSON: %s" % (path, _first_line(e))) from None
+    try:
+        check_document(doc)
+    except ResultsError as e:
+        raise ResultsError("'%s': %s" % (path, e)) from None
+    return Results(path, doc)
+
+
+def _first_line(e):
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+# --- the light check ----------------------------------------------------------
+# Only what the tools compute with is checked, with the path of the offending
+# value in the message; context and config are shown as they are.
+
+def _expect(value, kind, where):
+    ok = {
+        "object": isinstance(value, dict),
+        "array": isinstance(value, list),
+        "string": isinstance(value, str),
+        # bool is an int in Python; JSON true is not a count.
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "number": isinstance(value, (int, float)) and not isinstance(value, bool)
+                  and math.isfinite(value),
+    }[kind]
+    if not ok:
+        raise ResultsError("%s: expected %s %s, found %s" % (
+            where, "an" if kind[0] in "aeiou" else "a", kind, _json_type(value)))
+    return value
+
+
+def _json_type(value):
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return {dict: "an object", list: "an array", str: "a string"}.get(type(value), "a number")
+
+
+def _field(obj, key, kind, where):
+    if key not in obj:
+        raise ResultsError("%smissing '%s'" % (where + ": " if where else "", key))
+    return _expect(obj[key], kind, "%s.%s" % (where, key) if where else key)
+
+
+def _choice(obj, key, allowed, where):
+    value = _field(obj, key, "string", where)
+    if value not in allowed:
+        raise ResultsError("%s.%s: unknown value '%s' (expected one of %s)" % (
+            where, key, value, ", ".join(allowed)))
+    return value
+
+
+def _positive(obj, key, where, minimum=1):
+    value = _field(obj, key, "integer", where)
+    if value < minimum:
+        raise ResultsError("%s.%s: %d is below %d" % (where, key, value, minimum))
+    return value
+
+
+def check_document(doc):
+    """Raises ResultsError (without the file name) unless doc is a version 1
+    h5perf results document with well-formed runs."""
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+        raise ResultsError('not an h5perf results document (no "schema": "%s")' % SCHEMA)
+    version = doc.get("schema_version")
+    if version != SCHEMA_VERSION or isinstance(version, bool):
+        raise ResultsError("unsupported schema_version %s (supported: %d)" % (
+            json.dumps(version), SCHEMA_VERSION))
+    _field(doc, "context", "object", "")
+    _field(doc, "config", "object", "")
+    runs = _field(doc, "runs", "array", "")
+    seen = set()
+    for i, run in enumerate(runs):
+        where = "runs[%d]" % i
+        _check_run(_expect(run, "object", where), where)
+        key = (run["processes"], run["transfer_size"], run["api"])
+        if key in seen:
+            raise ResultsError("%s: second run of %d processes, transfer size %s, %s" % (
+                where, key[0], format_size(key[1]), key[2]))
+        seen.add(key)
+
+
+def _check_run(run, where):
+    _positive(run, "processes", where)
+    _positive(run, "transfer_size", where)
+    _choice(run, "api", APIS, where)
+    _positive(run, "bytes", where)
+    _choice(run, "status", STATUSES, where)
+    for j, line in enumerate(_field(run, "errors", "array", where)):
+        _expect(line, "string", "%s.errors[%d]" % (where, j))
+    names = set()
+    for j, m in enumerate(_field(run, "measures", "array", where)):
+        mwhere = "%s.measures[%d]" % (where, j)
+        name = _choice(_expect(m, "object", mwhere), "measure", MEASURES, mwhere)
+        if name in names:
+            raise ResultsError("%s: second '%s' measure in this run" % (mwhere, name))
+        names.add(name)
+        _choice(m, "status", STATUSES, mwhere)
+        for k, s in enumerate(_field(m, "samples", "array", mwhere)):
+            _check_sample(s, "%s.samples[%d]" % (mwhere, k))
+
+
+def _check_sample(s, where):
+    _expect(s, "object", where)
+    _positive(s, "iteration", where)
+    status = _choice(s, "status", STATUSES, where)
+    _positive(s, "bytes", where, minimum=0)
+    if "seconds" not in s:
+        raise ResultsError("%s: missing 'seconds'" % where)
+    if s["seconds"] is None:
+        if status == "ok":
+            raise ResultsError("%s: status 'ok' but seconds is null" % where)
+        return
+    seconds = _expect(s["seconds"], "object", where + ".seconds")
+    if _field(seconds, "slowest", "number", where + ".seconds") < 0:
+        raise ResultsError("%s.seconds.slowest: negative time" % where)
