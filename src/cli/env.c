@@ -121,7 +121,7 @@ static int env_parse_info(struct config *cfg, const char *text, int max_key, int
     for (;;) {
         const char *semi = strchr(p, ';');
         struct env_span entry = {p, semi ? (size_t)(semi - p) : strlen(p)};
-        struct env_span key, val;
+        struct env_span key = {0}, val = {0};
 
         entry = env_trim(entry);
         if (entry.len > 0) {

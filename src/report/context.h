@@ -17,7 +17,7 @@ struct run_context {
     int hosts;             /* distinct processor names */
     char *host_names;      /* the distinct names, '\n'-separated, owned */
     char directory[4096];  /* absolute directory of the data files */
-    char fs_type[32];      /* the kernel's name for statfs f_type, or "unknown" */
+    char fs_type[64];      /* the kernel's name for statfs f_type, or "unknown" */
     unsigned long fs_magic;
     char start_time[32]; /* UTC, 2026-11-22T07:38:40Z */
     char end_time[32];
