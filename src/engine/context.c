@@ -135,7 +135,8 @@ static void context_mpi(struct run_context *c)
     int len = 0, v = 0, sv = 0;
     MPI_Get_library_version(lib, &len);
     lib[strcspn(lib, "\n")] = '\0';
-    snprintf(c->mpi_library, sizeof c->mpi_library, "%s", lib);
+    /* MPICH's version string can be 8 KiB; its first line is all we keep. */
+    snprintf(c->mpi_library, sizeof c->mpi_library, "%.*s", (int)sizeof c->mpi_library - 1, lib);
     MPI_Get_version(&v, &sv);
     snprintf(c->mpi_version, sizeof c->mpi_version, "%d.%d", v, sv);
 }
