@@ -24,6 +24,19 @@ struct watchdog {
     int rank, seconds;
 };
 
+/* The launcher forwards a rank's stderr through a pipe; MPI_Abort can make it
+ * kill the job before it has drained that pipe (seen once with MPICH's hydra:
+ * a run that exited 1 having printed neither the failure nor the abort).
+ * A moment's pause on this last-resort path gives the lines time to leave. */
+static void abort_job(void)
+{
+    fflush(stderr);
+    files_remove_all(true);
+    struct timespec pause = {0, 200 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    MPI_Abort(MPI_COMM_WORLD, EXIT_RUN_FAILED);
+}
+
 static void *watchdog_main(void *arg)
 {
     struct watchdog *w = arg;
@@ -36,18 +49,14 @@ static void *watchdog_main(void *arg)
             "%s\nh5perf: rank %d: the processes did not agree on this failure within %d s "
             "(--watchdog): aborting the job\n",
             line, w->rank, w->seconds);
-    fflush(stderr);
-    files_remove_all(true);
-    MPI_Abort(MPI_COMM_WORLD, EXIT_RUN_FAILED);
+    abort_job();
     return NULL;
 }
 
 void watchdog_abort(int world_rank, const char *why)
 {
     fprintf(stderr, "h5perf: rank %d: %s: aborting instead of finalizing\n", world_rank, why);
-    fflush(stderr);
-    files_remove_all(true);
-    MPI_Abort(MPI_COMM_WORLD, EXIT_RUN_FAILED);
+    abort_job();
 }
 
 void watchdog_arm(const struct err *e, int world_rank, int seconds)
