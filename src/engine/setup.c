@@ -139,13 +139,35 @@ static bool setup_same_file(FILE *a, FILE *b)
            sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* Rank 0: opens path for writing, replacing it; *created tells whether the
- * file is new (so that a failure can remove it and leave nothing behind). */
+/* Rank 0: opens path for writing without emptying it yet, so that a run
+ * refused afterwards leaves an existing file as it was; *created tells
+ * whether the file is new (so that a failure can remove it). */
 static FILE *setup_create(const char *path, bool *created)
 {
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    *created = fd >= 0;
+    if (fd < 0 && errno == EEXIST)
+        fd = open(path, O_WRONLY | O_CLOEXEC);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && !f) {
+        int e = errno;
+        close(fd);
+        if (*created)
+            unlink(path);
+        *created = false;
+        errno = e;
+    }
+    return f;
+}
+
+/* Rank 0, once the run is accepted: an existing regular file is replaced
+ * (emptied), as a shell's > would. */
+static int setup_replace(FILE *f)
+{
     struct stat st;
-    *created = lstat(path, &st) != 0;
-    return fopen(path, "w");
+    if (!f || f == stdout || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+        return 0;
+    return ftruncate(fileno(f), 0);
 }
 
 /* Rank 0: the report stream (stdout or -o) and the --results file. */
@@ -166,6 +188,12 @@ static int setup_open_outputs(struct setup *s, struct cli_msg *m)
                         "of their own",
                         c->spelled[OPT_RESULTS], c->results,
                         c->output ? c->spelled[OPT_OUTPUT] : "standard output");
+    if (setup_replace(s->out) != 0)
+        return cli_fail(m, "h5perf: %s '%s': cannot empty the report file: %s",
+                        c->spelled[OPT_OUTPUT], c->output, strerror(errno));
+    if (setup_replace(s->results) != 0)
+        return cli_fail(m, "h5perf: %s '%s': cannot empty the results file: %s",
+                        c->spelled[OPT_RESULTS], c->results, strerror(errno));
     return 0;
 }
 

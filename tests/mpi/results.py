@@ -147,8 +147,44 @@ def format_json_and_csv_agree():
             expect_eq({k: row[k] for k in want}, want, "CSV row", r)
             for k in ("slowest", "fastest", "mean"):
                 expect_eq(float(row["seconds_" + k]), s["seconds"][k], "CSV seconds", r)
+            expect_eq(float(row["seconds_median"]), m["summary"]["seconds"]["median"],
+                      "CSV median of the run", r)
             if m["measure"] in ("write_open", "write_close", "read_open", "read_close"):
                 expect_eq((s["bytes"], m["summary"]["mib_per_s"]), (0, None), "open/close", r)
+
+
+@case
+def refused_run_leaves_output_files():
+    """A refused command line leaves an existing -o or --results file as it
+    was and removes one it created; an accepted run replaces them."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d}
+        keep, report = os.path.join(d, "keep.json"), os.path.join(d, "report.txt")
+        new = os.path.join(d, "new.txt")
+        for path in (keep, report):
+            with open(path, "w") as fh:
+                fh.write("precious\n")
+        for args, line in (
+                ("-o %s --results %s" % (keep, keep),
+                 "h5perf: --results '%s': is also the report (-o); give the results a file "
+                 "of their own" % keep),
+                ("-o %s --results %s/missing/r.json" % (report, d),
+                 "h5perf: --results '%s/missing/r.json': cannot create the results file: No "
+                 "such file or directory" % d),
+                ("-o %s --results %s/missing/r.csv" % (new, d),
+                 "h5perf: --results '%s/missing/r.csv': cannot create the results file: No "
+                 "such file or directory" % d)):
+            r = run(2, args, env=env)
+            expect_eq((r.rc, r.h5perf_err), (2, [line]), "refused", r)
+            for path in (keep, report):
+                with open(path) as fh:
+                    expect_eq(fh.read(), "precious\n", "untouched " + path, r)
+            expect_eq(listing(d), ["keep.json", "report.txt"], "nothing created", r)
+        r = run(2, "-e 16K -A posix -o %s --results %s" % (report, keep), env=env)
+        expect_eq(r.rc, 0, "accepted", r)
+        validate(load(keep), r)
+        with open(report) as fh:
+            expect(fh.readline().startswith("HDF5 Library: Version "), "report replaced", r)
 
 
 @case
@@ -188,6 +224,8 @@ def failures_are_recorded():
                   "verification failure spoils the reads only", r)
         with open(csv_path, newline="") as fh:
             rows = list(csv.DictReader(fh))
+        expect_eq([x["seconds_median"] == "" for x in rows], [False, False, True, True],
+                  "no median for a failed measure", r)
         expect_eq([(x["measure"], x["status"], x["seconds_slowest"], x["error"]) for x in rows], [
             ("write", "ok", rows[0]["seconds_slowest"], ""),
             ("write_open_close", "ok", rows[1]["seconds_slowest"], ""),
