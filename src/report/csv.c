@@ -31,7 +31,8 @@ static void csv_text(FILE *out, const char *s)
         fputc('"', out);
 }
 
-static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id t)
+static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id t,
+                    const struct timer_summary *sum)
 {
     enum run_status st = results_sample_status(r, i, t);
     const struct timer_stat *ts = &r->it[i].t[t];
@@ -42,6 +43,10 @@ static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id 
         fprintf(out, "%.17g,%.17g,%.17g,", ts->max, ts->min, ts->sum / r->nprocs);
     else
         fputs(",,,", out);
+    if (sum->n > 0)
+        fprintf(out, "%.17g,", sum->t_med);
+    else
+        fputc(',', out);
     if (st == RUN_IO_ERROR)
         csv_text(out, r->errors);
     else if (st == RUN_VERIFY_FAILED)
@@ -55,8 +60,14 @@ int csv_write(FILE *out, const struct config *cfg, const struct results_log *log
     int nm = results_measures(cfg, m);
     fputs(CSV_HEADER "\n", out);
     for (int k = 0; k < log->count; k++)
-        for (int j = 0; j < nm; j++)
+        for (int j = 0; j < nm; j++) {
+            struct timer_summary sum;
+            results_summarize(&log->runs[k], m[j], &sum);
+            /* As the JSON summary: no median for a measure that failed. */
+            if (results_measure_status(&log->runs[k], m[j]) != RUN_OK)
+                sum.n = 0;
             for (int i = 0; i < log->runs[k].iterations; i++)
-                csv_row(out, &log->runs[k], i, m[j]);
+                csv_row(out, &log->runs[k], i, m[j], &sum);
+        }
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
