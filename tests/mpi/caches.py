@@ -186,3 +186,19 @@ def page_cache_warning():
             expect("page_cache_warnings" not in json.load(fh), "JSON without reads", r)
         r = run(2, "-e 64K -B 16K -x 64K -A posix --direct", env={"HDF5_PARAPREFIX": d})
         expect_eq(r.page_cache, [], "POSIX with --direct", r)
+        # What must fit in memory is one file's datasets at each process
+        # count (each file is read back and removed before the next): with
+        # 100 KiB available, 64 KiB per process fits for 1 process, not 2,
+        # whatever -F; two datasets of 64 KiB do not fit at all.
+        meminfo = os.path.join(d, "meminfo")
+        with open(meminfo, "w") as fh:
+            fh.write("MemTotal: 1000 kB\nMemFree: 1 kB\nMemAvailable: 100 kB\n")
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_MEMINFO": meminfo}
+        one = (PAGE_CACHE + "posix with 1 processes can only come from the page cache: each "
+               "process reads data written moments before on its own host, through that "
+               "host's cache (use --direct for POSIX, or --read-shift with processes on "
+               "several hosts)")
+        for extra, want in (("", [one]), (" -F 3", [one]), (" -d 2", [])):
+            r = run(2, "-e 64K -B 16K -x 64K -A posix" + extra, env=env)
+            expect_eq((r.rc, r.page_cache), (0, want), "available memory, options" + extra, r)

@@ -7,7 +7,9 @@
  *   file offsets [H5PERF_CORRUPT_OFFSET, +H5PERF_CORRUPT_COUNT) come back
  *   flipped (verification tests).
  * - open() with O_DIRECT fails with EINVAL when H5PERF_FAULT_NO_DIRECT is set,
- *   as on a file system without direct I/O. */
+ *   as on a file system without direct I/O.
+ * - fopen("/proc/meminfo") opens $H5PERF_FAULT_MEMINFO instead, when set: a
+ *   node with that much memory available (page-cache warning tests). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -132,4 +134,19 @@ int open64(const char *path, int flags, ...)
         va_end(ap);
     }
     return fault_open("open64", path, flags, mode);
+}
+
+FILE *fopen(const char *path, const char *mode)
+{
+    FILE *(*real)(const char *, const char *) =
+        (FILE * (*)(const char *, const char *)) dlsym(RTLD_NEXT, "fopen");
+    const char *fake = getenv("H5PERF_FAULT_MEMINFO");
+    if (fake && path && strcmp(path, "/proc/meminfo") == 0)
+        path = fake;
+    return real(path, mode);
+}
+
+FILE *fopen64(const char *path, const char *mode)
+{
+    return fopen(path, mode);
 }
