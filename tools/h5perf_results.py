@@ -166,7 +166,7 @@ def load(path):
     except OSError as e:
         raise ResultsError("'%s': cannot read: %s" % (path, e.strerror or e)) from None
     try:
-        doc = json.loads(raw)
+        doc = json.loads(raw, parse_constant=_no_constant)
     except (ValueError, RecursionError) as e:
         raise ResultsError("'%s': not JSON: %s" % (path, _first_line(e))) from None
     try:
@@ -174,6 +174,11 @@ def load(path):
     except ResultsError as e:
         raise ResultsError("'%s': %s" % (path, e)) from None
     return Results(path, doc)
+
+
+def _no_constant(name):
+    # Python's json accepts NaN and Infinity; JSON (RFC 8259) does not.
+    raise ValueError("%s is not a JSON value" % name)
 
 
 def _first_line(e):

@@ -3,7 +3,7 @@
 
 Every case exits 2 with exactly one stderr line "h5perf-compare: ..." and
 nothing on stdout: bad options, bad thresholds (only "N%" is accepted),
-unreadable, non-JSON and non-h5perf inputs, a wrong schema_version, and
+unreadable, non-JSON (NaN included) and non-h5perf inputs, a wrong schema_version, and
 two results with no configuration in common.
 """
 import json
@@ -86,6 +86,8 @@ class UsageErrors(unittest.TestCase):
         other = self.write("other.json", json.dumps({"schema": "ior", "tests": []}))
         with open(s) as f:
             truncated = self.write("truncated.json", f.read()[:5000])
+        with open(s) as f:
+            nan = self.write("nan.json", f.read().replace('"slowest": ', '"slowest": NaN, "x": ', 1))
         one = self.write("p1.json", json.dumps(common.only_processes(common.load(s), 1)))
         four = self.write("p4.json", json.dumps(common.only_processes(common.load(s), 4)))
         for args, fragment in (
@@ -93,6 +95,7 @@ class UsageErrors(unittest.TestCase):
                 ([missing, s], "'%s': cannot read: No such file or directory" % missing),
                 ([text, s], "'%s': not JSON: Expecting value: line 1 column 1" % text),
                 ([s, truncated], "'%s': not JSON: " % truncated),
+                ([s, nan], "'%s': not JSON: NaN is not a JSON value" % nan),
                 ([s, v2], "'%s': unsupported schema_version 2 (supported: 1)" % v2),
                 ([other, s], "'%s': not an h5perf results document" % other),
                 ([one, four], "'%s' and '%s': no configuration (processes, transfer size, API, "
