@@ -62,10 +62,7 @@ int csv_write(FILE *out, const struct config *cfg, const struct results_log *log
     for (int k = 0; k < log->count; k++)
         for (int j = 0; j < nm; j++) {
             struct timer_summary sum;
-            results_summarize(&log->runs[k], m[j], &sum);
-            /* As the JSON summary: no median for a measure that failed. */
-            if (results_measure_status(&log->runs[k], m[j]) != RUN_OK)
-                sum.n = 0;
+            results_measure_summary(&log->runs[k], m[j], &sum);
             for (int i = 0; i < log->runs[k].iterations; i++)
                 csv_row(out, &log->runs[k], i, m[j], &sum);
         }

@@ -179,9 +179,8 @@ static void json_config(struct jsonw *w, const struct config *cfg, const struct 
 static void json_summary(struct jsonw *w, const struct api_result *r, enum timer_id t)
 {
     struct timer_summary s;
-    results_summarize(r, t, &s);
     jsonw_key(w, "summary");
-    if (results_measure_status(r, t) != RUN_OK || s.n == 0) {
+    if (results_measure_summary(r, t, &s) == 0) {
         jsonw_null(w);
         return;
     }

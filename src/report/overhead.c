@@ -1,6 +1,6 @@
 /* text_overhead(): the optional closing section of the text report (SPEC 0
  * keeps the default report byte-compatible, so it is only written with
- * --overhead). Ratios of median throughputs from results_summarize(). */
+ * --overhead). Ratios of median throughputs from results_measure_summary(). */
 #include <inttypes.h>
 #include <stdbool.h>
 
@@ -20,10 +20,7 @@ static const struct api_result *overhead_find(const struct results_log *log, int
 static double overhead_mbs(const struct api_result *r, enum timer_id t)
 {
     struct timer_summary s;
-    if (!r || results_measure_status(r, t) != RUN_OK)
-        return 0.0;
-    results_summarize(r, t, &s);
-    return s.n > 0 ? s.mbs_med : 0.0;
+    return r && results_measure_summary(r, t, &s) > 0 ? s.mbs_med : 0.0;
 }
 
 static void overhead_ratio(FILE *out, double num, double den)

@@ -143,6 +143,14 @@ enum run_status results_measure_status(const struct api_result *r, enum timer_id
     return results_timer_is_read(t) ? worst : RUN_OK;
 }
 
+int results_measure_summary(const struct api_result *r, enum timer_id t, struct timer_summary *s)
+{
+    results_summarize(r, t, s);
+    if (results_measure_status(r, t) != RUN_OK)
+        s->n = 0;
+    return s->n;
+}
+
 void results_log_init(struct results_log *l)
 {
     memset(l, 0, sizeof *l);

@@ -80,6 +80,9 @@ enum run_status results_sample_status(const struct api_result *r, int i, enum ti
 /* The status of timer t over the run: an I/O error in any iteration spoils
  * every timer (the run did not complete). */
 enum run_status results_measure_status(const struct api_result *r, enum timer_id t);
+/* The summary the results files and --overhead give: results_summarize(),
+ * emptied (n == 0) when the measure failed over the run. Returns s->n. */
+int results_measure_summary(const struct api_result *r, enum timer_id t, struct timer_summary *s);
 /* Write timers come before read timers in enum timer_id. */
 static inline int results_timer_is_read(enum timer_id t)
 {
