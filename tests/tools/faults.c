@@ -3,13 +3,17 @@
  *   ranks (Open MPI's OMPI_COMM_WORLD_RANK or MPICH's PMI_RANK):
  *     H5PERF_FAULT_EIO_RANK=r   pwrite fails with EIO on rank r
  *     H5PERF_FAULT_HANG_RANK=r  pwrite blocks forever on rank r (a hung server)
+ *     H5PERF_FAULT_DELAY_US=n   every pwrite waits n microseconds first, on every
+ *                               rank (a slow server: a regression on purpose)
  * - pread() of files whose name ends with H5PERF_CORRUPT_SUFFIX: the bytes at
  *   file offsets [H5PERF_CORRUPT_OFFSET, +H5PERF_CORRUPT_COUNT) come back
  *   flipped (verification tests).
  * - open() with O_DIRECT fails with EINVAL when H5PERF_FAULT_NO_DIRECT is set,
  *   as on a file system without direct I/O.
  * - fopen("/proc/meminfo") opens $H5PERF_FAULT_MEMINFO instead, when set: a
- *   node with that much memory available (page-cache warning tests). */
+ *   node with that much memory available (page-cache and memory tests).
+ * - fopen("/proc/self/mountinfo") opens $H5PERF_FAULT_MOUNTINFO instead, when
+ *   set: a chroot or container whose mount table lacks the data directory. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -19,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 static int fault_rank(void)
@@ -64,6 +69,13 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
         if (fault_on("H5PERF_FAULT_HANG_RANK"))
             for (;;)
                 pause();
+        const char *delay = getenv("H5PERF_FAULT_DELAY_US");
+        if (delay) {
+            long long us = atoll(delay);
+            struct timespec t = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
+            while (nanosleep(&t, &t) != 0)
+                ;
+        }
     }
     return real(fd, buf, len, off);
 }
@@ -142,6 +154,9 @@ FILE *fopen(const char *path, const char *mode)
         (FILE * (*)(const char *, const char *)) dlsym(RTLD_NEXT, "fopen");
     const char *fake = getenv("H5PERF_FAULT_MEMINFO");
     if (fake && path && strcmp(path, "/proc/meminfo") == 0)
+        path = fake;
+    fake = getenv("H5PERF_FAULT_MOUNTINFO");
+    if (fake && path && strcmp(path, "/proc/self/mountinfo") == 0)
         path = fake;
     return real(path, mode);
 }
