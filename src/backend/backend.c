@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const struct backend_ops *const backend_table[API_COUNT] = {
     [API_POSIX] = &backend_posix,
@@ -31,6 +33,21 @@ int backend_check_table(void)
             return -1;
     }
     return 0;
+}
+
+int backend_replaceable(const struct stat *st, char *why, size_t why_len)
+{
+    if (!S_ISREG(st->st_mode))
+        snprintf(why, why_len, "exists and is not a regular file (a symbolic link?)");
+    else if (st->st_nlink > 1)
+        snprintf(why, why_len, "has %ju hard links (other names share its data)",
+                 (uintmax_t)st->st_nlink);
+    else if (st->st_uid != geteuid())
+        snprintf(why, why_len, "belongs to user %ju, not to the user running h5perf (%ju)",
+                 (uintmax_t)st->st_uid, (uintmax_t)geteuid());
+    else
+        return 0;
+    return -1;
 }
 
 int backend_check_flat(const char *path, int num_dsets, const struct pattern *pt, char *why,

@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "backend/err.h"
 #include "cli/config.h"
@@ -67,6 +68,15 @@ struct backend_ops {
     int (*check_source)(const char *path, int num_dsets, const struct pattern *pt, char *why,
                         size_t len);
 };
+
+/* Local. May h5perf replace (truncate and rewrite) the existing file whose
+ * lstat() is st? Only a regular file with one link, owned by the user
+ * running h5perf: anything else is a name for someone else's data (a
+ * symbolic link, a second hard link, another user's file). Returns 0, or -1
+ * with why ("has 2 hard links (...)") for the message; docs/differences.md,
+ * "Files". A file mounted over the name is checked by the caller, which
+ * knows the path (names_mount_point()). */
+int backend_replaceable(const struct stat *st, char *why, size_t why_len);
 
 /* check_source of flat files (BACKEND_CAP_FLAT_FILE): the size suffices. */
 int backend_check_flat(const char *path, int num_dsets, const struct pattern *pt, char *why,

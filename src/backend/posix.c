@@ -50,6 +50,29 @@ static int posix_open_fail(struct err *e, const char *op, const char *path, int 
     return -1;
 }
 
+/* Not an errno: the file found is not one h5perf may replace. */
+#define POSIX_NOT_OURS (-1)
+
+/* Process 0, --overwrite or a file this run created: empties the open file,
+ * having checked on the open descriptor itself (no race with the name) that
+ * it is a file h5perf may replace. Returns 0, an errno, or POSIX_NOT_OURS
+ * (the descriptor is then closed). */
+static int posix_truncate(int fd)
+{
+    struct stat st;
+    char why[128];
+    int rc = 0;
+    if (fstat(fd, &st) < 0)
+        rc = errno;
+    else if (backend_replaceable(&st, why, sizeof why) < 0)
+        rc = POSIX_NOT_OURS;
+    else if (ftruncate(fd, 0) < 0)
+        rc = errno;
+    if (rc)
+        close(fd);
+    return rc;
+}
+
 /* Process 0 creates (or truncates) the file and broadcasts its errno, so that
  * every process records the same error (and e->exists on EEXIST); the others
  * then open the file process 0 created. O_NOFOLLOW everywhere: h5perf never
@@ -59,12 +82,21 @@ static int posix_create(const struct backend_ctx *ctx, const char *path, bool ma
 {
     int errnum = 0;
     if (ctx->rank == 0) {
-        int flags = O_CREAT | O_RDWR | O_NOFOLLOW | (may_truncate ? O_TRUNC : O_EXCL) |
-                    posix_direct_flag(ctx);
+        int flags =
+            O_CREAT | O_RDWR | O_NOFOLLOW | (may_truncate ? 0 : O_EXCL) | posix_direct_flag(ctx);
         *fd = open(path, flags, 0600);
         errnum = *fd < 0 ? errno : 0;
+        if (!errnum && may_truncate)
+            errnum = posix_truncate(*fd);
     }
     MPI_Bcast(&errnum, 1, MPI_INT, 0, ctx->comm);
+    if (errnum == POSIX_NOT_OURS) {
+        err_set(e, "POSIX", "create", path, -1, -1,
+                "the file is not one h5perf may replace (another link or owner appeared "
+                "since the start)");
+        e->exists = true;
+        return -1;
+    }
     if (errnum)
         return posix_open_fail(e, "create", path, errnum);
     if (ctx->rank != 0) {

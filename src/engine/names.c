@@ -6,6 +6,9 @@
 #include "engine/names.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,6 +97,90 @@ int names_file(const char *dir, int f, const char *suffix, char *out, size_t len
     }
     names_collapse(out);
     return 0;
+}
+
+/* The directory part of path ("." if none) and its last component. */
+static void names_split(const char *path, char *dir, size_t dlen, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    *base = slash ? slash + 1 : path;
+    if (!slash)
+        snprintf(dir, dlen, ".");
+    else if (slash == path)
+        snprintf(dir, dlen, "/");
+    else
+        snprintf(dir, dlen, "%.*s", (int)(slash - path), path);
+}
+
+int names_canonical(const char *name, char *out, size_t len)
+{
+    char cur[PATH_MAX], next[PATH_MAX], dir[PATH_MAX], target[PATH_MAX];
+    const char *base;
+    snprintf(cur, sizeof cur, "%s", name);
+    /* 40 links at most, as the kernel allows (ELOOP beyond). */
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode))
+            break;
+        ssize_t n = readlink(cur, target, sizeof target - 1);
+        if (n < 0)
+            break;
+        target[n] = '\0';
+        names_split(cur, dir, sizeof dir, &base);
+        int w = target[0] == '/' ? snprintf(next, sizeof next, "%s", target)
+                                 : snprintf(next, sizeof next, "%s/%s", dir, target);
+        if (w < 0 || (size_t)w >= sizeof next)
+            break;
+        memcpy(cur, next, (size_t)w + 1);
+    }
+    names_split(cur, dir, sizeof dir, &base);
+    char real[PATH_MAX];
+    if (!realpath(dir, real)) {
+        snprintf(out, len, "%s", name);
+        return -1;
+    }
+    int w = snprintf(out, len, "%s%s%s", real, strcmp(real, "/") == 0 ? "" : "/", base);
+    return w >= 0 && (size_t)w < len ? 0 : -1;
+}
+
+bool names_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char ca[PATH_MAX], cb[PATH_MAX];
+    names_canonical(a, ca, sizeof ca);
+    names_canonical(b, cb, sizeof cb);
+    return strcmp(ca, cb) == 0;
+}
+
+/* The mount a path is on: statx's mount id where the system has it, else
+ * the device (which misses a bind mount within one file system). */
+static int names_mount_id(const char *path, bool follow, uint64_t *id)
+{
+#ifdef STATX_MNT_ID
+    struct statx sx;
+    if (statx(AT_FDCWD, path, follow ? 0 : AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &sx) == 0 &&
+        (sx.stx_mask & STATX_MNT_ID)) {
+        *id = sx.stx_mnt_id;
+        return 0;
+    }
+#endif
+    struct stat st;
+    if ((follow ? stat(path, &st) : lstat(path, &st)) < 0)
+        return -1;
+    *id = (uint64_t)st.st_dev;
+    return 0;
+}
+
+bool names_mount_point(const char *path)
+{
+    char dir[PATH_MAX];
+    const char *base;
+    uint64_t mine, parent;
+    names_split(path, dir, sizeof dir, &base);
+    return names_mount_id(path, false, &mine) == 0 && names_mount_id(dir, true, &parent) == 0 &&
+           mine != parent;
 }
 
 int names_direct(const char *dir, const char *option, const char *existing, struct cli_msg *m)

@@ -31,4 +31,18 @@ int names_direct(const char *dir, const char *option, const char *existing, stru
 int names_file(const char *dir, int f, const char *suffix, char *out, size_t len,
                struct cli_msg *m);
 
+/* Local. The absolute path that opening name for writing leads to: symbolic
+ * links followed (a dangling last one too, as open(O_CREAT) follows it), the
+ * directory resolved with realpath(). Returns 0, or -1 (out is then name as
+ * given) when the directory cannot be resolved. */
+int names_canonical(const char *name, char *out, size_t len);
+
+/* Local. Would writing a and writing b touch the same file, through any
+ * path: the same canonical path, or one existing file (hard links)? */
+bool names_same_file(const char *a, const char *b);
+
+/* Local. Is the existing path a mount point (a file or directory mounted on
+ * the name, from the same file system or another)? */
+bool names_mount_point(const char *path);
+
 #endif

@@ -81,6 +81,41 @@ static int setup_check_source(const struct setup *s, int api, const char *name, 
                     why);
 }
 
+/* Rank 0, --overwrite: the existing data file at name (lstat st) is one
+ * h5perf may replace, not a name for someone else's data. */
+static int setup_check_replaceable(const struct setup *s, const char *name, const struct stat *st,
+                                   struct cli_msg *m)
+{
+    char why[160];
+    const char *fix = "remove it";
+    if (backend_replaceable(st, why, sizeof why) == 0) {
+        if (!names_mount_point(name))
+            return 0;
+        snprintf(why, sizeof why, "is a mount point (a file is mounted on the name)");
+        fix = "unmount it";
+    }
+    return cli_fail(m,
+                    "h5perf: data file '%s' %s; h5perf never writes through it, even with %s: %s",
+                    name, why, s->cfg.spelled[OPT_OVERWRITE], fix);
+}
+
+/* Rank 0: the report (-o) and the results (--results) are files of their
+ * own, never a data file of this run, whatever path names them. */
+static int setup_check_outputs(const struct setup *s, int api, const char *name, struct cli_msg *m)
+{
+    const struct config *c = &s->cfg;
+    const enum opt_id ids[2] = {OPT_OUTPUT, OPT_RESULTS};
+    const char *paths[2] = {c->output, c->results};
+    for (int i = 0; i < 2; i++)
+        if (paths[i] && names_same_file(paths[i], name))
+            return cli_fail(m, "h5perf: %s '%s': is the %s data file '%s' of this run; %s",
+                            c->spelled[ids[i]], paths[i], backend_get((enum api_id)api)->err_name,
+                            name,
+                            i == 0 ? "give the report a file of its own"
+                                   : "give the results a file of their own");
+    return 0;
+}
+
 /* Rank 0: the directory exists (creating the $USER level), accepts a new
  * file, and holds none of our data file names unless --overwrite. */
 static int setup_check_files(struct setup *s, struct cli_msg *m)
@@ -102,6 +137,8 @@ static int setup_check_files(struct setup *s, struct cli_msg *m)
             if (setup_name(s, f, a, name, m) < 0)
                 return -1;
             struct stat st;
+            if (setup_check_outputs(s, a, name, m) < 0)
+                return -1;
             if (c->read_only) {
                 if (setup_check_source(s, a, name, m) < 0)
                     return -1;
@@ -118,14 +155,8 @@ static int setup_check_files(struct setup *s, struct cli_msg *m)
                                 "this run (an earlier run with HDF5_NOCLEANUP may have left it); "
                                 "remove it or give --overwrite",
                                 name);
-            if (!S_ISREG(st.st_mode)) {
-                cli_fail(m,
-                         "h5perf: data file '%s' exists and is not a regular file (a symbolic "
-                         "link?); h5perf never writes through it, even with --overwrite: "
-                         "remove it",
-                         name);
+            if (setup_check_replaceable(s, name, &st, m) < 0)
                 return -1;
-            }
         }
     return 0;
 }
@@ -170,10 +201,23 @@ static int setup_replace(FILE *f)
     return ftruncate(fileno(f), 0);
 }
 
-/* Rank 0: the report stream (stdout or -o) and the --results file. */
+/* The --results file is the report too (-o, or standard output). */
+static int setup_results_clash(const struct config *c, struct cli_msg *m)
+{
+    return cli_fail(m,
+                    "h5perf: %s '%s': is also the report (%s); give the results a file "
+                    "of their own",
+                    c->spelled[OPT_RESULTS], c->results,
+                    c->output ? c->spelled[OPT_OUTPUT] : "standard output");
+}
+
+/* Rank 0: the report stream (stdout or -o) and the --results file; two
+ * names of one file are refused before either is created. */
 static int setup_open_outputs(struct setup *s, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
+    if (c->output && c->results && names_same_file(c->output, c->results))
+        return setup_results_clash(c, m);
     s->out = stdout;
     if (c->output && !(s->out = setup_create(c->output, &s->out_created)))
         return cli_fail(m, "h5perf: %s '%s': cannot create the report file: %s",
@@ -182,12 +226,9 @@ static int setup_open_outputs(struct setup *s, struct cli_msg *m)
     if (c->results && !(s->results = setup_create(c->results, &s->results_created)))
         return cli_fail(m, "h5perf: %s '%s': cannot create the results file: %s",
                         c->spelled[OPT_RESULTS], c->results, strerror(errno));
+    /* Standard output redirected to the results file is only seen here. */
     if (s->results && setup_same_file(s->out, s->results))
-        return cli_fail(m,
-                        "h5perf: %s '%s': is also the report (%s); give the results a file "
-                        "of their own",
-                        c->spelled[OPT_RESULTS], c->results,
-                        c->output ? c->spelled[OPT_OUTPUT] : "standard output");
+        return setup_results_clash(c, m);
     if (setup_replace(s->out) != 0)
         return cli_fail(m, "h5perf: %s '%s': cannot empty the report file: %s",
                         c->spelled[OPT_OUTPUT], c->output, strerror(errno));

@@ -1,8 +1,10 @@
 """MPI cases about the data files themselves: kept only with HDF5_NOCLEANUP,
-existing files and symbolic links left alone, HDF5_PARAPREFIX with $USER,
+existing files, symbolic and hard links, other users' files and mounts left
+alone, the report and results never a data file, HDF5_PARAPREFIX with $USER,
 and --read-only runs over the files a write-only run left.
 """
 import os
+import subprocess
 
 from common import FIG2_ARGS, case, data_file
 from harness import TempDir, expect, expect_eq, listing, run
@@ -68,6 +70,105 @@ def overwrite_never_follows_symlinks():
         with open(victim, "rb") as fh:
             expect_eq(fh.read(), b"precious", "the symlink's target")
         expect(os.path.islink(link), "the symlink is left alone", r)
+
+
+def refused_overwrite(d, api, why, fix="remove it"):
+    """Runs --overwrite over an existing name for someone else's data: exit 2,
+    the one line, nothing written."""
+    r = run(2, "-e 8K -A %s --overwrite" % api, env={"HDF5_PARAPREFIX": d})
+    expect_eq(r.rc, 2, "exit status", r)
+    expect_eq(r.h5perf_err, [
+        "h5perf: data file '%s' %s; h5perf never writes through it, even with --overwrite: %s"
+        % (data_file(d, 1, api), why, fix)], "message", r)
+    expect_eq(r.out, "", "stdout", r)
+
+
+@case
+def overwrite_refuses_other_names_of_data():
+    """--overwrite replaces a regular file with one link, owned by the user
+    running h5perf and not mounted over: a hard link to another file, another
+    user's file and a file mounted on the name are refused (exit 2, one line)
+    and left as they were."""
+    with TempDir() as d:
+        victim = os.path.join(d, "victim")
+        with open(victim, "wb") as fh:
+            fh.write(b"precious")
+        for api in ("posix", "mpiio", "phdf5"):
+            os.link(victim, data_file(d, 1, api))
+            refused_overwrite(d, api, "has 2 hard links (other names share its data)")
+            with open(victim, "rb") as fh:
+                expect_eq(fh.read(), b"precious", "the other name's content (%s)" % api)
+            os.unlink(data_file(d, 1, api))
+        if os.geteuid() == 0:
+            other = data_file(d, 1, "mpiio")
+            with open(other, "wb") as fh:
+                fh.write(b"theirs")
+            os.chown(other, 4242, 4242)
+            refused_overwrite(d, "mpiio", "belongs to user 4242, not to the user running "
+                              "h5perf (0)")
+            with open(other, "rb") as fh:
+                expect_eq(fh.read(), b"theirs", "another user's file")
+            os.unlink(other)
+            # A file bind-mounted on the name: same file system, one link.
+            name = data_file(d, 1, "posix")
+            open(name, "wb").close()
+            if subprocess.run(["mount", "--bind", victim, name], stderr=subprocess.DEVNULL,
+                              timeout=30).returncode == 0:
+                try:
+                    refused_overwrite(d, "posix", "is a mount point (a file is mounted on the "
+                                      "name)", "unmount it")
+                finally:
+                    subprocess.run(["umount", name], timeout=30)
+                with open(victim, "rb") as fh:
+                    expect_eq(fh.read(), b"precious", "the file mounted on the name")
+            os.unlink(name)
+        expect_eq(listing(d), ["victim"], "files in the directory")
+
+
+@case
+def outputs_are_never_data_files():
+    """-o or --results naming a data file of this run, through any path, or
+    naming each other, is refused before anything is created (exit 2, one
+    line naming the options), with or without --overwrite; an existing file
+    of that name keeps its content."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d}
+        h5 = data_file(d, 1, "phdf5")
+        for extra in ("", " --overwrite"):
+            r = run(2, ["-e", "8K", "-A", "phdf5", "-o", h5] + extra.split(), env=env)
+            expect_eq(r.rc, 2, "exit status, -o", r)
+            expect_eq(r.h5perf_err, [
+                "h5perf: -o '%s': is the HDF5 data file '%s' of this run; give the report a "
+                "file of its own" % (h5, h5)], "message, -o" + extra, r)
+            expect_eq(listing(d), [], "files after -o" + extra, r)
+        # Through a symbolic link in another directory, from the current one.
+        with TempDir() as elsewhere:
+            os.symlink(data_file(d, 1, "mpiio"), os.path.join(elsewhere, "r.json"))
+            r = run(2, "-e 8K -A mpiio --results r.json --overwrite", env=env, cwd=elsewhere)
+            expect_eq(r.rc, 2, "exit status, --results", r)
+            expect_eq(r.h5perf_err, [
+                "h5perf: --results 'r.json': is the MPI-IO data file '%s' of this run; give "
+                "the results a file of their own" % data_file(d, 1, "mpiio")],
+                "message, --results", r)
+            expect_eq(listing(d), [], "files after --results", r)
+        # A leftover data file named by -o keeps its content when refused.
+        posix = data_file(d, 1, "posix")
+        with open(posix, "wb") as fh:
+            fh.write(b"leftover")
+        r = run(2, "-e 8K -A posix --overwrite -o ./#pio_tmp_1.posix", env=env, cwd=d)
+        expect_eq(r.rc, 2, "exit status, -o on a leftover", r)
+        with open(posix, "rb") as fh:
+            expect_eq(fh.read(), b"leftover", "the leftover's content")
+        os.unlink(posix)
+        # -o and --results: one file through a symbolic link, refused up front.
+        os.symlink("out.json", os.path.join(d, "alias.json"))
+        r = run(2, "-e 8K -A posix --format json -o out.json --results alias.json", env=env,
+                cwd=d)
+        expect_eq(r.rc, 2, "exit status, -o and --results", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: --results 'alias.json': is also the report (-o); give the results a file "
+            "of their own"], "message, -o and --results", r)
+        expect_eq(listing(d), ["alias.json"], "nothing created", r)
 
 
 @case
