@@ -62,28 +62,30 @@ struct info_entry {
 #define CONFIG_DIRECT_ALIGN 4096
 
 struct config {
-    unsigned apis;                     /* API_BIT mask; never 0 after defaults */
-    int64_t align;                     /* -a, HDF5 alignment */
-    int64_t threshold;                 /* -T, HDF5 alignment threshold */
-    int64_t block;                     /* -B, 0 = default (e/2) until defaults applied */
-    int64_t bytes;                     /* -e, 0 = default */
-    int64_t xfer_min;                  /* -x, 0 = default */
-    int64_t xfer_max;                  /* -X, 0 = default */
-    int num_dsets;                     /* -d */
-    int num_files;                     /* -F */
-    int iterations;                    /* -i */
-    int min_procs;                     /* -p */
-    int max_procs;                     /* -P, 0 = world size */
-    int watchdog;                      /* --watchdog seconds, 0 = default */
-    bool chunk;                        /* -c */
-    bool collective;                   /* -C */
-    bool geometry_2d;                  /* -g */
-    bool interleaved;                  /* -I */
-    bool write_only;                   /* -w */
-    bool overwrite;                    /* --overwrite */
-    bool read_only;                    /* --read-only */
-    bool help;                         /* -h */
-    int debug_level;                   /* -D 0..4 */
+    unsigned apis;                /* API_BIT mask; never 0 after defaults */
+    int64_t align;                /* -a, HDF5 alignment */
+    int64_t threshold;            /* -T, HDF5 alignment threshold */
+    int64_t block;                /* -B, 0 = default (e/2) until defaults applied */
+    int64_t bytes;                /* -e, 0 = default */
+    int64_t xfer_min;             /* -x, 0 = default */
+    int64_t xfer_max;             /* -X, 0 = default */
+    int num_dsets;                /* -d */
+    int num_files;                /* -F */
+    int iterations;               /* -i */
+    int min_procs;                /* -p */
+    int max_procs;                /* -P, 0 = world size */
+    int watchdog;                 /* --watchdog seconds, 0 = default */
+    bool chunk;                   /* -c */
+    bool collective;              /* -C */
+    bool geometry_2d;             /* -g */
+    bool interleaved;             /* -I */
+    bool write_only;              /* -w */
+    bool overwrite;               /* --overwrite */
+    bool read_only;               /* --read-only */
+    bool help;                    /* -h */
+    int debug_level;              /* -D 0..4 */
+    const char *debug_level_text; /* the level as typed (into argv), for messages */
+    int debug_level_len;
     bool debug_raw;                    /* -D r */
     bool debug_times;                  /* -D t */
     bool debug_verify;                 /* -D v */

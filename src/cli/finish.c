@@ -164,8 +164,10 @@ static void fin_debug(struct config *cfg, struct cli_warnings *w)
 {
     if (cfg->debug_level <= FINISH_MAX_DEBUG)
         return;
-    fin_warn(w, "%s: debug level %d is above the highest level (%d); using %d",
-             fin_name(cfg, OPT_DEBUG, "-D"), cfg->debug_level, FINISH_MAX_DEBUG, FINISH_MAX_DEBUG);
+    /* The level as typed: 99999999999999999999 is kept as 1000. */
+    fin_warn(w, "%s: debug level %.*s is above the highest level (%d); using %d",
+             fin_name(cfg, OPT_DEBUG, "-D"), cfg->debug_level_len, cfg->debug_level_text,
+             FINISH_MAX_DEBUG, FINISH_MAX_DEBUG);
     cfg->debug_level = FINISH_MAX_DEBUG;
 }
 

@@ -323,7 +323,8 @@ static int opt_api(struct config *cfg, const struct opt_spec *spec, const char *
     }
 }
 
-/* A level of digits only; kept up to 1000 (config_finish clamps to 4). */
+/* A level of digits only; kept up to 1000 (config_finish clamps to 4 and
+ * quotes the level as typed). */
 static int opt_debug_level(const char *s, size_t len)
 {
     int level = 0;
@@ -341,6 +342,8 @@ static int opt_debug_token(struct config *cfg, const char *s, size_t len)
 
     if (len > 0 && digits >= len) {
         cfg->debug_level = opt_debug_level(s, len);
+        cfg->debug_level_text = s;
+        cfg->debug_level_len = (int)len;
         return 0;
     }
     if (len != 1)

@@ -648,6 +648,14 @@ static const struct finish_case finish_cases[] = {
     {A("--debug=12,r"), 2, false, DEFAULTS_1D " p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1 wd=120",
      "h5perf: warning: --debug: debug level 12 is above the highest level (4); using 4"},
     {A("-D", "4"), 2, false, DEFAULTS_1D " p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1 wd=120", ""},
+    /* the level as typed, not as kept */
+    {A("-D", "99999999999999999999"), 2, false,
+     DEFAULTS_1D " p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1 wd=120",
+     "h5perf: warning: -D: debug level 99999999999999999999 is above the highest level (4); "
+     "using 4"},
+    {A("-D", "t,0012,3,v,007"), 2, false,
+     DEFAULTS_1D " p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1 wd=120",
+     "h5perf: warning: -D: debug level 007 is above the highest level (4); using 4"},
     /* several warnings, in SPEC 1.6 order */
     {A("-D", "5", "-B", "1M", "-X", "2M", "-x", "1M"), 2, false,
      "e=262144 B=262144 x=262144 X=262144 p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1 wd=120",
