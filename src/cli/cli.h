@@ -4,6 +4,7 @@
 #ifndef H5PERF_CLI_H
 #define H5PERF_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli/config.h"
@@ -26,6 +27,10 @@ void cli_one_line(char *line);
 /* Fills msg with one formatted line (control characters of the quoted input
  * become '?'); returns -1 so callers can return it. */
 int cli_fail(struct cli_msg *msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A byte count for a person: "512 bytes", "16 GiB", "22.9 GiB" (binary
+ * units, one decimal unless whole). */
+void cli_bytes(char *buf, size_t len, int64_t bytes);
 
 /* Sets every field to "not given" (zeros, NULLs). */
 void config_init(struct config *cfg);

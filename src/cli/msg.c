@@ -1,6 +1,6 @@
 /* cli_fail(): the one way a message line is filled in the CLI module and the
- * validation pipeline; cli_one_line() keeps every message on one line. Pure:
- * formats only. */
+ * validation pipeline; cli_one_line() keeps every message on one line;
+ * cli_bytes() writes a size for a person. Pure: formats only. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -22,4 +22,24 @@ int cli_fail(struct cli_msg *msg, const char *fmt, ...)
     /* Messages quote what the user typed, which may hold a newline. */
     cli_one_line(msg->line);
     return -1;
+}
+
+void cli_bytes(char *buf, size_t len, int64_t bytes)
+{
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    if (bytes < 1024) {
+        snprintf(buf, len, "%lld byte%s", (long long)bytes, bytes == 1 ? "" : "s");
+        return;
+    }
+    double v = (double)bytes / 1024.0;
+    int u = 0;
+    while (v >= 1024.0 && u < 5) {
+        v /= 1024.0;
+        u++;
+    }
+    /* Whole amounts without a decimal: "16 GiB", else "22.9 GiB". */
+    if (bytes % ((int64_t)1 << (10 * (u + 1))) == 0)
+        snprintf(buf, len, "%.0f %s", v, units[u]);
+    else
+        snprintf(buf, len, "%.1f %s", v, units[u]);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/extent.h"
 #include "cli/size.h"
 #include "cli/sweep.h"
 #include "pattern/pattern.h"
@@ -263,6 +264,26 @@ static int val_files(const struct config *cfg, int nprocs, struct cli_msg *msg)
     return 0;
 }
 
+/* -a: an HDF5 file whose aligned allocations would reach beyond 64-bit
+ * offsets (MPI-IO's and the kernel's limit): HDF5 fails on one process and
+ * hangs the others in its collective calls, so it is refused up front. */
+static int val_hdf5_extent(const struct config *cfg, int nprocs, struct cli_msg *msg)
+{
+    if (!(cfg->apis & API_BIT(API_PHDF5)) || extent_hdf5(cfg, nprocs, true) >= 0)
+        return 0;
+    struct val_src a, t;
+    char body[640];
+    val_option(cfg, OPT_ALIGN, "-a", NULL, 0, &a);
+    val_option(cfg, OPT_THRESHOLD, "-T", NULL, 0, &t);
+    snprintf(body, sizeof body,
+             "HDF5 places every allocation of at least %" PRId64 " byte%s%s at a multiple of the "
+             "alignment; a file of %d dataset%s with %d %s would end beyond the largest 64-bit "
+             "file offset; use a smaller -a (or a larger -T, to align the data alone)",
+             cfg->threshold, cfg->threshold == 1 ? "" : "s", t.note, cfg->num_dsets,
+             cfg->num_dsets == 1 ? "" : "s", nprocs, val_procs_word(nprocs));
+    return val_line(msg, a.lead, body);
+}
+
 static int val_explain(const struct config *cfg, int nprocs, int64_t xfer, enum pattern_violation v,
                        struct cli_msg *msg)
 {
@@ -336,7 +357,7 @@ int config_validate(const struct config *cfg, struct cli_msg *msg)
             if (v != PATTERN_OK)
                 return val_explain(cfg, np, x, v, msg);
         }
-        if (val_files(cfg, np, msg) != 0)
+        if (val_files(cfg, np, msg) != 0 || val_hdf5_extent(cfg, np, msg) != 0)
             return -1;
     }
     if (val_direct(cfg, msg) != 0)

@@ -55,18 +55,27 @@ int names_dir(const char *prefix, const char *user, bool create, char *dir, size
     return 0;
 }
 
+/* Creates a probe file of a name no one uses (".h5perf-probe<tag>-<pid>-<n>"
+ * in dir) with the extra open flags. Returns its descriptor, with its path
+ * in path, or -errno. */
+static int names_probe_create(const char *dir, const char *tag, int flags, char *path, size_t len)
+{
+    for (int attempt = 0; attempt < 100; attempt++) {
+        snprintf(path, len, "%s%s.h5perf-probe%s-%ld-%d", dir, dir[0] ? "/" : "", tag,
+                 (long)getpid(), attempt);
+        int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | flags, 0600);
+        if (fd >= 0)
+            return fd;
+        if (errno != EEXIST)
+            return -errno;
+    }
+    return -EEXIST;
+}
+
 int names_probe(const char *prefix, const char *dir, struct cli_msg *m)
 {
     char path[4200];
-    int fd = -1, errnum = 0;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        snprintf(path, sizeof path, "%s%s.h5perf-probe-%ld-%d", dir, dir[0] ? "/" : "",
-                 (long)getpid(), attempt);
-        fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
-        errnum = fd < 0 ? errno : 0;
-        if (fd < 0 && errnum != EEXIST)
-            break;
-    }
+    int fd = names_probe_create(dir, "", 0, path, sizeof path);
     if (fd >= 0) {
         close(fd);
         unlink(path);
@@ -74,7 +83,7 @@ int names_probe(const char *prefix, const char *dir, struct cli_msg *m)
     }
     if (prefix && prefix[0]) {
         cli_fail(m, "h5perf: HDF5_PARAPREFIX '%s': cannot create files in '%s': %s", prefix, dir,
-                 strerror(errnum));
+                 strerror(-fd));
     } else {
         char cwd[2048];
         if (!getcwd(cwd, sizeof cwd))
@@ -82,9 +91,22 @@ int names_probe(const char *prefix, const char *dir, struct cli_msg *m)
         cli_fail(m,
                  "h5perf: cannot create files in the current directory '%s': %s "
                  "(set HDF5_PARAPREFIX to a writable directory)",
-                 cwd, strerror(errnum));
+                 cwd, strerror(-fd));
     }
     return -1;
+}
+
+int names_probe_size(const char *dir, int64_t size)
+{
+    char path[4200];
+    int fd = names_probe_create(dir, "-size", 0, path, sizeof path), errnum = 0;
+    if (fd < 0)
+        return -fd;
+    if (ftruncate(fd, (off_t)size) < 0)
+        errnum = errno;
+    close(fd);
+    unlink(path);
+    return errnum;
 }
 
 int names_file(const char *dir, int f, const char *suffix, char *out, size_t len, struct cli_msg *m)
@@ -187,20 +209,9 @@ int names_direct(const char *dir, const char *option, const char *existing, stru
 {
 #ifdef O_DIRECT
     char path[4200];
-    int fd = -1, errnum = 0;
-    if (existing) {
-        fd = open(existing, O_RDONLY | O_NOFOLLOW | O_DIRECT);
-        errnum = fd < 0 ? errno : 0;
-    } else {
-        for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-            snprintf(path, sizeof path, "%s%s.h5perf-probe-direct-%ld-%d", dir, dir[0] ? "/" : "",
-                     (long)getpid(), attempt);
-            fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_DIRECT, 0600);
-            errnum = fd < 0 ? errno : 0;
-            if (fd < 0 && errnum != EEXIST)
-                break;
-        }
-    }
+    int fd = existing ? open(existing, O_RDONLY | O_NOFOLLOW | O_DIRECT)
+                      : names_probe_create(dir, "-direct", O_DIRECT, path, sizeof path);
+    int errnum = existing ? errno : -fd;
     if (fd >= 0) {
         close(fd);
         if (!existing)

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cli/cli.h"
 
@@ -20,6 +21,14 @@ int names_dir(const char *prefix, const char *user, bool create, char *dir, size
 /* Local. Creates and removes a uniquely named probe file in dir (never
  * touching an existing file). Returns 0, or -1 with m naming the cause. */
 int names_probe(const char *prefix, const char *dir, struct cli_msg *m);
+
+/* Local. Can a file of size bytes exist in dir? Extends a probe file to
+ * that size without writing (a sparse file; no data blocks) and removes it.
+ * Returns 0, or the errno of the refusal (EFBIG: larger than the file
+ * system's largest file). Only meant for sizes above NAMES_PROBE_SIZE_MIN:
+ * a file system without sparse files would write the zeros. */
+#define NAMES_PROBE_SIZE_MIN (INT64_C(4) << 30)
+int names_probe_size(const char *dir, int64_t size);
 
 /* Local, --direct (spelled option): can files in dir be opened with
  * O_DIRECT? Opens the existing file if given (a read-only run creates

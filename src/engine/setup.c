@@ -13,6 +13,7 @@
 
 #include "backend/backend.h"
 #include "cli/cli.h"
+#include "cli/extent.h"
 #include "cli/sweep.h"
 #include "engine/agree.h"
 #include "engine/files.h"
@@ -116,6 +117,42 @@ static int setup_check_outputs(const struct setup *s, int api, const char *name,
     return 0;
 }
 
+/* Rank 0: the largest data file of the sweep (at the largest process count)
+ * fits in the file system of the directory: a size its kernel refuses
+ * (EFBIG, EINVAL) would fail mid-run, and in an HDF5 file on one process
+ * only, which hangs the others in HDF5's collective calls (so the HDF5 file
+ * is measured by its upper bound). Sizes below NAMES_PROBE_SIZE_MIN fit
+ * everywhere. */
+static int setup_check_extent(const struct setup *s, struct cli_msg *m)
+{
+    const struct config *c = &s->cfg;
+    int p = sweep_procs_first(c);
+    int64_t flat = extent_flat(c, p);
+    int64_t hdf5 = c->apis & API_BIT(API_PHDF5) ? extent_hdf5(c, p, true) : 0;
+    int64_t need = hdf5 > flat ? hdf5 : flat;
+    if (need < NAMES_PROBE_SIZE_MIN)
+        return 0;
+    int errnum = names_probe_size(s->dir, need);
+    if (errnum != EFBIG && errnum != EINVAL)
+        return 0;
+    char size[32];
+    const char *where = s->dir[0] ? s->dir : ".";
+    cli_bytes(size, sizeof size, need);
+    if (hdf5 > flat)
+        return cli_fail(m,
+                        "h5perf: %s '%s': HDF5 places data and metadata at multiples of the "
+                        "alignment, so its file could reach %s (%d process%s), more than the "
+                        "file system of '%s' can hold (%s); use a smaller -a",
+                        c->spelled[OPT_ALIGN], c->raw[OPT_ALIGN], size, p, p == 1 ? "" : "es",
+                        where, strerror(errnum));
+    return cli_fail(m,
+                    "h5perf: %s '%s': data files of %s (%d dataset%s, %d process%s) do not fit "
+                    "in '%s': its file system refuses a file of that size (%s)",
+                    c->spelled[OPT_BYTES] ? c->spelled[OPT_BYTES] : "-e",
+                    c->raw[OPT_BYTES] ? c->raw[OPT_BYTES] : "", size, c->num_dsets,
+                    c->num_dsets == 1 ? "" : "s", p, p == 1 ? "" : "es", where, strerror(errnum));
+}
+
 /* Rank 0: the directory exists (creating the $USER level), accepts a new
  * file, and holds none of our data file names unless --overwrite. */
 static int setup_check_files(struct setup *s, struct cli_msg *m)
@@ -125,7 +162,8 @@ static int setup_check_files(struct setup *s, struct cli_msg *m)
     if (names_dir(c->paraprefix, getenv("USER") ? getenv("USER") : getenv("LOGIN"), !c->read_only,
                   s->dir, sizeof s->dir, m) < 0)
         return -1;
-    if (!c->read_only && names_probe(c->paraprefix, s->dir, m) < 0)
+    if (!c->read_only &&
+        (names_probe(c->paraprefix, s->dir, m) < 0 || setup_check_extent(s, m) < 0))
         return -1;
     char name[SETUP_PATH_MAX];
     if (c->direct && !c->read_only && names_direct(s->dir, c->spelled[OPT_DIRECT], NULL, m) < 0)

@@ -13,7 +13,9 @@
  * - fopen("/proc/meminfo") opens $H5PERF_FAULT_MEMINFO instead, when set: a
  *   node with that much memory available (page-cache and memory tests).
  * - fopen("/proc/self/mountinfo") opens $H5PERF_FAULT_MOUNTINFO instead, when
- *   set: a chroot or container whose mount table lacks the data directory. */
+ *   set: a chroot or container whose mount table lacks the data directory.
+ * - ftruncate() beyond $H5PERF_FAULT_MAX_FILE bytes fails with EFBIG, as on a
+ *   file system whose largest file is that size. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -164,4 +166,22 @@ FILE *fopen(const char *path, const char *mode)
 FILE *fopen64(const char *path, const char *mode)
 {
     return fopen(path, mode);
+}
+
+int ftruncate(int fd, off_t len)
+{
+    int (*real)(int, off_t);
+    void *sym = dlsym(RTLD_NEXT, "ftruncate");
+    memcpy(&real, &sym, sizeof real);
+    const char *max = getenv("H5PERF_FAULT_MAX_FILE");
+    if (max && (long long)len > atoll(max)) {
+        errno = EFBIG;
+        return -1;
+    }
+    return real(fd, len);
+}
+
+int ftruncate64(int fd, off_t len)
+{
+    return ftruncate(fd, len);
 }

@@ -1,0 +1,69 @@
+/* extent_flat(), extent_hdf5() (extent.h). The sizes come from the pattern
+ * module (dataset and chunk bytes), never recomputed here. */
+#include "cli/extent.h"
+
+#include "cli/sweep.h"
+#include "pattern/pattern.h"
+
+/* Metadata blocks below this size are what HDF5 1.10 allocates for a file's
+ * objects (its default metadata block size); a threshold above it aligns
+ * the data alone (measured: none aligned from -T 1024 on). */
+#define EXTENT_META_BLOCK 2048
+/* Room for the metadata that is not aligned, after the aligned data. */
+#define EXTENT_SLACK (INT64_C(64) << 10)
+
+/* a * b + c, or -1 when it does not fit (all operands >= 0). */
+static int64_t extent_mul_add(int64_t a, int64_t b, int64_t c)
+{
+    if (a < 0 || b < 0 || c < 0 || (b != 0 && a > (INT64_MAX - c) / b))
+        return -1;
+    return a * b + c;
+}
+
+static bool extent_pattern(const struct config *c, int nprocs, struct pattern *pt)
+{
+    struct pattern_params pp = sweep_pattern_params(c, nprocs, c->xfer_max);
+    return pattern_init(pt, &pp, 0, 0, NULL) == 0;
+}
+
+int64_t extent_flat(const struct config *c, int nprocs)
+{
+    struct pattern pt;
+    if (!extent_pattern(c, nprocs, &pt))
+        return -1;
+    return extent_mul_add(c->num_dsets, pt.dset_bytes, 0);
+}
+
+int64_t extent_hdf5(const struct config *c, int nprocs, bool upper)
+{
+    struct pattern pt;
+    if (!extent_pattern(c, nprocs, &pt))
+        return -1;
+    int64_t data = extent_mul_add(c->num_dsets, pt.dset_bytes, 0);
+    /* One allocation per dataset, or one per chunk. */
+    int64_t size = pt.dset_bytes, per_dset = 1;
+    if (c->chunk) {
+        size = pt.slab.chunk[0] * (pt.slab.ndims > 1 ? pt.slab.chunk[1] : 1);
+        per_dset = pt.dset_bytes / size;
+    }
+    if (c->align <= 1 || size < c->threshold || data < 0)
+        return data;
+    int64_t a = c->align, each = size / a + (size % a != 0); /* multiples per allocation */
+    int64_t allocs = extent_mul_add(c->num_dsets, per_dset, 0);
+    int64_t multiples = extent_mul_add(allocs, each, 0);
+    if (multiples < 0)
+        return -1;
+    if (upper && c->threshold < EXTENT_META_BLOCK) {
+        /* The metadata blocks, and a whole multiple for the last block
+         * (measured: up to 8 KiB after the last multiple). */
+        int64_t meta = extent_mul_add(c->num_dsets, c->chunk ? 2 : 1, 4);
+        if (meta < 0 || multiples > INT64_MAX - meta - 1)
+            return -1;
+        return extent_mul_add(multiples + meta + 1, a, 0);
+    }
+    /* Offset 0 holds the superblock: the first multiple used is 1, and the
+     * last allocation starts at the last multiple it does not fill; the
+     * metadata not aligned follows it (EXTENT_SLACK at most). */
+    int64_t end = extent_mul_add(multiples - each + 1, a, size);
+    return !upper || end < 0 || end > INT64_MAX - EXTENT_SLACK ? end : end + EXTENT_SLACK;
+}

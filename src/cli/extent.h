@@ -1,0 +1,26 @@
+/* How far a data file reaches: a flat file (POSIX, MPI-IO) holds its
+ * datasets back to back; an HDF5 file with -a > 1 places every allocation of
+ * at least -T bytes at a multiple of -a (docs/differences.md, "HDF5
+ * alignment"). Used to refuse, before any file exists, files that cannot
+ * exist. Pure: no MPI, no I/O. */
+#ifndef H5PERF_EXTENT_H
+#define H5PERF_EXTENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli/config.h"
+
+/* The bytes of one flat data file with nprocs processes; -1 beyond 64 bits. */
+int64_t extent_flat(const struct config *c, int nprocs);
+
+/* The end of an HDF5 data file with nprocs processes. With -a 1 its data
+ * bytes. With alignment: lower (upper false) is where the data must end at
+ * the least (each aligned allocation at its own nonzero multiple of -a);
+ * upper bounds it from above for HDF5 1.10 as measured: also the metadata
+ * blocks it aligns when -T is small (one per dataset, two per chunked
+ * dataset, and four more) and a whole multiple for the last block; with a
+ * larger -T, 64 KiB of metadata after the data. Returns -1 beyond 64 bits. */
+int64_t extent_hdf5(const struct config *c, int nprocs, bool upper);
+
+#endif

@@ -1,0 +1,80 @@
+/* Unit tests of the file extents (cli/extent.h): the flat size, and the
+ * HDF5 file's end with alignment against the ends HDF5 1.10.8 was measured
+ * to reach (1 process, -e 8K, -a 1M: docs/differences.md, "HDF5
+ * alignment"): the lower bound never above, the upper bound never below. */
+#include <stdint.h>
+
+#include "check.h"
+#include "cli/cli.h"
+#include "cli/extent.h"
+
+#define MIB (INT64_C(1) << 20)
+
+/* A finished config of h5perf <args> started with one process. */
+static void config_of(struct config *cfg, const char *const *args)
+{
+    const char *argv[24] = {"h5perf"};
+    int argc = 1;
+    while (args[argc - 1] && argc < 23) {
+        argv[argc] = args[argc - 1];
+        argc++;
+    }
+    struct cli_msg msg;
+    struct cli_warnings w;
+    config_init(cfg);
+    CHECK(opt_parse(argc, (char *const *)argv, cfg, &msg) == 0);
+    CHECK(config_finish(cfg, 1, &w, &msg) == 0);
+}
+
+struct measured {
+    const char *args[14];
+    int64_t end; /* the file's size HDF5 1.10.8 wrote */
+};
+
+static const struct measured measured[] = {
+    {{"-a", "1M", "-T", "1", "-d", "1", "-e", "8K", NULL}, 6 * MIB + 328},
+    {{"-a", "1M", "-T", "1", "-d", "3", "-e", "8K", NULL}, 10 * MIB + 8192},
+    {{"-a", "1M", "-T", "1", "-d", "5", "-e", "8K", NULL}, 14 * MIB + 8192},
+    {{"-a", "1M", "-T", "64", "-d", "3", "-e", "8K", NULL}, 9 * MIB + 8192},
+    {{"-a", "1M", "-T", "1024", "-d", "3", "-e", "8K", NULL}, 3 * MIB + 8192},
+    {{"-a", "1M", "-T", "4096", "-d", "3", "-e", "8K", NULL}, 3 * MIB + 8192},
+    {{"-a", "1M", "-T", "1", "-d", "1", "-e", "8K", "-c", "-B", "2K", NULL}, 10 * MIB + 328},
+    {{"-a", "1M", "-T", "1", "-d", "2", "-e", "8K", "-c", "-B", "2K", NULL}, 16 * MIB + 8192},
+    {{"-a", "1M", "-T", "1", "-d", "1", "-e", "8K", "-g", "-c", "-B", "2K", NULL}, 70 * MIB + 328},
+    {{"-a", "1M", "-T", "1", "-d", "1", "-e", "4M", NULL}, 9 * MIB + 328},
+};
+
+int main(void)
+{
+    struct config cfg;
+    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
+        config_of(&cfg, measured[i].args);
+        int64_t lo = extent_hdf5(&cfg, 1, false), hi = extent_hdf5(&cfg, 1, true);
+        CHECK(lo > 0 && lo <= measured[i].end);
+        CHECK(hi >= measured[i].end);
+        if (!(lo > 0 && lo <= measured[i].end && hi >= measured[i].end))
+            fprintf(stderr,
+                    "  case %zu: lower %" PRId64 ", upper %" PRId64 ", measured %" PRId64 "\n", i,
+                    lo, hi, measured[i].end);
+    }
+    /* Exact values of the model. */
+    config_of(&cfg, (const char *[]){"-a", "1M", "-T", "4096", "-d", "3", "-e", "8K", NULL});
+    CHECK_I64(extent_hdf5(&cfg, 1, false), 3 * MIB + 8192);
+    CHECK_I64(extent_hdf5(&cfg, 1, true), 3 * MIB + 8192 + 65536);
+    CHECK_I64(extent_hdf5(&cfg, 2, false), 3 * MIB + 16384);
+    config_of(&cfg, (const char *[]){"-a", "1M", "-T", "1", "-d", "1", "-e", "8K", NULL});
+    CHECK_I64(extent_hdf5(&cfg, 1, true), 7 * MIB);
+    /* Without alignment, or data below -T: the data bytes, as flat files. */
+    config_of(&cfg, (const char *[]){"-d", "3", "-e", "8K", NULL});
+    CHECK_I64(extent_hdf5(&cfg, 2, true), 3 * 16384);
+    CHECK_I64(extent_flat(&cfg, 2), 3 * 16384);
+    config_of(&cfg, (const char *[]){"-a", "1M", "-T", "16K", "-d", "3", "-e", "8K", NULL});
+    CHECK_I64(extent_hdf5(&cfg, 1, true), 3 * 8192);
+    /* Beyond 64 bits. */
+    config_of(&cfg, (const char *[]){"-a", "2305843009213693952", "-T", "1", NULL});
+    CHECK_I64(extent_hdf5(&cfg, 1, true), -1);
+    CHECK(extent_hdf5(&cfg, 1, false) > 0);
+    config_of(&cfg, (const char *[]){"-a", "1152921504606846976", "-T", "1", NULL});
+    CHECK_I64(extent_hdf5(&cfg, 1, true), 7 * INT64_C(1152921504606846976));
+    return check_done("test_extent");
+}
