@@ -87,8 +87,7 @@ static bool engine_file(struct engine_api *a, int slot, double *t, struct verify
                           .mode = BACKEND_WRITE,
                           .num_dsets = c->num_dsets,
                           .buf = a->buf,
-                          .verify = false,
-                          .world_rank = a->s->world_rank};
+                          .verify = false};
     if (!c->read_only) {
         memset(a->buf, pattern_fill_value(&a->pt), (size_t)a->pt.xfer_bytes);
         engine_debug_line(a, &a->pt, dbg);

@@ -34,8 +34,15 @@ static void phase_verify(const struct phase_io *io, int64_t base, int64_t k, str
 static bool phase_agree(const struct phase_io *io, bool ok, const struct err *e)
 {
     if (e->set)
-        watchdog_arm(e, io->world_rank, io->ctx->cfg->watchdog);
+        watchdog_arm(e);
     return agree_all(io->ctx->comm, ok && !e->set);
+}
+
+/* The watchdog's account of the library call about to be made: what it is
+ * and how many bytes it may move (all processes' when collective). */
+static void phase_enter(const struct phase_io *io, const char *op, int64_t bytes)
+{
+    watchdog_enter(io->ops->err_name, op, io->path, bytes);
 }
 
 static bool phase_open(const struct phase_io *io, struct backend_file **f, struct err *e)
@@ -45,7 +52,9 @@ static bool phase_open(const struct phase_io *io, struct backend_file **f, struc
         may_truncate = io->ctx->cfg->overwrite || files_contains(io->slot);
         files_add(io->slot);
     }
+    phase_enter(io, io->mode == BACKEND_WRITE ? "create" : "open", 0);
     bool ok = io->ops->open(f, io->ctx, io->path, io->mode, may_truncate, e) == 0;
+    watchdog_leave();
     if (!ok && e->exists && io->mode == BACKEND_WRITE)
         files_forget(io->slot); /* someone else's file: never ours to remove */
     return phase_agree(io, ok, e);
@@ -58,6 +67,8 @@ static double phase_dataset(const struct phase_io *io, struct backend_file *f, i
     bool collective_io = io->ctx->cfg->collective && (io->ops->caps & BACKEND_CAP_COLLECTIVE_IO);
     bool check = io->verify && io->mode == BACKEND_READ;
     int64_t base = (int64_t)d * io->pt->dset_bytes;
+    int64_t moved = io->pt->xfer_bytes * (collective_io ? io->ctx->nprocs : 1);
+    const char *op = io->mode == BACKEND_WRITE ? "write" : "read";
     double excluded = 0;
     for (int64_t k = 0; k < io->pt->ntransfers; k++) {
         if (e->set && !collective_io)
@@ -67,9 +78,12 @@ static double phase_dataset(const struct phase_io *io, struct backend_file *f, i
             memset(io->buf, ~pattern_fill_value(io->pt), (size_t)io->pt->xfer_bytes);
             excluded += MPI_Wtime() - t0;
         }
-        if (io->ops->transfer(f, k, io->buf, e) < 0) {
+        phase_enter(io, op, moved);
+        int rc = io->ops->transfer(f, k, io->buf, e);
+        watchdog_leave();
+        if (rc < 0) {
             /* Collective transfers go on after an error; a library may not. */
-            watchdog_arm(e, io->world_rank, io->ctx->cfg->watchdog);
+            watchdog_arm(e);
             continue;
         }
         if (!check)
@@ -79,6 +93,21 @@ static double phase_dataset(const struct phase_io *io, struct backend_file *f, i
         excluded += MPI_Wtime() - t0;
     }
     return excluded;
+}
+
+static void phase_end_dataset(const struct phase_io *io, struct backend_file *f, struct err *e)
+{
+    phase_enter(io, "end dataset", io->pt->dset_bytes);
+    io->ops->dset_end(f, e);
+    watchdog_leave();
+}
+
+/* A close may flush the whole file (--fsync, or the library's cache). */
+static void phase_close(const struct phase_io *io, struct backend_file *f, struct err *e)
+{
+    phase_enter(io, "close", (int64_t)io->num_dsets * io->pt->dset_bytes);
+    io->ops->close(f, e);
+    watchdog_leave();
 }
 
 bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, struct err *e)
@@ -91,14 +120,16 @@ bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, str
     MPI_Barrier(io->ctx->comm);
     double t_open = MPI_Wtime();
     if (!phase_open(io, &f, e)) {
-        io->ops->close(f, e);
+        phase_close(io, f, e);
         return false;
     }
     double t_fine = MPI_Wtime(), excluded = 0;
     for (int d = 0; d < io->num_dsets; d++) {
+        phase_enter(io, "begin dataset", io->pt->dset_bytes);
         bool ok = io->ops->dset_begin(f, d, io->pt, e) == 0;
+        watchdog_leave();
         if (agree_dsets && !phase_agree(io, ok, e)) {
-            io->ops->dset_end(f, e);
+            phase_end_dataset(io, f, e);
             break;
         }
         double t_raw = MPI_Wtime(), x = 0;
@@ -107,15 +138,15 @@ bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, str
         t[PHASE_RAW] += MPI_Wtime() - t_raw - x;
         excluded += x;
         if (e->set && dset_collective)
-            watchdog_arm(e, io->world_rank, io->ctx->cfg->watchdog);
-        io->ops->dset_end(f, e);
+            watchdog_arm(e);
+        phase_end_dataset(io, f, e);
         if (e->set && !dset_collective)
             break;
     }
     double t_close = MPI_Wtime();
     if (e->set)
-        watchdog_arm(e, io->world_rank, io->ctx->cfg->watchdog);
-    io->ops->close(f, e);
+        watchdog_arm(e);
+    phase_close(io, f, e);
     double t_end = MPI_Wtime();
     t[PHASE_GROSS] += t_end - t_open - excluded;
     t[PHASE_FINE] += t_close - t_fine - excluded;

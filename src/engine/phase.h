@@ -31,7 +31,6 @@ struct phase_io {
     int num_dsets;
     unsigned char *buf; /* pt->xfer_bytes, filled with the data value for writes */
     bool verify;        /* read phase: check every byte read */
-    int world_rank;     /* for the watchdog's line */
 };
 
 /* Collective over io->ctx->comm. Adds the phase's times to t[PHASE_TIMERS]

@@ -62,6 +62,11 @@ int h5perf_run(int argc, char **argv)
         setup_release(&s);
         return EXIT_RUN_FAILED;
     }
+    if (watchdog_start(s.world_rank, s.cfg.watchdog) < 0)
+        fprintf(stderr,
+                "h5perf: warning: rank %d: no watchdog thread (%s): a hung library "
+                "call will hang the job\n",
+                s.world_rank, strerror(errno));
     run_header(&s);
     if (s.report)
         fflush(s.report);
@@ -76,6 +81,7 @@ int h5perf_run(int argc, char **argv)
         outputs_finish(&s, &ctx, &log, status);
         watchdog_abort(s.world_rank, "HDF5 could not close a data file after the failure");
     }
+    watchdog_stop();
     files_release();
     status = outputs_finish(&s, &ctx, &log, status);
     context_release(&ctx);

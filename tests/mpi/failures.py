@@ -1,6 +1,7 @@
 """MPI cases where a run fails without special mounts: I/O errors on one or
-every process, verification mismatches, the watchdog over a hung process and
-a report that cannot be written. Each fails cleanly: its lines, its exit
+every process, verification mismatches, the watchdog over a hung process or
+a stuck library call, files beyond the file system's largest file, and a
+report that cannot be written. Each fails cleanly: its lines, its exit
 status, no data file left.
 """
 import os
@@ -89,6 +90,64 @@ def watchdog_aborts_a_hung_run():
             "Input/output error" % name,
             "h5perf: rank 1: the processes did not agree on this failure within 3 s "
             "(--watchdog): aborting the job"], "watchdog lines", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+STALL = ("h5perf: rank %d: %s write of '%s' has not returned within 4 s (twice --watchdog, "
+         "plus 1 s per MiB it may move): the library or the file system is stuck; aborting "
+         "the job")
+
+
+@case
+def watchdog_ends_a_stuck_call():
+    """No process has failed, but one is stuck in a write that never returns
+    (a hung server): after twice --watchdog (plus 1 s per MiB the call may
+    move) the process names the call, removes this run's files and aborts
+    the job. In a collective HDF5 write the others are stuck too and may
+    say so as well."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_HANG_RANK": "0"}
+        r = run(2, "-e 64K -B 16K -x 32K -X 32K -p 2 -A posix --watchdog 2", env=env,
+                timeout=60)
+        expect(r.rc != 0, "non-zero exit status", r)
+        expect_eq(r.h5perf_err, [STALL % (0, "POSIX", data_file(d, 1, "posix"))],
+                  "watchdog line", r)
+        expect_eq(listing(d), [], "files left", r)
+        env["H5PERF_FAULT_SUFFIX"] = ".h5"
+        r = run(2, "-e 64K -B 16K -x 32K -X 32K -p 2 -A phdf5 -C --watchdog 2", env=env,
+                timeout=60)
+        expect(r.rc != 0, "non-zero exit status, HDF5", r)
+        lines = [STALL % (rank, "HDF5", data_file(d, 1, "phdf5")) for rank in (0, 1)]
+        expect(r.h5perf_err and all(l in lines for l in r.h5perf_err),
+               "only watchdog lines, HDF5", r)
+        expect_eq(listing(d), [], "files left, HDF5", r)
+
+
+@case
+def files_beyond_the_file_system_refused():
+    """A data file larger than the file system's largest file is refused up
+    front (exit 2, one line, nothing created): the flat files by their size,
+    the HDF5 file by the end its aligned data and metadata could reach. The
+    shim makes ftruncate() beyond 6 GiB fail as such a file system would."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_MAX_FILE": str(6 << 30)}
+        r = run(2, "-e 4G -x 1M -X 1M -B 1M -w -A posix,mpiio", env=env)
+        expect_eq(r.rc, 2, "exit status, -e", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: -e '4G': data files of 8 GiB (1 dataset, 2 processes) do not fit in '%s': "
+            "its file system refuses a file of that size (File too large)" % d], "-e line", r)
+        r = run(2, "-e 8K -w -A phdf5 -a 1G -T 1", env=env)
+        expect_eq(r.rc, 2, "exit status, -a", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: -a '1G': HDF5 places data and metadata at multiples of the alignment, so "
+            "its file could reach 7 GiB (2 processes), more than the file system of '%s' can "
+            "hold (File too large); use a smaller -a" % d], "-a line", r)
+        expect_eq(listing(d), [], "files created", r)
+        # Aligning the data alone (-T above HDF5's metadata blocks) fits.
+        r = run(2, "-e 8K -w -A phdf5 -a 1G -T 4K", env=env)
+        expect_eq(r.rc, 0, "exit status, -a with -T", r)
         expect_eq(listing(d), [], "files left", r)
 
 
