@@ -63,14 +63,11 @@ class Stats:
         self.iterations = len(times)
         self.ok = status == "ok" and self.iterations > 0
         self.median_seconds = statistics.median(times) if self.ok else None
-        self.median = self.min = self.max = self.spread = None
+        self.median = self.min = self.max = None
         if self.ok and data:
             self.median = mib_per_s(nbytes, self.median_seconds)
             self.max = mib_per_s(nbytes, min(times))
             self.min = mib_per_s(nbytes, max(times))
-            # How far apart the iterations are, relative to the median: a
-            # difference smaller than this is noise, not a change.
-            self.spread = (self.max - self.min) / self.median if self.median > 0 else 0.0
 
     @property
     def failure(self):

@@ -1,8 +1,9 @@
-"""Independent readers of h5perf-plot's outputs: PNG headers, SVG text and
-series groups, and the HTML page's structure, references and tables.
-Written from the file formats, sharing nothing with tools/.
+"""Independent readers of h5perf-plot's outputs (PNG headers, SVG text and
+series groups, and the HTML page's structure, references and tables) and of
+h5perf-compare's table. Written from the formats, sharing nothing with tools/.
 """
 import base64
+import re
 import struct
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -109,3 +110,39 @@ class Page(HTMLParser):
     def external_urls(self):
         return [u for u in self.urls if u[2].strip().lower().startswith(EXTERNAL)
                 or not u[2].strip().lower().startswith(("data:", "#"))]
+
+
+class CompareTable:
+    """h5perf-compare's stdout: the two file lines, the table and the
+    summary line. rows maps (procs, xfer, api, measure) as printed to a dict
+    of the other columns: A, A range, B, B range, B/A, time, verdict."""
+
+    HEADER = ["procs", "xfer", "api", "measure", "A", "MiB/s", "A", "min..max", "B", "MiB/s",
+              "B", "min..max", "B/A", "time", "s", "verdict"]
+    COLUMNS = ("A", "A range", "B", "B range", "B/A", "time", "verdict")
+
+    def __init__(self, out):
+        lines = out.splitlines()
+        assert lines[0].startswith("A: ") and lines[1].startswith("B: ") and lines[2] == "", out
+        self.header = lines[3]
+        assert self.header.split() == self.HEADER, self.header
+        self.lines = lines[4:-2]
+        assert lines[-2] == "", out
+        self.summary = lines[-1]
+        self.rows = {}
+        for line in self.lines:
+            # Columns are joined by two spaces and no cell holds two in a
+            # row; a failed side has no range, and then there is no ratio
+            # or time either.
+            f = re.split(" {2,}", line.strip())
+            if f[4] == "failed":
+                f[5:5] = [""]
+            if f[6] == "failed":
+                f[7:7] = [""]
+            if len(f) == 9:
+                f[8:8] = ["", ""]
+            assert len(f) == 11, line
+            self.rows[tuple(f[:4])] = dict(zip(self.COLUMNS, f[4:]))
+
+    def verdicts(self):
+        return {r["verdict"] for r in self.rows.values()}

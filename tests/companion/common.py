@@ -66,8 +66,34 @@ def expected_median(run, measure):
     times of the successful iterations."""
     if measure["status"] != "ok" or measure["measure"] not in DATA_MEASURES:
         return None
-    times = [s["seconds"]["slowest"] for s in measure["samples"] if s["status"] == "ok"]
+    times = slowest_times(measure)
     return run["bytes"] / MIB / statistics.median(times) if times else None
+
+
+def slowest_times(measure):
+    return [s["seconds"]["slowest"] for s in measure["samples"] if s["status"] == "ok"]
+
+
+def expected_verdict(a_run, a_measure, b_run, b_measure, threshold, min_time):
+    """What docs/companion.md says h5perf-compare concludes about one
+    configuration (threshold a fraction, min_time the text of --min-time),
+    from the times: B's best iteration is its shortest, A's worst its longest."""
+    if a_measure["status"] != "ok":
+        return "skipped: failed in A (%s)" % a_measure["status"]
+    if b_measure["status"] != "ok":
+        return "REGRESSION: failed in B (%s)" % b_measure["status"]
+    ta, tb = slowest_times(a_measure), slowest_times(b_measure)
+    if max(statistics.median(ta), statistics.median(tb)) < float(min_time):
+        return "too short to judge (< %s s)" % min_time
+    # Throughputs in bytes/s (the MiB scale cancels out): B's best below A's
+    # worst by more than the threshold, or the mirror image.
+    best_b, worst_a = b_run["bytes"] / min(tb), a_run["bytes"] / max(ta)
+    best_a, worst_b = a_run["bytes"] / min(ta), b_run["bytes"] / max(tb)
+    if best_b < worst_a * (1 - threshold):
+        return "REGRESSION"
+    if best_a < worst_b * (1 - threshold):
+        return "faster"
+    return "same"
 
 
 def find_run(doc, processes, xfer, api):
@@ -116,13 +142,15 @@ def slowed(doc, factor, only=None):
 
 
 def with_times(doc, key, times):
-    """A copy where one measure's iterations took exactly these times."""
+    """A copy where one measure had exactly these iterations, all
+    successful, that took these times (as many as given)."""
     doc = copy.deepcopy(doc)
     run = find_run(doc, *key[:3])
     m = find_measure(run, key[3])
-    assert len(times) == len(m["samples"])
-    for s, t in zip(m["samples"], times):
-        s["seconds"] = {"slowest": t, "fastest": t * 0.9, "mean": t * 0.95}
+    nbytes = m["samples"][0]["bytes"]
+    m["samples"] = [{"iteration": i, "status": "ok", "bytes": nbytes,
+                     "seconds": {"slowest": t, "fastest": t * 0.9, "mean": t * 0.95}}
+                    for i, t in enumerate(times, 1)]
     resummarize(run, m)
     return doc
 

@@ -2,8 +2,8 @@
 """companion_compare_usage: h5perf-compare's usage errors.
 
 Every case exits 2 with exactly one stderr line "h5perf-compare: ..." and
-nothing on stdout: bad options, bad thresholds (only "N%" is accepted),
-unreadable, non-JSON (NaN included) and non-h5perf inputs, a wrong schema_version, and
+nothing on stdout: bad options, bad thresholds (only "N%" is accepted), bad
+minimum times (only plain decimal seconds), unreadable, non-JSON (NaN included) and non-h5perf inputs, a wrong schema_version, and
 two results with no configuration in common.
 """
 import json
@@ -14,6 +14,8 @@ import unittest
 import common
 
 THRESHOLD_RULE = "expected a percentage from 0% to below 100% written with a % sign, e.g. 10%"
+MIN_TIME_RULE = "expected a number of seconds, 0 or more, in decimal digits, e.g. 0.1"
+USAGE = "h5perf-compare A.json B.json [--threshold PCT] [--min-time SECONDS]"
 
 
 class UsageErrors(unittest.TestCase):
@@ -48,7 +50,10 @@ class UsageErrors(unittest.TestCase):
                 ([s, s, s], "unrecognized arguments: "),
                 ([s, s, "--bogus"], "unrecognized arguments: --bogus"),
                 ([s, s, "--thr", "10%"], "unrecognized arguments: --thr"),
-                ([s, s, "--threshold"], "argument --threshold: expected one argument")):
+                ([s, s, "--threshold"], "argument --threshold: expected one argument"),
+                ([s, s, "--min-time"], "argument --min-time: expected one argument"),
+                ([s, s, "--min", "1"], "unrecognized arguments: --min"),
+                ([s], "(usage: %s)" % USAGE)):
             with self.subTest(args=args):
                 self.assert_usage_error(args, fragment)
 
@@ -61,11 +66,28 @@ class UsageErrors(unittest.TestCase):
                 self.assert_usage_error([common.SWEEP, common.SWEEP, "--threshold=" + value],
                                         "--threshold '%s': %s" % (shown, THRESHOLD_RULE))
 
+    def test_min_times(self):
+        for value in ("", "-1", "-0.1", "abc", "1e-1", "1E3", ".5", "5.", "0.1s", "0.1 ", " 0.1",
+                      "nan", "inf", "1,5", "10%", "+1", "0x10", "0.1\n", "٠.١"):
+            with self.subTest(min_time=value):
+                shown = value.replace("\n", "\\n")
+                self.assert_usage_error([common.SWEEP, common.SWEEP, "--min-time=" + value],
+                                        "--min-time '%s': %s" % (shown, MIN_TIME_RULE))
+
+    def test_accepted_min_times(self):
+        for value in ("0", "0.1", "00.25", "2", "3600"):
+            with self.subTest(min_time=value):
+                r = common.run_tool("h5perf-compare",
+                                    [common.SWEEP, common.SWEEP, "--min-time", value])
+                self.assertEqual((r.rc, r.err), (0, ""), r)
+                self.assertIn("(threshold 10%%, minimum time %s s)" % value, r.out, r)
+
     def test_help(self):
         r = common.run_tool("h5perf-compare", ["--help"])
         self.assertEqual((r.rc, r.err), (0, ""), r)
-        self.assertTrue(r.out.startswith("usage: h5perf-compare A.json B.json [--threshold PCT]\n"))
+        self.assertTrue(r.out.startswith("usage: %s\n" % USAGE), r)
         self.assertIn("(default: 10%)", r.out)
+        self.assertIn("(default: 0.1)", r.out)
         self.assertNotIn("%%", r.out)
 
     def test_accepted_thresholds(self):
@@ -74,7 +96,7 @@ class UsageErrors(unittest.TestCase):
                 r = common.run_tool("h5perf-compare",
                                     [common.SWEEP, common.SWEEP, "--threshold", value])
                 self.assertEqual((r.rc, r.err), (0, ""), r)
-                self.assertTrue(r.out.endswith("(threshold %s)\n" % value), r)
+                self.assertIn("(threshold %s, minimum time 0.1 s)" % value, r.out, r)
 
     def test_inputs(self):
         s = common.SWEEP

@@ -1,8 +1,10 @@
 """MPI cases about the companion on real results: h5perf-plot draws every
-chart and the HTML page from a 2-process run of the three APIs, and
-h5perf-compare passes the run against itself and flags it made twice as slow.
-The images are read by tests/companion/checks.py (written from the file
-formats, sharing nothing with tools/).
+chart and the HTML page from a 2-process run of the three APIs;
+h5perf-compare passes the run against itself and flags it made twice as slow,
+passes two back-to-back runs of one configuration on this noisy machine, and
+flags a run whose writes the fault shim slowed. The outputs are read by
+tests/companion/checks.py (written from the formats, sharing nothing with
+tools/).
 """
 import copy
 import json
@@ -22,6 +24,10 @@ MEASURES = {"write": "write", "write_open_close": "write incl. open/close", "rea
             "read_open_close": "read incl. open/close"}
 APIS = ("posix", "mpiio", "phdf5")
 SIZES = ("32KiB", "64KiB")
+# The fault shim's sleep before each POSIX write in the slowed run: every
+# write iteration lasts at least this long, 3 times the default minimum time
+# of h5perf-compare and about 100 times an unslowed 4 MiB write here.
+DELAY_US = 300000
 
 
 def tool(name, args):
@@ -104,12 +110,55 @@ def plot_and_compare_a_real_run():
         expect_eq(page.external_urls(), [], "report.html external references")
         expect_eq(len(page.svg_images()), len(charts), "charts embedded in report.html")
 
-        c = tool("h5perf-compare", [results, results])
-        expect_eq((c.returncode, c.stdout.splitlines()[-1]),
-                  (0, "0 regressions in 48 configurations (threshold 10%)"), "compare same", c)
+        # Milliseconds, and one iteration: judged as they are (--min-time 0),
+        # each figure's range is a point, and the threshold alone decides.
+        c = tool("h5perf-compare", [results, results, "--min-time", "0"])
+        expect_eq((c.returncode, c.stdout.splitlines()[-1]), (0, "0 regressions in 48 "
+                  "configurations (threshold 10%, minimum time 0 s)"), "compare same", c)
         slow = os.path.join(d, "slow.json")
         with open(results) as fh, open(slow, "w") as out:
             json.dump(slowed(json.load(fh), 2.0), out)
-        c = tool("h5perf-compare", [results, slow])
-        expect_eq((c.returncode, c.stdout.splitlines()[-1]),
-                  (1, "48 regressions in 48 configurations (threshold 10%)"), "compare 2x", c)
+        c = tool("h5perf-compare", [results, slow, "--min-time", "0"])
+        expect_eq((c.returncode, c.stdout.splitlines()[-1]), (1, "48 regressions in 48 "
+                  "configurations (threshold 10%, minimum time 0 s)"), "compare 2x", c)
+
+
+@case
+def plots_compare_back_to_back_and_slowed():
+    """Two back-to-back runs of one configuration (4 processes on this 2-core
+    machine, the three APIs, 3 iterations of a few milliseconds each) compared
+    with the defaults: no regression, exit 0. The same configuration in POSIX
+    with every write slowed by the fault shim (each write iteration 0.3 s or
+    more): every write figure is a regression, exit 1."""
+    with TempDir() as d:
+        args = "-e 4M -x 2M -X 4M -B 1M -i 3 --results %s"
+        a, again, slow = (os.path.join(d, n + ".json") for n in ("a", "again", "slow"))
+        for path in (a, again):
+            r = run(4, args % path, env={"HDF5_PARAPREFIX": d})
+            expect_eq(r.rc, 0, "h5perf exit status", r)
+        c = tool("h5perf-compare", [a, again])
+        expect_eq((c.returncode, c.stderr), (0, ""), "two runs of one configuration", c)
+        table = checks.CompareTable(c.stdout)
+        expect(table.summary.startswith(
+            "0 regressions in 72 configurations (threshold 10%, minimum time 0.1 s)"),
+            "summary line", c)
+
+        r = run(4, args % slow + " -A posix", env={
+            "HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+            "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_DELAY_US": str(DELAY_US)})
+        expect_eq(r.rc, 0, "h5perf exit status (slowed)", r)
+        with open(slow) as fh:
+            runs = json.load(fh)["runs"]
+        # The premise, from the sleeps alone: every write iteration took at
+        # least one delay.
+        writes = [s["seconds"]["slowest"] for run_ in runs for m in run_["measures"]
+                  if m["measure"].startswith("write") for s in m["samples"]]
+        expect(len(writes) == 36 and min(writes) >= DELAY_US / 1e6,
+               "slowed write iterations: %s" % writes)
+        c = tool("h5perf-compare", [a, slow])
+        expect_eq((c.returncode, c.stderr), (1, "h5perf-compare: note: 48 configurations only "
+                                                "in A, not compared\n"), "compare slowed", c)
+        table = checks.CompareTable(c.stdout)
+        verdicts = {k: v["verdict"] for k, v in table.rows.items() if k[3].startswith("write")}
+        expect_eq(set(verdicts.values()), {"REGRESSION"}, "verdicts of the slowed writes", c)
+        expect_eq(len(verdicts), 12, "slowed write figures", c)
