@@ -33,12 +33,40 @@ class Result:
         return "rc=%d\n--- stdout\n%s--- stderr\n%s" % (self.rc, self.out[-3000:], self.err)
 
 
-def run_tool(name, args, cwd=None, python_args=()):
-    """Runs tools/<name> with this interpreter (the one CMake chose)."""
-    cmd = [sys.executable] + list(python_args) + [os.path.join(TOOLS, name)] + list(args)
-    p = subprocess.run(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+def run_tool(name, args, cwd=None, python=None, env=None):
+    """Runs tools/<name> with python (default: this interpreter, the one
+    CMake chose), or by its #! line when python is "shebang"."""
+    cmd = [] if python == "shebang" else [python or sys.executable]
+    cmd += [os.path.join(TOOLS, name)] + list(args)
+    p = subprocess.run(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True, timeout=100)
     return Result(p)
+
+
+def venv_without_matplotlib(directory):
+    """A venv of this interpreter without the system's packages, like a
+    pyenv or venv python3 first on PATH: returns its bin directory."""
+    venv = os.path.join(directory, "venv")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True,
+                   stdin=subprocess.DEVNULL, timeout=100)
+    return os.path.join(venv, "bin")
+
+
+def bin_with_matplotlib(directory):
+    """A directory holding a python3 that runs this interpreter (which has
+    matplotlib): a script, so that a venv interpreter keeps its venv."""
+    bindir = os.path.join(directory, "bin-with-matplotlib")
+    os.makedirs(bindir)
+    shell_script(os.path.join(bindir, "python3"), 'exec "%s" "$@"\n' % sys.executable)
+    return bindir
+
+
+def shell_script(path, body):
+    """Writes an executable sh script; returns its path."""
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n" + body)
+    os.chmod(path, 0o755)
+    return path
 
 
 def load(path):
