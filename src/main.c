@@ -1,11 +1,14 @@
 /* h5perf: a parallel I/O benchmark for POSIX, MPI-IO and parallel HDF5.
- * main only brackets the callable entry point with MPI_Init/MPI_Finalize. */
+ * main only starts the cleanup process (before MPI exists in the process)
+ * and brackets the callable entry point with MPI_Init/MPI_Finalize. */
 #include <mpi.h>
 
+#include "engine/files.h"
 #include "engine/run.h"
 
 int main(int argc, char **argv)
 {
+    files_guard(); /* a failure is announced by h5perf_run() */
     MPI_Init(&argc, &argv);
     int status = h5perf_run(argc, argv);
     MPI_Finalize();

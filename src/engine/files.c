@@ -1,43 +1,213 @@
-/* Created-files registry and the interrupt handler (files.h). The registry is
- * file-static because a signal handler can reach nothing else; the handler
- * only reads flags and paths that were complete before the first data file
- * existed, calls unlink() and _exit(). */
+/* Created-files registry, the interrupt handler and the cleanup process
+ * (files.h). The registry lives in one mapping: with the cleanup process, a
+ * memory file both processes share (the cleanup process reads it once this
+ * process is gone), else private memory. Its layout: a header, one created
+ * flag per slot, one path offset per slot, the paths. It is file-static
+ * because a signal handler can reach nothing else; the handler only reads
+ * flags and paths that were complete before the first data file existed,
+ * calls unlink() and _exit(). */
+#define _GNU_SOURCE /* memfd_create, pipe2, close_range (Linux) */
 #include "engine/files.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#endif
 
 #include "exit_status.h"
 
-/* The only mutable globals of h5perf, shared with the signal handler. */
-static char **reg_path;                    /* [reg_slots], set at set-up */
-static volatile sig_atomic_t *reg_created; /* [reg_slots] */
+#define FILES_MAGIC UINT64_C(0x6835706572666c73) /* "h5perfls" */
+
+struct files_header {
+    uint64_t magic; /* FILES_MAGIC once complete; 0 once released */
+    int64_t nslots;
+    int64_t keep;
+};
+
+/* The only mutable globals of h5perf besides the watchdog's, shared with
+ * the signal handler. */
+static struct files_header *reg;           /* the mapping */
+static size_t reg_bytes;                   /* its size */
+static volatile sig_atomic_t *reg_created; /* [nslots], in the mapping */
+static const uint64_t *reg_offset;         /* [nslots]: path offset, 0 = none */
 static int reg_slots;
 static volatile sig_atomic_t reg_keep;
 static bool reg_installed;
 static struct sigaction old_int, old_term, old_xfsz;
+static int guard_fd = -1; /* the memory file shared with the cleanup process */
+static int guard_errno;
+
+/* Where the path offsets start: after the header and the flags, 8-byte
+ * aligned. */
+static size_t files_offsets_at(int64_t nslots)
+{
+    size_t head = sizeof(struct files_header) + (size_t)nslots * sizeof(sig_atomic_t);
+    return (head + 7) & ~(size_t)7;
+}
+
+static const char *files_at(int slot)
+{
+    return reg_offset[slot] ? (const char *)reg + reg_offset[slot] : NULL;
+}
+
+/* Unlinks every created file of the registry at h (this process's or, in
+ * the cleanup process, the one it read) unless kept; clears the flags so
+ * that no one unlinks a name twice. Async-signal-safe. */
+static void files_unlink_created(struct files_header *h)
+{
+    if (h->magic != FILES_MAGIC || h->keep)
+        return;
+    volatile sig_atomic_t *created = (volatile sig_atomic_t *)(h + 1);
+    const uint64_t *offset = (const uint64_t *)((const char *)h + files_offsets_at(h->nslots));
+    for (int64_t i = 0; i < h->nslots; i++)
+        if (created[i] && offset[i]) {
+            unlink((const char *)h + offset[i]);
+            created[i] = 0;
+        }
+}
 
 static void files_on_signal(int sig)
 {
-    if (!reg_keep)
-        for (int i = 0; i < reg_slots; i++)
-            if (reg_created[i] && reg_path[i])
-                unlink(reg_path[i]);
+    if (reg)
+        files_unlink_created(reg);
     _exit(EXIT_SIGNAL_BASE + sig);
 }
 
-int files_init(int nslots, bool keep)
+#ifdef __linux__
+/* The cleanup process: keeps the registry (mfd) and the pipe (rfd) whose
+ * other end only its parent holds, closes everything else (the launcher
+ * must not wait for it), leaves the job's session and signals, and waits
+ * for the end of file that its parent's end brings. Does not return. */
+static void files_cleaner(int mfd, int rfd)
 {
-    reg_path = calloc((size_t)nslots, sizeof *reg_path);
-    reg_created = calloc((size_t)nslots, sizeof *reg_created);
-    if (!reg_path || !reg_created) {
-        files_release();
+    mfd = fcntl(mfd, F_DUPFD, 10);
+    rfd = fcntl(rfd, F_DUPFD, 10);
+    if (mfd < 0 || rfd < 0)
+        _exit(1);
+    int lo = mfd < rfd ? mfd : rfd, hi = mfd < rfd ? rfd : mfd;
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 0u, (unsigned)lo - 1, 0u) < 0 ||
+        syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1, 0u) < 0 ||
+        syscall(SYS_close_range, (unsigned)hi + 1, ~0u, 0u) < 0)
+#endif
+    {
+        long max = sysconf(_SC_OPEN_MAX);
+        for (int fd = 0; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+            if (fd != mfd && fd != rfd)
+                close(fd);
+    }
+    int null = open("/dev/null", O_RDWR);
+    for (int fd = 0; null >= 0 && fd < 3; fd++)
+        if (fd != null)
+            dup2(null, fd);
+    setsid();
+    int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2};
+    for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
+        signal(ignored[i], SIG_IGN);
+    prctl(PR_SET_NAME, "h5perf-cleanup", 0, 0, 0);
+    char c;
+    for (;;) {
+        ssize_t n = read(rfd, &c, 1);
+        if (n == 0 || (n < 0 && errno != EINTR))
+            break;
+    }
+    struct stat st;
+    if (fstat(mfd, &st) == 0 && (size_t)st.st_size >= sizeof(struct files_header)) {
+        void *map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+        if (map != MAP_FAILED)
+            files_unlink_created(map);
+    }
+    _exit(0);
+}
+#endif
+
+int files_guard(void)
+{
+#ifdef __linux__
+    int pipe_fd[2];
+    int mfd = memfd_create("h5perf-files", MFD_CLOEXEC);
+    if (mfd < 0 || pipe2(pipe_fd, O_CLOEXEC) < 0) {
+        guard_errno = errno;
+        if (mfd >= 0)
+            close(mfd);
         return -1;
     }
+    pid_t pid = fork();
+    if (pid == 0)
+        files_cleaner(mfd, pipe_fd[0]);
+    guard_errno = pid < 0 ? errno : 0;
+    close(pipe_fd[0]);
+    if (pid < 0) {
+        close(pipe_fd[1]);
+        close(mfd);
+        return -1;
+    }
+    /* pipe_fd[1] stays open, unused, until this process ends. */
+    guard_fd = mfd;
+    return 0;
+#else
+    guard_errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int files_guard_errno(void)
+{
+    return guard_errno;
+}
+
+/* The mapping of bytes for the registry: the shared memory file when the
+ * cleanup process has one, else private memory. */
+static void *files_map(size_t bytes)
+{
+    if (guard_fd >= 0 && ftruncate(guard_fd, (off_t)bytes) == 0) {
+        void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, guard_fd, 0);
+        if (map != MAP_FAILED)
+            return map;
+    }
+    void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return map == MAP_FAILED ? NULL : map;
+}
+
+int files_init(int nslots, char *const *paths, bool keep)
+{
+    size_t text = 0;
+    for (int i = 0; i < nslots; i++)
+        text += paths[i] ? strlen(paths[i]) + 1 : 0;
+    size_t head = files_offsets_at(nslots);
+    size_t bytes = head + (size_t)nslots * sizeof(uint64_t) + text;
+    struct files_header *h = files_map(bytes);
+    if (!h)
+        return -1;
+    memset(h, 0, bytes);
+    h->nslots = nslots;
+    h->keep = keep;
+    uint64_t *offset = (uint64_t *)((char *)h + head);
+    char *next = (char *)(offset + nslots);
+    for (int i = 0; i < nslots; i++) {
+        if (!paths[i])
+            continue;
+        offset[i] = (uint64_t)(next - (char *)h);
+        size_t n = strlen(paths[i]) + 1;
+        memcpy(next, paths[i], n);
+        next += n;
+    }
+    h->magic = FILES_MAGIC;
+    reg_bytes = bytes;
+    reg_created = (volatile sig_atomic_t *)(h + 1);
+    reg_offset = offset;
     reg_slots = nslots;
     reg_keep = keep;
+    reg = h;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = files_on_signal;
@@ -52,18 +222,9 @@ int files_init(int nslots, bool keep)
     return 0;
 }
 
-int files_declare(int slot, const char *path)
-{
-    if (slot < 0 || slot >= reg_slots)
-        return -1;
-    free(reg_path[slot]);
-    reg_path[slot] = strdup(path);
-    return reg_path[slot] ? 0 : -1;
-}
-
 const char *files_path(int slot)
 {
-    return reg_path[slot];
+    return files_at(slot);
 }
 
 void files_add(int slot)
@@ -86,7 +247,7 @@ void files_remove(int slot, bool do_unlink)
     if (!reg_created[slot] || reg_keep)
         return;
     if (do_unlink)
-        unlink(reg_path[slot]);
+        unlink(files_at(slot));
     reg_created[slot] = 0;
 }
 
@@ -104,11 +265,11 @@ void files_release(void)
         sigaction(SIGXFSZ, &old_xfsz, NULL);
         reg_installed = false;
     }
-    for (int i = 0; i < reg_slots; i++)
-        free(reg_path[i]);
-    free(reg_path);
-    free((void *)reg_created);
-    reg_path = NULL;
-    reg_created = NULL;
+    if (!reg)
+        return;
+    struct files_header *h = reg;
+    reg = NULL;
     reg_slots = 0;
+    h->magic = 0; /* nothing left for the cleanup process */
+    munmap(h, reg_bytes);
 }

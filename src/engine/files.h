@@ -1,25 +1,38 @@
 /* The registry of data files this run created: the only files h5perf ever
- * removes, at cleanup, on failure, on SIGINT/SIGTERM and from the watchdog.
- * One slot per (file number, API), declared with its path at set-up, before
- * any data file exists; afterwards nothing is allocated, so marking a file
- * created cannot fail and a signal handler (on any thread) never sees a
- * half-built table. Local to each process: every process declares the same
- * paths; process 0 unlinks, the handler unlinks on whichever process. */
+ * removes, at cleanup, on failure, on SIGINT/SIGTERM, from the watchdog, and
+ * from the cleanup process when every process of the job was killed at once
+ * (docs/differences.md, "Interrupts"). One slot per (file number, API), with
+ * its path, built at set-up before any data file exists; afterwards nothing
+ * is allocated, so marking a file created cannot fail and a signal handler
+ * (on any thread) never sees a half-built table. Local to each process:
+ * every process holds the same paths; process 0 unlinks, the handler and
+ * the cleanup process unlink on whichever process. */
 #ifndef H5PERF_FILES_H
 #define H5PERF_FILES_H
 
 #include <stdbool.h>
 
-/* Allocates nslots empty slots and installs the SIGINT/SIGTERM handler,
- * which unlinks the created files (unless keep: HDF5_NOCLEANUP) and _exits
- * with 128+signal. SIGXFSZ is ignored so that a file-size limit is an EFBIG
+/* Local, in main() before MPI_Init (a single-threaded process, no MPI state
+ * to share with a child): starts the cleanup process, which waits for this
+ * process to end however it ends (SIGKILL included), then removes the files
+ * the registry still marks created, unless they are kept. It leaves this
+ * process's session and ignores the job's signals, so that only a kill of
+ * its own (or of everything, as a batch system's cgroup kill) stops it.
+ * Returns 0, or -1 with errno when it could not be started (the run then
+ * goes on without it). */
+int files_guard(void);
+
+/* The errno of a failed files_guard() (0 if it ran or was not called). */
+int files_guard_errno(void);
+
+/* Builds the registry of nslots slots with their paths (NULL: a slot this
+ * run never creates) and installs the SIGINT/SIGTERM handler, which unlinks
+ * the created files (unless keep: HDF5_NOCLEANUP) and _exits with
+ * 128+signal. SIGXFSZ is ignored so that a file-size limit is an EFBIG
  * error, not a kill. Returns 0 or -1 (out of memory). */
-int files_init(int nslots, bool keep);
+int files_init(int nslots, char *const *paths, bool keep);
 
-/* Set-up only: gives slot its path (copied). Returns 0 or -1. */
-int files_declare(int slot, const char *path);
-
-/* The path of a declared slot. */
+/* The path of a slot. */
 const char *files_path(int slot);
 
 /* Marks the slot's file as created by this run, just before creating it. */
@@ -38,7 +51,8 @@ void files_remove(int slot, bool do_unlink);
 /* files_remove() for every slot. */
 void files_remove_all(bool do_unlink);
 
-/* Restores the signal dispositions and frees the registry. */
+/* Restores the signal dispositions and empties the registry (the cleanup
+ * process then has nothing to remove). */
 void files_release(void);
 
 #endif

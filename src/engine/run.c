@@ -62,6 +62,11 @@ int h5perf_run(int argc, char **argv)
         setup_release(&s);
         return EXIT_RUN_FAILED;
     }
+    if (files_guard_errno() && !s.cfg.nocleanup)
+        fprintf(stderr,
+                "h5perf: warning: rank %d: no cleanup process (%s): if every process "
+                "is killed at once, this run's files stay behind\n",
+                s.world_rank, strerror(files_guard_errno()));
     if (watchdog_start(s.world_rank, s.cfg.watchdog) < 0)
         fprintf(stderr,
                 "h5perf: warning: rank %d: no watchdog thread (%s): a hung library "

@@ -343,17 +343,23 @@ int setup_run(struct setup *s, int argc, char **argv)
 bool setup_declare_files(const struct setup *s)
 {
     const struct config *c = &s->cfg;
-    bool ok = files_init(c->num_files * API_COUNT, c->nocleanup) == 0;
+    int nslots = c->num_files * API_COUNT;
+    char **paths = calloc((size_t)nslots, sizeof *paths);
     char name[SETUP_PATH_MAX];
     struct cli_msg m;
+    bool ok = paths != NULL;
     for (int f = 0; ok && f < c->num_files; f++)
         for (int a = 0; ok && a < API_COUNT; a++)
-            ok = !(c->apis & API_BIT(a)) || (setup_name(s, f, a, name, &m) == 0 &&
-                                             files_declare(f * API_COUNT + a, name) == 0);
+            if (c->apis & API_BIT(a))
+                ok = setup_name(s, f, a, name, &m) == 0 &&
+                     (paths[f * API_COUNT + a] = strdup(name)) != NULL;
+    ok = ok && files_init(nslots, paths, c->nocleanup) == 0;
+    for (int i = 0; paths && i < nslots; i++)
+        free(paths[i]);
+    free(paths);
     if (!agree_all(MPI_COMM_WORLD, ok)) {
         if (s->world_rank == 0)
-            fprintf(stderr, "h5perf: out of memory for the names of %d data files\n",
-                    c->num_files * API_COUNT);
+            fprintf(stderr, "h5perf: out of memory for the names of %d data files\n", nslots);
         return false;
     }
     return true;

@@ -93,8 +93,9 @@ def fault_read_only_mount():
             unmount(mnt)
 
 
-def ranks_of(prefix):
-    """PIDs of the h5perf processes whose HDF5_PARAPREFIX is prefix."""
+def processes_of(prefix, cleanup=False):
+    """PIDs of the h5perf processes whose HDF5_PARAPREFIX is prefix: the
+    ranks, or (cleanup) their cleanup processes, named h5perf-cleanup."""
     pids = []
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
@@ -102,20 +103,50 @@ def ranks_of(prefix):
         try:
             with open("/proc/%s/environ" % pid, "rb") as fh:
                 env = fh.read().split(b"\0")
+            with open("/proc/%s/comm" % pid) as fh:
+                comm = fh.read().strip()
             exe = os.readlink("/proc/%s/exe" % pid)
         except OSError:
             continue
-        if ("HDF5_PARAPREFIX=" + prefix).encode() in env and exe == os.path.realpath(h5perf()):
+        if (("HDF5_PARAPREFIX=" + prefix).encode() in env and exe == os.path.realpath(h5perf())
+                and (comm == "h5perf-cleanup") == cleanup):
             pids.append(int(pid))
     return pids
 
 
-def interrupted_run(d, kill):
+def ranks_of(prefix):
+    return processes_of(prefix)
+
+
+def wait_until_gone(d, what):
+    """Waits (up to 30 s) for every h5perf process of the run and for its
+    files: the cleanup processes remove them once the ranks are dead."""
+    deadline = time.time() + 30
+    while (processes_of(d) or processes_of(d, cleanup=True) or listing(d)) and \
+            time.time() < deadline:
+        time.sleep(0.1)
+    expect_eq(processes_of(d), [], "h5perf processes left running (%s)" % what)
+    expect_eq(processes_of(d, cleanup=True), [], "cleanup processes left (%s)" % what)
+    expect_eq(listing(d), [], "files left (%s)" % what)
+
+
+LONG_RUN = [h5perf(), "-e", "256M", "-B", "1M", "-x", "1M", "-X", "1M", "-i", "100",
+            "-A", "posix", "-p", "2"]
+
+
+def slow_env(d, extra=None):
+    """A run whose every write waits 20 ms (the faults shim): its data file
+    exists for seconds on end, so a kill always finds it there."""
+    env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+           "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_DELAY_US": "20000"}
+    env.update(extra or {})
+    return env
+
+
+def interrupted_run(d, kill, env=None):
     """Starts a long run, waits for its data file, then kill(mpiexec, ranks);
     returns mpiexec's status once every rank is gone."""
-    args = [h5perf(), "-e", "256M", "-B", "1M", "-x", "1M", "-X", "1M", "-i", "100",
-            "-A", "posix", "-p", "2"]
-    p = subprocess.Popen(mpiexec_command(2, args), env=base_env({"HDF5_PARAPREFIX": d}),
+    p = subprocess.Popen(mpiexec_command(2, LONG_RUN), env=base_env(env or {"HDF5_PARAPREFIX": d}),
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          stdin=subprocess.DEVNULL)
     try:
@@ -151,12 +182,50 @@ def fault_signals_to_mpiexec():
 
 @case
 def fault_process_killed():
-    """One rank killed (SIGKILL) mid-run: the job ends, the surviving ranks
-    remove this run's files, nothing keeps running."""
-    if launcher_is_hydra():
-        raise Skip("MPICH's hydra SIGKILLs the other processes when one dies, so no "
-                   "process can remove the files (a limitation of the launcher)")
+    """One rank killed (SIGKILL) mid-run: the job ends, this run's files are
+    removed (by the surviving ranks under Open MPI; under MPICH, whose hydra
+    SIGKILLs the others, by their cleanup processes), nothing keeps running."""
     with TempDir() as d:
         rc = interrupted_run(d, lambda p, ranks: os.kill(max(ranks), signal.SIGKILL))
         expect(rc != 0, "mpiexec's status: %d" % rc)
-        expect_eq(listing(d), [], "files left")
+        wait_until_gone(d, "one rank killed")
+
+
+def interrupt_twice(p, ranks):
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.1)
+    p.send_signal(signal.SIGINT)
+
+
+def kill_every_rank(p, ranks):
+    for pid in ranks:
+        os.kill(pid, signal.SIGKILL)
+
+
+@case
+def fault_interrupted_twice_or_killed():
+    """Two SIGINTs to mpiexec in quick succession (Open MPI's mpiexec then
+    exits at once and the ranks die without running their handler), GNU
+    timeout (which signals mpiexec and then its process group), and SIGKILL
+    of every rank at once: no process can clean up, so the cleanup processes
+    remove this run's files once the ranks are gone. Every write is slowed
+    down so that the kill always finds the data file in place."""
+    with TempDir() as d:
+        interrupted_run(d, interrupt_twice, slow_env(d))
+        wait_until_gone(d, "two SIGINTs")
+    with TempDir() as d:
+        interrupted_run(d, kill_every_rank, slow_env(d))
+        wait_until_gone(d, "every rank killed")
+    with TempDir() as d:
+        p = subprocess.run(["timeout", "-s", "INT", "3"] + mpiexec_command(2, LONG_RUN),
+                           env=base_env(slow_env(d)), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, timeout=120)
+        expect_eq(p.returncode, 124, "timeout's status (the run was cut short)")
+        wait_until_gone(d, "GNU timeout")
+    with TempDir() as d:
+        # HDF5_NOCLEANUP: the cleanup processes keep the files too.
+        interrupted_run(d, kill_every_rank, slow_env(d, {"HDF5_NOCLEANUP": "1"}))
+        deadline = time.time() + 30
+        while processes_of(d, cleanup=True) and time.time() < deadline:
+            time.sleep(0.1)
+        expect_eq(listing(d), ["#pio_tmp_1.posix"], "files kept with HDF5_NOCLEANUP")
