@@ -43,6 +43,7 @@ enum opt_id {
     OPT_FSYNC,
     OPT_DIRECT,
     OPT_READ_SHIFT,
+    OPT_NO_MEMORY_CHECK,
     OPT_COUNT
 };
 
@@ -98,6 +99,7 @@ struct config {
     bool fsync;                        /* --fsync: flush before every close of a write */
     bool direct;                       /* --direct: O_DIRECT for POSIX */
     int read_shift;                    /* --read-shift: read process (r+N) mod P's data */
+    bool no_memory_check;              /* --no-memory-check: allocate what does not fit */
 
     /* How each option was spelled ("-B", "--block-size") and its raw value,
      * NULL when not given: messages quote what the user typed. */

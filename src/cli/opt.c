@@ -74,6 +74,7 @@ static const struct opt_spec opt_table[] = {
     {NULL, "--fsync", NULL, OPT_FSYNC, opt_flag},
     {NULL, "--direct", NULL, OPT_DIRECT, opt_flag},
     {NULL, "--read-shift", "a whole number", OPT_READ_SHIFT, opt_count},
+    {NULL, "--no-memory-check", NULL, OPT_NO_MEMORY_CHECK, opt_flag},
 };
 
 #define OPT_TABLE_LEN (sizeof opt_table / sizeof opt_table[0])
@@ -205,6 +206,9 @@ static int opt_flag(struct config *cfg, const struct opt_spec *spec, const char 
         break;
     case OPT_DIRECT:
         cfg->direct = true;
+        break;
+    case OPT_NO_MEMORY_CHECK:
+        cfg->no_memory_check = true;
         break;
     default:
         cfg->overwrite = true;

@@ -20,6 +20,7 @@
 #endif
 
 #include "cli/sweep.h"
+#include "engine/memory.h"
 #include "engine/sink.h"
 #include "h5perf_commit.h"
 #include "pattern/pattern.h"
@@ -167,30 +168,10 @@ static bool context_reads_local(const char *by_rank, int p, int shift)
     return true;
 }
 
-/* Bytes the kernel could give the page cache without swapping: MemAvailable
- * of /proc/meminfo, else the free pages; -1 if neither is known. */
-static double context_mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    unsigned long long kib;
-    double bytes = -1.0;
-    while (f && bytes < 0 && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-            bytes = (double)kib * 1024.0;
-    if (f)
-        fclose(f);
-    long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (bytes < 0 && pages > 0 && page > 0)
-        bytes = (double)pages * (double)page;
-    return bytes;
-}
-
-/* Rank 0: the warning of issue 6 when the reads of this run can only come
- * from a page cache: data written moments before, read back on the host
- * that wrote it, through its cache, and small enough to stay there. Each
- * file is written, read back and removed before the next (SPEC 3.6), so
- * one file's datasets at a process count is what must fit. */
+/* Rank 0: the page-cache warning (docs/differences.md, "Caches") when the reads of this run can
+ * only come from a page cache: data written moments before, read back on the host that wrote it,
+ * through its cache, and small enough to stay there. Each file is written, read back and removed
+ * before the next (SPEC 3.6), so one file's datasets at a process count is what must fit. */
 static void context_page_cache(struct run_context *c, const struct config *cfg, const char *by_rank)
 {
     unsigned apis = cfg->apis & ~(cfg->direct ? API_BIT(API_POSIX) : 0u);
@@ -199,7 +180,7 @@ static void context_page_cache(struct run_context *c, const struct config *cfg, 
     char counts[128] = "";
     size_t n = 0;
     int local = 0, all = 0;
-    double avail = context_mem_available();
+    double avail = (double)memory_host_available();
     for (int p = sweep_procs_first(cfg); p != 0; p = sweep_procs_next(cfg, p), all++) {
         struct pattern_params pp = sweep_pattern_params(cfg, p, cfg->xfer_max);
         struct pattern pt;

@@ -17,6 +17,7 @@
 #include "cli/sweep.h"
 #include "engine/agree.h"
 #include "engine/files.h"
+#include "engine/memory.h"
 #include "engine/names.h"
 #include "exit_status.h"
 
@@ -324,6 +325,8 @@ int setup_run(struct setup *s, int argc, char **argv)
         for (int i = 0; i < w.count; i++)
             fprintf(stderr, "%s\n", w.line[i]);
     s->warnings = w;
+    if (!setup_agree(s, memory_check(s, &m), m.line))
+        return EXIT_USAGE;
     if (s->world_rank == 0)
         ok = setup_check_files(s, &m) == 0 && setup_open_outputs(s, &m) == 0;
     if (!ok && s->world_rank == 0)

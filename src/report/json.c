@@ -172,6 +172,7 @@ static void json_config(struct jsonw *w, const struct config *cfg, const struct 
     json_flag(w, "fsync", cfg->fsync);
     json_flag(w, "direct", cfg->direct);
     json_size(w, "read_shift", cfg->read_shift);
+    json_flag(w, "memory_check", !cfg->no_memory_check);
     json_environment(w, cfg, c);
     jsonw_end(w);
 }

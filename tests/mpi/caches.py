@@ -189,7 +189,9 @@ def page_cache_warning():
         # What must fit in memory is one file's datasets at each process
         # count (each file is read back and removed before the next): with
         # 100 KiB available, 64 KiB per process fits for 1 process, not 2,
-        # whatever -F; two datasets of 64 KiB do not fit at all.
+        # whatever -F; two datasets of 64 KiB do not fit at all. (Transfers
+        # of 16 KiB: buffers of 64 KiB on 2 processes would not fit either,
+        # and the memory check would refuse the run; see memory.py.)
         meminfo = os.path.join(d, "meminfo")
         with open(meminfo, "w") as fh:
             fh.write("MemTotal: 1000 kB\nMemFree: 1 kB\nMemAvailable: 100 kB\n")
@@ -200,5 +202,5 @@ def page_cache_warning():
                "host's cache (use --direct for POSIX, or --read-shift with processes on "
                "several hosts)")
         for extra, want in (("", [one]), (" -F 3", [one]), (" -d 2", [])):
-            r = run(2, "-e 64K -B 16K -x 64K -A posix" + extra, env=env)
+            r = run(2, "-e 64K -B 16K -x 16K -X 16K -A posix" + extra, env=env)
             expect_eq((r.rc, r.page_cache), (0, want), "available memory, options" + extra, r)

@@ -1,0 +1,108 @@
+"""MPI cases about memory: the transfer buffers of a host's processes,
+summed, against what the host has available (a faked /proc/meminfo, through
+the faults shim) and against a memory cgroup made for the test (root with a
+writable cgroup file system only, skipped otherwise). A run that does not fit
+is refused before any file exists (exit 2, one line); --no-memory-check lets
+it go ahead.
+"""
+import os
+import re
+import socket
+import subprocess
+
+from common import Skip, case
+from harness import (Run, TempDir, base_env, expect, expect_eq, h5perf, listing, mpiexec_command,
+                     run)
+
+
+def fake_meminfo(d, kib):
+    path = os.path.join(d, "meminfo")
+    with open(path, "w") as fh:
+        fh.write("MemTotal: 24000000 kB\nMemFree: 1 kB\nMemAvailable: %d kB\n" % kib)
+    return {"LD_PRELOAD": os.environ["FAULTS"], "H5PERF_FAULT_MEMINFO": path}
+
+
+def host_line(lead, each, procs, need, have):
+    return ("h5perf: %s: the largest transfer buffer is %s per process; the %d process%s on "
+            "host '%s' need %s, and it has %s available; use smaller transfer sizes or fewer "
+            "processes per host, or give --no-memory-check"
+            % (lead, each, procs, "" if procs == 1 else "es", socket.gethostname(), need, have))
+
+
+@case
+def memory_buffers_must_fit_the_host():
+    """2 processes with 1 MiB buffers on a host with 1.5 MiB available: refused
+    (1D by -X, 2D by its B x X buffers; by the default -X, equal to -e);
+    processes that no run uses (-P 1) do not count; --no-memory-check runs."""
+    with TempDir() as meminfo_dir, TempDir() as d:
+        env = dict(fake_meminfo(meminfo_dir, 1536), HDF5_PARAPREFIX=d)
+        r = run(2, "-e 1M -x 1M -X 1M -B 1M -A posix -w", env=env)
+        expect_eq(r.rc, 2, "exit status", r)
+        expect_eq(r.h5perf_err, [host_line("-X '1M'", "1 MiB", 2, "2 MiB", "1.5 MiB")],
+                  "message, 1D", r)
+        r = run(2, "-g -e 1K -B 1K -x 1K -X 1K -A posix -w", env=env)
+        expect_eq(r.h5perf_err, [host_line("-X '1K'", "1 MiB", 2, "2 MiB", "1.5 MiB")],
+                  "message, 2D", r)
+        r = run(2, "--num-bytes=1M -B 512K -A posix -w", env=env)
+        expect_eq(r.h5perf_err, [host_line("--num-bytes '1M' (the default -X)", "1 MiB", 2,
+                                           "2 MiB", "1.5 MiB")], "message, default -X", r)
+        expect_eq(listing(d), [], "files created", r)
+        r = run(2, "-e 1M -x 1M -X 1M -B 1M -A posix -w -P 1", env=env)
+        expect_eq((r.rc, r.h5perf_err), (0, []), "one process used", r)
+        r = run(2, "-e 1M -x 1M -X 1M -B 1M -A posix -w --no-memory-check", env=env)
+        expect_eq((r.rc, r.h5perf_err), (0, []), "--no-memory-check", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+def own_memory_cgroup():
+    """The directory of this process's cgroup v1 memory controller, or None."""
+    try:
+        with open("/proc/self/cgroup") as fh:
+            for line in fh:
+                _, controllers, path = line.rstrip("\n").split(":", 2)
+                if "memory" in controllers.split(","):
+                    return "/sys/fs/cgroup/memory" + path
+    except OSError:
+        pass
+    return None
+
+
+@case
+def memory_buffers_must_fit_the_cgroup():
+    """Processes in a memory cgroup limited to 256 MiB (a batch job's limit):
+    2 x 128 MiB of buffers do not fit what it allows (less than its limit,
+    since the processes already use some), 2 x 64 MiB do."""
+    parent = own_memory_cgroup()
+    if os.geteuid() != 0 or not parent or not os.path.isdir(parent):
+        raise Skip("needs root and a cgroup v1 memory controller")
+    cg = os.path.join(parent, "h5perf-test-%d" % os.getpid())
+    try:
+        os.mkdir(cg)
+        with open(os.path.join(cg, "memory.limit_in_bytes"), "w") as fh:
+            fh.write(str(256 << 20))
+    except OSError as e:
+        raise Skip("cannot make a memory cgroup here: %s" % e)
+    try:
+        with TempDir() as d:
+            def run_in_cgroup(args):
+                argv = mpiexec_command(2, [h5perf()] + args.split())
+                p = subprocess.run(["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', cg]
+                                   + argv, env=base_env({"HDF5_PARAPREFIX": d}),
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=150,
+                                   stdin=subprocess.DEVNULL)
+                return Run(p.returncode, p.stdout.decode(errors="replace"),
+                           p.stderr.decode(errors="replace"))
+            r = run_in_cgroup("-e 128M -x 128M -X 128M -B 128M -A posix -w")
+            expect_eq(r.rc, 2, "exit status", r)
+            rel = cg[len("/sys/fs/cgroup/memory"):]
+            want = (r"h5perf: -X '128M': the largest transfer buffer is 128 MiB per process; the "
+                    r"2 processes in memory cgroup '%s' on host '%s' need 256 MiB, and it allows "
+                    r"2[0-9][0-9]\.[0-9] MiB more; use smaller transfer sizes or fewer processes "
+                    r"per host, or give --no-memory-check$"
+                    % (re.escape(rel), re.escape(socket.gethostname())))
+            expect(len(r.h5perf_err) == 1 and re.match(want, r.h5perf_err[0]), "message", r)
+            expect_eq(listing(d), [], "files created", r)
+            r = run_in_cgroup("-e 64M -x 64M -X 64M -B 64M -A posix -w")
+            expect_eq((r.rc, r.h5perf_err), (0, []), "buffers that fit", r)
+    finally:
+        os.rmdir(cg)
