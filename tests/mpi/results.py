@@ -8,6 +8,9 @@ import json
 import os
 import re
 import shlex
+import shutil
+import subprocess
+import tempfile
 
 import jsonschema
 
@@ -33,7 +36,8 @@ def load(path):
 
 def mount_type(path):
     """The file-system type of the mount holding path, independently of
-    h5perf: the mountinfo line whose device is the path's."""
+    h5perf: the mountinfo line whose device is the path's, or None where the
+    mount table does not list it (a chroot, some containers)."""
     dev = os.stat(path).st_dev
     want = "%d:%d" % (os.major(dev), os.minor(dev))
     found = None
@@ -43,6 +47,24 @@ def mount_type(path):
             if left.split()[2] == want:
                 found = right.split()[0]
     return found
+
+
+# The names a statfs magic may stand for (`stat -f -c %t`, hexadecimal).
+MAGIC_NAMES = {"ef53": {"ext2", "ext3", "ext4", "ext2/3/4"}, "1021994": {"tmpfs"},
+               "58465342": {"xfs"}, "9123683e": {"btrfs"}, "794c7630": {"overlay"}}
+
+
+def expect_fs_type(got, path, r=None):
+    """got is the kernel's name for the file system of path: the mount
+    table's where it lists the mount, else a name of its statfs magic."""
+    listed = mount_type(path)
+    if listed is not None:
+        expect_eq(got, listed, "file system type (mount table)", r)
+        return
+    magic = subprocess.run(["stat", "-f", "-c", "%t", path], stdout=subprocess.PIPE,
+                           universal_newlines=True, check=True).stdout.strip()
+    expect(got in MAGIC_NAMES.get(magic, {"unknown"}),
+           "file system type %r for statfs magic %s" % (got, magic), r)
 
 
 def text_maxima(lines):
@@ -99,7 +121,7 @@ def results_json_matches_text_report():
                   "processes and hosts", r)
         # The harness unsets USER and LOGIN: the data files go to d itself.
         expect_eq(ctx["directory"], os.path.realpath(d), "directory", r)
-        expect_eq(ctx["file_system"]["type"], mount_type(d), "file system type", r)
+        expect_fs_type(ctx["file_system"]["type"], d, r)
         expect(ctx["start_time"] <= ctx["end_time"], "start before end", r)
         expect_eq(ctx["command_line"][1:], shlex.split(args), "command line", r)
         cfg = doc["config"]
@@ -108,6 +130,34 @@ def results_json_matches_text_report():
                   (65536, 16384, 32768, 65536, 3, True), "effective configuration", r)
         expect_eq(cfg["environment"]["HDF5_PARAPREFIX"], d, "environment", r)
         expect_eq(listing(d), ["r.json"], "no data file left", r)
+
+
+@case
+def file_system_type_without_mount_table():
+    """Where /proc/self/mountinfo does not list the mount holding the data
+    directory (a chroot, some containers; here an empty table through the
+    faults shim), the file system type is still the kernel's name for it
+    (ext4 told apart from ext2/ext3 through sysfs), on /tmp and /dev/shm."""
+    with TempDir() as empty:
+        table = os.path.join(empty, "mountinfo")
+        open(table, "w").close()
+        for parent in (None, "/dev/shm"):
+            if parent and not os.path.isdir(parent):
+                continue
+            d = tempfile.mkdtemp(prefix="h5perf-test-", dir=parent)
+            try:
+                env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+                       "H5PERF_FAULT_MOUNTINFO": table}
+                r = run(2, "-e 8K -A posix -w --format json", env=env)
+                expect_eq(r.rc, 0, "exit status", r)
+                got = json.loads(r.out)["context"]["file_system"]["type"]
+                listed = mount_type(d)
+                if listed in ("ext4", "tmpfs"):
+                    expect_eq(got, listed, "file system type of %s" % d, r)
+                else:
+                    expect_fs_type(got, d, r)
+            finally:
+                shutil.rmtree(d, ignore_errors=True)
 
 
 @case
