@@ -3,8 +3,9 @@
 
 Every case exits 2 with exactly one stderr line "h5perf-compare: ..." and
 nothing on stdout: bad options, bad thresholds (only "N%" is accepted), bad
-minimum times (only plain decimal seconds), unreadable, non-JSON (NaN included) and non-h5perf inputs, a wrong schema_version, and
-two results with no configuration in common.
+minimum times (only plain decimal seconds), unreadable, non-JSON (NaN
+included) and non-h5perf inputs, a wrong schema_version, and two results
+with no configuration in common.
 """
 import json
 import os
