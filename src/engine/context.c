@@ -247,6 +247,33 @@ static void context_page_cache(struct run_context *c, const struct config *cfg, 
              local < all ? " processes" : "");
 }
 
+/* Does a flag of flags ask for optimisation (-O1..-O3, -Os, -Oz, -Ofast;
+ * not -O0 or -Og)? The last -O wins, as with the compiler. */
+static bool context_optimized(const char *flags)
+{
+    bool on = false;
+    for (const char *p = strstr(flags, "-O"); p; p = strstr(p + 2, "-O"))
+        if (p == flags || p[-1] == ' ')
+            on = p[2] != '\0' && p[2] != ' ' && p[2] != '0' && p[2] != 'g';
+    return on;
+}
+
+/* The build of this h5perf (CMake's build type and flags), and a warning
+ * when it is not optimised: its own overhead then weighs in the figures. */
+static void context_build(struct run_context *c)
+{
+    snprintf(c->build_type, sizeof c->build_type, "%s", H5PERF_BUILD_TYPE);
+    snprintf(c->c_flags, sizeof c->c_flags, "%s", H5PERF_C_FLAGS);
+    snprintf(c->compiler, sizeof c->compiler, "%s", H5PERF_COMPILER);
+    c->optimized = context_optimized(c->c_flags);
+    if (!c->optimized)
+        fprintf(stderr,
+                "h5perf: warning: this h5perf was built without optimisation (build type '%s', "
+                "C flags '%s'): its own overhead weighs in the figures; build it with "
+                "-DCMAKE_BUILD_TYPE=Release\n",
+                c->build_type, c->c_flags);
+}
+
 void context_init(struct run_context *c, const struct setup *s, int argc, char **argv)
 {
     memset(c, 0, sizeof *c);
@@ -260,6 +287,7 @@ void context_init(struct run_context *c, const struct setup *s, int argc, char *
         fprintf(stderr, "%s\n", c->page_cache);
     snprintf(c->version, sizeof c->version, "%s", H5PERF_VERSION);
     snprintf(c->commit, sizeof c->commit, "%s", H5PERF_COMMIT);
+    context_build(c);
     unsigned maj = 0, min = 0, rel = 0;
     H5get_libversion(&maj, &min, &rel);
     snprintf(c->hdf5_version, sizeof c->hdf5_version, "%u.%u.%u", maj, min, rel);

@@ -10,6 +10,10 @@
 struct run_context {
     char version[32];      /* h5perf */
     char commit[48];       /* git commit of the build, or "unknown" */
+    char build_type[32];   /* CMake build type ("Release") */
+    char c_flags[512];     /* the C compiler's flags for that build type */
+    char compiler[64];     /* "GNU 12.2.0" */
+    bool optimized;        /* c_flags hold -O1, -O2, -O3, -Os, -Oz or -Ofast */
     char hdf5_version[32]; /* the library running, not the headers */
     char mpi_library[256]; /* first line of MPI_Get_library_version() */
     char mpi_version[16];  /* MPI standard, "3.1" */

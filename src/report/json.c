@@ -49,6 +49,17 @@ static void json_context(struct jsonw *w, const struct run_context *c)
     jsonw_string(w, c->version);
     jsonw_key(w, "h5perf_commit");
     jsonw_string(w, c->commit);
+    jsonw_key(w, "build");
+    jsonw_object(w);
+    jsonw_key(w, "type");
+    jsonw_string(w, c->build_type);
+    jsonw_key(w, "c_flags");
+    jsonw_string(w, c->c_flags);
+    jsonw_key(w, "compiler");
+    jsonw_string(w, c->compiler);
+    jsonw_key(w, "optimized");
+    jsonw_bool(w, c->optimized);
+    jsonw_end(w);
     jsonw_key(w, "hdf5_version");
     jsonw_string(w, c->hdf5_version);
     jsonw_key(w, "mpi_library");
