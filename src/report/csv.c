@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "report/jsonw.h"
 #include "report/text.h"
 
 /* A field quoted when it holds a comma, a quote or a line break; the error
@@ -31,6 +32,14 @@ static void csv_text(FILE *out, const char *s)
         fputc('"', out);
 }
 
+/* A number and its comma, in the shortest form that reads back exactly. */
+static void csv_number(FILE *out, double v)
+{
+    char text[32];
+    jsonw_shortest(text, sizeof text, v);
+    fprintf(out, "%s,", text);
+}
+
 static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id t,
                     const struct timer_summary *sum)
 {
@@ -39,12 +48,15 @@ static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id 
     fprintf(out, "%d,%" PRId64 ",%s,%s,%d,%s,%" PRId64 ",", r->nprocs, r->xfer,
             text_api_key(r->api), results_measure_name(t), i + 1, results_status_name(st),
             results_timer_moves_data(t) ? r->bytes : 0);
-    if (st == RUN_OK)
-        fprintf(out, "%.17g,%.17g,%.17g,", ts->max, ts->min, ts->sum / r->nprocs);
-    else
+    if (st == RUN_OK) {
+        csv_number(out, ts->max);
+        csv_number(out, ts->min);
+        csv_number(out, ts->sum / r->nprocs);
+    } else {
         fputs(",,,", out);
+    }
     if (sum->n > 0)
-        fprintf(out, "%.17g,", sum->t_med);
+        csv_number(out, sum->t_med);
     else
         fputc(',', out);
     if (st == RUN_IO_ERROR)

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void jsonw_init(struct jsonw *w, FILE *out)
@@ -140,8 +141,20 @@ void jsonw_number(struct jsonw *w, double v)
         jsonw_null(w);
         return;
     }
+    char text[32];
+    jsonw_shortest(text, sizeof text, v);
     jsonw_before(w);
-    fprintf(w->out, "%.17g", v);
+    fputs(text, w->out);
+}
+
+void jsonw_shortest(char *buf, size_t len, double v)
+{
+    /* 17 significant digits always read back; fewer often do. */
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
 }
 
 void jsonw_bool(struct jsonw *w, bool v)

@@ -28,6 +28,11 @@ void jsonw_int(struct jsonw *w, int64_t v);
 /* A finite double, with enough digits to read back the same value; a value
  * that is not finite (never expected) becomes null rather than bad JSON. */
 void jsonw_number(struct jsonw *w, double v);
+
+/* The shortest decimal text of a finite v that reads back (strtod) as the
+ * same double: "0.000587783", not "0.00058778300000000003". Also used by
+ * the CSV writer. buf holds at least 32 bytes. */
+void jsonw_shortest(char *buf, size_t len, double v);
 void jsonw_bool(struct jsonw *w, bool v);
 void jsonw_null(struct jsonw *w);
 

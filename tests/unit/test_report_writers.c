@@ -154,15 +154,38 @@ static void test_json(const struct config *cfg, const struct results_log *log)
                         "    ]") != NULL);
     CHECK(strstr(c.buf, "\"errors\": [\n        \"h5perf: rank 1: MPI-IO write 'f, \\\"g\\\"': "
                         "Input/output error\"\n      ],") != NULL);
-    CHECK(strstr(c.buf,
-                 "\"seconds\": {\n              \"min\": 0.25,\n              "
-                 "\"mean\": 0.58333333333333337,\n              \"median\": 0.5,\n") != NULL);
+    CHECK(strstr(c.buf, "\"seconds\": {\n              \"min\": 0.25,\n              "
+                        "\"mean\": 0.5833333333333334,\n              \"median\": 0.5,\n") != NULL);
     CHECK(strstr(c.buf, "\"status\": \"verify_failed\",\n              \"bytes\": 4096,\n"
                         "              \"seconds\": null\n") != NULL);
     CHECK(strstr(c.buf, "\"measure\": \"read\",\n          \"status\": \"verify_failed\",") !=
           NULL);
     CHECK(c.len > 0 && c.buf[c.len - 1] == '\n' && c.buf[c.len - 2] == '}');
     free(c.buf);
+}
+
+/* Numbers in the shortest text that reads back as the same double (%.17g
+ * wrote 0.000587783 as 0.00058778300000000003). */
+static void test_shortest(void)
+{
+    static const struct {
+        double v;
+        const char *text;
+    } cases[] = {{0.000587783, "0.000587783"},
+                 {0.1, "0.1"},
+                 {0.25, "0.25"},
+                 {1.0 / 3.0, "0.3333333333333333"},
+                 {7.0 / 12.0, "0.5833333333333334"},
+                 {1e-9, "1e-09"},
+                 {123456789.0, "123456789"},
+                 {0.0, "0"},
+                 {2.5e-310, "2.5e-310"}};
+    char buf[32];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        jsonw_shortest(buf, sizeof buf, cases[i].v);
+        CHECK_STR(buf, cases[i].text);
+        CHECK(strtod(buf, NULL) == cases[i].v);
+    }
 }
 
 int main(void)
@@ -177,6 +200,7 @@ int main(void)
     cfg.align = cfg.threshold = 1;
     cfg.watchdog = 120;
     test_escape();
+    test_shortest();
     make_log(&log);
     test_summary(&log);
     test_csv(&cfg, &log);
