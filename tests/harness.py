@@ -64,7 +64,15 @@ def run(np, args, env=None, cwd=None, timeout=150, wrap=None, exe=None):
 
     wrap, if given, is a shell snippet run by each rank before exec'ing
     h5perf (e.g. "ulimit -f 8"), applied to the ranks, not to mpiexec.
+
+    Open MPI's mpiexec waits odls_base_sigkill_timeout (1 s) after a
+    process exits non-zero before it ends the job, a grace for SIGTERM
+    handlers; h5perf's processes end together after their agreement, so
+    these runs set it to 0. Runs that signal processes (tests/mpi/faults.py)
+    launch mpiexec themselves and keep the default.
     """
+    env = dict(env or {})
+    env.setdefault("OMPI_MCA_odls_base_sigkill_timeout", "0")
     if isinstance(args, str):
         args = shlex.split(args)
     argv = [exe or h5perf()] + list(args)
