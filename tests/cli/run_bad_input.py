@@ -13,6 +13,7 @@ Usage: run_bad_input.py bad_input.txt
 import concurrent.futures
 import os
 import shlex
+import socket
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -35,13 +36,21 @@ def parse(path):
     return cases
 
 
-def check(n, args, env, status, message):
+def substitute(text, d, extra):
+    """@DIR@ is the case's directory; the names of extra stand for theirs."""
+    text = text.replace("@DIR@", d)
+    for key, value in extra.items():
+        text = text.replace(key, value)
+    return text
+
+
+def check(n, args, env, status, message, extra):
     with TempDir() as d:
         env = dict(env)
         env.setdefault("HDF5_PARAPREFIX", d)
-        env = {k: v.replace("@DIR@", d) for k, v in env.items()}
-        r = run(2, args.replace("@DIR@", d), env=env, cwd=d)
-        message = message.replace("@DIR@", d)
+        env = {k: substitute(v, d, extra) for k, v in env.items()}
+        r = run(2, substitute(args, d, extra), env=env, cwd=d)
+        message = substitute(message, d, extra)
         problems = []
         if r.rc != status:
             problems.append("exit status %d, expected %d" % (r.rc, status))
@@ -58,8 +67,15 @@ def main(path):
     cases = parse(path)
     failed = 0
     jobs = int(os.environ.get("H5PERF_TEST_JOBS", "4"))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        results = pool.map(lambda c: check(*c), cases)
+    with TempDir() as aside, concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        # A host with 1 MiB available, for the faults shim (outside the cases'
+        # directories, which must stay empty).
+        meminfo = os.path.join(aside, "meminfo")
+        with open(meminfo, "w") as fh:
+            fh.write("MemTotal: 24000000 kB\nMemFree: 1 kB\nMemAvailable: 1024 kB\n")
+        extra = {"@FAULTS@": os.environ["FAULTS"], "@MEMINFO_1MIB@": meminfo,
+                 "@HOST@": socket.gethostname()}
+        results = list(pool.map(lambda c: check(*c, extra), cases))
         for (n, args, _, _, _), problems in zip(cases, results):
             if problems:
                 failed += 1
