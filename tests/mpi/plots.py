@@ -125,25 +125,27 @@ def plot_and_compare_a_real_run():
 
 @case
 def plots_compare_back_to_back_and_slowed():
-    """Two back-to-back runs of one configuration (4 processes on this 2-core
-    machine, the three APIs, 3 iterations of a few milliseconds each) compared
-    with the defaults: no regression, exit 0. The same configuration in POSIX
-    with every write slowed by the fault shim (each write iteration 0.3 s or
+    """Two back-to-back runs of one configuration (2 processes, one per core
+    of this machine: more would make MPICH's busy-polling ranks share cores
+    and stretch the collective opens and closes past the minimum time; the
+    three APIs, 3 iterations of a few milliseconds each) compared with the
+    defaults: no regression, exit 0. The same configuration in POSIX with
+    every write slowed by the fault shim (each write iteration 0.3 s or
     more): every write figure is a regression, exit 1."""
     with TempDir() as d:
         args = "-e 4M -x 2M -X 4M -B 1M -i 3 --results %s"
         a, again, slow = (os.path.join(d, n + ".json") for n in ("a", "again", "slow"))
         for path in (a, again):
-            r = run(4, args % path, env={"HDF5_PARAPREFIX": d})
+            r = run(2, args % path, env={"HDF5_PARAPREFIX": d})
             expect_eq(r.rc, 0, "h5perf exit status", r)
         c = tool("h5perf-compare", [a, again])
         expect_eq((c.returncode, c.stderr), (0, ""), "two runs of one configuration", c)
         table = checks.CompareTable(c.stdout)
         expect(table.summary.startswith(
-            "0 regressions in 72 configurations (threshold 10%, minimum time 0.1 s)"),
+            "0 regressions in 48 configurations (threshold 10%, minimum time 0.1 s)"),
             "summary line", c)
 
-        r = run(4, args % slow + " -A posix", env={
+        r = run(2, args % slow + " -A posix", env={
             "HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
             "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_DELAY_US": str(DELAY_US)})
         expect_eq(r.rc, 0, "h5perf exit status (slowed)", r)
@@ -153,12 +155,12 @@ def plots_compare_back_to_back_and_slowed():
         # least one delay.
         writes = [s["seconds"]["slowest"] for run_ in runs for m in run_["measures"]
                   if m["measure"].startswith("write") for s in m["samples"]]
-        expect(len(writes) == 36 and min(writes) >= DELAY_US / 1e6,
+        expect(len(writes) == 24 and min(writes) >= DELAY_US / 1e6,
                "slowed write iterations: %s" % writes)
         c = tool("h5perf-compare", [a, slow])
-        expect_eq((c.returncode, c.stderr), (1, "h5perf-compare: note: 48 configurations only "
+        expect_eq((c.returncode, c.stderr), (1, "h5perf-compare: note: 32 configurations only "
                                                 "in A, not compared\n"), "compare slowed", c)
         table = checks.CompareTable(c.stdout)
         verdicts = {k: v["verdict"] for k, v in table.rows.items() if k[3].startswith("write")}
         expect_eq(set(verdicts.values()), {"REGRESSION"}, "verdicts of the slowed writes", c)
-        expect_eq(len(verdicts), 12, "slowed write figures", c)
+        expect_eq(len(verdicts), 8, "slowed write figures", c)
