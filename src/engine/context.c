@@ -1,7 +1,7 @@
 /* context_init(): the run context of report/context.h. The file-system type
  * is the name the kernel gives the mount holding the directory (Linux
- * /proc/self/mountinfo), else a name for its statfs magic (ext4 told apart
- * from ext2 and ext3 through sysfs), else "unknown". */
+ * /proc/self/mountinfo, else /proc/1/mountinfo for a chroot), else a name
+ * for its statfs magic, else "unknown". */
 /* realpath() is an X/Open interface. */
 #define _XOPEN_SOURCE 700
 #include "engine/context.h"
@@ -35,29 +35,17 @@ static void context_now(char *buf, size_t len)
         snprintf(buf, len, "1970-01-01T00:00:00Z");
 }
 
-#define CONTEXT_EXT_MAGIC 0xef53
-
 /* Names of common statfs magics, for systems without mountinfo. */
 static const char *context_magic_name(unsigned long magic)
 {
     static const struct {
         unsigned long magic;
         const char *name;
-    } names[] = {{CONTEXT_EXT_MAGIC, "ext2/3/4"},
-                 {0x01021994, "tmpfs"},
-                 {0x58465342, "xfs"},
-                 {0x9123683e, "btrfs"},
-                 {0x6969, "nfs"},
-                 {0x0bd00bd0, "lustre"},
-                 {0x47504653, "gpfs"},
-                 {0x794c7630, "overlay"},
-                 {0x2fc12fc1, "zfs"},
-                 {0x65735546, "fuse"},
-                 {0x5346544e, "ntfs"},
-                 {0x73717368, "squashfs"},
-                 {0x00c36400, "ceph"},
-                 {0xff534d42, "cifs"},
-                 {0x19830326, "beegfs"}};
+    } names[] = {{0xef53, "ext2/3/4"},  {0x01021994, "tmpfs"},   {0x58465342, "xfs"},
+                 {0x9123683e, "btrfs"}, {0x6969, "nfs"},         {0x0bd00bd0, "lustre"},
+                 {0x47504653, "gpfs"},  {0x794c7630, "overlay"}, {0x2fc12fc1, "zfs"},
+                 {0x65735546, "fuse"},  {0x5346544e, "ntfs"},    {0x73717368, "squashfs"},
+                 {0x00c36400, "ceph"},  {0xff534d42, "cifs"},    {0x19830326, "beegfs"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (names[i].magic == magic)
             return names[i].name;
@@ -65,10 +53,11 @@ static const char *context_magic_name(unsigned long magic)
 }
 
 #ifdef __linux__
-/* The type field of the last mountinfo line whose device is dev. */
-static int context_mount_type(dev_t dev, char *out, size_t len)
+/* The type field of the last line of the mount table (mountinfo format)
+ * at table whose device is dev. Returns 0, or -1 if none. */
+static int context_mount_type(const char *table, dev_t dev, char *out, size_t len)
 {
-    FILE *f = fopen("/proc/self/mountinfo", "r");
+    FILE *f = fopen(table, "r");
     if (!f)
         return -1;
     char line[8192];
@@ -90,27 +79,6 @@ static int context_mount_type(dev_t dev, char *out, size_t len)
 }
 #endif
 
-#ifdef __linux__
-/* The one magic that several kernel file systems share (ext2, ext3, ext4):
- * the ext4 driver lists the block devices it serves in /sys/fs/ext4, and
- * /sys/dev/block names the device of dev. "ext2/3/4" if that cannot be read
- * (no sysfs, or a device the ext4 driver does not list). */
-static void context_ext_name(dev_t dev, char *out, size_t len)
-{
-    char link[64], target[512], path[600];
-    snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(dev), minor(dev));
-    ssize_t n = readlink(link, target, sizeof target - 1);
-    if (n <= 0)
-        return;
-    target[n] = '\0';
-    const char *name = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
-    struct stat st;
-    snprintf(path, sizeof path, "/sys/fs/ext4/%s", name);
-    if (stat(path, &st) == 0)
-        snprintf(out, len, "ext4");
-}
-#endif
-
 static void context_file_system(struct run_context *c, const char *dir)
 {
     snprintf(c->fs_type, sizeof c->fs_type, "unknown");
@@ -119,17 +87,16 @@ static void context_file_system(struct run_context *c, const char *dir)
 #ifdef __linux__
     struct statfs sf;
     struct stat st;
-    bool have_st = stat(c->directory, &st) == 0;
     if (statfs(c->directory, &sf) == 0) {
         c->fs_magic = (unsigned long)sf.f_type;
         snprintf(c->fs_type, sizeof c->fs_type, "%s", context_magic_name(c->fs_magic));
-        if (c->fs_magic == CONTEXT_EXT_MAGIC && have_st)
-            context_ext_name(st.st_dev, c->fs_type, sizeof c->fs_type);
     }
-    /* The mount table has the kernel's own name, where it lists the mount
-     * (a chroot or a container may not). */
-    if (have_st)
-        context_mount_type(st.st_dev, c->fs_type, sizeof c->fs_type);
+    /* The mount table has the kernel's own name. A chroot's own table omits
+     * the mounts outside it (the one holding the directory among them); the
+     * table of process 1, seen from its root, still lists them. */
+    if (stat(c->directory, &st) == 0 &&
+        context_mount_type("/proc/self/mountinfo", st.st_dev, c->fs_type, sizeof c->fs_type) < 0)
+        context_mount_type("/proc/1/mountinfo", st.st_dev, c->fs_type, sizeof c->fs_type);
 #endif
 }
 

@@ -95,8 +95,9 @@ static void files_cleaner(int mfd, int rfd)
         _exit(1);
     int lo = mfd < rfd ? mfd : rfd, hi = mfd < rfd ? rfd : mfd;
 #ifdef SYS_close_range
+    /* lo >= 10 and hi > lo; the middle range is empty when they touch. */
     if (syscall(SYS_close_range, 0u, (unsigned)lo - 1, 0u) < 0 ||
-        syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1, 0u) < 0 ||
+        (hi > lo + 1 && syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1, 0u) < 0) ||
         syscall(SYS_close_range, (unsigned)hi + 1, ~0u, 0u) < 0)
 #endif
     {

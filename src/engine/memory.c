@@ -41,9 +41,9 @@ int64_t memory_host_available(void)
  * key is NULL); -1 if absent or "max". */
 static int64_t memory_read(const char *dir, const char *name, const char *key)
 {
-    char path[MEMORY_DIR], line[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
+    char path[MEMORY_DIR + 64], line[256];
+    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = n > 0 && (size_t)n < sizeof path ? fopen(path, "r") : NULL;
     long long v = -1;
     size_t klen = key ? strlen(key) : 0;
     while (f && v < 0 && fgets(line, sizeof line, f)) {

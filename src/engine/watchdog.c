@@ -20,6 +20,7 @@
 
 #define WATCHDOG_TICK_NS  (250 * 1000 * 1000L)
 #define WATCHDOG_MIB_SECS 1.0 /* seconds allowed per MiB a call may move */
+#define WATCHDOG_PAUSED   1.0 /* a tick this late (s) means the process was stopped */
 
 /* State shared with the monitor thread: like the files registry, the
  * last-resort machinery must be reachable from anywhere in the process. */
@@ -77,24 +78,42 @@ static void watchdog_stall_line(double limit)
     abort_job();
 }
 
+/* t moved later by seconds. */
+static void watchdog_shift(struct timespec *t, double seconds)
+{
+    double whole = (double)(time_t)seconds;
+    t->tv_sec += (time_t)whole;
+    t->tv_nsec += (long)((seconds - whole) * 1e9);
+    if (t->tv_nsec >= 1000000000L) {
+        t->tv_sec++;
+        t->tv_nsec -= 1000000000L;
+    }
+}
+
 static void *watchdog_main(void *arg)
 {
     (void)arg;
     unsigned seen = 0;
-    struct timespec seen_at, now;
+    struct timespec seen_at, now, last;
     clock_gettime(CLOCK_MONOTONIC, &seen_at);
+    last = seen_at;
     pthread_mutex_lock(&wd.lock);
     while (!wd.stop) {
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        struct timespec until = {now.tv_sec, now.tv_nsec + WATCHDOG_TICK_NS};
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        struct timespec until = last;
+        watchdog_shift(&until, WATCHDOG_TICK_NS * 1e-9);
         pthread_cond_timedwait(&wd.wake, &wd.lock, &until);
         if (wd.stop)
             break;
         clock_gettime(CLOCK_MONOTONIC, &now);
+        /* A tick far later than due: the process was stopped (SIGSTOP, a
+         * batch system's suspend), and CLOCK_MONOTONIC counted the pause.
+         * Time stopped is no time spent in a call. */
+        double late = watchdog_since(&last, &now) - WATCHDOG_TICK_NS * 1e-9;
+        last = now;
+        if (late > WATCHDOG_PAUSED) {
+            watchdog_shift(&seen_at, late);
+            watchdog_shift(&wd.fail_at, late);
+        }
         if (atomic_load(&wd.failed) && watchdog_since(&wd.fail_at, &now) >= wd.seconds)
             watchdog_fail_line();
         unsigned seq = atomic_load_explicit(&wd.seq, memory_order_acquire);
@@ -116,6 +135,7 @@ int watchdog_start(int world_rank, int seconds)
 {
     wd.rank = world_rank;
     wd.seconds = seconds;
+    atomic_store(&wd.failed, false); /* a new run of h5perf_run() */
     if (seconds <= 0 || wd.running)
         return 0;
     pthread_condattr_t attr;

@@ -78,6 +78,10 @@ def main():
         with open(log) as fh:
             out = fh.read()
         expect_eq(rc, 0, "status of configure, build and install:\n" + out[-3000:])
+        # The default build is Release (-O3), which scripts/build (-O2, with
+        # -Werror) does not compile: its warnings are seen here.
+        warnings = [l for l in out.splitlines() if "warning:" in l]
+        expect_eq(warnings, [], "compiler warnings of the default build")
         expect("h5perf's tests need a Python 3 with matplotlib and jsonschema" in out,
                "the configure warning about the tests' Python")
         with open(os.path.join(b, "CMakeCache.txt")) as fh:

@@ -13,7 +13,9 @@
  * - fopen("/proc/meminfo") opens $H5PERF_FAULT_MEMINFO instead, when set: a
  *   node with that much memory available (page-cache and memory tests).
  * - fopen("/proc/self/mountinfo") opens $H5PERF_FAULT_MOUNTINFO instead, when
- *   set: a chroot or container whose mount table lacks the data directory.
+ *   set: a chroot or container whose mount table lacks the data directory;
+ *   fopen("/proc/1/mountinfo") opens $H5PERF_FAULT_MOUNTINFO_INIT (no table
+ *   lists it: only the statfs magic is left).
  * - ftruncate() beyond $H5PERF_FAULT_MAX_FILE bytes fails with EFBIG, as on a
  *   file system whose largest file is that size. */
 #define _GNU_SOURCE
@@ -159,6 +161,9 @@ FILE *fopen(const char *path, const char *mode)
         path = fake;
     fake = getenv("H5PERF_FAULT_MOUNTINFO");
     if (fake && path && strcmp(path, "/proc/self/mountinfo") == 0)
+        path = fake;
+    fake = getenv("H5PERF_FAULT_MOUNTINFO_INIT");
+    if (fake && path && strcmp(path, "/proc/1/mountinfo") == 0)
         path = fake;
     return real(path, mode);
 }
