@@ -14,8 +14,7 @@
 #include "cli/sweep.h"
 #include "pattern/pattern.h"
 
-#define MEMORY_PATH 256
-#define MEMORY_DIR  4096
+#define MEMORY_DIR 4096
 /* A v1 limit at or above this is "no limit" (the kernel writes 2^63 minus a
  * page). */
 #define MEMORY_UNLIMITED (INT64_C(1) << 62)
@@ -129,103 +128,145 @@ static int64_t memory_level(const char *dir, bool v1)
     return free < 0 ? 0 : free > limit ? limit : free;
 }
 
-int64_t memory_cgroup_available(char *path, size_t len)
+int memory_cgroup_limits(char *own_path, struct memory_limit *out, int max)
 {
     char point[MEMORY_PATH], root[MEMORY_PATH], own[MEMORY_PATH], dir[MEMORY_DIR];
     bool v1 = true;
-    snprintf(path, len, "%s", "");
+    own_path[0] = '\0';
     if (!memory_mount(v1, point, root) || !memory_own_cgroup(v1, own)) {
         v1 = false;
         if (!memory_mount(v1, point, root) || !memory_own_cgroup(v1, own))
-            return -1;
+            return 0;
     }
+    snprintf(own_path, MEMORY_PATH, "%s", own);
     /* Inside a container the hierarchy's root may be mounted at its point. */
     size_t rl = strcmp(root, "/") == 0 ? 0 : strlen(root);
     const char *rel = strncmp(own, root, rl) == 0 ? own + rl : own;
-    snprintf(path, len, "%s", own);
-    snprintf(dir, sizeof dir, "%s%s", point, rel);
-    int64_t best = -1;
+    int n = snprintf(dir, sizeof dir, "%s%s", point, rel);
+    if (n < 0 || (size_t)n >= sizeof dir)
+        return 0;
+    /* From this process's cgroup up to the hierarchy's root: dir and the
+     * cgroup's own name (own) lose their last component together. */
+    int count = 0;
     size_t top = strlen(point);
     for (;;) {
         int64_t free = memory_level(dir, v1);
-        if (free >= 0 && (best < 0 || free < best))
-            best = free;
-        char *slash = strrchr(dir, '/');
+        if (free >= 0 && count < max) {
+            snprintf(out[count].path, sizeof out[count].path, "%s", own[0] ? own : "/");
+            out[count++].avail = free;
+        }
+        char *slash = strrchr(dir, '/'), *own_slash = strrchr(own, '/');
         if (!slash || (size_t)(slash - dir) < top)
             break;
         *slash = '\0';
+        if (own_slash)
+            *own_slash = '\0';
     }
-    return best;
+    return count;
 }
 
 /* What one process tells the first process of its host. */
 struct memory_report {
-    int64_t need;     /* its largest transfer buffer, 0 if it never runs */
-    int64_t cg_avail; /* memory_cgroup_available(), -1 without a limit */
+    int64_t need; /* its largest transfer buffer, 0 if it never runs */
     char cgroup[MEMORY_PATH];
+    int nlimits;
+    struct memory_limit limits[MEMORY_LEVELS];
 };
 
-/* Local: the message lead naming the option behind the buffer size. */
-static void memory_lead(const struct config *c, char *lead, size_t len)
+/* Is the cgroup path inside (or equal to) the cgroup at ancestor? */
+static bool memory_inside(const char *path, const char *ancestor)
 {
-    if (c->spelled[OPT_MAX_XFER])
-        snprintf(lead, len, "%s '%s'", c->spelled[OPT_MAX_XFER], c->raw[OPT_MAX_XFER]);
-    else if (c->spelled[OPT_BYTES])
-        snprintf(lead, len, "%s '%s' (the default -X)", c->spelled[OPT_BYTES], c->raw[OPT_BYTES]);
-    else
-        snprintf(lead, len, "-X");
+    size_t n = strlen(ancestor);
+    if (strcmp(ancestor, "/") == 0)
+        return true;
+    return strncmp(path, ancestor, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-/* First process of a host: checks the sum of the buffers against the host
- * and against each memory cgroup of its processes. */
+/* "-X '16G'", or "-e '16G' (the default -X)"; in 2D, where the buffer is
+ * -B x -X, the block size too. */
+static void memory_lead(const struct config *c, char *lead, size_t len)
+{
+    int n;
+    if (c->spelled[OPT_MAX_XFER])
+        n = snprintf(lead, len, "%s '%s'", c->spelled[OPT_MAX_XFER], c->raw[OPT_MAX_XFER]);
+    else if (c->spelled[OPT_BYTES])
+        n = snprintf(lead, len, "%s '%s' (the default -X)", c->spelled[OPT_BYTES],
+                     c->raw[OPT_BYTES]);
+    else
+        n = snprintf(lead, len, "-X");
+    if (!c->geometry_2d || n < 0 || (size_t)n >= len)
+        return;
+    if (c->spelled[OPT_BLOCK])
+        snprintf(lead + n, len - (size_t)n, " with %s '%s'", c->spelled[OPT_BLOCK],
+                 c->raw[OPT_BLOCK]);
+    else
+        snprintf(lead + n, len - (size_t)n, " with the default -B");
+}
+
+/* The buffers of the processes that run, of all (inside NULL) or of those
+ * whose cgroup is inside that one; their number in *procs. */
+static int64_t memory_sum(const struct memory_report *r, int n, const char *inside, int *procs)
+{
+    int64_t sum = 0;
+    *procs = 0;
+    for (int i = 0; i < n; i++)
+        if (r[i].need > 0 && (!inside || memory_inside(r[i].cgroup, inside))) {
+            sum += r[i].need;
+            (*procs)++;
+        }
+    return sum;
+}
+
+/* The refusal: where ("on host 'n1'", "in memory cgroup '/job' on host
+ * 'n1'") and what there is (a host has it available, a cgroup allows it
+ * more). */
+static bool memory_refuse(const struct config *c, int64_t buf, int procs, const char *where,
+                          int64_t sum, bool cgroup, int64_t avail, struct cli_msg *m)
+{
+    char lead[160], each[32], need[32], have[32], what[64];
+    memory_lead(c, lead, sizeof lead);
+    cli_bytes(each, sizeof each, buf);
+    cli_bytes(need, sizeof need, sum);
+    cli_bytes(have, sizeof have, avail);
+    if (cgroup)
+        snprintf(what, sizeof what, "it allows %s more", have);
+    else
+        snprintf(what, sizeof what, "it has %s available", have);
+    cli_fail(m,
+             "h5perf: %s: the largest transfer buffer is %s per process; the %d process%s %s "
+             "need%s %s, and %s; use smaller transfer sizes or fewer processes per host, or "
+             "give --no-memory-check",
+             lead, each, procs, procs == 1 ? "" : "es", where, procs == 1 ? "s" : "", need, what);
+    return false;
+}
+
+/* First process of a host: the sum of the buffers against the host, and
+ * against every limited cgroup a process of the host is in or below (a
+ * batch job's limit is on the job's cgroup, above each task's), with what
+ * it allows taken as the least any process read. */
 static bool memory_host(const struct config *c, const struct memory_report *r, int n, int64_t buf,
                         struct cli_msg *m)
 {
-    char host[MPI_MAX_PROCESSOR_NAME], lead[128], each[32], need[32], have[32];
-    int hl = 0;
+    char host[MPI_MAX_PROCESSOR_NAME], where[MPI_MAX_PROCESSOR_NAME + MEMORY_PATH + 64];
+    int hl = 0, procs = 0;
     MPI_Get_processor_name(host, &hl);
-    memory_lead(c, lead, sizeof lead);
-    cli_bytes(each, sizeof each, buf);
-    int64_t sum = 0;
-    int procs = 0;
+    int64_t sum = memory_sum(r, n, NULL, &procs), avail = memory_host_available();
+    snprintf(where, sizeof where, "on host '%s'", host);
+    if (avail >= 0 && sum > avail)
+        return memory_refuse(c, buf, procs, where, sum, false, avail, m);
     for (int i = 0; i < n; i++)
-        if (r[i].need > 0) {
-            sum += r[i].need;
-            procs++;
+        for (int l = 0; l < r[i].nlimits; l++) {
+            const char *cg = r[i].limits[l].path;
+            int64_t allows = r[i].limits[l].avail;
+            for (int j = 0; j < n; j++)
+                for (int k = 0; k < r[j].nlimits; k++)
+                    if (strcmp(r[j].limits[k].path, cg) == 0 && r[j].limits[k].avail < allows)
+                        allows = r[j].limits[k].avail;
+            sum = memory_sum(r, n, cg, &procs);
+            snprintf(where, sizeof where, "in memory cgroup '%s' on host '%s'", cg, host);
+            if (sum > allows)
+                return memory_refuse(c, buf, procs, where, sum, true, allows, m);
         }
-    int64_t avail = memory_host_available();
-    if (avail >= 0 && sum > avail) {
-        cli_bytes(need, sizeof need, sum);
-        cli_bytes(have, sizeof have, avail);
-        cli_fail(m,
-                 "h5perf: %s: the largest transfer buffer is %s per process; the %d "
-                 "process%s on host '%s' need %s, and it has %s available; use smaller "
-                 "transfer sizes or fewer processes per host, or give --no-memory-check",
-                 lead, each, procs, procs == 1 ? "" : "es", host, need, have);
-        return false;
-    }
-    for (int i = 0; i < n; i++) {
-        if (r[i].cg_avail < 0)
-            continue;
-        int64_t in = 0;
-        int members = 0;
-        for (int j = 0; j < n; j++)
-            if (r[j].need > 0 && strcmp(r[j].cgroup, r[i].cgroup) == 0) {
-                in += r[j].need;
-                members++;
-            }
-        if (in <= r[i].cg_avail)
-            continue;
-        cli_bytes(need, sizeof need, in);
-        cli_bytes(have, sizeof have, r[i].cg_avail);
-        cli_fail(m,
-                 "h5perf: %s: the largest transfer buffer is %s per process; the %d "
-                 "process%s in memory cgroup '%s' on host '%s' need %s, and it allows %s "
-                 "more; use smaller transfer sizes or fewer processes per host, or give "
-                 "--no-memory-check",
-                 lead, each, members, members == 1 ? "" : "es", r[i].cgroup, host, need, have);
-        return false;
-    }
     return true;
 }
 
@@ -240,7 +281,7 @@ bool memory_check(const struct setup *s, struct cli_msg *m)
     int64_t buf = pattern_init(&pt, &pp, 0, 0, NULL) == 0 ? pt.xfer_bytes : 0;
     struct memory_report mine = {0};
     mine.need = s->world_rank < sweep_procs_first(c) ? buf : 0;
-    mine.cg_avail = memory_cgroup_available(mine.cgroup, sizeof mine.cgroup);
+    mine.nlimits = memory_cgroup_limits(mine.cgroup, mine.limits, MEMORY_LEVELS);
     MPI_Comm node;
     int rank = 0, size = 1;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, s->world_rank, MPI_INFO_NULL, &node);

@@ -16,10 +16,21 @@
  * /proc/meminfo, else its free pages); -1 if unknown. */
 int64_t memory_host_available(void);
 
-/* Local: the bytes the memory cgroup of this process (and its ancestors)
- * allows it to take more, counting the reclaimable page cache as free; -1
- * without a limit or a cgroup file system. The cgroup's path goes to path. */
-int64_t memory_cgroup_available(char *path, size_t len);
+#define MEMORY_PATH   256 /* a cgroup's path, as /proc/self/cgroup gives it */
+#define MEMORY_LEVELS 4   /* limited cgroups kept per process, innermost first */
+
+/* A memory cgroup with a limit: its path and what it allows more. */
+struct memory_limit {
+    char path[MEMORY_PATH];
+    int64_t avail;
+};
+
+/* Local: this process's memory cgroup (own_path, MEMORY_PATH bytes; "" if
+ * none) and, from it up to the root, the cgroups with a limit and what each
+ * allows more (limit - usage + inactive page cache, which the kernel
+ * reclaims), at most max of them, innermost first. Returns their number;
+ * 0 without a limit or a cgroup file system (v1 memory controller, or v2). */
+int memory_cgroup_limits(char *own_path, struct memory_limit *out, int max);
 
 /* Collective over MPI_COMM_WORLD, after parsing: false on the first process
  * of a host whose processes' transfer buffers do not fit (with m set), true

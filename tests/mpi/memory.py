@@ -41,8 +41,8 @@ def memory_buffers_must_fit_the_host():
         expect_eq(r.h5perf_err, [host_line("-X '1M'", "1 MiB", 2, "2 MiB", "1.5 MiB")],
                   "message, 1D", r)
         r = run(2, "-g -e 1K -B 1K -x 1K -X 1K -A posix -w", env=env)
-        expect_eq(r.h5perf_err, [host_line("-X '1K'", "1 MiB", 2, "2 MiB", "1.5 MiB")],
-                  "message, 2D", r)
+        expect_eq(r.h5perf_err, [host_line("-X '1K' with -B '1K'", "1 MiB", 2, "2 MiB",
+                                           "1.5 MiB")], "message, 2D", r)
         r = run(2, "--num-bytes=1M -B 512K -A posix -w", env=env)
         expect_eq(r.h5perf_err, [host_line("--num-bytes '1M' (the default -X)", "1 MiB", 2,
                                            "2 MiB", "1.5 MiB")], "message, default -X", r)
@@ -67,42 +67,85 @@ def own_memory_cgroup():
     return None
 
 
+class MemoryCgroup:
+    """A cgroup v1 memory controller below this process's own, with a
+    limit, and children t0, t1 without one (a batch job and its tasks);
+    removed on exit. Raises Skip where none can be made."""
+
+    def __init__(self, limit):
+        parent = own_memory_cgroup()
+        if os.geteuid() != 0 or not parent or not os.path.isdir(parent):
+            raise Skip("needs root and a cgroup v1 memory controller")
+        self.path = os.path.join(parent, "h5perf-test-%d" % os.getpid())
+        self.rel = self.path[len("/sys/fs/cgroup/memory"):]
+        try:
+            os.mkdir(self.path)
+            with open(os.path.join(self.path, "memory.limit_in_bytes"), "w") as fh:
+                fh.write(str(limit))
+            for t in ("t0", "t1"):
+                os.mkdir(os.path.join(self.path, t))
+        except OSError as e:
+            self.remove()
+            raise Skip("cannot make a memory cgroup here: %s" % e)
+
+    def remove(self):
+        for t in ("t0", "t1", ""):
+            try:
+                os.rmdir(os.path.join(self.path, t))
+            except OSError:
+                pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+        return False
+
+
+def refused_in(r, cgroup, procs, need):
+    """The one refusal line for cgroup, whatever it allows (less than its
+    limit: the processes already use some)."""
+    want = (r"h5perf: -X '(\d+M)': the largest transfer buffer is \d+ MiB per process; the %d "
+            r"process%s in memory cgroup '%s' on host '%s' need%s %s, and it allows "
+            r"([0-9.]+) (KiB|MiB) more; use smaller transfer sizes or fewer processes per host, "
+            r"or give --no-memory-check$"
+            % (procs, "" if procs == 1 else "es", re.escape(cgroup), re.escape(socket.gethostname()),
+               "s" if procs == 1 else "", re.escape(need)))
+    m = len(r.h5perf_err) == 1 and re.match(want, r.h5perf_err[0])
+    expect(m and float(m.group(2)) < (256 if m.group(3) == "MiB" else 256 * 1024),
+           "the refusal for %s" % cgroup, r)
+
+
 @case
 def memory_buffers_must_fit_the_cgroup():
     """Processes in a memory cgroup limited to 256 MiB (a batch job's limit):
     2 x 128 MiB of buffers do not fit what it allows (less than its limit,
-    since the processes already use some), 2 x 64 MiB do."""
-    parent = own_memory_cgroup()
-    if os.geteuid() != 0 or not parent or not os.path.isdir(parent):
-        raise Skip("needs root and a cgroup v1 memory controller")
-    cg = os.path.join(parent, "h5perf-test-%d" % os.getpid())
-    try:
-        os.mkdir(cg)
-        with open(os.path.join(cg, "memory.limit_in_bytes"), "w") as fh:
-            fh.write(str(256 << 20))
-    except OSError as e:
-        raise Skip("cannot make a memory cgroup here: %s" % e)
-    try:
-        with TempDir() as d:
-            def run_in_cgroup(args):
-                argv = mpiexec_command(2, [h5perf()] + args.split())
-                p = subprocess.run(["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', cg]
-                                   + argv, env=base_env({"HDF5_PARAPREFIX": d}),
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=150,
-                                   stdin=subprocess.DEVNULL)
-                return Run(p.returncode, p.stdout.decode(errors="replace"),
-                           p.stderr.decode(errors="replace"))
-            r = run_in_cgroup("-e 128M -x 128M -X 128M -B 128M -A posix -w")
-            expect_eq(r.rc, 2, "exit status", r)
-            rel = cg[len("/sys/fs/cgroup/memory"):]
-            want = (r"h5perf: -X '128M': the largest transfer buffer is 128 MiB per process; the "
-                    r"2 processes in memory cgroup '%s' on host '%s' need 256 MiB, and it allows "
-                    r"2[0-9][0-9]\.[0-9] MiB more; use smaller transfer sizes or fewer processes "
-                    r"per host, or give --no-memory-check$"
-                    % (re.escape(rel), re.escape(socket.gethostname())))
-            expect(len(r.h5perf_err) == 1 and re.match(want, r.h5perf_err[0]), "message", r)
-            expect_eq(listing(d), [], "files created", r)
-            r = run_in_cgroup("-e 64M -x 64M -X 64M -B 64M -A posix -w")
-            expect_eq((r.rc, r.h5perf_err), (0, []), "buffers that fit", r)
-    finally:
-        os.rmdir(cg)
+    since the processes already use some), 2 x 64 MiB do. With each process
+    in a task cgroup of its own below the job's (as Slurm makes them), the
+    job's limit still counts both."""
+    with MemoryCgroup(256 << 20) as cg, TempDir() as d:
+        def run_in(args):
+            argv = mpiexec_command(2, [h5perf()] + args.split())
+            p = subprocess.run(["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"',
+                                cg.path] + argv, env=base_env({"HDF5_PARAPREFIX": d}),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=150,
+                               stdin=subprocess.DEVNULL)
+            return Run(p.returncode, p.stdout.decode(errors="replace"),
+                       p.stderr.decode(errors="replace"))
+        r = run_in("-e 128M -x 128M -X 128M -B 128M -A posix -w")
+        expect_eq(r.rc, 2, "exit status", r)
+        refused_in(r, cg.rel, 2, "256 MiB")
+        expect_eq(listing(d), [], "files created", r)
+        r = run_in("-e 64M -x 64M -X 64M -B 64M -A posix -w")
+        expect_eq((r.rc, r.h5perf_err), (0, []), "buffers that fit", r)
+        # Rank r moves itself into task cgroup t<r> before h5perf starts.
+        task = ('r=${OMPI_COMM_WORLD_RANK:-$PMI_RANK}; echo $$ > "%s/t$r/cgroup.procs"'
+                % cg.path)
+        r = run(2, "-e 128M -x 128M -X 128M -B 128M -A posix -w", env={"HDF5_PARAPREFIX": d},
+                wrap=task)
+        expect_eq(r.rc, 2, "exit status, a task cgroup per process", r)
+        refused_in(r, cg.rel, 2, "256 MiB")
+        r = run(2, "-e 64M -x 64M -X 64M -B 64M -A posix -w", env={"HDF5_PARAPREFIX": d},
+                wrap=task)
+        expect_eq((r.rc, r.h5perf_err), (0, []), "buffers that fit, task cgroups", r)
