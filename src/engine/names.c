@@ -24,10 +24,12 @@ static void names_collapse(char *s)
     *w = '\0';
 }
 
-int names_dir(const char *prefix, const char *user, bool create, char *dir, size_t len,
+int names_dir(const char *prefix, const char *user, bool create, char *dir, size_t len, bool *made,
               struct cli_msg *m)
 {
     dir[0] = '\0';
+    if (made)
+        *made = false;
     if (!prefix || !prefix[0])
         return 0;
     struct stat st;
@@ -43,9 +45,13 @@ int names_dir(const char *prefix, const char *user, bool create, char *dir, size
     int n = snprintf(dir, len, "%s", prefix);
     if (user && user[0]) {
         n = snprintf(dir, len, "%s/%s", prefix, user);
-        if (n >= 0 && (size_t)n < len && stat(dir, &st) < 0 &&
-            (!create || (mkdir(dir, 0755) < 0 && errno != EEXIST)))
-            n = snprintf(dir, len, "%s", prefix);
+        if (n >= 0 && (size_t)n < len && stat(dir, &st) < 0) {
+            bool ok = create && mkdir(dir, 0755) == 0;
+            if (made)
+                *made = ok;
+            if (!ok && !(create && errno == EEXIST))
+                n = snprintf(dir, len, "%s", prefix);
+        }
     }
     if (n < 0 || (size_t)n >= len) {
         cli_fail(m, "h5perf: HDF5_PARAPREFIX '%.200s': path too long", prefix);
@@ -170,10 +176,17 @@ bool names_same_file(const char *a, const char *b)
     struct stat sa, sb;
     if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-    char ca[PATH_MAX], cb[PATH_MAX];
+    char ca[PATH_MAX], cb[PATH_MAX], da[PATH_MAX], db[PATH_MAX];
     names_canonical(a, ca, sizeof ca);
     names_canonical(b, cb, sizeof cb);
-    return strcmp(ca, cb) == 0;
+    if (strcmp(ca, cb) == 0)
+        return true;
+    /* One name in one directory reached by two paths (a bind mount). */
+    const char *ba, *bb;
+    names_split(ca, da, sizeof da, &ba);
+    names_split(cb, db, sizeof db, &bb);
+    return strcmp(ba, bb) == 0 && stat(da, &sa) == 0 && stat(db, &sb) == 0 &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* The mount a path is on: statx's mount id where the system has it, else

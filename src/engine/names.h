@@ -14,8 +14,10 @@
  * prefix is NULL or empty; else prefix/user, created (one level, 0755) if
  * missing and create is true, or prefix itself if user is NULL/empty or the
  * directory is missing and cannot (or may not) be created. The prefix must
- * be an existing directory. Returns 0, or -1 with m set. */
-int names_dir(const char *prefix, const char *user, bool create, char *dir, size_t len,
+ * be an existing directory. *made (if not NULL) tells whether this call
+ * created the directory, so that a refused run can remove it. Returns 0, or
+ * -1 with m set. */
+int names_dir(const char *prefix, const char *user, bool create, char *dir, size_t len, bool *made,
               struct cli_msg *m);
 
 /* Local. Creates and removes a uniquely named probe file in dir (never
@@ -47,7 +49,8 @@ int names_file(const char *dir, int f, const char *suffix, char *out, size_t len
 int names_canonical(const char *name, char *out, size_t len);
 
 /* Local. Would writing a and writing b touch the same file, through any
- * path: the same canonical path, or one existing file (hard links)? */
+ * path: one existing file (hard links), the same canonical path, or the
+ * same name in one directory (reached through a bind mount)? */
 bool names_same_file(const char *a, const char *b);
 
 /* Local. Is the existing path a mount point (a file or directory mounted on

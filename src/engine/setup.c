@@ -161,7 +161,7 @@ static int setup_check_files(struct setup *s, struct cli_msg *m)
     const struct config *c = &s->cfg;
     /* A read-only run writes nothing, not even the probe or the $USER level. */
     if (names_dir(c->paraprefix, getenv("USER") ? getenv("USER") : getenv("LOGIN"), !c->read_only,
-                  s->dir, sizeof s->dir, m) < 0)
+                  s->dir, sizeof s->dir, &s->dir_created, m) < 0)
         return -1;
     if (!c->read_only &&
         (names_probe(c->paraprefix, s->dir, m) < 0 || setup_check_extent(s, m) < 0))
@@ -277,8 +277,8 @@ static int setup_open_outputs(struct setup *s, struct cli_msg *m)
     return 0;
 }
 
-/* Rank 0, after a failed setup_open_outputs(): closes what it opened and
- * removes what it created. */
+/* Rank 0, after a refusal: closes what it opened and removes what it
+ * created. */
 static void setup_close_outputs(struct setup *s)
 {
     const struct config *c = &s->cfg;
@@ -290,6 +290,11 @@ static void setup_close_outputs(struct setup *s)
         unlink(c->results);
     if (s->out_created && c->output)
         unlink(c->output);
+    /* The $USER level this refused run made: empty, since nothing else was
+     * created in it. */
+    if (s->dir_created)
+        rmdir(s->dir);
+    s->dir_created = false;
     s->out = s->report = s->results = NULL;
     s->out_created = s->results_created = false;
 }

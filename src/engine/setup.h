@@ -22,6 +22,7 @@ struct setup {
     FILE *report;                      /* out if --format is text (the text report), else NULL */
     FILE *results;                     /* world rank 0: the --results file, or NULL */
     bool out_created, results_created; /* the -o / --results file is new */
+    bool dir_created;                  /* the $USER level of the prefix is new */
     struct cli_warnings warnings;      /* announced by world rank 0 */
     char dir[SETUP_PATH_MAX];          /* directory of the data files, "" = current */
 };

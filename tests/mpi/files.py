@@ -6,7 +6,7 @@ and --read-only runs over the files a write-only run left.
 import os
 import subprocess
 
-from common import FIG2_ARGS, case, data_file
+from common import FIG2_ARGS, Skip, case, data_file
 from harness import TempDir, expect, expect_eq, listing, run
 
 
@@ -84,11 +84,10 @@ def refused_overwrite(d, api, why, fix="remove it"):
 
 
 @case
-def overwrite_refuses_other_names_of_data():
-    """--overwrite replaces a regular file with one link, owned by the user
-    running h5perf and not mounted over: a hard link to another file, another
-    user's file and a file mounted on the name are refused (exit 2, one line)
-    and left as they were."""
+def overwrite_refuses_hard_links():
+    """--overwrite replaces a regular file with one link: a hard link to
+    another file in a data file's place is refused (exit 2, one line), for
+    every API, and the other name keeps its content."""
     with TempDir() as d:
         victim = os.path.join(d, "victim")
         with open(victim, "wb") as fh:
@@ -99,30 +98,73 @@ def overwrite_refuses_other_names_of_data():
             with open(victim, "rb") as fh:
                 expect_eq(fh.read(), b"precious", "the other name's content (%s)" % api)
             os.unlink(data_file(d, 1, api))
-        if os.geteuid() == 0:
-            other = data_file(d, 1, "mpiio")
-            with open(other, "wb") as fh:
-                fh.write(b"theirs")
-            os.chown(other, 4242, 4242)
-            refused_overwrite(d, "mpiio", "belongs to user 4242, not to the user running "
-                              "h5perf (0)")
-            with open(other, "rb") as fh:
-                expect_eq(fh.read(), b"theirs", "another user's file")
-            os.unlink(other)
-            # A file bind-mounted on the name: same file system, one link.
-            name = data_file(d, 1, "posix")
-            open(name, "wb").close()
-            if subprocess.run(["mount", "--bind", victim, name], stderr=subprocess.DEVNULL,
-                              timeout=30).returncode == 0:
-                try:
-                    refused_overwrite(d, "posix", "is a mount point (a file is mounted on the "
-                                      "name)", "unmount it")
-                finally:
-                    subprocess.run(["umount", name], timeout=30)
-                with open(victim, "rb") as fh:
-                    expect_eq(fh.read(), b"precious", "the file mounted on the name")
-            os.unlink(name)
         expect_eq(listing(d), ["victim"], "files in the directory")
+
+
+def need_root():
+    if os.geteuid() != 0:
+        raise Skip("needs root (to give a file to another user, or to mount)")
+
+
+@case
+def overwrite_refuses_another_users_file():
+    """--overwrite never replaces a file that belongs to another user."""
+    need_root()
+    with TempDir() as d:
+        other = data_file(d, 1, "mpiio")
+        with open(other, "wb") as fh:
+            fh.write(b"theirs")
+        os.chown(other, 4242, 4242)
+        refused_overwrite(d, "mpiio", "belongs to user 4242, not to the user running h5perf (0)")
+        with open(other, "rb") as fh:
+            expect_eq(fh.read(), b"theirs", "another user's file")
+
+
+def bind_mount(source, target):
+    p = subprocess.run(["mount", "--bind", source, target], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=30)
+    if p.returncode != 0:
+        raise Skip("cannot bind-mount here: %s" % p.stdout.decode().strip())
+
+
+@case
+def overwrite_refuses_a_mount_point():
+    """A file bind-mounted on a data file's name (same file system, one
+    link, our own) is refused too, and left as it was."""
+    need_root()
+    with TempDir() as d:
+        victim = os.path.join(d, "victim")
+        with open(victim, "wb") as fh:
+            fh.write(b"precious")
+        name = data_file(d, 1, "posix")
+        open(name, "wb").close()
+        bind_mount(victim, name)
+        try:
+            refused_overwrite(d, "posix", "is a mount point (a file is mounted on the name)",
+                              "unmount it")
+        finally:
+            subprocess.run(["umount", name], timeout=30)
+        with open(victim, "rb") as fh:
+            expect_eq(fh.read(), b"precious", "the file mounted on the name")
+
+
+@case
+def outputs_through_a_bind_mount():
+    """-o naming a data file through another mount of its directory (a bind
+    mount) is refused before anything is created."""
+    need_root()
+    with TempDir() as d, TempDir() as other:
+        bind_mount(d, other)
+        try:
+            via = os.path.join(other, "#pio_tmp_1.posix")
+            r = run(2, ["-e", "8K", "-A", "posix", "-w", "-o", via], env={"HDF5_PARAPREFIX": d})
+            expect_eq(r.rc, 2, "exit status", r)
+            expect_eq(r.h5perf_err, [
+                "h5perf: -o '%s': is the POSIX data file '%s' of this run; give the report a "
+                "file of its own" % (via, data_file(d, 1, "posix"))], "message", r)
+            expect_eq(listing(d), [], "files created", r)
+        finally:
+            subprocess.run(["umount", other], timeout=30)
 
 
 @case
@@ -169,6 +211,17 @@ def outputs_are_never_data_files():
             "h5perf: --results 'alias.json': is also the report (-o); give the results a file "
             "of their own"], "message, -o and --results", r)
         expect_eq(listing(d), ["alias.json"], "nothing created", r)
+        # The $USER level a refused run made is removed again.
+        os.unlink(os.path.join(d, "alias.json"))
+        name = os.path.join(d, "alice", "#pio_tmp_1.posix")
+        r = run(2, ["-e", "8K", "-A", "posix", "-o", name], env={"HDF5_PARAPREFIX": d,
+                                                                  "USER": "alice"})
+        expect_eq(r.rc, 2, "exit status, $USER level", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: -o '%s': is the POSIX data file '%s' of this run; give the report a file "
+            "of its own" % (name, name)], "message, $USER level", r)
+        expect_eq(listing(d), [], "nothing left, not even the $USER directory", r)
+        expect(not os.path.exists(os.path.join(d, "alice")), "no $USER directory", r)
 
 
 @case
