@@ -35,14 +35,14 @@ int backend_check_table(void)
     return 0;
 }
 
-int backend_replaceable(const struct stat *st, char *why, size_t why_len)
+int backend_replaceable(const struct stat *st, bool owner, char *why, size_t why_len)
 {
     if (!S_ISREG(st->st_mode))
         snprintf(why, why_len, "exists and is not a regular file (a symbolic link?)");
     else if (st->st_nlink > 1)
         snprintf(why, why_len, "has %ju hard links (other names share its data)",
                  (uintmax_t)st->st_nlink);
-    else if (st->st_uid != geteuid())
+    else if (owner && st->st_uid != geteuid())
         snprintf(why, why_len, "belongs to user %ju, not to the user running h5perf (%ju)",
                  (uintmax_t)st->st_uid, (uintmax_t)geteuid());
     else

@@ -70,13 +70,15 @@ struct backend_ops {
 };
 
 /* Local. May h5perf replace (truncate and rewrite) the existing file whose
- * lstat() is st? Only a regular file with one link, owned by the user
- * running h5perf: anything else is a name for someone else's data (a
- * symbolic link, a second hard link, another user's file). Returns 0, or -1
- * with why ("has 2 hard links (...)") for the message; docs/differences.md,
- * "Files". A file mounted over the name is checked by the caller, which
- * knows the path (names_mount_point()). */
-int backend_replaceable(const struct stat *st, char *why, size_t why_len);
+ * lstat() is st? Only a regular file with one link and, if owner, owned by
+ * the user running h5perf: anything else is a name for someone else's data
+ * (a symbolic link, a second hard link, another user's file). The owner is
+ * checked for files found at start-up, not for one this run created (a
+ * root-squashed NFS gives those to nobody). Returns 0, or -1 with why ("has
+ * 2 hard links (...)") for the message; docs/differences.md, "Files". A
+ * file mounted over the name is checked by the caller, which knows the path
+ * (names_mount_point()). */
+int backend_replaceable(const struct stat *st, bool owner, char *why, size_t why_len);
 
 /* check_source of flat files (BACKEND_CAP_FLAT_FILE): the size suffices. */
 int backend_check_flat(const char *path, int num_dsets, const struct pattern *pt, char *why,

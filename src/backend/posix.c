@@ -64,7 +64,7 @@ static int posix_truncate(int fd)
     int rc = 0;
     if (fstat(fd, &st) < 0)
         rc = errno;
-    else if (backend_replaceable(&st, why, sizeof why) < 0)
+    else if (backend_replaceable(&st, false, why, sizeof why) < 0)
         rc = POSIX_NOT_OURS;
     else if (ftruncate(fd, 0) < 0)
         rc = errno;
@@ -92,8 +92,8 @@ static int posix_create(const struct backend_ctx *ctx, const char *path, bool ma
     MPI_Bcast(&errnum, 1, MPI_INT, 0, ctx->comm);
     if (errnum == POSIX_NOT_OURS) {
         err_set(e, "POSIX", "create", path, -1, -1,
-                "the file is not one h5perf may replace (another link or owner appeared "
-                "since the start)");
+                "the file is not one h5perf may replace (a link to it appeared since the "
+                "start)");
         e->exists = true;
         return -1;
     }

@@ -278,9 +278,11 @@ static int val_hdf5_extent(const struct config *cfg, int nprocs, struct cli_msg 
     snprintf(body, sizeof body,
              "HDF5 places every allocation of at least %" PRId64 " byte%s%s at a multiple of the "
              "alignment; a file of %d dataset%s with %d %s would end beyond the largest 64-bit "
-             "file offset; use a smaller -a (or a larger -T, to align the data alone)",
+             "file offset; use a smaller %s (or a larger %s, to align the data alone)",
              cfg->threshold, cfg->threshold == 1 ? "" : "s", t.note, cfg->num_dsets,
-             cfg->num_dsets == 1 ? "" : "s", nprocs, val_procs_word(nprocs));
+             cfg->num_dsets == 1 ? "" : "s", nprocs, val_procs_word(nprocs),
+             cfg->spelled[OPT_ALIGN] ? cfg->spelled[OPT_ALIGN] : "-a",
+             cfg->spelled[OPT_THRESHOLD] ? cfg->spelled[OPT_THRESHOLD] : "-T");
     return val_line(msg, a.lead, body);
 }
 
@@ -306,7 +308,9 @@ static int val_explain(const struct config *cfg, int nprocs, int64_t xfer, enum 
 }
 
 /* MPI-IO counts are ints: each piece a transfer writes in one call (a
- * contiguous transfer, a block, a row or a chunk) must fit. */
+ * contiguous transfer, a block, a row or a chunk) must fit. The message
+ * names the transfer size as the user gave it (or -e, whose half is the
+ * default) and -A as typed, or says mpiio came with the default -A. */
 static int val_mpiio_piece(const struct config *cfg, const struct pattern_params *pp,
                            struct cli_msg *msg)
 {
@@ -314,13 +318,23 @@ static int val_mpiio_piece(const struct config *cfg, const struct pattern_params
     if (!(cfg->apis & API_BIT(API_MPIIO)) || pattern_init(&pt, pp, 0, 0, NULL) != 0 ||
         pt.shape.len <= INT_MAX)
         return 0;
-    char len[32], xfer[32];
+    struct val_src x, e;
+    char len[32], xfer[32], body[1024], tail[320];
+    val_xfer(cfg, pp->xfer, &x);
+    val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
+    const char *lead = val_lead(&x, &e, NULL);
     text_size(len, sizeof len, pt.shape.len);
     text_size(xfer, sizeof xfer, pp->xfer);
-    return cli_fail(msg,
-                    "h5perf: -A mpiio: transfer size %s moves pieces of %s, above MPI-IO's "
-                    "limit of 2147483647 bytes per call; use smaller sizes or leave out mpiio",
-                    xfer, len);
+    if (cfg->spelled[OPT_API])
+        snprintf(tail, sizeof tail, "leave mpiio out of %s '%s'", cfg->spelled[OPT_API],
+                 cfg->raw[OPT_API]);
+    else
+        snprintf(tail, sizeof tail, "give -A without mpiio (it is in the default)");
+    snprintf(body, sizeof body,
+             "transfer size %s%s moves pieces of %s through MPI-IO, above its limit of "
+             "2147483647 bytes per call; use smaller sizes or %s",
+             xfer, val_note(&x, lead), len, tail);
+    return val_line(msg, lead, body);
 }
 
 /* --direct: with -e and -B multiples of the alignment, so is every transfer

@@ -214,14 +214,15 @@ static void context_page_cache(struct run_context *c, const struct config *cfg, 
              local < all ? " processes" : "");
 }
 
-/* Does a flag of flags ask for optimisation (-O1..-O3, -Os, -Oz, -Ofast;
- * not -O0 or -Og)? The last -O wins, as with the compiler. */
+/* Does a flag of flags ask for optimisation (-O, which is -O1, -O1..-O3,
+ * -Os, -Oz, -Ofast; not -O0 or -Og)? The last -O wins, as with the
+ * compiler. */
 static bool context_optimized(const char *flags)
 {
     bool on = false;
     for (const char *p = strstr(flags, "-O"); p; p = strstr(p + 2, "-O"))
         if (p == flags || p[-1] == ' ')
-            on = p[2] != '\0' && p[2] != ' ' && p[2] != '0' && p[2] != 'g';
+            on = p[2] != '0' && p[2] != 'g';
     return on;
 }
 
@@ -230,7 +231,10 @@ static bool context_optimized(const char *flags)
 static void context_build(struct run_context *c)
 {
     snprintf(c->build_type, sizeof c->build_type, "%s", H5PERF_BUILD_TYPE);
-    snprintf(c->c_flags, sizeof c->c_flags, "%s", H5PERF_C_FLAGS);
+    const char *flags = H5PERF_C_FLAGS;
+    while (*flags == ' ') /* empty CMAKE_C_FLAGS before the type's */
+        flags++;
+    snprintf(c->c_flags, sizeof c->c_flags, "%s", flags);
     snprintf(c->compiler, sizeof c->compiler, "%s", H5PERF_COMPILER);
     c->optimized = context_optimized(c->c_flags);
     if (!c->optimized)

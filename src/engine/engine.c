@@ -52,25 +52,39 @@ static void engine_debug_line(const struct engine_api *a, const struct pattern *
                 pt->rank_begin % pt->side, pt->rank_bytes);
 }
 
-/* Collective: a flat file must hold exactly its datasets after the write
- * phase; MPI-IO libraries can lose data while reporting success (ompio's
- * collective writes on a full disk). Process 0 looks, all agree. */
-static bool engine_check_size(const struct engine_api *a, const char *path, struct err *e)
+/* Collective, after a write phase, outside every timer: process 0 looks at
+ * the file once. Its identity goes to every process's registry, so that a
+ * cleanup process removes this file and no other of the name (files.h). A
+ * flat file must hold exactly its datasets: MPI-IO libraries can lose data
+ * while reporting success (ompio's collective writes on a full disk). */
+static bool engine_after_write(const struct engine_api *a, int slot, const char *path,
+                               struct err *e)
 {
-    if (!(a->ops->caps & BACKEND_CAP_FLAT_FILE))
-        return true;
+    bool flat = a->ops->caps & BACKEND_CAP_FLAT_FILE;
+    uint64_t v[4] = {0, 0, 0, 0}; /* identified, device, inode, failed */
     if (a->ctx.rank == 0) {
         int64_t want = (int64_t)a->s->cfg.num_dsets * a->pt.dset_bytes;
         struct stat st;
-        if (stat(path, &st) < 0)
-            err_errno(e, a->ops->err_name, "check size of", path, -1, -1, errno);
-        else if ((int64_t)st.st_size != want)
-            err_set(e, a->ops->err_name, "check size of", path, -1, -1,
-                    "the file holds %lld bytes after the write phase instead of %lld: data "
-                    "was lost although every write reported success (file system full?)",
-                    (long long)st.st_size, (long long)want);
+        if (stat(path, &st) < 0) {
+            if (flat)
+                err_errno(e, a->ops->err_name, "check size of", path, -1, -1, errno);
+        } else {
+            v[0] = 1;
+            v[1] = (uint64_t)st.st_dev;
+            v[2] = (uint64_t)st.st_ino;
+            if (flat && (int64_t)st.st_size != want)
+                err_set(e, a->ops->err_name, "check size of", path, -1, -1,
+                        "the file holds %lld bytes after the write phase instead of %lld: data "
+                        "was lost although every write reported success (file system full?)",
+                        (long long)st.st_size, (long long)want);
+        }
+        v[3] = e->set;
     }
-    return agree_all(a->ctx.comm, !e->set);
+    /* The other processes agreed on the phase: only process 0 can fail here. */
+    MPI_Bcast(v, 4, MPI_UINT64_T, 0, a->ctx.comm);
+    if (v[0])
+        files_identify(slot, v[1], v[2]);
+    return !v[3];
 }
 
 /* One file: write phase unless --read-only, then read phase unless -w, then
@@ -91,7 +105,8 @@ static bool engine_file(struct engine_api *a, int slot, double *t, struct verify
     if (!c->read_only) {
         memset(a->buf, pattern_fill_value(&a->pt), (size_t)a->pt.xfer_bytes);
         engine_debug_line(a, &a->pt, dbg);
-        if (!phase_run(&io, t + TIMER_WRITE_GROSS, v, e) || !engine_check_size(a, io.path, e))
+        if (!phase_run(&io, t + TIMER_WRITE_GROSS, v, e) ||
+            !engine_after_write(a, slot, io.path, e))
             return false;
     }
     if (!c->write_only) {

@@ -31,7 +31,12 @@ struct files_header {
     uint64_t magic; /* FILES_MAGIC once complete; 0 once released */
     int64_t nslots;
     int64_t keep;
+    int64_t by_name; /* the cleanup process may remove a file it cannot identify */
 };
+
+/* A slot's created flag: not created, created, created and identified (its
+ * device and inode recorded). */
+enum { FILES_NONE = 0, FILES_CREATED = 1, FILES_IDENTIFIED = 2 };
 
 /* The only mutable globals of h5perf besides the watchdog's, shared with
  * the signal handler. */
@@ -47,11 +52,16 @@ static int guard_fd = -1; /* the memory file shared with the cleanup process */
 static int guard_errno;
 
 /* Where the path offsets start: after the header and the flags, 8-byte
- * aligned. */
+ * aligned; then come the devices and the inodes, then the paths. */
 static size_t files_offsets_at(int64_t nslots)
 {
     size_t head = sizeof(struct files_header) + (size_t)nslots * sizeof(sig_atomic_t);
     return (head + 7) & ~(size_t)7;
+}
+
+static uint64_t *files_ids(struct files_header *h)
+{
+    return (uint64_t *)((char *)h + files_offsets_at(h->nslots)) + h->nslots;
 }
 
 static const char *files_at(int slot)
@@ -61,24 +71,37 @@ static const char *files_at(int slot)
 
 /* Unlinks every created file of the registry at h (this process's or, in
  * the cleanup process, the one it read) unless kept; clears the flags so
- * that no one unlinks a name twice. Async-signal-safe. */
-static void files_unlink_created(struct files_header *h)
+ * that no one unlinks a name twice. Later (cleanup true: a cleanup process
+ * whose process died, perhaps long after a stuck write) a new run may have
+ * made a file of the same name: a file of known identity is unlinked only
+ * if the name still leads to it, one of unknown identity only by_name.
+ * Async-signal-safe. */
+static void files_unlink_created(struct files_header *h, bool cleanup)
 {
     if (h->magic != FILES_MAGIC || h->keep)
         return;
     volatile sig_atomic_t *created = (volatile sig_atomic_t *)(h + 1);
     const uint64_t *offset = (const uint64_t *)((const char *)h + files_offsets_at(h->nslots));
-    for (int64_t i = 0; i < h->nslots; i++)
-        if (created[i] && offset[i]) {
-            unlink((const char *)h + offset[i]);
-            created[i] = 0;
-        }
+    const uint64_t *dev = files_ids(h), *ino = dev + h->nslots;
+    for (int64_t i = 0; i < h->nslots; i++) {
+        if (!created[i] || !offset[i])
+            continue;
+        const char *path = (const char *)h + offset[i];
+        struct stat st;
+        bool same = created[i] == FILES_IDENTIFIED
+                        ? lstat(path, &st) == 0 && (uint64_t)st.st_dev == dev[i] &&
+                              (uint64_t)st.st_ino == ino[i]
+                        : !cleanup || h->by_name;
+        if (same)
+            unlink(path);
+        created[i] = FILES_NONE;
+    }
 }
 
 static void files_on_signal(int sig)
 {
     if (reg)
-        files_unlink_created(reg);
+        files_unlink_created(reg, false);
     _exit(EXIT_SIGNAL_BASE + sig);
 }
 
@@ -125,7 +148,7 @@ static void files_cleaner(int mfd, int rfd)
     if (fstat(mfd, &st) == 0 && (size_t)st.st_size >= sizeof(struct files_header)) {
         void *map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
         if (map != MAP_FAILED)
-            files_unlink_created(map);
+            files_unlink_created(map, true);
     }
     _exit(0);
 }
@@ -179,21 +202,22 @@ static void *files_map(size_t bytes)
     return map == MAP_FAILED ? NULL : map;
 }
 
-int files_init(int nslots, char *const *paths, bool keep)
+int files_init(int nslots, char *const *paths, bool keep, bool by_name)
 {
     size_t text = 0;
     for (int i = 0; i < nslots; i++)
         text += paths[i] ? strlen(paths[i]) + 1 : 0;
     size_t head = files_offsets_at(nslots);
-    size_t bytes = head + (size_t)nslots * sizeof(uint64_t) + text;
+    size_t bytes = head + 3 * (size_t)nslots * sizeof(uint64_t) + text;
     struct files_header *h = files_map(bytes);
     if (!h)
         return -1;
     memset(h, 0, bytes);
     h->nslots = nslots;
     h->keep = keep;
+    h->by_name = by_name;
     uint64_t *offset = (uint64_t *)((char *)h + head);
-    char *next = (char *)(offset + nslots);
+    char *next = (char *)(offset + 3 * (size_t)nslots);
     for (int i = 0; i < nslots; i++) {
         if (!paths[i])
             continue;
@@ -230,12 +254,22 @@ const char *files_path(int slot)
 
 void files_add(int slot)
 {
-    reg_created[slot] = 1;
+    reg_created[slot] = FILES_CREATED;
+}
+
+void files_identify(int slot, uint64_t dev, uint64_t ino)
+{
+    if (!reg_created[slot])
+        return;
+    uint64_t *ids = files_ids(reg);
+    ids[slot] = dev;
+    ids[reg_slots + slot] = ino;
+    reg_created[slot] = FILES_IDENTIFIED;
 }
 
 void files_forget(int slot)
 {
-    reg_created[slot] = 0;
+    reg_created[slot] = FILES_NONE;
 }
 
 bool files_contains(int slot)
@@ -249,7 +283,7 @@ void files_remove(int slot, bool do_unlink)
         return;
     if (do_unlink)
         unlink(files_at(slot));
-    reg_created[slot] = 0;
+    reg_created[slot] = FILES_NONE;
 }
 
 void files_remove_all(bool do_unlink)

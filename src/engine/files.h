@@ -11,6 +11,7 @@
 #define H5PERF_FILES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Local, in main() before MPI_Init (a single-threaded process, no MPI state
  * to share with a child): starts the cleanup process, which waits for this
@@ -29,14 +30,20 @@ int files_guard_errno(void);
  * run never creates) and installs the SIGINT/SIGTERM handler, which unlinks
  * the created files (unless keep: HDF5_NOCLEANUP) and _exits with
  * 128+signal. SIGXFSZ is ignored so that a file-size limit is an EFBIG
- * error, not a kill. Returns 0 or -1 (out of memory). */
-int files_init(int nslots, char *const *paths, bool keep);
+ * error, not a kill. by_name: this process's cleanup process may remove a
+ * created file whose identity is not recorded yet (one process does: world
+ * rank 0). Returns 0 or -1 (out of memory). */
+int files_init(int nslots, char *const *paths, bool keep, bool by_name);
 
 /* The path of a slot. */
 const char *files_path(int slot);
 
 /* Marks the slot's file as created by this run, just before creating it. */
 void files_add(int slot);
+
+/* Records the identity (device, inode) of the slot's created file, so
+ * that a cleanup process removes that file and no other of the name. */
+void files_identify(int slot, uint64_t dev, uint64_t ino);
 
 /* Unmarks without unlinking (an exclusive create found the file there). */
 void files_forget(int slot);

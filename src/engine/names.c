@@ -54,7 +54,8 @@ int names_dir(const char *prefix, const char *user, bool create, char *dir, size
         }
     }
     if (n < 0 || (size_t)n >= len) {
-        cli_fail(m, "h5perf: HDF5_PARAPREFIX '%.200s': path too long", prefix);
+        cli_fail(m, "h5perf: HDF5_PARAPREFIX '%.200s%s': path too long", prefix,
+                 strlen(prefix) > 200 ? "..." : "");
         return -1;
     }
     names_collapse(dir);

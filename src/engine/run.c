@@ -41,6 +41,19 @@ static void run_header(const struct setup *s)
     free(text);
 }
 
+/* Collective: one warning line from rank 0 when errnum is set on some
+ * processes ("h5perf: warning: 2 of 64 processes <what> (<reason>)"). */
+static void run_warn(const struct setup *s, int errnum, const char *what)
+{
+    int mine[2] = {errnum != 0, errnum}, all[2] = {0, 0};
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    int count = 0;
+    MPI_Reduce(&mine[0], &count, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (s->world_rank == 0 && all[0])
+        fprintf(stderr, "h5perf: warning: %d of %d processes %s (%s)\n", count, s->world_size, what,
+                strerror(all[1]));
+}
+
 int h5perf_run(int argc, char **argv)
 {
     struct setup s;
@@ -62,16 +75,12 @@ int h5perf_run(int argc, char **argv)
         setup_release(&s);
         return EXIT_RUN_FAILED;
     }
-    if (files_guard_errno() && !s.cfg.nocleanup)
-        fprintf(stderr,
-                "h5perf: warning: rank %d: no cleanup process (%s): if every process "
-                "is killed at once, this run's files stay behind\n",
-                s.world_rank, strerror(files_guard_errno()));
-    if (watchdog_start(s.world_rank, s.cfg.watchdog) < 0)
-        fprintf(stderr,
-                "h5perf: warning: rank %d: no watchdog thread (%s): a hung library "
-                "call will hang the job\n",
-                s.world_rank, strerror(errno));
+    int guard = s.cfg.nocleanup || s.cfg.read_only ? 0 : files_guard_errno();
+    run_warn(&s, guard,
+             "have no cleanup process: if every process is killed at once, this run's files "
+             "stay behind");
+    run_warn(&s, watchdog_start(s.world_rank, s.cfg.watchdog) < 0 ? errno : 0,
+             "have no watchdog thread: a library call that hangs will hang the job");
     run_header(&s);
     if (s.report)
         fflush(s.report);

@@ -90,7 +90,7 @@ static int setup_check_replaceable(const struct setup *s, const char *name, cons
 {
     char why[160];
     const char *fix = "remove it";
-    if (backend_replaceable(st, why, sizeof why) == 0) {
+    if (backend_replaceable(st, true, why, sizeof why) == 0) {
         if (!names_mount_point(name))
             return 0;
         snprintf(why, sizeof why, "is a mount point (a file is mounted on the name)");
@@ -130,28 +130,32 @@ static int setup_check_extent(const struct setup *s, struct cli_msg *m)
     int p = sweep_procs_first(c);
     int64_t flat = extent_flat(c, p);
     int64_t hdf5 = c->apis & API_BIT(API_PHDF5) ? extent_hdf5(c, p, true) : 0;
-    int64_t need = hdf5 > flat ? hdf5 : flat;
-    if (need < NAMES_PROBE_SIZE_MIN)
-        return 0;
-    int errnum = names_probe_size(s->dir, need);
+    const char *where = s->dir[0] ? s->dir : ".";
+    char size[32], dset[32];
+    /* The data alone first: if it does not fit, no alignment is to blame. */
+    int errnum = flat >= NAMES_PROBE_SIZE_MIN ? names_probe_size(s->dir, flat) : 0;
+    if (errnum == EFBIG || errnum == EINVAL) {
+        enum opt_id id = c->spelled[OPT_DSETS] && c->num_dsets > 1 ? OPT_DSETS : OPT_BYTES;
+        cli_bytes(size, sizeof size, flat);
+        cli_bytes(dset, sizeof dset, flat / c->num_dsets);
+        return cli_fail(m,
+                        "h5perf: %s%s%s%s: data files of %s (%d dataset%s of %s, %d process%s) do "
+                        "not fit in '%s': its file system refuses a file of that size (%s)",
+                        c->spelled[id] ? c->spelled[id] : "-e", c->raw[id] ? " '" : "",
+                        c->raw[id] ? c->raw[id] : "", c->raw[id] ? "'" : "", size, c->num_dsets,
+                        c->num_dsets == 1 ? "" : "s", dset, p, p == 1 ? "" : "es", where,
+                        strerror(errnum));
+    }
+    errnum = hdf5 > flat && hdf5 >= NAMES_PROBE_SIZE_MIN ? names_probe_size(s->dir, hdf5) : 0;
     if (errnum != EFBIG && errnum != EINVAL)
         return 0;
-    char size[32];
-    const char *where = s->dir[0] ? s->dir : ".";
-    cli_bytes(size, sizeof size, need);
-    if (hdf5 > flat)
-        return cli_fail(m,
-                        "h5perf: %s '%s': HDF5 places data and metadata at multiples of the "
-                        "alignment, so its file could reach %s (%d process%s), more than the "
-                        "file system of '%s' can hold (%s); use a smaller -a",
-                        c->spelled[OPT_ALIGN], c->raw[OPT_ALIGN], size, p, p == 1 ? "" : "es",
-                        where, strerror(errnum));
+    cli_bytes(size, sizeof size, hdf5);
     return cli_fail(m,
-                    "h5perf: %s '%s': data files of %s (%d dataset%s, %d process%s) do not fit "
-                    "in '%s': its file system refuses a file of that size (%s)",
-                    c->spelled[OPT_BYTES] ? c->spelled[OPT_BYTES] : "-e",
-                    c->raw[OPT_BYTES] ? c->raw[OPT_BYTES] : "", size, c->num_dsets,
-                    c->num_dsets == 1 ? "" : "s", p, p == 1 ? "" : "es", where, strerror(errnum));
+                    "h5perf: %s '%s': HDF5 places data and metadata at multiples of the "
+                    "alignment, so its file could reach %s (%d process%s), more than the file "
+                    "system of '%s' can hold (%s); use a smaller %s",
+                    c->spelled[OPT_ALIGN], c->raw[OPT_ALIGN], size, p, p == 1 ? "" : "es", where,
+                    strerror(errnum), c->spelled[OPT_ALIGN]);
 }
 
 /* Rank 0: the directory exists (creating the $USER level), accepts a new
@@ -361,7 +365,7 @@ bool setup_declare_files(const struct setup *s)
             if (c->apis & API_BIT(a))
                 ok = setup_name(s, f, a, name, &m) == 0 &&
                      (paths[f * API_COUNT + a] = strdup(name)) != NULL;
-    ok = ok && files_init(nslots, paths, c->nocleanup) == 0;
+    ok = ok && files_init(nslots, paths, c->nocleanup, s->world_rank == 0) == 0;
     for (int i = 0; paths && i < nslots; i++)
         free(paths[i]);
     free(paths);

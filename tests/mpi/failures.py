@@ -136,7 +136,7 @@ def files_beyond_the_file_system_refused():
         r = run(2, "-e 4G -x 1M -X 1M -B 1M -w -A posix,mpiio", env=env)
         expect_eq(r.rc, 2, "exit status, -e", r)
         expect_eq(r.h5perf_err, [
-            "h5perf: -e '4G': data files of 8 GiB (1 dataset, 2 processes) do not fit in '%s': "
+            "h5perf: -e '4G': data files of 8 GiB (1 dataset of 8 GiB, 2 processes) do not fit in '%s': "
             "its file system refuses a file of that size (File too large)" % d], "-e line", r)
         r = run(2, "-e 8K -w -A phdf5 -a 1G -T 1", env=env)
         expect_eq(r.rc, 2, "exit status, -a", r)

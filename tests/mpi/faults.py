@@ -229,3 +229,52 @@ def fault_interrupted_twice_or_killed():
         while processes_of(d, cleanup=True) and time.time() < deadline:
             time.sleep(0.1)
         expect_eq(listing(d), ["#pio_tmp_1.posix"], "files kept with HDF5_NOCLEANUP")
+
+
+@case
+def fault_cleanup_removes_only_this_runs_file():
+    """The cleanup processes act when their processes are gone, which can be
+    long after the kill (a process stuck in a write to a hung server). If by
+    then the name leads to another file (a new run's), they leave it alone:
+    they remove a file whose identity they recorded (after its write phase)
+    only if the name still leads to it. Here the ranks are stopped in their
+    (slowed) read phase, the file is replaced, and the ranks are killed."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_READ_DELAY_US": "50000"}
+        args = [h5perf(), "-e", "4M", "-B", "64K", "-x", "64K", "-X", "64K", "-A", "posix",
+                "-p", "2", "-P", "2"]
+        p = subprocess.Popen(mpiexec_command(2, args), env=base_env(env),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL)
+        name = data_file(d, 1, "posix")
+        try:
+            # The write phase is over when the file has its 8 MiB; the reads,
+            # 50 ms each, then take seconds.
+            deadline = time.time() + 60
+            while time.time() < deadline and p.poll() is None:
+                if os.path.exists(name) and os.stat(name).st_size == 8 << 20:
+                    break
+                time.sleep(0.05)
+            time.sleep(0.5)
+            ranks = ranks_of(d)
+            expect_eq(len(ranks), 2, "ranks in their read phase")
+            for pid in ranks:
+                os.kill(pid, signal.SIGSTOP)
+            os.unlink(name)
+            with open(name, "wb") as fh:
+                fh.write(b"a new run's file")
+            for pid in ranks:
+                os.kill(pid, signal.SIGKILL)
+            p.wait(timeout=60)
+            deadline = time.time() + 30
+            while (processes_of(d) or processes_of(d, cleanup=True)) and \
+                    time.time() < deadline:
+                time.sleep(0.1)
+            expect_eq(processes_of(d, cleanup=True), [], "cleanup processes left")
+            expect_eq(listing(d), ["#pio_tmp_1.posix"], "files after the cleanup")
+            with open(name, "rb") as fh:
+                expect_eq(fh.read(), b"a new run's file", "the new file's content")
+        finally:
+            if p.poll() is None:
+                p.kill()

@@ -5,6 +5,7 @@
  *     H5PERF_FAULT_HANG_RANK=r  pwrite blocks forever on rank r (a hung server)
  *     H5PERF_FAULT_DELAY_US=n   every pwrite waits n microseconds first, on every
  *                               rank (a slow server: a regression on purpose)
+ *     H5PERF_FAULT_READ_DELAY_US=n  every pread of those files likewise
  * - pread() of files whose name ends with H5PERF_CORRUPT_SUFFIX: the bytes at
  *   file offsets [H5PERF_CORRUPT_OFFSET, +H5PERF_CORRUPT_COUNT) come back
  *   flipped (verification tests).
@@ -60,6 +61,18 @@ static int fault_matches(int fd, const char *suffix_var)
     return lp >= ls && strcmp(path + lp - ls, suffix) == 0;
 }
 
+/* Sleeps the microseconds the variable gives, if it is set. */
+static void fault_delay(const char *var)
+{
+    const char *delay = getenv(var);
+    if (!delay)
+        return;
+    long long us = atoll(delay);
+    struct timespec t = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
+    while (nanosleep(&t, &t) != 0)
+        ;
+}
+
 ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
     static ssize_t (*real)(int, const void *, size_t, off_t);
@@ -73,13 +86,7 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
         if (fault_on("H5PERF_FAULT_HANG_RANK"))
             for (;;)
                 pause();
-        const char *delay = getenv("H5PERF_FAULT_DELAY_US");
-        if (delay) {
-            long long us = atoll(delay);
-            struct timespec t = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
-            while (nanosleep(&t, &t) != 0)
-                ;
-        }
+        fault_delay("H5PERF_FAULT_DELAY_US");
     }
     return real(fd, buf, len, off);
 }
@@ -105,6 +112,8 @@ ssize_t pread(int fd, void *buf, size_t len, off_t off)
     static ssize_t (*real)(int, void *, size_t, off_t);
     if (!real)
         real = (ssize_t(*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
+    if (fault_matches(fd, "H5PERF_FAULT_SUFFIX"))
+        fault_delay("H5PERF_FAULT_READ_DELAY_US");
     ssize_t got = real(fd, buf, len, off);
     fault_corrupt(fd, buf, got, off);
     return got;

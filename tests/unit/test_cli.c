@@ -786,8 +786,13 @@ static const struct validate_case validate_cases[] = {
      "h5perf: -F '2': 2 files of 8589934584GB each (2 processes) do not fit in 64 bits"},
     {A("-e", "4G", "-d", "1073741823", "-F", "2", "-A", "posix"), 1, false, OK},
     {A("-e", "4G", "-d", "1073741823", "-F", "2"), 1, false,
-     "h5perf: -A mpiio: transfer size 2GB moves pieces of 2GB, above MPI-IO's limit of "
-     "2147483647 bytes per call; use smaller sizes or leave out mpiio"},
+     "h5perf: -e '4G': transfer size 2GB (the default -x, half of -e) moves pieces of 2GB "
+     "through MPI-IO, above its limit of 2147483647 bytes per call; use smaller sizes or give "
+     "-A without mpiio (it is in the default)"},
+    {A("--api=MPIIO,posix", "-e", "8G", "-x", "4G", "-X", "4G", "-B", "4G"), 1, false,
+     "h5perf: -x '4G': transfer size 4GB moves pieces of 4GB through MPI-IO, above its limit "
+     "of 2147483647 bytes per call; use smaller sizes or leave mpiio out of --api "
+     "'MPIIO,posix'"},
     {A("-e", "4G", "-B", "1M", "-I"), 1, false, OK},
     /* 2D (SPEC 5.2) */
     {A("-B", "2", "-e", "4", "-p", "3", "-P", "3", "-x", "12", "-X", "12"), 3, true, OK},

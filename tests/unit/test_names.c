@@ -68,24 +68,25 @@ static void check_replaceable(void)
     CHECK(chdir(tmp) == 0);
     touch(tmp, "mine");
     CHECK(lstat("mine", &st) == 0);
-    CHECK(backend_replaceable(&st, why, sizeof why) == 0);
+    CHECK(backend_replaceable(&st, true, why, sizeof why) == 0);
     CHECK(!names_mount_point("mine"));
     CHECK(link("mine", "second") == 0);
     CHECK(lstat("mine", &st) == 0);
-    CHECK(backend_replaceable(&st, why, sizeof why) == -1);
+    CHECK(backend_replaceable(&st, true, why, sizeof why) == -1);
     CHECK_STR(why, "has 2 hard links (other names share its data)");
     CHECK(symlink("mine", "sym") == 0);
     CHECK(lstat("sym", &st) == 0);
-    CHECK(backend_replaceable(&st, why, sizeof why) == -1);
+    CHECK(backend_replaceable(&st, true, why, sizeof why) == -1);
     CHECK_STR(why, "exists and is not a regular file (a symbolic link?)");
     CHECK(!names_mount_point("sym"));
     CHECK(unlink("second") == 0);
     CHECK(lstat("mine", &st) == 0);
     st.st_uid = geteuid() + 1; /* as if another user's */
-    CHECK(backend_replaceable(&st, why, sizeof why) == -1);
+    CHECK(backend_replaceable(&st, true, why, sizeof why) == -1);
     snprintf(want, sizeof want, "belongs to user %u, not to the user running h5perf (%u)",
              (unsigned)geteuid() + 1, (unsigned)geteuid());
     CHECK_STR(why, want);
+    CHECK(backend_replaceable(&st, false, why, sizeof why) == 0); /* a file this run made */
     CHECK(names_mount_point("/proc")); /* another file system on the name */
     CHECK(unlink("sym") == 0 && unlink("mine") == 0);
     CHECK(chdir("/") == 0 && rmdir(tmp) == 0);
