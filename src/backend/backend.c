@@ -28,8 +28,8 @@ int backend_check_table(void)
         const struct backend_ops *b = backend_table[i];
         if (!b)
             continue;
-        if ((int)b->api != i || !b->suffix || !b->err_name || !b->open || !b->dset_begin ||
-            !b->transfer || !b->dset_end || !b->close || !b->check_source)
+        if (b->desc != api_desc((enum api_id)i) || !b->open || !b->dset_begin || !b->transfer ||
+            !b->dset_end || !b->close || !b->check_source)
             return -1;
     }
     return 0;

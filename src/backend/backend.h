@@ -16,35 +16,32 @@
 
 enum backend_mode { BACKEND_WRITE, BACKEND_READ };
 
-/* Capability flags. Open and close are always collective over ctx->comm. */
-enum {
-    /* dset_begin/dset_end are collective over ctx->comm (HDF5 creates and
-     * closes datasets collectively); the engine agrees after each begin. */
-    BACKEND_CAP_COLLECTIVE_DSET = 1u << 0,
-    /* With -C the transfers are collective: after a local error a process
-     * must keep making them (engine rule), and the engine agrees after each
-     * dataset begin so that no process enters them without a handle. */
-    BACKEND_CAP_COLLECTIVE_IO = 1u << 1,
-    /* The file holds exactly the datasets back to back (POSIX, MPI-IO): after
-     * the write phase its size must be num_dsets * N, which catches data an
-     * MPI-IO library lost while reporting success (ompio on a full disk). */
-    BACKEND_CAP_FLAT_FILE = 1u << 2,
+/* The run's settings a backend acts on, passed in: backends never read the
+ * configuration. */
+struct backend_settings {
+    bool collective;          /* -C: collective transfers (MPI-IO, HDF5) */
+    bool chunked;             /* -c: chunked HDF5 datasets */
+    bool fsync;               /* --fsync: flush before closing a written file */
+    bool direct;              /* --direct: POSIX with O_DIRECT */
+    int64_t align, threshold; /* -a, -T: HDF5's alignment */
 };
 
 struct backend_ctx {
     MPI_Comm comm;    /* the processes of this run */
     MPI_Info info;    /* HDF5_MPI_INFO, or MPI_INFO_NULL */
     int rank, nprocs; /* in comm */
-    const struct config *cfg;
+    const struct backend_settings *set;
 };
 
 struct backend_file; /* a backend's open file, opaque to the engine */
 
+/* A backend carries out the I/O of one API; its identity, capabilities
+ * and limits are its entry of the API table (api/api.h). Open and close are
+ * always collective over ctx->comm. With API_CAP_COLLECTIVE_DSET the engine
+ * agrees after each dset_begin; with API_CAP_COLLECTIVE_IO and -C, after a
+ * local error a process keeps making the (collective) transfers. */
 struct backend_ops {
-    enum api_id api;
-    const char *suffix;   /* ".posix", ".mpio", ".h5" */
-    const char *err_name; /* "POSIX", "MPI-IO", "HDF5": used in error lines */
-    unsigned caps;
+    const struct api_desc *desc; /* &api_descs[id]; the null backend has its own */
     /* Collective over ctx->comm. BACKEND_WRITE creates the file: exclusively
      * unless may_truncate. On success *out is set. On failure *out is NULL,
      * or, if the file was opened before a later step failed, the open file,
@@ -80,7 +77,7 @@ struct backend_ops {
  * (names_mount_point()). */
 int backend_replaceable(const struct stat *st, bool owner, char *why, size_t why_len);
 
-/* check_source of flat files (BACKEND_CAP_FLAT_FILE): the size suffices. */
+/* check_source of flat files (API_CAP_FLAT_FILE): the size suffices. */
 int backend_check_flat(const char *path, int num_dsets, const struct pattern *pt, char *why,
                        size_t len);
 

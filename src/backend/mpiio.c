@@ -41,8 +41,8 @@ static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, 
     if (!f)
         return err_set(e, "MPI-IO", op, path, -1, -1, "out of memory");
     f->mode = mode;
-    f->collective = ctx->cfg->collective;
-    f->sync = ctx->cfg->fsync;
+    f->collective = ctx->set->collective;
+    f->sync = ctx->set->fsync;
     f->info = ctx->info;
     f->path = path;
     f->piece = f->filetype = MPI_DATATYPE_NULL;
@@ -220,10 +220,7 @@ static int mpiio_close(struct backend_file *f, struct err *e)
 }
 
 const struct backend_ops backend_mpiio = {
-    .api = API_MPIIO,
-    .suffix = ".mpio",
-    .err_name = "MPI-IO",
-    .caps = BACKEND_CAP_COLLECTIVE_IO | BACKEND_CAP_FLAT_FILE,
+    .desc = &api_descs[API_MPIIO],
     .open = mpiio_open,
     .dset_begin = mpiio_dset_begin,
     .transfer = mpiio_transfer,

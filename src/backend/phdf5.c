@@ -30,7 +30,7 @@ static int phdf5_fail(struct backend_file *f, const char *op, struct err *e)
 
 static int phdf5_props(struct backend_file *f, const struct backend_ctx *ctx, struct err *e)
 {
-    const struct config *c = ctx->cfg;
+    const struct backend_settings *c = ctx->set;
     f->fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (f->fapl < 0 || H5Pset_fapl_mpio(f->fapl, ctx->comm, ctx->info) < 0 ||
         H5Pset_alignment(f->fapl, (hsize_t)c->threshold, (hsize_t)c->align) < 0)
@@ -53,8 +53,8 @@ static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, 
     f->file = f->fapl = f->dxpl = f->dset = f->fspace = f->mspace = H5I_INVALID_HID;
     f->mode = mode;
     f->path = path;
-    f->chunk = ctx->cfg->chunk;
-    f->sync = mode == BACKEND_WRITE && ctx->cfg->fsync;
+    f->chunk = ctx->set->chunked;
+    f->sync = mode == BACKEND_WRITE && ctx->set->fsync;
     if (phdf5_props(f, ctx, e) < 0) {
         phdf5_close(f, e);
         return -1;
@@ -254,10 +254,7 @@ static int phdf5_check_source(const char *path, int num_dsets, const struct patt
 }
 
 const struct backend_ops backend_phdf5 = {
-    .api = API_PHDF5,
-    .suffix = ".h5",
-    .err_name = "HDF5",
-    .caps = BACKEND_CAP_COLLECTIVE_DSET | BACKEND_CAP_COLLECTIVE_IO,
+    .desc = &api_descs[API_PHDF5],
     .open = phdf5_open,
     .dset_begin = phdf5_dset_begin,
     .transfer = phdf5_transfer,

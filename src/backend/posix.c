@@ -26,7 +26,7 @@ struct backend_file {
 static int posix_direct_flag(const struct backend_ctx *ctx)
 {
 #ifdef O_DIRECT
-    return ctx->cfg->direct ? O_DIRECT : 0;
+    return ctx->set->direct ? O_DIRECT : 0;
 #else
     (void)ctx;
     return 0;
@@ -126,7 +126,7 @@ static int posix_open(struct backend_file **out, const struct backend_ctx *ctx, 
         return err_errno(e, "POSIX", "open", path, -1, -1, ENOMEM);
     }
     f->fd = fd;
-    f->sync = mode == BACKEND_WRITE && ctx->cfg->fsync;
+    f->sync = mode == BACKEND_WRITE && ctx->set->fsync;
     f->mode = mode;
     f->path = path;
     *out = f;
@@ -199,10 +199,7 @@ static int posix_close(struct backend_file *f, struct err *e)
 }
 
 const struct backend_ops backend_posix = {
-    .api = API_POSIX,
-    .suffix = ".posix",
-    .err_name = "POSIX",
-    .caps = BACKEND_CAP_FLAT_FILE,
+    .desc = &api_descs[API_POSIX],
     .open = posix_open,
     .dset_begin = posix_dset_begin,
     .transfer = posix_transfer,

@@ -6,9 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* API bits, in run order (POSIX, MPI-IO, HDF5; SPEC 3.3). */
-enum api_id { API_POSIX = 0, API_MPIIO = 1, API_PHDF5 = 2, API_COUNT = 3 };
-#define API_BIT(id) (1u << (id))
+#include "api/api.h"
 
 /* Options whose spelling and raw value are remembered for messages. */
 enum opt_id {

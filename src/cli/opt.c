@@ -301,25 +301,22 @@ static int opt_results(struct config *cfg, const struct opt_spec *spec, const ch
 static int opt_api(struct config *cfg, const struct opt_spec *spec, const char *spelled,
                    const char *value, struct cli_msg *msg)
 {
-    static const char *const names[API_COUNT] = {"posix", "mpiio", "phdf5"};
     const char *s = value;
 
     (void)spec;
     for (;;) {
         size_t len = opt_token_len(s);
-        int api = 0;
-        while (api < API_COUNT && !opt_token_is(s, len, names[api]))
-            api++;
+        int api = api_find(s, len);
         if (len == 0)
             return cli_fail(msg,
                             "h5perf: %s '%s': empty API name; expected a comma-separated "
-                            "list of posix, mpiio, phdf5",
-                            spelled, value);
-        if (api == API_COUNT)
+                            "list of %s",
+                            spelled, value, api_key_list());
+        if (api < 0)
             return cli_fail(msg,
                             "h5perf: %s '%s': unknown API '%.*s'; expected a "
-                            "comma-separated list of posix, mpiio, phdf5",
-                            spelled, value, (int)len, s);
+                            "comma-separated list of %s",
+                            spelled, value, (int)len, s, api_key_list());
         cfg->apis |= API_BIT(api);
         if (s[len] == '\0')
             return 0;

@@ -204,7 +204,7 @@ static void context_page_cache(struct run_context *c, const struct config *cfg, 
     for (int a = 0, k = 0; a < API_COUNT; a++)
         if (apis & API_BIT(a))
             k += snprintf(names + k, sizeof names - (size_t)k, "%s%s", k ? ", " : "",
-                          text_api_key((enum api_id)a));
+                          api_desc((enum api_id)a)->key);
     snprintf(c->page_cache, sizeof c->page_cache,
              "h5perf: warning: the read throughputs of %s%s%s%s can only come from the page "
              "cache: each process reads data written moments before on its own host, through "

@@ -60,20 +60,20 @@ static void engine_debug_line(const struct engine_api *a, const struct pattern *
 static bool engine_after_write(const struct engine_api *a, int slot, const char *path,
                                struct err *e)
 {
-    bool flat = a->ops->caps & BACKEND_CAP_FLAT_FILE;
+    bool flat = a->ops->desc->caps & API_CAP_FLAT_FILE;
     uint64_t v[4] = {0, 0, 0, 0}; /* identified, device, inode, failed */
     if (a->ctx.rank == 0) {
         int64_t want = (int64_t)a->s->cfg.num_dsets * a->pt.dset_bytes;
         struct stat st;
         if (stat(path, &st) < 0) {
             if (flat)
-                err_errno(e, a->ops->err_name, "check size of", path, -1, -1, errno);
+                err_errno(e, a->ops->desc->err_name, "check size of", path, -1, -1, errno);
         } else {
             v[0] = 1;
             v[1] = (uint64_t)st.st_dev;
             v[2] = (uint64_t)st.st_ino;
             if (flat && (int64_t)st.st_size != want)
-                err_set(e, a->ops->err_name, "check size of", path, -1, -1,
+                err_set(e, a->ops->desc->err_name, "check size of", path, -1, -1,
                         "the file holds %lld bytes after the write phase instead of %lld: data "
                         "was lost although every write reported success (file system full?)",
                         (long long)st.st_size, (long long)want);
@@ -101,7 +101,8 @@ static bool engine_file(struct engine_api *a, int slot, double *t, struct verify
                           .mode = BACKEND_WRITE,
                           .num_dsets = c->num_dsets,
                           .buf = a->buf,
-                          .verify = false};
+                          .verify = false,
+                          .overwrite = c->overwrite};
     if (!c->read_only) {
         memset(a->buf, pattern_fill_value(&a->pt), (size_t)a->pt.xfer_bytes);
         engine_debug_line(a, &a->pt, dbg);
@@ -132,7 +133,7 @@ static void engine_report_mismatch(const struct engine_api *a, const struct veri
                  "h5perf: rank %d: verify '%s' (%s, %d processes, transfer size %" PRId64
                  ", iteration %d): %" PRId64 " bytes differ, the first at offset %" PRId64
                  ": expected %u, found %u\n",
-                 a->s->world_rank, v->path, a->ops->err_name, a->ctx.nprocs, a->pt.p.xfer,
+                 a->s->world_rank, v->path, a->ops->desc->err_name, a->ctx.nprocs, a->pt.p.xfer,
                  iteration, v->bad, v->first_offset, v->expected, v->found);
     sink_gather(a->ctx.comm, line, stderr, NULL);
 }
@@ -280,7 +281,13 @@ static int engine_nprocs(const struct setup *s, const struct backend_ops *const 
 {
     const struct config *c = &s->cfg;
     struct engine_api a = {.s = s, .progress = progress};
-    a.ctx = (struct backend_ctx){.comm = comm, .info = s->info, .cfg = c};
+    struct backend_settings set = {.collective = c->collective,
+                                   .chunked = c->chunk,
+                                   .fsync = c->fsync,
+                                   .direct = c->direct,
+                                   .align = c->align,
+                                   .threshold = c->threshold};
+    a.ctx = (struct backend_ctx){.comm = comm, .info = s->info, .set = &set};
     MPI_Comm_rank(comm, &a.ctx.rank);
     MPI_Comm_size(comm, &a.ctx.nprocs);
     a.out = a.ctx.rank == 0 ? s->report : NULL;

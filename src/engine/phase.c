@@ -42,14 +42,14 @@ static bool phase_agree(const struct phase_io *io, bool ok, const struct err *e)
  * and how many bytes it may move (all processes' when collective). */
 static void phase_enter(const struct phase_io *io, const char *op, int64_t bytes)
 {
-    watchdog_enter(io->ops->err_name, op, io->path, bytes);
+    watchdog_enter(io->ops->desc->err_name, op, io->path, bytes);
 }
 
 static bool phase_open(const struct phase_io *io, struct backend_file **f, struct err *e)
 {
     bool may_truncate = false;
     if (io->mode == BACKEND_WRITE) {
-        may_truncate = io->ctx->cfg->overwrite || files_contains(io->slot);
+        may_truncate = io->overwrite || files_contains(io->slot);
         files_add(io->slot);
     }
     phase_enter(io, io->mode == BACKEND_WRITE ? "create" : "open", 0);
@@ -64,7 +64,7 @@ static bool phase_open(const struct phase_io *io, struct backend_file **f, struc
 static double phase_dataset(const struct phase_io *io, struct backend_file *f, int d,
                             struct verify_state *v, struct err *e)
 {
-    bool collective_io = io->ctx->cfg->collective && (io->ops->caps & BACKEND_CAP_COLLECTIVE_IO);
+    bool collective_io = io->ctx->set->collective && (io->ops->desc->caps & API_CAP_COLLECTIVE_IO);
     bool check = io->verify && io->mode == BACKEND_READ;
     int64_t base = (int64_t)d * io->pt->dset_bytes;
     int64_t moved = io->pt->xfer_bytes * (collective_io ? io->ctx->nprocs : 1);
@@ -113,10 +113,10 @@ static void phase_close(const struct phase_io *io, struct backend_file *f, struc
 bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, struct err *e)
 {
     struct backend_file *f = NULL;
-    unsigned caps = io->ops->caps;
-    bool dset_collective = caps & BACKEND_CAP_COLLECTIVE_DSET;
+    unsigned caps = io->ops->desc->caps;
+    bool dset_collective = caps & API_CAP_COLLECTIVE_DSET;
     bool agree_dsets =
-        dset_collective || (io->ctx->cfg->collective && (caps & BACKEND_CAP_COLLECTIVE_IO));
+        dset_collective || (io->ctx->set->collective && (caps & API_CAP_COLLECTIVE_IO));
     MPI_Barrier(io->ctx->comm);
     double t_open = MPI_Wtime();
     if (!phase_open(io, &f, e)) {

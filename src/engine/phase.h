@@ -31,6 +31,7 @@ struct phase_io {
     int num_dsets;
     unsigned char *buf; /* pt->xfer_bytes, filled with the data value for writes */
     bool verify;        /* read phase: check every byte read */
+    bool overwrite;     /* --overwrite: an existing file may be replaced */
 };
 
 /* Collective over io->ctx->comm. Adds the phase's times to t[PHASE_TIMERS]

@@ -50,7 +50,7 @@ void progress_begin(struct progress *p, int nprocs, int64_t xfer, enum api_id ap
     fprintf(p->out,
             "h5perf: progress: %d process%s, transfer size %s, %s, iteration %d of %d: %.0f%% "
             "done",
-            nprocs, nprocs == 1 ? "" : "es", size, text_api_key(api), iteration, iterations,
+            nprocs, nprocs == 1 ? "" : "es", size, api_desc(api)->key, iteration, iterations,
             100.0 * share);
     if (p->done > 0 && p->total > p->done) {
         double left = (MPI_Wtime() - p->start) * (p->total - p->done) / p->done;

@@ -111,7 +111,7 @@ static int setup_check_outputs(const struct setup *s, int api, const char *name,
     for (int i = 0; i < 2; i++)
         if (paths[i] && names_same_file(paths[i], name))
             return cli_fail(m, "h5perf: %s '%s': is the %s data file '%s' of this run; %s",
-                            c->spelled[ids[i]], paths[i], backend_get((enum api_id)api)->err_name,
+                            c->spelled[ids[i]], paths[i], api_desc((enum api_id)api)->err_name,
                             name,
                             i == 0 ? "give the report a file of its own"
                                    : "give the results a file of their own");
@@ -379,8 +379,8 @@ bool setup_declare_files(const struct setup *s)
 
 int setup_name(const struct setup *s, int f, int api, char *out, struct cli_msg *m)
 {
-    const struct backend_ops *b = backend_get((enum api_id)api);
-    return b ? names_file(s->dir, f + 1, b->suffix, out, SETUP_PATH_MAX, m) : -1;
+    const struct api_desc *d = api_desc((enum api_id)api);
+    return d ? names_file(s->dir, f + 1, d->suffix, out, SETUP_PATH_MAX, m) : -1;
 }
 
 void setup_release(struct setup *s)

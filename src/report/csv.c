@@ -46,7 +46,7 @@ static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id 
     enum run_status st = results_sample_status(r, i, t);
     const struct timer_stat *ts = &r->it[i].t[t];
     fprintf(out, "%d,%" PRId64 ",%s,%s,%d,%s,%" PRId64 ",", r->nprocs, r->xfer,
-            text_api_key(r->api), results_measure_name(t), i + 1, results_status_name(st),
+            api_desc(r->api)->key, results_measure_name(t), i + 1, results_status_name(st),
             results_timer_moves_data(t) ? r->bytes : 0);
     if (st == RUN_OK) {
         csv_number(out, ts->max);

@@ -140,7 +140,7 @@ static void json_config(struct jsonw *w, const struct config *cfg, const struct 
     jsonw_array(w);
     for (int a = 0; a < API_COUNT; a++)
         if (cfg->apis & API_BIT(a))
-            jsonw_string(w, text_api_key((enum api_id)a));
+            jsonw_string(w, api_desc((enum api_id)a)->key);
     jsonw_end(w);
     jsonw_key(w, "geometry");
     jsonw_string(w, cfg->geometry_2d ? "2d" : "1d");
@@ -256,7 +256,7 @@ static void json_run(struct jsonw *w, const struct config *cfg, const struct api
     json_size(w, "processes", r->nprocs);
     json_size(w, "transfer_size", r->xfer);
     jsonw_key(w, "api");
-    jsonw_string(w, text_api_key(r->api));
+    jsonw_string(w, api_desc(r->api)->key);
     json_size(w, "bytes", r->bytes);
     jsonw_key(w, "status");
     jsonw_string(w, results_status_name(results_status(r)));

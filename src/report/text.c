@@ -12,9 +12,6 @@
 #define ONE_MB INT64_C(1048576)
 #define ONE_GB INT64_C(1073741824)
 
-static const char *const api_keys[API_COUNT] = {"posix", "mpiio", "phdf5"};
-static const char *const api_names[API_COUNT] = {"POSIX", "MPIO", "PHDF5 (w/MPI-IO driver)"};
-
 /* One report indentation level is 4 spaces (SPEC 7). */
 static void indent(FILE *out, int level)
 {
@@ -161,7 +158,7 @@ void text_header(FILE *out, const struct config *cfg, int rank, const char *hdf5
     fprintf(out, "rank %d: IO API=", rank);
     for (int a = 0; a < API_COUNT; a++)
         if (cfg->apis & API_BIT(a))
-            fprintf(out, "%s ", api_keys[a]);
+            fprintf(out, "%s ", api_desc((enum api_id)a)->key);
     fputc('\n', out);
     fprintf(out, "rank %d: Number of files=%d\n", rank, cfg->num_files);
     fprintf(out, "rank %d: Number of datasets=%d\n", rank, cfg->num_dsets);
@@ -221,12 +218,7 @@ void text_xfer(FILE *out, const struct config *cfg, int nprocs, int64_t xfer)
 void text_api(FILE *out, enum api_id api)
 {
     indent(out, 2);
-    fprintf(out, "IO API = %s\n", (unsigned)api < API_COUNT ? api_names[api] : "unknown");
-}
-
-const char *text_api_key(enum api_id api)
-{
-    return (unsigned)api < API_COUNT ? api_keys[api] : "unknown";
+    fprintf(out, "IO API = %s\n", api_desc(api) ? api_desc(api)->report_name : "unknown");
 }
 
 /* The names and timers of one phase's blocks, in the order of SPEC 7.3. */

@@ -36,7 +36,4 @@ void text_api_results(FILE *out, const struct config *cfg, const struct api_resu
  * ratios HDF5/MPI-IO and MPI-IO/POSIX of the median throughputs. */
 void text_overhead(FILE *out, const struct config *cfg, const struct results_log *log);
 
-/* The API name as -A spells it ("posix") and as the report does ("POSIX"). */
-const char *text_api_key(enum api_id api);
-
 #endif

@@ -328,9 +328,9 @@ static void test_text_api(void)
                 "        IO API = MPIO\n"
                 "        IO API = PHDF5 (w/MPI-IO driver)\n");
     free(c.buf);
-    CHECK_STR(text_api_key(API_POSIX), "posix");
-    CHECK_STR(text_api_key(API_MPIIO), "mpiio");
-    CHECK_STR(text_api_key(API_PHDF5), "phdf5");
+    CHECK_STR(api_desc(API_POSIX)->key, "posix");
+    CHECK_STR(api_desc(API_MPIIO)->key, "mpiio");
+    CHECK_STR(api_desc(API_PHDF5)->key, "phdf5");
 }
 
 /* ---- the header ---------------------------------------------------------- */

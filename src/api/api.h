@@ -1,0 +1,66 @@
+/* The APIs h5perf measures, in run order (SPEC 3.3), as one table that
+ * everything iterates over: the option parser (-A), the report, the JSON and
+ * CSV results, the data file names, the backends' registry and the limits
+ * validation knows. A new API is one line of H5PERF_APIS and one backend
+ * file (docs/design.md). Pure: no MPI, no I/O. */
+#ifndef H5PERF_API_H
+#define H5PERF_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Capabilities of an API. */
+enum {
+    /* Transfers can be collective (-C): a process whose transfer failed must
+     * go on making them, and the engine agrees before them. */
+    API_CAP_COLLECTIVE_IO = 1u << 0,
+    /* Datasets are created and closed collectively (HDF5). */
+    API_CAP_COLLECTIVE_DSET = 1u << 1,
+    /* The file holds exactly its datasets back to back (POSIX, MPI-IO): its
+     * size after a write phase is known, which catches data a library lost
+     * while reporting success (ompio on a full disk). */
+    API_CAP_FLAT_FILE = 1u << 2,
+};
+
+/* X(ID, key, report name, error name, file suffix, capabilities, the most
+ * bytes one call may move (0: no limit)). The key is -A's word and the
+ * name in JSON and CSV; the report name is the original's "IO API =" text;
+ * the error name starts error lines. */
+#define H5PERF_APIS(X)                                                                             \
+    X(POSIX, posix, "POSIX", "POSIX", ".posix", API_CAP_FLAT_FILE, 0)                              \
+    X(MPIIO, mpiio, "MPIO", "MPI-IO", ".mpio", API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO,          \
+      INT64_C(2147483647))                                                                         \
+    X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
+      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0)
+
+enum api_id {
+#define API_ENUM(id, key, report, err, suffix, caps, limit) API_##id,
+    H5PERF_APIS(API_ENUM)
+#undef API_ENUM
+        API_COUNT
+};
+#define API_BIT(id) (1u << (id))
+
+struct api_desc {
+    enum api_id id;
+    const char *key;         /* "posix" */
+    const char *report_name; /* "POSIX", "MPIO", "PHDF5 (w/MPI-IO driver)" */
+    const char *err_name;    /* "POSIX", "MPI-IO", "HDF5" */
+    const char *suffix;      /* ".posix" */
+    unsigned caps;           /* API_CAP_* */
+    int64_t max_call_bytes;  /* 0: no limit */
+};
+
+/* The table, indexed by enum api_id (backends point at their entry). */
+extern const struct api_desc api_descs[API_COUNT];
+
+/* The descriptor of an API (id in [0, API_COUNT)), or NULL. */
+const struct api_desc *api_desc(enum api_id id);
+
+/* The API whose key is [s, s+len), any case; -1 if none. */
+int api_find(const char *s, size_t len);
+
+/* The keys in run order, comma-separated: "posix, mpiio, phdf5". */
+const char *api_key_list(void);
+
+#endif
