@@ -5,7 +5,10 @@
  * size N, which pattern_check() proves fits in int64. */
 #include "pattern/pattern.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "pattern/block.h"
 
 /* Why the run-time arithmetic cannot overflow once pattern_check() passed:
  * every offset is that of a byte of the dataset, so < N, and every
@@ -42,14 +45,12 @@ static bool dataset_sizes(const struct pattern_params *pp, int64_t *side, int64_
 {
     if (__builtin_mul_overflow(pp->bytes, (int64_t)pp->nprocs, side))
         return false;
-    if (pp->geometry == 1) {
-        *n = *side;
-        return true;
-    }
-    return !__builtin_mul_overflow(*side, *side, n);
+    int64_t dims[2] = {*side, *side};
+    *n = model_product(pp->geometry, dims);
+    return *n >= 0;
 }
 
-enum pattern_violation pattern_check(const struct pattern_params *pp)
+static enum pattern_violation guide_check(const struct pattern_params *pp)
 {
     int64_t side, n;
 
@@ -84,64 +85,63 @@ const char *pattern_violation_text(enum pattern_violation v)
         return "the bytes per process is not a multiple of the block size";
     case PATTERN_OVERFLOW:
         return "the dataset size does not fit in a signed 64-bit integer";
+    case PATTERN_GRID_PROCS:
+        return "the process grid does not have as many processes as the run";
+    case PATTERN_GRID_SPLIT:
+        return "a dimension of the process grid does not divide the array's";
     }
     return "unknown violation";
 }
 
-/* --- physical runs, one function per plan kind (SPEC 5.1, 5.2) ---------- */
+/* --- physical runs, one shape per plan kind (SPEC 5.1, 5.2) ------------- */
 
-static struct pattern_vec vec_make(int64_t disp, int64_t count, int64_t len, int64_t stride)
+/* Every transfer of a kind has the same shape (pieces, their length and
+ * stride); where it starts is where the model's storage places its first
+ * element (pattern_file_vec()): the logical array in C order, or, with the
+ * 2D chunking emulation, B x B tiles one after another. */
+static struct pattern_vec vec_make(int64_t count, int64_t len, int64_t stride)
 {
-    struct pattern_vec v = {disp, count, len, stride};
+    struct pattern_vec v = {0, count, len, stride};
     return v;
 }
 
-/* 1D contiguous: X bytes at r*e + k*X. */
-static struct pattern_vec vec_1d_contig(const struct pattern *pt, int64_t k)
+/* 1D contiguous: X bytes. */
+static struct pattern_vec vec_1d_contig(const struct pattern *pt)
 {
-    int64_t e = pt->p.bytes, x = pt->p.xfer;
-    return vec_make((int64_t)pt->data_rank * e + k * x, 1, x, x);
+    return vec_make(1, pt->p.xfer, pt->p.xfer);
 }
 
-/* 1D interleaved: X/B blocks of B, block m of the rank at r*B + m*B*P. */
-static struct pattern_vec vec_1d_inter(const struct pattern *pt, int64_t k)
+/* 1D interleaved: X/B blocks of B, one every B*P. */
+static struct pattern_vec vec_1d_inter(const struct pattern *pt)
 {
-    int64_t b = pt->p.block, x = pt->p.xfer, np = pt->p.nprocs;
-    return vec_make((int64_t)pt->data_rank * b + k * x * np, x / b, b, b * np);
+    int64_t b = pt->p.block;
+    return vec_make(pt->p.xfer / b, b, b * pt->p.nprocs);
 }
 
 /* 2D contiguous: B rows of X bytes, bands of B rows filled left to right. */
-static struct pattern_vec vec_2d_contig(const struct pattern *pt, int64_t k)
+static struct pattern_vec vec_2d_contig(const struct pattern *pt)
 {
-    int64_t e = pt->p.bytes, b = pt->p.block, x = pt->p.xfer, s = pt->side;
-    int64_t c = k * x;
-    int64_t disp = (int64_t)pt->data_rank * e * s + c / s * b * s + c % s;
-    return vec_make(disp, b, x, s);
+    return vec_make(pt->p.block, pt->p.xfer, pt->side);
 }
 
 /* 2D interleaved: X rows of B bytes, column blocks r, r+P, ... */
-static struct pattern_vec vec_2d_inter(const struct pattern *pt, int64_t k)
+static struct pattern_vec vec_2d_inter(const struct pattern *pt)
 {
-    int64_t b = pt->p.block, x = pt->p.xfer, np = pt->p.nprocs, s = pt->side;
-    int64_t q = k * b * np;
-    int64_t disp = (int64_t)pt->data_rank * b + q / s * x * s + q % s;
-    return vec_make(disp, x, b, s);
+    return vec_make(pt->p.xfer, pt->p.block, pt->side);
 }
 
 /* 2D contiguous, chunk-emulated: X/B horizontally adjacent chunks, one run. */
-static struct pattern_vec vec_2d_contig_chunk(const struct pattern *pt, int64_t k)
+static struct pattern_vec vec_2d_contig_chunk(const struct pattern *pt)
 {
-    int64_t e = pt->p.bytes, b = pt->p.block, x = pt->p.xfer, s = pt->side;
-    return vec_make((int64_t)pt->data_rank * e * s + k * b * x, 1, b * x, b * x);
+    int64_t bx = pt->p.block * pt->p.xfer;
+    return vec_make(1, bx, bx);
 }
 
 /* 2D interleaved, chunk-emulated: X/B vertically stacked chunks of B*B. */
-static struct pattern_vec vec_2d_inter_chunk(const struct pattern *pt, int64_t k)
+static struct pattern_vec vec_2d_inter_chunk(const struct pattern *pt)
 {
-    int64_t b = pt->p.block, x = pt->p.xfer, np = pt->p.nprocs, s = pt->side;
-    int64_t q = k * b * b * np;
-    int64_t disp = (int64_t)pt->data_rank * b * b + q / (s * b) * x * s + q % (s * b);
-    return vec_make(disp, x / b, b * b, s * b);
+    int64_t b = pt->p.block;
+    return vec_make(pt->p.xfer / b, b * b, pt->side * b);
 }
 
 /* --- HDF5 hyperslabs (SPEC 5.3) ---------------------------------------- */
@@ -232,7 +232,7 @@ static void slab_off_2d_inter(const struct pattern *pt, int64_t k, int64_t off[2
 /* --- the table of plan kinds ------------------------------------------- */
 
 struct plan_kind {
-    struct pattern_vec (*vec)(const struct pattern *pt, int64_t k);
+    struct pattern_vec (*vec)(const struct pattern *pt);
     void (*slab)(struct pattern *pt);
     void (*slab_offset)(const struct pattern *pt, int64_t k, int64_t off[2]);
     int64_t (*rank_begin)(const struct pattern *pt);
@@ -286,25 +286,25 @@ static const struct plan_kind *plan_kind_of(const struct pattern_params *pp)
 
 /* --- public entry points ----------------------------------------------- */
 
-int pattern_init(struct pattern *pt, const struct pattern_params *pp, int exec_rank, int data_rank,
-                 enum pattern_violation *why)
+/* The guide's storage (model.h): the dataset in C order, or with the 2D
+ * chunking emulation (-c) its B x B chunks one after another. */
+static void guide_storage(struct pattern *pt)
 {
-    enum pattern_violation v = pattern_check(pp);
-    const struct plan_kind *kind;
+    struct model_storage *st = &pt->storage;
+    memset(st, 0, sizeof *st);
+    st->ndims = pt->slab.ndims;
+    for (int d = 0; d < st->ndims; d++) {
+        st->dims[d] = pt->slab.dims[d];
+        st->tile[d] = pt->p.geometry == 2 && pt->p.chunked ? pt->p.block : 0;
+    }
+}
 
-    memset(pt, 0, sizeof *pt);
-    if (v == PATTERN_OK &&
-        (exec_rank < 0 || exec_rank >= pp->nprocs || data_rank < 0 || data_rank >= pp->nprocs))
-        v = PATTERN_BAD_VALUE;
-    if (why != NULL)
-        *why = v;
-    if (v != PATTERN_OK)
-        return -1;
-
-    pt->p = *pp;
-    pt->exec_rank = exec_rank;
-    pt->data_rank = data_rank;
+static int guide_init(struct pattern *pt, const struct pattern_params *pp)
+{
+    const struct plan_kind *kind = plan_kind_of(pp);
     dataset_sizes(pp, &pt->side, &pt->dset_bytes);
+    pt->elem = 1;
+    pt->outer = 1;
     if (pp->geometry == 1) {
         pt->xfer_bytes = pp->xfer;
         pt->rank_bytes = pp->bytes;
@@ -313,26 +313,88 @@ int pattern_init(struct pattern *pt, const struct pattern_params *pp, int exec_r
         pt->rank_bytes = pt->side * pp->bytes; /* = N/P */
     }
     pt->ntransfers = pt->rank_bytes / pt->xfer_bytes;
-    kind = plan_kind_of(pp);
     pt->rank_begin = kind->rank_begin(pt);
-    pt->shape = kind->vec(pt, 0);
+    kind->slab(pt);
+    guide_storage(pt);
+    pt->shape = kind->vec(pt);
+    pt->shape = pattern_file_vec(pt, 0);
     if (kind->tiles) {
         int64_t span = (pt->shape.count - 1) * pt->shape.stride + pt->shape.len;
-        pt->xfer_step = pt->ntransfers > 1 ? kind->vec(pt, 1).disp - pt->shape.disp : span;
+        pt->xfer_step = pt->ntransfers > 1 ? pattern_file_vec(pt, 1).disp - pt->shape.disp : span;
         if (pt->xfer_step < span)
             pt->xfer_step = 0;
     }
-    kind->slab(pt);
     return 0;
 }
 
+enum pattern_violation pattern_check(const struct pattern_params *pp)
+{
+    return guide_check(pp);
+}
+
+enum pattern_violation pattern_check_block(const struct block_params *bp)
+{
+    return block_check(bp);
+}
+
+/* The common part of the two inits: ranks, the violation. */
+static int pattern_begin(struct pattern *pt, enum pattern_violation v, int nprocs, int exec_rank,
+                         int data_rank, enum pattern_violation *why)
+{
+    memset(pt, 0, sizeof *pt);
+    if (v == PATTERN_OK &&
+        (exec_rank < 0 || exec_rank >= nprocs || data_rank < 0 || data_rank >= nprocs))
+        v = PATTERN_BAD_VALUE;
+    if (why != NULL)
+        *why = v;
+    pt->exec_rank = exec_rank;
+    pt->data_rank = data_rank;
+    return v == PATTERN_OK ? 0 : -1;
+}
+
+int pattern_init(struct pattern *pt, const struct pattern_params *pp, int exec_rank, int data_rank,
+                 enum pattern_violation *why)
+{
+    enum pattern_violation v = pattern_check(pp);
+    if (pattern_begin(pt, v, v == PATTERN_OK ? pp->nprocs : 0, exec_rank, data_rank, why) < 0)
+        return -1;
+    pt->kind = PATTERN_GUIDE;
+    pt->p = *pp;
+    return guide_init(pt, pp);
+}
+
+int pattern_init_block(struct pattern *pt, const struct block_params *bp, int exec_rank,
+                       int data_rank, enum pattern_violation *why)
+{
+    enum pattern_violation v = pattern_check_block(bp);
+    if (pattern_begin(pt, v, v == PATTERN_OK ? bp->nprocs : 0, exec_rank, data_rank, why) < 0)
+        return -1;
+    pt->kind = PATTERN_BLOCK;
+    pt->b = *bp;
+    return block_init(pt);
+}
+
+/* Transfer k: the kind's shape, starting where the storage places the
+ * first element of its slab. */
 struct pattern_vec pattern_file_vec(const struct pattern *pt, int64_t k)
 {
-    return plan_kind_of(&pt->p)->vec(pt, k);
+    if (pt->kind == PATTERN_BLOCK)
+        return pt->shape;
+    struct pattern_vec v = pt->shape;
+    int64_t off[2], idx[MODEL_MAX_DIMS];
+    pattern_slab_offset(pt, k, off);
+    for (int d = 0; d < pt->slab.ndims; d++)
+        idx[d] = pt->slab.start[d] + off[d];
+    v.disp = model_offset(&pt->storage, idx);
+    return v;
 }
 
 void pattern_slab_offset(const struct pattern *pt, int64_t k, int64_t off[2])
 {
+    if (pt->kind == PATTERN_BLOCK) {
+        off[0] = off[1] = 0;
+        return;
+    }
     plan_kind_of(&pt->p)->slab_offset(pt, k, off);
 }
 
@@ -342,10 +404,48 @@ int64_t pattern_file_offset(const struct pattern *pt, int64_t k, int64_t mem_off
 
     if (mem_off < 0 || mem_off >= pt->xfer_bytes)
         return -1;
-    return v.disp + mem_off / v.len * v.stride + mem_off % v.len;
+    int64_t piece = mem_off / v.len;
+    return v.disp + piece / v.count * pt->outer_stride + piece % v.count * v.stride +
+           mem_off % v.len;
 }
 
 unsigned char pattern_fill_value(const struct pattern *pt)
 {
     return (unsigned char)((pt->data_rank + 1) % 256);
+}
+
+void pattern_fill(const struct pattern *pt, int var, unsigned char *buf)
+{
+    if (pt->kind == PATTERN_BLOCK)
+        block_fill(pt, var, buf);
+    else
+        memset(buf, pattern_fill_value(pt), (size_t)pt->xfer_bytes);
+}
+
+int64_t pattern_verify(const struct pattern *pt, int var, int64_t k, const unsigned char *buf,
+                       struct pattern_mismatch *m)
+{
+    (void)k;
+    memset(m, 0, sizeof *m);
+    if (pt->kind == PATTERN_BLOCK)
+        return block_verify(pt, var, buf, m);
+    unsigned char want = pattern_fill_value(pt);
+    for (int64_t i = 0; i < pt->xfer_bytes; i++) {
+        if (buf[i] == want)
+            continue;
+        if (m->bad++ == 0) {
+            m->mem_off = i;
+            m->expected = want;
+            m->found = buf[i];
+        }
+    }
+    return m->bad;
+}
+
+void pattern_dataset_name(const struct pattern *pt, int d, char *buf, size_t len)
+{
+    if (pt->kind == PATTERN_BLOCK)
+        snprintf(buf, len, "v%d", d);
+    else
+        snprintf(buf, len, "Dataset_%d", d + 1);
 }

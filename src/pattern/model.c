@@ -1,0 +1,84 @@
+/* model.h: decomposition, placement and runs. Every offset is that of an
+ * element of an array whose size model_product() proved to fit, so the
+ * sums below cannot overflow. */
+#include "pattern/model.h"
+
+int64_t model_product(int n, const int64_t *v)
+{
+    int64_t p = 1;
+    for (int i = 0; i < n; i++)
+        if (v[i] < 0 || __builtin_mul_overflow(p, v[i], &p))
+            return -1;
+    return p;
+}
+
+void model_grid_coords(int ndims, const int *grid, int rank, int *coords)
+{
+    for (int d = ndims - 1; d >= 0; d--) {
+        coords[d] = rank % grid[d];
+        rank /= grid[d];
+    }
+}
+
+void model_block(int ndims, const int64_t *dims, const int *grid, int rank, struct model_box *out)
+{
+    int coords[MODEL_MAX_DIMS];
+    model_grid_coords(ndims, grid, rank, coords);
+    out->ndims = ndims;
+    for (int d = 0; d < ndims; d++) {
+        int64_t base = dims[d] / grid[d], extra = dims[d] % grid[d], c = coords[d];
+        out->count[d] = base + (c < extra);
+        out->start[d] = c * base + (c < extra ? c : extra);
+    }
+}
+
+/* C-order linear index of idx in dims. */
+static int64_t model_linear(int ndims, const int64_t *dims, const int64_t *idx)
+{
+    int64_t i = 0;
+    for (int d = 0; d < ndims; d++)
+        i = i * dims[d] + idx[d];
+    return i;
+}
+
+int64_t model_offset(const struct model_storage *s, const int64_t *idx)
+{
+    if (s->tile[0] == 0)
+        return model_linear(s->ndims, s->dims, idx);
+    int64_t tiles[MODEL_MAX_DIMS], which[MODEL_MAX_DIMS], within[MODEL_MAX_DIMS];
+    for (int d = 0; d < s->ndims; d++) {
+        tiles[d] = s->dims[d] / s->tile[d];
+        which[d] = idx[d] / s->tile[d];
+        within[d] = idx[d] % s->tile[d];
+    }
+    int64_t tile_elems = model_product(s->ndims, s->tile);
+    return model_linear(s->ndims, tiles, which) * tile_elems +
+           model_linear(s->ndims, s->tile, within);
+}
+
+int model_box_runs(const struct model_storage *s, const struct model_box *b, struct model_runs *out)
+{
+    int n = s->ndims;
+    if (model_product(n, b->count) <= 0)
+        return -1;
+    /* The innermost dimension that the box does not span whole, from the
+     * last: everything after it is one run. */
+    int d = n - 1;
+    int64_t len = b->count[d];
+    while (d > 0 && b->count[d] == s->dims[d]) {
+        d--;
+        len *= b->count[d];
+    }
+    /* Dimensions before d repeat the run; at most two of them (3D). */
+    int64_t stride[MODEL_MAX_DIMS];
+    stride[n - 1] = 1;
+    for (int k = n - 2; k >= 0; k--)
+        stride[k] = stride[k + 1] * s->dims[k + 1];
+    *out = (struct model_runs){
+        .disp = model_linear(n, s->dims, b->start), .len = len, .count = {1, 1}, .stride = {0, 0}};
+    for (int k = d - 1, slot = 1; k >= 0 && slot >= 0; k--, slot--) {
+        out->count[slot] = b->count[k];
+        out->stride[slot] = stride[k];
+    }
+    return 0;
+}

@@ -1,0 +1,60 @@
+/* The general model of what a process touches (docs/design.md): a logical
+ * array of up to three dimensions, counted in elements, decomposed into
+ * boxes (one per process, counts may differ and may be zero), and the
+ * storage that places an element in a file: C order (the logical array),
+ * or tiles (chunks) stored one after another in C order of their
+ * coordinates, each in C order. The guide's patterns place their bytes
+ * through it too (pattern.c). Pure: no MPI, no I/O; all arithmetic in
+ * 64-bit integers, overflow-checked where sizes are formed. */
+#ifndef H5PERF_MODEL_H
+#define H5PERF_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MODEL_MAX_DIMS 3
+
+/* A box of an array: start and count per dimension, in elements. */
+struct model_box {
+    int ndims;
+    int64_t start[MODEL_MAX_DIMS];
+    int64_t count[MODEL_MAX_DIMS];
+};
+
+/* How an array's elements lie in a file: tile[d] == 0 for C order. */
+struct model_storage {
+    int ndims;
+    int64_t dims[MODEL_MAX_DIMS];
+    int64_t tile[MODEL_MAX_DIMS]; /* tiles divide dims; all zero: C order */
+};
+
+/* Flat runs, in elements: piece (j, i), j < count[0], i < count[1], starts
+ * at disp + j*stride[0] + i*stride[1] and holds len elements; memory holds
+ * the pieces one after another in that order. */
+struct model_runs {
+    int64_t disp, len;
+    int64_t count[2], stride[2];
+};
+
+/* The product of n values (dims, counts), or -1 if it does not fit. */
+int64_t model_product(int n, const int64_t *v);
+
+/* The C-order coordinates of rank in a process grid. */
+void model_grid_coords(int ndims, const int *grid, int rank, int *coords);
+
+/* Block decomposition of dims over grid: the box of rank. Along each
+ * dimension the first dims % grid blocks hold one element more; blocks are
+ * empty where the grid is larger than the dimension. */
+void model_block(int ndims, const int64_t *dims, const int *grid, int rank, struct model_box *out);
+
+/* The offset, in elements, of the element at idx in storage s. */
+int64_t model_offset(const struct model_storage *s, const int64_t *idx);
+
+/* The flat runs of box b of an array stored in C order (s with no tiles),
+ * its trailing dimensions merged where the box spans them whole: one run
+ * for a box of whole rows of whole planes, else runs of rows. Returns 0, or
+ * -1 for an empty box. */
+int model_box_runs(const struct model_storage *s, const struct model_box *b,
+                   struct model_runs *out);
+
+#endif
