@@ -1,9 +1,11 @@
 /* MPI-IO backend: explicit offsets for independent I/O, a file view and the
  * _all calls for collective I/O (SPEC 5.1-5.2). Datatypes are built once per
  * open file; where the pattern tiles (1D), one view per dataset serves every
- * transfer, else the view moves per transfer (2D). Every return code and byte
- * count is checked (ompio returns success with a short count on a full disk).
- * Must not print, time or exit. */
+ * transfer, else the view moves per transfer (2D). The block pattern moves a
+ * process's whole block in one call: through a subarray view of the array
+ * (shared layout), or at its offset (chunked, fpp), independent or _all.
+ * Every return code and byte count is checked (ompio returns success with a
+ * short count on a full disk). Must not print, time or exit. */
 #include "backend/backend.h"
 
 #include <limits.h>
@@ -23,6 +25,7 @@ struct backend_file {
     bool types;
     bool tiled;    /* filetype's extent is the pattern's xfer_step */
     bool view_set; /* the tiled view of the current dataset is in place */
+    bool subarray; /* the block pattern's shared layout: filetype is the block */
 };
 
 /* The backend_file is allocated before the collective MPI_File_open, so that
@@ -69,7 +72,7 @@ static void mpiio_free_types(struct backend_file *f)
         MPI_Type_free(&f->filetype);
     if (f->piece != MPI_DATATYPE_NULL)
         MPI_Type_free(&f->piece);
-    f->types = false;
+    f->types = f->subarray = false;
 }
 
 /* The collective view's types: count pieces of len bytes, stride apart;
@@ -101,12 +104,56 @@ static int mpiio_types(struct backend_file *f, const struct pattern *pt, struct 
     return 0;
 }
 
+/* The block pattern's shared layout: a subarray of the array, in elements
+ * of elem bytes, built once per file (every variable has the same). */
+static int mpiio_subarray(struct backend_file *f, const struct pattern *pt, struct err *e)
+{
+    const struct pattern_slab *s = &pt->slab;
+    int sizes[MODEL_MAX_DIMS], sub[MODEL_MAX_DIMS], starts[MODEL_MAX_DIMS];
+    for (int d = 0; d < s->ndims; d++) {
+        sizes[d] = (int)s->dims[d]; /* validation: dimensions below 2^31 */
+        sub[d] = (int)s->count[d];
+        starts[d] = (int)s->start[d];
+    }
+    int rc = MPI_Type_contiguous(pt->elem, MPI_BYTE, &f->piece);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&f->piece);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_create_subarray(s->ndims, sizes, sub, starts, MPI_ORDER_C, f->piece,
+                                      &f->filetype);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&f->filetype);
+    if (rc != MPI_SUCCESS) {
+        err_mpi(e, "datatype", f->path, -1, -1, rc);
+        mpiio_free_types(f);
+        return -1;
+    }
+    f->types = f->subarray = true;
+    return 0;
+}
+
+/* The block pattern: the view of this variable (a collective call on every
+ * process, empty blocks included), for the shared layout. */
+static int mpiio_block_begin(struct backend_file *f, const struct pattern *pt, struct err *e)
+{
+    if (pt->outer == 1 && pt->shape.count == 1)
+        return 0; /* one contiguous run: written at its offset */
+    if (!f->types && mpiio_subarray(f, pt, e) < 0)
+        return -1;
+    int rc =
+        MPI_File_set_view(f->fh, (MPI_Offset)f->base, f->piece, f->filetype, "native", f->info);
+    f->view_set = rc == MPI_SUCCESS;
+    return f->view_set ? 0 : err_mpi(e, "set view", f->path, f->base, -1, rc);
+}
+
 static int mpiio_dset_begin(struct backend_file *f, int dset, const struct pattern *pt,
                             struct err *e)
 {
     f->pt = pt;
     f->base = (int64_t)dset * pt->dset_bytes;
     f->view_set = false;
+    if (pt->whole)
+        return mpiio_block_begin(f, pt, e);
     const struct pattern_vec *s = &pt->shape;
     if (s->len > INT_MAX || s->count > INT_MAX)
         return err_set(e, "MPI-IO", "set up", f->path, -1, s->len,
@@ -176,8 +223,31 @@ static int mpiio_transfer_view(struct backend_file *f, int64_t k, int64_t off, i
     return mpiio_check(f, rc, &st, f->piece, off, count * f->pt->shape.len, e);
 }
 
+/* The block pattern: the whole block in one call, through the view or at
+ * its offset; validation keeps a block below 2^31 bytes. */
+static int mpiio_transfer_block(struct backend_file *f, void *buf, struct err *e)
+{
+    MPI_Status st;
+    int count = (int)f->pt->xfer_bytes, rc;
+    int64_t off = f->base + f->pt->shape.disp;
+    bool write = f->mode == BACKEND_WRITE;
+    if (!f->subarray)
+        rc = mpiio_at(f, (MPI_Offset)off, buf, count, MPI_BYTE, f->collective, &st);
+    else if (!f->view_set)
+        return -1; /* dset_begin failed, every process agreed: no one is here */
+    else if (f->collective)
+        rc = write ? MPI_File_write_all(f->fh, buf, count, MPI_BYTE, &st)
+                   : MPI_File_read_all(f->fh, buf, count, MPI_BYTE, &st);
+    else
+        rc = write ? MPI_File_write(f->fh, buf, count, MPI_BYTE, &st)
+                   : MPI_File_read(f->fh, buf, count, MPI_BYTE, &st);
+    return mpiio_check(f, rc, &st, MPI_BYTE, off, count, e);
+}
+
 static int mpiio_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
 {
+    if (f->pt->whole)
+        return mpiio_transfer_block(f, buf, e);
     struct pattern_vec v = pattern_file_vec(f->pt, k);
     unsigned char *p = buf;
     MPI_Status st;

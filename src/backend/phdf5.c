@@ -1,8 +1,11 @@
 /* Parallel HDF5 backend through the MPI-IO driver: datasets Dataset_1..D of
  * unsigned chars, one hyperslab selected per dataset and moved per transfer
  * with H5Soffset_simple, independent or collective transfer property list
- * (SPEC 4.2, 5.3). Must not print, time or exit; HDF5's automatic error
- * printing is turned off by the engine and the stack becomes one line. */
+ * (SPEC 4.2, 5.3); the block pattern's datasets v0..v<n-1> of little-endian
+ * unsigned integers of the element size, of the array's shape, chunked by
+ * blocks in its chunked layout (docs/block.md). Must not print, time or
+ * exit; HDF5's automatic error printing is turned off by the engine and the
+ * stack becomes one line. */
 #include "backend/backend.h"
 
 #include <hdf5.h>
@@ -78,8 +81,29 @@ static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, 
 
 static hid_t phdf5_space(int ndims, const int64_t *dims)
 {
-    hsize_t d[2] = {(hsize_t)dims[0], ndims > 1 ? (hsize_t)dims[1] : 0};
+    hsize_t d[MODEL_MAX_DIMS];
+    for (int i = 0; i < ndims; i++)
+        d[i] = (hsize_t)dims[i];
     return H5Screate_simple(ndims, d, NULL);
+}
+
+/* The element type: the guide's bytes, or the block pattern's unsigned
+ * little-endian integers (in memory as in the file: the buffer is
+ * little-endian whatever the host). */
+static hid_t phdf5_type(const struct pattern *pt)
+{
+    if (pt->kind != PATTERN_BLOCK)
+        return H5T_NATIVE_UCHAR;
+    switch (pt->elem) {
+    case 2:
+        return H5T_STD_U16LE;
+    case 4:
+        return H5T_STD_U32LE;
+    case 8:
+        return H5T_STD_U64LE;
+    default:
+        return H5T_STD_U8LE;
+    }
 }
 
 static int phdf5_create(struct backend_file *f, const char *name, const struct pattern_slab *s,
@@ -87,7 +111,9 @@ static int phdf5_create(struct backend_file *f, const char *name, const struct p
 {
     hid_t dcpl = H5P_DEFAULT;
     if (f->chunk) {
-        hsize_t chunk[2] = {(hsize_t)s->chunk[0], s->ndims > 1 ? (hsize_t)s->chunk[1] : 0};
+        hsize_t chunk[MODEL_MAX_DIMS];
+        for (int i = 0; i < s->ndims; i++)
+            chunk[i] = (hsize_t)s->chunk[i];
         dcpl = H5Pcreate(H5P_DATASET_CREATE);
         if (dcpl < 0 || H5Pset_chunk(dcpl, s->ndims, chunk) < 0) {
             phdf5_fail(f, "dataset creation properties", e);
@@ -97,7 +123,7 @@ static int phdf5_create(struct backend_file *f, const char *name, const struct p
         }
     }
     f->dset =
-        H5Dcreate2(f->file, name, H5T_NATIVE_UCHAR, f->fspace, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        H5Dcreate2(f->file, name, phdf5_type(f->pt), f->fspace, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (f->dset < 0)
         phdf5_fail(f, "create dataset", e);
     if (dcpl != H5P_DEFAULT)
@@ -110,7 +136,7 @@ static int phdf5_dset_begin(struct backend_file *f, int dset, const struct patte
 {
     const struct pattern_slab *s = &pt->slab;
     char name[32];
-    snprintf(name, sizeof name, "Dataset_%d", dset + 1);
+    pattern_dataset_name(pt, dset, name, sizeof name);
     f->pt = pt;
     f->dset_no = dset;
     if ((f->fspace = phdf5_space(s->ndims, s->dims)) < 0 ||
@@ -122,7 +148,8 @@ static int phdf5_dset_begin(struct backend_file *f, int dset, const struct patte
     } else if ((f->dset = H5Dopen2(f->file, name, H5P_DEFAULT)) < 0) {
         return phdf5_fail(f, "open dataset", e);
     }
-    hsize_t start[2], stride[2], count[2], block[2];
+    hsize_t start[MODEL_MAX_DIMS], stride[MODEL_MAX_DIMS], count[MODEL_MAX_DIMS],
+        block[MODEL_MAX_DIMS];
     for (int i = 0; i < s->ndims; i++) {
         start[i] = (hsize_t)s->start[i];
         stride[i] = (hsize_t)s->stride[i];
@@ -142,13 +169,25 @@ static int phdf5_dset_begin(struct backend_file *f, int dset, const struct patte
 static int phdf5_transfer_fail(struct backend_file *f, int64_t k, const int64_t o[2], struct err *e)
 {
     const struct pattern_slab *s = &f->pt->slab;
-    int64_t first[2], last[2];
+    int64_t first[MODEL_MAX_DIMS], last[MODEL_MAX_DIMS];
     for (int i = 0; i < s->ndims; i++) {
-        first[i] = s->start[i] + o[i];
+        first[i] = s->start[i] + (i < 2 ? o[i] : 0);
         last[i] = first[i] + (s->count[i] - 1) * s->stride[i] + s->block[i] - 1;
     }
     const char *op = f->mode == BACKEND_WRITE ? "write" : "read";
     int64_t bytes = f->pt->xfer_bytes;
+    char name[32];
+    pattern_dataset_name(f->pt, f->dset_no, name, sizeof name);
+    if (f->pt->kind == PATTERN_BLOCK) {
+        char at[96] = "";
+        size_t used = 0;
+        for (int i = 0; i < s->ndims && used < sizeof at; i++)
+            used +=
+                (size_t)snprintf(at + used, sizeof at - used, "%s%" PRId64, i ? "," : "", first[i]);
+        return err_hdf5_ctx(e, op, f->path, -1, bytes,
+                            "the block of '%s', %" PRId64 " bytes from element (%s)", name, bytes,
+                            at);
+    }
     if (s->ndims == 1)
         return err_hdf5_ctx(e, op, f->path, -1, bytes,
                             "transfer %" PRId64 " of 'Dataset_%d', %" PRId64
@@ -165,12 +204,13 @@ static int phdf5_transfer(struct backend_file *f, int64_t k, void *buf, struct e
 {
     int64_t o[2] = {0, 0};
     pattern_slab_offset(f->pt, k, o);
-    hssize_t off[2] = {(hssize_t)o[0], (hssize_t)o[1]};
+    hssize_t off[MODEL_MAX_DIMS] = {(hssize_t)o[0], (hssize_t)o[1], 0};
     if (H5Soffset_simple(f->fspace, off) < 0)
         return phdf5_fail(f, "offset selection", e);
+    hid_t type = phdf5_type(f->pt);
     herr_t rc = f->mode == BACKEND_WRITE
-                    ? H5Dwrite(f->dset, H5T_NATIVE_UCHAR, f->mspace, f->fspace, f->dxpl, buf)
-                    : H5Dread(f->dset, H5T_NATIVE_UCHAR, f->mspace, f->fspace, f->dxpl, buf);
+                    ? H5Dwrite(f->dset, type, f->mspace, f->fspace, f->dxpl, buf)
+                    : H5Dread(f->dset, type, f->mspace, f->fspace, f->dxpl, buf);
     return rc < 0 ? phdf5_transfer_fail(f, k, o, e) : 0;
 }
 
@@ -223,7 +263,7 @@ static int phdf5_check_source(const char *path, int num_dsets, const struct patt
     int rc = 0;
     for (int d = 0; rc == 0 && d < num_dsets; d++) {
         char name[32];
-        snprintf(name, sizeof name, "Dataset_%d", d + 1);
+        pattern_dataset_name(pt, d, name, sizeof name);
         hid_t dset = H5Dopen2(file, name, H5P_DEFAULT);
         if (dset < 0) {
             snprintf(why, len, "has no dataset '%s'", name);
@@ -231,18 +271,20 @@ static int phdf5_check_source(const char *path, int num_dsets, const struct patt
             break;
         }
         hid_t space = H5Dget_space(dset);
-        hsize_t dims[2] = {0, 0};
-        int nd = H5Sget_simple_extent_dims(space, dims, NULL);
-        if (nd != pt->slab.ndims || (int64_t)dims[0] < pt->slab.dims[0] ||
-            (nd > 1 && (int64_t)dims[1] < pt->slab.dims[1])) {
-            char need[64];
-            if (pt->slab.ndims == 1)
-                snprintf(need, sizeof need, "%lld", (long long)pt->slab.dims[0]);
-            else
-                snprintf(need, sizeof need, "%lldx%lld", (long long)pt->slab.dims[0],
-                         (long long)pt->slab.dims[1]);
-            snprintf(why, len, "has a dataset '%s' smaller than the %s bytes this run reads", name,
-                     need);
+        hsize_t dims[MODEL_MAX_DIMS] = {0, 0, 0};
+        int nd = H5Sget_simple_extent_ndims(space);
+        bool small = nd != pt->slab.ndims ||
+                     H5Sget_simple_extent_dims(space, nd == pt->slab.ndims ? dims : NULL, NULL) < 0;
+        for (int i = 0; !small && i < nd; i++)
+            small = (int64_t)dims[i] < pt->slab.dims[i];
+        if (small) {
+            char need[96] = "";
+            size_t used = 0;
+            for (int i = 0; i < pt->slab.ndims && used < sizeof need; i++)
+                used += (size_t)snprintf(need + used, sizeof need - used, "%s%lld", i ? "x" : "",
+                                         (long long)pt->slab.dims[i]);
+            snprintf(why, len, "has a dataset '%s' smaller than the %s %s this run reads", name,
+                     need, pt->kind == PATTERN_BLOCK ? "elements" : "bytes");
             rc = -1;
         }
         H5Sclose(space);

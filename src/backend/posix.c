@@ -165,13 +165,18 @@ static int posix_piece(struct backend_file *f, unsigned char *buf, int64_t len, 
     return 0;
 }
 
+/* One pwrite or pread per contiguous piece (a 3D block: per row of each
+ * plane, unless its rows are whole). */
 static int posix_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
 {
     struct pattern_vec v = pattern_file_vec(f->pt, k);
     unsigned char *p = buf;
-    for (int64_t i = 0; i < v.count; i++)
-        if (posix_piece(f, p + i * v.len, v.len, f->base + v.disp + i * v.stride, e) < 0)
-            return -1;
+    for (int64_t j = 0; j < f->pt->outer; j++) {
+        int64_t at = f->base + v.disp + j * f->pt->outer_stride;
+        for (int64_t i = 0; i < v.count; i++, p += v.len)
+            if (posix_piece(f, p, v.len, at + i * v.stride, e) < 0)
+                return -1;
+    }
     return 0;
 }
 

@@ -49,10 +49,23 @@ int env_parse(struct config *cfg, const char *mpi_info, const char *nocleanup,
  * started. Returns 0, or -1 with msg. */
 int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg);
 
+/* The part of config_finish() for the block pattern (finish_block.c): its
+ * options refused without --pattern block, the guide's that do not apply
+ * refused with it, its defaults, the grid. Returns 0, or -1 with msg. */
+int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg);
+
 /* Validates every (process count, transfer size) of the sweep of a finished
  * config: block/transfer/bytes divisibility, 64-bit overflow. Names the
  * option (and says when the culprit is a default). Returns 0 or -1 with msg. */
 int config_validate(const struct config *cfg, struct cli_msg *msg);
+
+/* -a: refuses an HDF5 file whose aligned allocations would end beyond
+ * 64-bit offsets at nprocs processes (cli/extent.h). Returns 0 or -1. */
+int config_validate_extent(const struct config *cfg, int nprocs, struct cli_msg *msg);
+
+/* config_validate() for the block pattern (validate_block.c): every grid
+ * divides the array, sizes fit, blocks within the APIs' call limits. */
+int config_validate_block(const struct config *cfg, struct cli_msg *msg);
 
 /* Writes the help text (every option, its default, the environment). */
 void help_print(FILE *out);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "api/api.h"
+#include "pattern/pattern.h"
 
 /* Options whose spelling and raw value are remembered for messages. */
 enum opt_id {
@@ -42,6 +43,13 @@ enum opt_id {
     OPT_DIRECT,
     OPT_READ_SHIFT,
     OPT_NO_MEMORY_CHECK,
+    OPT_PATTERN,
+    OPT_GLOBAL,
+    OPT_GRID,
+    OPT_ELEMENT_SIZE,
+    OPT_VARS,
+    OPT_LAYOUT,
+    OPT_READ_GRID,
     OPT_COUNT
 };
 
@@ -59,6 +67,9 @@ struct info_entry {
 /* --direct: every offset, length and buffer address is a multiple of this,
  * which satisfies the logical block size of any device (512 or 4096). */
 #define CONFIG_DIRECT_ALIGN 4096
+
+/* Process counts a sweep can visit (-P halving down to -p). */
+#define CONFIG_MAX_SWEEP 32
 
 struct config {
     unsigned apis;                /* API_BIT mask; never 0 after defaults */
@@ -98,6 +109,20 @@ struct config {
     bool direct;                       /* --direct: O_DIRECT for POSIX */
     int read_shift;                    /* --read-shift: read process (r+N) mod P's data */
     bool no_memory_check;              /* --no-memory-check: allocate what does not fit */
+
+    /* The block pattern (--pattern block; docs/block.md). */
+    enum pattern_kind pattern;                 /* --pattern: the guide's (default) or block */
+    int ndims;                                 /* --global's dimensions, 0 = not given */
+    int64_t global[MODEL_MAX_DIMS];            /* --global, in elements */
+    int grid[MODEL_MAX_DIMS];                  /* --grid, zeros = MPI_Dims_create's */
+    int read_grid[MODEL_MAX_DIMS];             /* --read-grid, zeros = the write grid */
+    int elem;                                  /* --element-size, 0 = default (8) */
+    int nvars;                                 /* --vars, 0 = default (1) */
+    int nlayouts;                              /* --layout, 0 = default (all three) */
+    enum pattern_layout layouts[LAYOUT_COUNT]; /* in the order given */
+    /* MPI_Dims_create's grid of each process count of the sweep, in sweep
+     * order; filled (outside this pure module) before validation. */
+    int auto_grid[CONFIG_MAX_SWEEP][MODEL_MAX_DIMS];
 
     /* How each option was spelled ("-B", "--block-size") and its raw value,
      * NULL when not given: messages quote what the user typed. */

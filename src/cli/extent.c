@@ -20,18 +20,28 @@ static int64_t extent_mul_add(int64_t a, int64_t b, int64_t c)
     return a * b + c;
 }
 
+/* The plan of the sweep's largest file at nprocs (the block pattern's
+ * shared layout). */
 static bool extent_pattern(const struct config *c, int nprocs, struct pattern *pt)
 {
-    struct pattern_params pp = sweep_pattern_params(c, nprocs, c->xfer_max);
-    return pattern_init(pt, &pp, 0, 0, NULL) == 0;
+    struct run_point p = {nprocs, c->xfer_max, LAYOUT_SHARED, API_PHDF5};
+    return sweep_plan(c, &p, 0, 0, false, pt, NULL) == 0;
+}
+
+/* HDF5 datasets are chunked: -c, or the block pattern's chunked layout. */
+static bool extent_chunked(const struct config *c)
+{
+    if (c->pattern != PATTERN_BLOCK)
+        return c->chunk;
+    for (int l = 0; l < c->nlayouts; l++)
+        if (c->layouts[l] == LAYOUT_CHUNKED)
+            return true;
+    return false;
 }
 
 int64_t extent_flat(const struct config *c, int nprocs)
 {
-    struct pattern pt;
-    if (!extent_pattern(c, nprocs, &pt))
-        return -1;
-    return extent_mul_add(c->num_dsets, pt.dset_bytes, 0);
+    return sweep_file_bytes(c, nprocs);
 }
 
 int64_t extent_hdf5(const struct config *c, int nprocs, bool upper)
@@ -39,24 +49,26 @@ int64_t extent_hdf5(const struct config *c, int nprocs, bool upper)
     struct pattern pt;
     if (!extent_pattern(c, nprocs, &pt))
         return -1;
-    int64_t data = extent_mul_add(c->num_dsets, pt.dset_bytes, 0);
+    int ndsets = sweep_datasets(c);
+    bool chunked = extent_chunked(c);
+    int64_t data = extent_mul_add(ndsets, pt.dset_bytes, 0);
     /* One allocation per dataset, or one per chunk. */
     int64_t size = pt.dset_bytes, per_dset = 1;
-    if (c->chunk) {
-        size = pt.slab.chunk[0] * (pt.slab.ndims > 1 ? pt.slab.chunk[1] : 1);
+    if (chunked) {
+        size = model_product(pt.slab.ndims, pt.slab.chunk) * pt.elem;
         per_dset = pt.dset_bytes / size;
     }
     if (c->align <= 1 || size < c->threshold || data < 0)
         return data;
     int64_t a = c->align, each = size / a + (size % a != 0); /* multiples per allocation */
-    int64_t allocs = extent_mul_add(c->num_dsets, per_dset, 0);
+    int64_t allocs = extent_mul_add(ndsets, per_dset, 0);
     int64_t multiples = extent_mul_add(allocs, each, 0);
     if (multiples < 0)
         return -1;
     if (upper && c->threshold < EXTENT_META_BLOCK) {
         /* The metadata blocks, and a whole multiple for the last block
          * (measured: up to 8 KiB after the last multiple). */
-        int64_t meta = extent_mul_add(c->num_dsets, c->chunk ? 2 : 1, 4);
+        int64_t meta = extent_mul_add(ndsets, chunked ? 2 : 1, 4);
         if (meta < 0 || multiples > INT64_MAX - meta - 1)
             return -1;
         return extent_mul_add(multiples + meta + 1, a, 0);

@@ -241,12 +241,14 @@ int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, st
 {
     w->count = 0;
     msg->line[0] = '\0';
-    if (fin_conflicts(cfg, msg) != 0)
+    if (config_finish_block(cfg, world_size, msg) != 0 || fin_conflicts(cfg, msg) != 0)
         return -1;
     fin_simple(cfg);
-    if (fin_bytes(cfg, msg) != 0)
-        return -1;
-    fin_xfer(cfg, w);
+    if (cfg->pattern == PATTERN_GUIDE) {
+        if (fin_bytes(cfg, msg) != 0)
+            return -1;
+        fin_xfer(cfg, w);
+    }
     if (fin_procs(cfg, world_size, w, msg) != 0)
         return -1;
     fin_debug(cfg, w);

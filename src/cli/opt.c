@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/dims.h"
 #include "cli/size.h"
 
 struct opt_spec;
@@ -41,6 +42,8 @@ static int opt_results(struct config *, const struct opt_spec *, const char *, c
                        struct cli_msg *);
 static int opt_refused(struct config *, const struct opt_spec *, const char *, const char *,
                        struct cli_msg *);
+static int opt_block(struct config *, const struct opt_spec *, const char *, const char *,
+                     struct cli_msg *);
 
 static const struct opt_spec opt_table[] = {
     {"-h", "--help", NULL, OPT_HELP, opt_help},
@@ -75,6 +78,13 @@ static const struct opt_spec opt_table[] = {
     {NULL, "--direct", NULL, OPT_DIRECT, opt_flag},
     {NULL, "--read-shift", "a whole number", OPT_READ_SHIFT, opt_count},
     {NULL, "--no-memory-check", NULL, OPT_NO_MEMORY_CHECK, opt_flag},
+    {NULL, "--pattern", "guide or block", OPT_PATTERN, opt_block},
+    {NULL, "--global", "the array's dimensions", OPT_GLOBAL, opt_block},
+    {NULL, "--grid", "the process grid", OPT_GRID, opt_block},
+    {NULL, "--element-size", "1, 2, 4 or 8", OPT_ELEMENT_SIZE, opt_count},
+    {NULL, "--vars", "a whole number", OPT_VARS, opt_count},
+    {NULL, "--layout", "a list of layouts", OPT_LAYOUT, opt_block},
+    {NULL, "--read-grid", "the process grid", OPT_READ_GRID, opt_block},
 };
 
 #define OPT_TABLE_LEN (sizeof opt_table / sizeof opt_table[0])
@@ -158,6 +168,10 @@ static int *opt_count_field(struct config *cfg, enum opt_id id)
         return &cfg->watchdog;
     case OPT_READ_SHIFT:
         return &cfg->read_shift;
+    case OPT_ELEMENT_SIZE:
+        return &cfg->elem;
+    case OPT_VARS:
+        return &cfg->nvars;
     default:
         return &cfg->max_procs;
     }
@@ -166,8 +180,13 @@ static int *opt_count_field(struct config *cfg, enum opt_id id)
 static int opt_count(struct config *cfg, const struct opt_spec *spec, const char *spelled,
                      const char *value, struct cli_msg *msg)
 {
-    if (size_scan_count(value, opt_count_field(cfg, spec->id)) == SIZE_OK)
+    int *field = opt_count_field(cfg, spec->id);
+    if (size_scan_count(value, field) == SIZE_OK &&
+        (spec->id != OPT_ELEMENT_SIZE || *field == 1 || *field == 2 || *field == 4 || *field == 8))
         return 0;
+    if (spec->id == OPT_ELEMENT_SIZE)
+        return cli_fail(msg, "h5perf: %s '%s': expected 1, 2, 4 or 8 (bytes per element)", spelled,
+                        value);
     return cli_fail(msg, "h5perf: %s '%s': expected a whole number from 1 to 2147483647", spelled,
                     value);
 }
@@ -386,6 +405,13 @@ static int opt_debug(struct config *cfg, const struct opt_spec *spec, const char
             return 0;
         s += len + 1;
     }
+}
+
+/* The block pattern's values (dims.c). */
+static int opt_block(struct config *cfg, const struct opt_spec *spec, const char *spelled,
+                     const char *value, struct cli_msg *msg)
+{
+    return dims_option(cfg, spec->id, spelled, value, msg);
 }
 
 /* ---- the tokenizer ---- */

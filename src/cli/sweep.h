@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #include "cli/config.h"
+#include <stdbool.h>
+
 #include "pattern/pattern.h"
 
 /* for (int P = sweep_procs_first(c); P != 0; P = sweep_procs_next(c, P)) */
@@ -48,5 +50,41 @@ static inline struct pattern_params sweep_pattern_params(const struct config *c,
     };
     return pp;
 }
+
+/* One run of the sweep: a process count, a transfer size (the guide's
+ * patterns) or a layout (the block pattern), and an API. */
+struct run_point {
+    int nprocs;
+    int64_t xfer;               /* the guide's patterns; 0 in the block pattern */
+    enum pattern_layout layout; /* the block pattern */
+    enum api_id api;
+};
+
+/* The run points of a finished configuration, in run order (SPEC 3.2-3.3:
+ * process counts from -P down, transfer sizes up, the APIs; the block
+ * pattern: process counts, the layouts in the order given, the APIs):
+ * the first max into out. Returns how many there are. */
+int sweep_points(const struct config *c, struct run_point *out, int max);
+
+/* The block pattern's grid for a process count: --grid, or the one
+ * MPI_Dims_create gave (c->auto_grid, filled before validation). */
+void sweep_grid(const struct config *c, int nprocs, int grid[MODEL_MAX_DIMS]);
+
+/* The plan of a run point for data_rank's data, executed by exec_rank;
+ * read: the read phase's (the block pattern's --read-grid). Returns 0, or
+ * -1 with the violation in *why (if not NULL). */
+int sweep_plan(const struct config *c, const struct run_point *p, int exec_rank, int data_rank,
+               bool read, struct pattern *pt, enum pattern_violation *why);
+
+/* The datasets of one file: -d, or the block pattern's variables. */
+static inline int sweep_datasets(const struct config *c)
+{
+    return c->pattern == PATTERN_BLOCK ? c->nvars : c->num_dsets;
+}
+
+/* The bytes one phase of one file's datasets moves at a process count,
+ * all processes together (the largest transfer size's plan; the block
+ * pattern's shared layout); -1 if invalid. */
+int64_t sweep_file_bytes(const struct config *c, int nprocs);
 
 #endif

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -267,7 +268,7 @@ static int val_files(const struct config *cfg, int nprocs, struct cli_msg *msg)
 /* -a: an HDF5 file whose aligned allocations would reach beyond 64-bit
  * offsets (MPI-IO's and the kernel's limit): HDF5 fails on one process and
  * hangs the others in its collective calls, so it is refused up front. */
-static int val_hdf5_extent(const struct config *cfg, int nprocs, struct cli_msg *msg)
+int config_validate_extent(const struct config *cfg, int nprocs, struct cli_msg *msg)
 {
     if (!(cfg->apis & API_BIT(API_PHDF5)) || extent_hdf5(cfg, nprocs, true) >= 0)
         return 0;
@@ -307,33 +308,35 @@ static int val_explain(const struct config *cfg, int nprocs, int64_t xfer, enum 
     }
 }
 
-/* MPI-IO counts are ints: each piece a transfer writes in one call (a
- * contiguous transfer, a block, a row or a chunk) must fit. The message
- * names the transfer size as the user gave it (or -e, whose half is the
- * default) and -A as typed, or says mpiio came with the default -A. */
-static int val_mpiio_piece(const struct config *cfg, const struct pattern_params *pp,
-                           struct cli_msg *msg)
+/* An API's calls have a limit (api.h: MPI-IO's counts are ints): each
+ * piece a transfer moves in one call (a contiguous transfer, a block, a row
+ * or a chunk) must fit. The message names the transfer size as the user
+ * gave it (or -e, whose half is the default) and -A as typed, or says the
+ * API came with the default -A. */
+static int val_call_limit(const struct config *cfg, const struct run_point *p, struct cli_msg *msg)
 {
+    const struct api_desc *api = api_desc(p->api);
     struct pattern pt;
-    if (!(cfg->apis & API_BIT(API_MPIIO)) || pattern_init(&pt, pp, 0, 0, NULL) != 0 ||
-        pt.shape.len <= INT_MAX)
+    struct pattern_params pp = sweep_pattern_params(cfg, p->nprocs, p->xfer);
+    if (!api->max_call_bytes || pattern_init(&pt, &pp, 0, 0, NULL) != 0 ||
+        pt.shape.len <= api->max_call_bytes)
         return 0;
     struct val_src x, e;
     char len[32], xfer[32], body[1024], tail[320];
-    val_xfer(cfg, pp->xfer, &x);
+    val_xfer(cfg, pp.xfer, &x);
     val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
     const char *lead = val_lead(&x, &e, NULL);
     text_size(len, sizeof len, pt.shape.len);
-    text_size(xfer, sizeof xfer, pp->xfer);
+    text_size(xfer, sizeof xfer, pp.xfer);
     if (cfg->spelled[OPT_API])
-        snprintf(tail, sizeof tail, "leave mpiio out of %s '%s'", cfg->spelled[OPT_API],
+        snprintf(tail, sizeof tail, "leave %s out of %s '%s'", api->key, cfg->spelled[OPT_API],
                  cfg->raw[OPT_API]);
     else
-        snprintf(tail, sizeof tail, "give -A without mpiio (it is in the default)");
+        snprintf(tail, sizeof tail, "give -A without %s (it is in the default)", api->key);
     snprintf(body, sizeof body,
-             "transfer size %s%s moves pieces of %s through MPI-IO, above its limit of "
-             "2147483647 bytes per call; use smaller sizes or %s",
-             xfer, val_note(&x, lead), len, tail);
+             "transfer size %s%s moves pieces of %s through %s, above its limit of %" PRId64
+             " bytes per call; use smaller sizes or %s",
+             xfer, val_note(&x, lead), len, api->err_name, api->max_call_bytes, tail);
     return val_line(msg, lead, body);
 }
 
@@ -364,24 +367,30 @@ static int val_direct(const struct config *cfg, struct cli_msg *msg)
 int config_validate(const struct config *cfg, struct cli_msg *msg)
 {
     msg->line[0] = '\0';
-    for (int np = sweep_procs_first(cfg); np != 0; np = sweep_procs_next(cfg, np)) {
-        for (int64_t x = sweep_xfer_first(cfg); x != 0; x = sweep_xfer_next(cfg, x)) {
-            struct pattern_params pp = sweep_pattern_params(cfg, np, x);
-            enum pattern_violation v = pattern_check(&pp);
-            if (v != PATTERN_OK)
-                return val_explain(cfg, np, x, v, msg);
-        }
-        if (val_files(cfg, np, msg) != 0 || val_hdf5_extent(cfg, np, msg) != 0)
-            return -1;
+    if (cfg->pattern == PATTERN_BLOCK)
+        return config_validate_block(cfg, msg);
+    int n = sweep_points(cfg, NULL, 0);
+    struct run_point *pts = malloc(sizeof *pts * (size_t)(n > 0 ? n : 1));
+    if (!pts)
+        return cli_fail(msg, "h5perf: out of memory for the %d runs of the sweep", n);
+    sweep_points(cfg, pts, n);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < n; i++) {
+        struct pattern_params pp = sweep_pattern_params(cfg, pts[i].nprocs, pts[i].xfer);
+        enum pattern_violation v = pattern_check(&pp);
+        if (v != PATTERN_OK)
+            rc = val_explain(cfg, pts[i].nprocs, pts[i].xfer, v, msg);
+        else if (i + 1 == n || pts[i + 1].nprocs != pts[i].nprocs)
+            rc = val_files(cfg, pts[i].nprocs, msg) != 0 ||
+                         config_validate_extent(cfg, pts[i].nprocs, msg) != 0
+                     ? -1
+                     : 0;
     }
-    if (val_direct(cfg, msg) != 0)
-        return -1;
+    if (rc == 0)
+        rc = val_direct(cfg, msg);
     /* Last: a limit of one API, once every size is known to be consistent. */
-    for (int np = sweep_procs_first(cfg); np != 0; np = sweep_procs_next(cfg, np))
-        for (int64_t x = sweep_xfer_first(cfg); x != 0; x = sweep_xfer_next(cfg, x)) {
-            struct pattern_params pp = sweep_pattern_params(cfg, np, x);
-            if (val_mpiio_piece(cfg, &pp, msg) != 0)
-                return -1;
-        }
-    return 0;
+    for (int i = 0; rc == 0 && i < n; i++)
+        rc = val_call_limit(cfg, &pts[i], msg);
+    free(pts);
+    return rc;
 }

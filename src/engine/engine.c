@@ -1,6 +1,8 @@
-/* engine_run(): the loops of SPEC 3.2-3.6. One function per loop level; the
- * per-iteration work (files, phases, reductions) is in engine_iteration().
- * Only world rank 0 writes the report; per-rank lines go through the sink. */
+/* engine_run(): the loops of SPEC 3.2-3.6 over the sweep's run points
+ * (cli/sweep.h): one function per level (process count, run point,
+ * iteration, file); the per-iteration work (files, phases, reductions) is
+ * in engine_iteration(). Only world rank 0 writes the report; per-rank
+ * lines go through the sink. */
 #include "engine/engine.h"
 
 #include <errno.h>
@@ -12,20 +14,26 @@
 #include "cli/sweep.h"
 #include "engine/agree.h"
 #include "engine/files.h"
+#include "engine/names.h"
 #include "engine/phase.h"
 #include "engine/progress.h"
 #include "engine/sink.h"
 #include "exit_status.h"
+#include "report/block.h"
 #include "report/text.h"
 
 enum { ENGINE_OK = 0, ENGINE_VERIFY_FAILED = 1, ENGINE_IO_FAILED = 2 };
 
-/* Everything one API at one (P, X) needs. */
+/* Everything one run point (an API at one (P, X) or (P, layout)) needs. */
 struct engine_api {
     const struct setup *s;
+    const struct run_point *point;
     enum api_id api; /* the slot being run (names, report), whatever ops is */
     const struct backend_ops *ops;
-    struct backend_ctx ctx;
+    struct backend_ctx ctx;  /* the run's processes: agreement, reductions */
+    struct backend_ctx fctx; /* the file's: ctx, or this process alone (fpp) */
+    struct backend_settings set;
+    bool fpp;               /* the block pattern's file per process */
     struct pattern pt;      /* this process's own data: the write phase */
     struct pattern pt_read; /* the read phase: with --read-shift another's data */
     unsigned char *buf;
@@ -62,8 +70,8 @@ static bool engine_after_write(const struct engine_api *a, int slot, const char 
 {
     bool flat = a->ops->desc->caps & API_CAP_FLAT_FILE;
     uint64_t v[4] = {0, 0, 0, 0}; /* identified, device, inode, failed */
-    if (a->ctx.rank == 0) {
-        int64_t want = (int64_t)a->s->cfg.num_dsets * a->pt.dset_bytes;
+    if (a->fctx.rank == 0) {
+        int64_t want = (int64_t)sweep_datasets(&a->s->cfg) * a->pt.dset_bytes;
         struct stat st;
         if (stat(path, &st) < 0) {
             if (flat)
@@ -80,7 +88,13 @@ static bool engine_after_write(const struct engine_api *a, int slot, const char 
         }
         v[3] = e->set;
     }
-    /* The other processes agreed on the phase: only process 0 can fail here. */
+    /* The other processes agreed on the phase: only process 0 can fail here
+     * (each process with its own file, fpp). */
+    if (a->fpp) {
+        if (v[0])
+            files_identify(slot, v[1], v[2]);
+        return agree_all(a->ctx.comm, !v[3]);
+    }
     MPI_Bcast(v, 4, MPI_UINT64_T, 0, a->ctx.comm);
     if (v[0])
         files_identify(slot, v[1], v[2]);
@@ -94,17 +108,20 @@ static bool engine_file(struct engine_api *a, int slot, double *t, struct verify
 {
     const struct config *c = &a->s->cfg;
     struct phase_io io = {.ops = a->ops,
-                          .ctx = &a->ctx,
+                          .ctx = &a->fctx,
                           .pt = &a->pt,
                           .slot = slot,
                           .path = files_path(slot),
                           .mode = BACKEND_WRITE,
-                          .num_dsets = c->num_dsets,
+                          .num_dsets = sweep_datasets(c),
                           .buf = a->buf,
                           .verify = false,
-                          .overwrite = c->overwrite};
+                          .overwrite = c->overwrite,
+                          .fill_each = a->pt.kind == PATTERN_BLOCK,
+                          .agree = a->ctx.comm};
     if (!c->read_only) {
-        memset(a->buf, pattern_fill_value(&a->pt), (size_t)a->pt.xfer_bytes);
+        if (!io.fill_each)
+            pattern_fill(&a->pt, 0, a->buf);
         engine_debug_line(a, &a->pt, dbg);
         if (!phase_run(&io, t + TIMER_WRITE_GROSS, v, e) ||
             !engine_after_write(a, slot, io.path, e))
@@ -119,7 +136,7 @@ static bool engine_file(struct engine_api *a, int slot, double *t, struct verify
             return false;
     }
     MPI_Barrier(a->ctx.comm);
-    files_remove(slot, a->ctx.rank == 0);
+    files_remove(slot, a->fpp || a->ctx.rank == 0);
     return true;
 }
 
@@ -176,7 +193,7 @@ static int engine_iteration(struct engine_api *a, int iteration, struct iter_res
     if (a->out && c->debug_level >= 4)
         fprintf(a->out, "Timer details:\n");
     for (int f = 0; ok && f < c->num_files; f++) {
-        int slot = f * API_COUNT + (int)a->api;
+        int slot = names_slot(f, a->api, a->fpp);
         if (c->debug_level >= 1)
             fprintf(dbg, "rank %d: data filename=%s\n", a->s->world_rank, files_path(slot));
         ok = engine_file(a, slot, t, &v, &e, dbg);
@@ -198,36 +215,45 @@ static int engine_iteration(struct engine_api *a, int iteration, struct iter_res
     return status;
 }
 
-/* Collective: the buffer and the plan of one API at one (P, X). */
-static bool engine_prepare(struct engine_api *a, int nprocs, int64_t xfer, struct err *e)
+/* Collective: the buffer and the plans of one run point: this process's
+ * data for the write phase; for the read phase another process's with
+ * --read-shift, or the block pattern's --read-grid. */
+static bool engine_prepare(struct engine_api *a, struct err *e)
 {
-    struct pattern_params pp = sweep_pattern_params(&a->s->cfg, nprocs, xfer);
+    const struct config *c = &a->s->cfg;
     void *buf = NULL;
+    int rank = a->ctx.rank, nprocs = a->point->nprocs;
+    int source = (int)(((int64_t)rank + c->read_shift) % nprocs);
     memset(&a->pt, 0, sizeof a->pt);
-    /* --read-shift: this process reads what process (rank + N) mod P wrote. */
-    int source = (int)(((int64_t)a->ctx.rank + a->s->cfg.read_shift) % nprocs);
-    if (pattern_init(&a->pt, &pp, a->ctx.rank, a->ctx.rank, NULL) < 0 ||
-        pattern_init(&a->pt_read, &pp, a->ctx.rank, source, NULL) < 0)
+    if (sweep_plan(c, a->point, rank, rank, false, &a->pt, NULL) < 0 ||
+        sweep_plan(c, a->point, rank, source, true, &a->pt_read, NULL) < 0)
         err_set(e, "h5perf", "plan", "", -1, -1, "invalid pattern (validation missed it)");
-    else if (posix_memalign(&buf, 4096, (size_t)a->pt.xfer_bytes) != 0)
-        err_set(e, "h5perf", "allocate transfer buffer", "", -1, a->pt.xfer_bytes, "out of memory");
+    int64_t bytes =
+        a->pt.xfer_bytes > a->pt_read.xfer_bytes ? a->pt.xfer_bytes : a->pt_read.xfer_bytes;
+    /* One byte at least: a process whose block is empty still takes part. */
+    if (!e->set && posix_memalign(&buf, 4096, (size_t)(bytes > 0 ? bytes : 1)) != 0)
+        err_set(e, "h5perf", "allocate transfer buffer", "", -1, bytes, "out of memory");
     a->buf = buf;
     return agree_all(a->ctx.comm, !e->set);
 }
 
-/* Rank 0: the record of one API at one (P, X), or false (out of memory: the
- * run goes on without a record, and without a text block). */
-static bool engine_record(struct engine_api *a, struct api_result *r, int nprocs, int64_t xfer)
+/* Rank 0: the record of one run point, or false (out of memory: the run
+ * goes on without a record, and without a text block). */
+static bool engine_record(struct engine_api *a, struct api_result *r)
 {
     const struct config *c = &a->s->cfg;
-    int64_t bytes = (int64_t)c->num_files * c->num_dsets * a->pt.dset_bytes;
-    return a->ctx.rank == 0 && results_init(r, a->api, nprocs, xfer, bytes, c->iterations) == 0;
+    const struct run_point *p = a->point;
+    int64_t bytes = (int64_t)c->num_files * sweep_file_bytes(c, p->nprocs);
+    if (a->ctx.rank != 0 || results_init(r, a->api, p->nprocs, p->xfer, bytes, c->iterations) != 0)
+        return false;
+    r->layout = c->pattern == PATTERN_BLOCK ? (int)p->layout : -1;
+    return true;
 }
 
 /* Rank 0: the text block of a completed run, then the record into the log. */
 static void engine_keep(struct engine_api *a, struct api_result *r, int status)
 {
-    if (a->out && status != ENGINE_IO_FAILED)
+    if (a->out && status != ENGINE_IO_FAILED && a->s->cfg.pattern == PATTERN_GUIDE)
         text_api_results(a->out, &a->s->cfg, r);
     if (a->log && results_log_add(a->log, r) < 0)
         fprintf(stderr, "h5perf: out of memory for the results; the JSON and CSV results "
@@ -235,17 +261,36 @@ static void engine_keep(struct engine_api *a, struct api_result *r, int status)
     results_release(r);
 }
 
-/* Collective over comm: every iteration of one API at one (P, X). */
-static int engine_api_run(struct engine_api *a, int nprocs, int64_t xfer)
+/* Collective over the run's processes: the API and the file's processes of
+ * a run point (the block pattern's fpp: each process alone, its chunked
+ * layout: HDF5's chunks are the blocks). */
+static void engine_point(struct engine_api *a, const struct backend_ops *const ops[API_COUNT],
+                         const struct run_point *p)
 {
     const struct config *c = &a->s->cfg;
+    a->point = p;
+    a->api = p->api;
+    a->ops = ops[p->api];
+    a->fpp = c->pattern == PATTERN_BLOCK && p->layout == LAYOUT_FPP;
+    a->set.chunked = c->pattern == PATTERN_BLOCK ? p->layout == LAYOUT_CHUNKED : c->chunk;
+    a->fctx = a->ctx;
+    if (a->fpp)
+        a->fctx = (struct backend_ctx){
+            .comm = MPI_COMM_SELF, .info = a->ctx.info, .rank = 0, .nprocs = 1, .set = &a->set};
+}
+
+/* Collective over comm: every iteration of one run point. */
+static int engine_api_run(struct engine_api *a)
+{
+    const struct config *c = &a->s->cfg;
+    const struct run_point *p = a->point;
     struct err e;
     err_clear(&e);
-    if (a->out)
+    if (a->out && c->pattern == PATTERN_GUIDE)
         text_api(a->out, a->api);
-    bool prepared = engine_prepare(a, nprocs, xfer, &e);
+    bool prepared = engine_prepare(a, &e);
     struct api_result r;
-    bool keep = engine_record(a, &r, nprocs, xfer);
+    bool keep = engine_record(a, &r);
     int status = ENGINE_OK;
     if (!prepared) {
         /* The failure is this run's only iteration, so that it is recorded. */
@@ -256,13 +301,13 @@ static int engine_api_run(struct engine_api *a, int nprocs, int64_t xfer)
         status = ENGINE_IO_FAILED;
     }
     for (int i = 0; prepared && i < c->iterations; i++) {
-        progress_begin(a->progress, nprocs, xfer, a->api, i + 1, c->iterations);
+        progress_begin(a->progress, p, i + 1, c->iterations);
         int st = engine_iteration(a, i + 1, keep ? results_next_iteration(&r) : NULL,
                                   keep ? &r.errors : NULL);
         status = st > status ? st : status;
         if (st == ENGINE_IO_FAILED)
             break;
-        progress_add(a->progress, (int64_t)c->num_files * c->num_dsets * a->pt.dset_bytes);
+        progress_add(a->progress, (int64_t)c->num_files * sweep_file_bytes(c, p->nprocs));
     }
     if (keep)
         engine_keep(a, &r, status);
@@ -273,42 +318,40 @@ static int engine_api_run(struct engine_api *a, int nprocs, int64_t xfer)
     return status;
 }
 
-/* Collective over comm (the P processes of this run): every transfer size
- * and API. */
+/* Collective over comm (the P processes of this run): the n run points of
+ * this process count, in order. */
 static int engine_nprocs(const struct setup *s, const struct backend_ops *const ops[API_COUNT],
-                         MPI_Comm comm, int nprocs, struct results_log *log,
+                         MPI_Comm comm, const struct run_point *pts, int n, struct results_log *log,
                          struct progress *progress)
 {
     const struct config *c = &s->cfg;
     struct engine_api a = {.s = s, .progress = progress};
-    struct backend_settings set = {.collective = c->collective,
-                                   .chunked = c->chunk,
-                                   .fsync = c->fsync,
-                                   .direct = c->direct,
-                                   .align = c->align,
-                                   .threshold = c->threshold};
-    a.ctx = (struct backend_ctx){.comm = comm, .info = s->info, .set = &set};
+    a.set = (struct backend_settings){.collective = c->collective,
+                                      .chunked = c->chunk,
+                                      .fsync = c->fsync,
+                                      .direct = c->direct,
+                                      .align = c->align,
+                                      .threshold = c->threshold};
+    a.ctx = (struct backend_ctx){.comm = comm, .info = s->info, .set = &a.set};
     MPI_Comm_rank(comm, &a.ctx.rank);
     MPI_Comm_size(comm, &a.ctx.nprocs);
     a.out = a.ctx.rank == 0 ? s->report : NULL;
     a.log = a.ctx.rank == 0 ? log : NULL;
-    if (a.out)
-        text_nprocs(a.out, nprocs);
+    bool guide = c->pattern == PATTERN_GUIDE;
+    if (a.out && guide)
+        text_nprocs(a.out, pts[0].nprocs);
     int status = ENGINE_OK;
-    for (int64_t x = sweep_xfer_first(c); x != 0; x = sweep_xfer_next(c, x)) {
-        if (a.out)
-            text_xfer(a.out, c, nprocs, x);
-        for (int api = 0; api < API_COUNT; api++) {
-            if (!(c->apis & API_BIT(api)))
-                continue;
-            a.api = (enum api_id)api;
-            a.ops = ops[api];
-            int st = engine_api_run(&a, nprocs, x);
-            status = st > status ? st : status;
-            if (st == ENGINE_IO_FAILED)
-                return status;
-        }
+    for (int i = 0; i < n; i++) {
+        if (a.out && guide && (i == 0 || pts[i].xfer != pts[i - 1].xfer))
+            text_xfer(a.out, c, pts[i].nprocs, pts[i].xfer);
+        engine_point(&a, ops, &pts[i]);
+        int st = engine_api_run(&a);
+        status = st > status ? st : status;
+        if (st == ENGINE_IO_FAILED)
+            break;
     }
+    if (a.out && !guide && a.log)
+        text_block_table(a.out, c, a.log, pts[0].nprocs);
     return status;
 }
 
@@ -317,15 +360,27 @@ int engine_run(const struct setup *s, const struct backend_ops *const ops[API_CO
 {
     const struct config *c = &s->cfg;
     int status = ENGINE_OK;
+    int n = sweep_points(c, NULL, 0);
+    struct run_point *pts = malloc(sizeof *pts * (size_t)(n > 0 ? n : 1));
+    if (!agree_all(MPI_COMM_WORLD, pts != NULL)) {
+        if (s->world_rank == 0)
+            fprintf(stderr, "h5perf: out of memory for the %d runs of the sweep\n", n);
+        free(pts);
+        return EXIT_RUN_FAILED;
+    }
+    sweep_points(c, pts, n);
     struct progress progress;
-    progress_init(&progress, c, c->progress && s->world_rank == 0, stderr);
-    for (int p = sweep_procs_first(c); p != 0; p = sweep_procs_next(c, p)) {
+    progress_init(&progress, c, pts, n, c->progress && s->world_rank == 0, stderr);
+    for (int i = 0, j; i < n; i = j) {
+        int p = pts[i].nprocs;
+        for (j = i; j < n && pts[j].nprocs == p; j++)
+            ;
         MPI_Comm comm;
         int color = s->world_rank < p ? 0 : MPI_UNDEFINED;
         MPI_Comm_split(MPI_COMM_WORLD, color, s->world_rank, &comm);
         int mine = ENGINE_OK, all = ENGINE_OK;
         if (comm != MPI_COMM_NULL) {
-            mine = engine_nprocs(s, ops, comm, p, log, &progress);
+            mine = engine_nprocs(s, ops, comm, pts + i, j - i, log, &progress);
             MPI_Comm_free(&comm);
         }
         /* Processes outside this run learn how it ended. */
@@ -337,5 +392,6 @@ int engine_run(const struct setup *s, const struct backend_ops *const ops[API_CO
     if (status == ENGINE_IO_FAILED)
         files_remove_all(s->world_rank == 0);
     progress_end(&progress);
+    free(pts);
     return status == ENGINE_OK ? EXIT_OK : EXIT_RUN_FAILED;
 }

@@ -167,7 +167,7 @@ int memory_cgroup_limits(char *own_path, struct memory_limit *out, int max)
 
 /* What one process tells the first process of its host. */
 struct memory_report {
-    int64_t need; /* its largest transfer buffer, 0 if it never runs */
+    int world_rank; /* runs of P processes use the world ranks below P */
     char cgroup[MEMORY_PATH];
     int nlimits;
     struct memory_limit limits[MEMORY_LEVELS];
@@ -183,10 +183,16 @@ static bool memory_inside(const char *path, const char *ancestor)
 }
 
 /* "-X '16G'", or "-e '16G' (the default -X)"; in 2D, where the buffer is
- * -B x -X, the block size too. */
-static void memory_lead(const struct config *c, char *lead, size_t len)
+ * -B x -X, the block size too; the block pattern's array and process
+ * count. */
+static void memory_lead(const struct config *c, int nprocs, char *lead, size_t len)
 {
     int n;
+    if (c->pattern == PATTERN_BLOCK) {
+        snprintf(lead, len, "%s '%s' over %d process%s", c->spelled[OPT_GLOBAL], c->raw[OPT_GLOBAL],
+                 nprocs, nprocs == 1 ? "" : "es");
+        return;
+    }
     if (c->spelled[OPT_MAX_XFER])
         n = snprintf(lead, len, "%s '%s'", c->spelled[OPT_MAX_XFER], c->raw[OPT_MAX_XFER]);
     else if (c->spelled[OPT_BYTES])
@@ -203,28 +209,47 @@ static void memory_lead(const struct config *c, char *lead, size_t len)
         snprintf(lead + n, len - (size_t)n, " with the default -B");
 }
 
-/* The buffers of the processes that run, of all (inside NULL) or of those
- * whose cgroup is inside that one; their number in *procs. */
-static int64_t memory_sum(const struct memory_report *r, int n, const char *inside, int *procs)
+/* The buffers at P processes of buf each, of all (inside NULL) or of
+ * those whose cgroup is inside that one; their number in *procs. */
+static int64_t memory_sum(const struct memory_report *r, int n, const char *inside, int nprocs,
+                          int64_t buf, int *procs)
 {
     int64_t sum = 0;
     *procs = 0;
     for (int i = 0; i < n; i++)
-        if (r[i].need > 0 && (!inside || memory_inside(r[i].cgroup, inside))) {
-            sum += r[i].need;
+        if (r[i].world_rank < nprocs && (!inside || memory_inside(r[i].cgroup, inside))) {
+            sum += buf;
             (*procs)++;
         }
     return sum;
 }
 
+/* A process holds one buffer at a time: the largest of the write and read
+ * plans of the runs of P processes (the block pattern's blocks grow as P
+ * shrinks; the guide's buffers do not depend on P). */
+static int64_t memory_buffer(const struct config *c, int nprocs)
+{
+    int64_t buf = 0;
+    struct run_point pts[CONFIG_MAX_SWEEP * LAYOUT_COUNT * API_COUNT];
+    int n = sweep_points(c, pts, (int)(sizeof pts / sizeof pts[0]));
+    for (int i = 0; i < n && i < (int)(sizeof pts / sizeof pts[0]); i++)
+        for (int read = 0; read < 2 && pts[i].nprocs == nprocs; read++) {
+            struct pattern pt;
+            if (sweep_plan(c, &pts[i], 0, 0, read, &pt, NULL) == 0 && pt.xfer_bytes > buf)
+                buf = pt.xfer_bytes;
+        }
+    return buf;
+}
+
 /* The refusal: where ("on host 'n1'", "in memory cgroup '/job' on host
  * 'n1'") and what there is (a host has it available, a cgroup allows it
  * more). */
-static bool memory_refuse(const struct config *c, int64_t buf, int procs, const char *where,
-                          int64_t sum, bool cgroup, int64_t avail, struct cli_msg *m)
+static bool memory_refuse(const struct config *c, int nprocs, int64_t buf, int procs,
+                          const char *where, int64_t sum, bool cgroup, int64_t avail,
+                          struct cli_msg *m)
 {
     char lead[160], each[32], need[32], have[32], what[64];
-    memory_lead(c, lead, sizeof lead);
+    memory_lead(c, nprocs, lead, sizeof lead);
     cli_bytes(each, sizeof each, buf);
     cli_bytes(need, sizeof need, sum);
     cli_bytes(have, sizeof have, avail);
@@ -233,27 +258,30 @@ static bool memory_refuse(const struct config *c, int64_t buf, int procs, const 
     else
         snprintf(what, sizeof what, "it has %s available", have);
     cli_fail(m,
-             "h5perf: %s: the largest transfer buffer is %s per process; the %d process%s %s "
-             "need%s %s, and %s; use smaller transfer sizes or fewer processes per host, or "
-             "give --no-memory-check",
-             lead, each, procs, procs == 1 ? "" : "es", where, procs == 1 ? "s" : "", need, what);
+             "h5perf: %s: the largest %s is %s per process; the %d process%s %s need%s %s, and "
+             "%s; use %s, or give --no-memory-check",
+             lead, c->pattern == PATTERN_BLOCK ? "block" : "transfer buffer", each, procs,
+             procs == 1 ? "" : "es", where, procs == 1 ? "s" : "", need, what,
+             c->pattern == PATTERN_BLOCK ? "more processes, on more hosts"
+                                         : "smaller transfer sizes or fewer processes per host");
     return false;
 }
 
-/* First process of a host: the sum of the buffers against the host, and
- * against every limited cgroup a process of the host is in or below (a
- * batch job's limit is on the job's cgroup, above each task's), with what
- * it allows taken as the least any process read. */
-static bool memory_host(const struct config *c, const struct memory_report *r, int n, int64_t buf,
-                        struct cli_msg *m)
+/* First process of a host, at one process count: the sum of the buffers
+ * against the host, and against every limited cgroup a process of the
+ * host is in or below (a batch job's limit is on the job's cgroup, above
+ * each task's), with what it allows taken as the least any process read. */
+static bool memory_host_at(const struct config *c, const struct memory_report *r, int n, int nprocs,
+                           struct cli_msg *m)
 {
     char host[MPI_MAX_PROCESSOR_NAME], where[MPI_MAX_PROCESSOR_NAME + MEMORY_PATH + 64];
     int hl = 0, procs = 0;
     MPI_Get_processor_name(host, &hl);
-    int64_t sum = memory_sum(r, n, NULL, &procs), avail = memory_host_available();
+    int64_t buf = memory_buffer(c, nprocs);
+    int64_t sum = memory_sum(r, n, NULL, nprocs, buf, &procs), avail = memory_host_available();
     snprintf(where, sizeof where, "on host '%s'", host);
     if (avail >= 0 && sum > avail)
-        return memory_refuse(c, buf, procs, where, sum, false, avail, m);
+        return memory_refuse(c, nprocs, buf, procs, where, sum, false, avail, m);
     for (int i = 0; i < n; i++)
         for (int l = 0; l < r[i].nlimits; l++) {
             const char *cg = r[i].limits[l].path;
@@ -262,10 +290,10 @@ static bool memory_host(const struct config *c, const struct memory_report *r, i
                 for (int k = 0; k < r[j].nlimits; k++)
                     if (strcmp(r[j].limits[k].path, cg) == 0 && r[j].limits[k].avail < allows)
                         allows = r[j].limits[k].avail;
-            sum = memory_sum(r, n, cg, &procs);
+            sum = memory_sum(r, n, cg, nprocs, buf, &procs);
             snprintf(where, sizeof where, "in memory cgroup '%s' on host '%s'", cg, host);
             if (sum > allows)
-                return memory_refuse(c, buf, procs, where, sum, true, allows, m);
+                return memory_refuse(c, nprocs, buf, procs, where, sum, true, allows, m);
         }
     return true;
 }
@@ -275,12 +303,8 @@ bool memory_check(const struct setup *s, struct cli_msg *m)
     const struct config *c = &s->cfg;
     if (c->no_memory_check)
         return true;
-    /* The buffer depends on the transfer size alone (and -B in 2D). */
-    struct pattern pt;
-    struct pattern_params pp = sweep_pattern_params(c, sweep_procs_first(c), c->xfer_max);
-    int64_t buf = pattern_init(&pt, &pp, 0, 0, NULL) == 0 ? pt.xfer_bytes : 0;
     struct memory_report mine = {0};
-    mine.need = s->world_rank < sweep_procs_first(c) ? buf : 0;
+    mine.world_rank = s->world_rank;
     mine.nlimits = memory_cgroup_limits(mine.cgroup, mine.limits, MEMORY_LEVELS);
     MPI_Comm node;
     int rank = 0, size = 1;
@@ -289,7 +313,9 @@ bool memory_check(const struct setup *s, struct cli_msg *m)
     MPI_Comm_size(node, &size);
     struct memory_report *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
     MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, node);
-    bool ok = rank != 0 || !all || memory_host(c, all, size, buf, m);
+    bool ok = true;
+    for (int p = sweep_procs_first(c); p != 0 && ok && all; p = sweep_procs_next(c, p))
+        ok = memory_host_at(c, all, size, p, m);
     free(all);
     MPI_Comm_free(&node);
     return ok;

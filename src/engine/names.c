@@ -116,9 +116,12 @@ int names_probe_size(const char *dir, int64_t size)
     return errnum;
 }
 
-int names_file(const char *dir, int f, const char *suffix, char *out, size_t len, struct cli_msg *m)
+int names_file(const char *dir, int f, int rank, const char *suffix, char *out, size_t len,
+               struct cli_msg *m)
 {
-    int n = snprintf(out, len, "%s%s#pio_tmp_%d%s", dir, dir[0] ? "/" : "", f, suffix);
+    int n = rank < 0 ? snprintf(out, len, "%s%s#pio_tmp_%d%s", dir, dir[0] ? "/" : "", f, suffix)
+                     : snprintf(out, len, "%s%s#pio_tmp_%d.%d%s", dir, dir[0] ? "/" : "", f, rank,
+                                suffix);
     if (n < 0 || (size_t)n >= len) {
         cli_fail(m, "h5perf: HDF5_PARAPREFIX: data file names would be longer than %zu characters",
                  len - 1);

@@ -37,10 +37,19 @@ int names_probe_size(const char *dir, int64_t size);
  * nothing), else creates and removes a probe. Returns 0, or -1 with m. */
 int names_direct(const char *dir, const char *option, const char *existing, struct cli_msg *m);
 
-/* Local, pure. dir + "/#pio_tmp_<f>" + suffix with runs of '/' collapsed.
- * Returns 0, or -1 with m set if it does not fit in len. */
-int names_file(const char *dir, int f, const char *suffix, char *out, size_t len,
+/* Local, pure. dir + "/#pio_tmp_<f>" + suffix with runs of '/' collapsed;
+ * a file of process rank (rank >= 0: the block pattern's fpp layout)
+ * "#pio_tmp_<f>.<rank>" + suffix. Returns 0, or -1 with m set if it does
+ * not fit in len. */
+int names_file(const char *dir, int f, int rank, const char *suffix, char *out, size_t len,
                struct cli_msg *m);
+
+/* The created-files registry's slot of file f (0-based) of an API, shared
+ * by every process or (fpp) the process's own. */
+static inline int names_slot(int f, int api, bool fpp)
+{
+    return (f * API_COUNT + api) * 2 + fpp;
+}
 
 /* Local. The absolute path that opening name for writing leads to: symbolic
  * links followed (a dangling last one too, as open(O_CREAT) follows it), the

@@ -12,21 +12,21 @@
 #include "engine/files.h"
 #include "engine/watchdog.h"
 
-/* Checks every byte of a read transfer; records the first mismatch. */
-static void phase_verify(const struct phase_io *io, int64_t base, int64_t k, struct verify_state *v)
+/* Checks every byte of read transfer k of dataset d; records the first
+ * mismatch. */
+static void phase_verify(const struct phase_io *io, int d, int64_t k, struct verify_state *v)
 {
-    unsigned char want = pattern_fill_value(io->pt);
-    const unsigned char *b = io->buf;
-    for (int64_t i = 0; i < io->pt->xfer_bytes; i++) {
-        if (b[i] == want)
-            continue;
-        if (v->bad++ == 0) {
-            v->first_offset = base + pattern_file_offset(io->pt, k, i);
-            v->expected = want;
-            v->found = b[i];
-            snprintf(v->path, sizeof v->path, "%s", io->path);
-        }
+    struct pattern_mismatch m;
+    if (pattern_verify(io->pt, d, k, io->buf, &m) == 0)
+        return;
+    if (v->bad == 0) {
+        v->first_offset =
+            (int64_t)d * io->pt->dset_bytes + pattern_file_offset(io->pt, k, m.mem_off);
+        v->expected = m.expected;
+        v->found = m.found;
+        snprintf(v->path, sizeof v->path, "%s", io->path);
     }
+    v->bad += m.bad;
 }
 
 /* Collective: agree on ok, arming the watchdog first if this process failed
@@ -35,7 +35,7 @@ static bool phase_agree(const struct phase_io *io, bool ok, const struct err *e)
 {
     if (e->set)
         watchdog_arm(e);
-    return agree_all(io->ctx->comm, ok && !e->set);
+    return agree_all(io->agree, ok && !e->set);
 }
 
 /* The watchdog's account of the library call about to be made: what it is
@@ -66,16 +66,21 @@ static double phase_dataset(const struct phase_io *io, struct backend_file *f, i
 {
     bool collective_io = io->ctx->set->collective && (io->ops->desc->caps & API_CAP_COLLECTIVE_IO);
     bool check = io->verify && io->mode == BACKEND_READ;
-    int64_t base = (int64_t)d * io->pt->dset_bytes;
     int64_t moved = io->pt->xfer_bytes * (collective_io ? io->ctx->nprocs : 1);
     const char *op = io->mode == BACKEND_WRITE ? "write" : "read";
     double excluded = 0;
     for (int64_t k = 0; k < io->pt->ntransfers; k++) {
         if (e->set && !collective_io)
             break;
-        if (check) {
+        /* Outside the timers: the block pattern's content differs from one
+         * variable to the next; a verified read starts from a buffer that
+         * holds none of the expected bytes. */
+        if (check || (io->fill_each && io->mode == BACKEND_WRITE)) {
             double t0 = MPI_Wtime();
-            memset(io->buf, ~pattern_fill_value(io->pt), (size_t)io->pt->xfer_bytes);
+            if (check)
+                pattern_poison(io->pt, d, io->buf);
+            else
+                pattern_fill(io->pt, d, io->buf);
             excluded += MPI_Wtime() - t0;
         }
         phase_enter(io, op, moved);
@@ -89,7 +94,7 @@ static double phase_dataset(const struct phase_io *io, struct backend_file *f, i
         if (!check)
             continue;
         double t0 = MPI_Wtime();
-        phase_verify(io, base, k, v);
+        phase_verify(io, d, k, v);
         excluded += MPI_Wtime() - t0;
     }
     return excluded;
@@ -114,10 +119,11 @@ bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, str
 {
     struct backend_file *f = NULL;
     unsigned caps = io->ops->desc->caps;
-    bool dset_collective = caps & API_CAP_COLLECTIVE_DSET;
+    /* The block pattern's MPI-IO sets a view per dataset: collective too. */
+    bool dset_collective = (caps & API_CAP_COLLECTIVE_DSET) || io->pt->whole;
     bool agree_dsets =
         dset_collective || (io->ctx->set->collective && (caps & API_CAP_COLLECTIVE_IO));
-    MPI_Barrier(io->ctx->comm);
+    MPI_Barrier(io->agree);
     double t_open = MPI_Wtime();
     if (!phase_open(io, &f, e)) {
         phase_close(io, f, e);

@@ -5,53 +5,46 @@
 
 #include <mpi.h>
 
+#include "cli/dims.h"
 #include "cli/sweep.h"
 #include "pattern/pattern.h"
 #include "report/text.h"
-
-/* Bytes one iteration moves per phase at (P, X): files x datasets x size. */
-static double progress_bytes(const struct config *cfg, int nprocs, int64_t xfer)
-{
-    struct pattern_params pp = sweep_pattern_params(cfg, nprocs, xfer);
-    struct pattern pt;
-    if (pattern_init(&pt, &pp, 0, 0, NULL) < 0)
-        return 0.0;
-    return (double)cfg->num_files * cfg->num_dsets * (double)pt.dset_bytes;
-}
 
 static int progress_phases(const struct config *cfg)
 {
     return cfg->write_only || cfg->read_only ? 1 : 2;
 }
 
-void progress_init(struct progress *p, const struct config *cfg, bool on, FILE *out)
+void progress_init(struct progress *p, const struct config *cfg, const struct run_point *pts, int n,
+                   bool on, FILE *out)
 {
     *p = (struct progress){
         .out = on ? out : NULL, .start = MPI_Wtime(), .phases = progress_phases(cfg)};
     if (!p->out)
         return;
-    int apis = 0;
-    for (int a = 0; a < API_COUNT; a++)
-        apis += (cfg->apis & API_BIT(a)) != 0;
-    for (int n = sweep_procs_first(cfg); n != 0; n = sweep_procs_next(cfg, n))
-        for (int64_t x = sweep_xfer_first(cfg); x != 0; x = sweep_xfer_next(cfg, x))
-            p->total += progress_bytes(cfg, n, x) * apis * cfg->iterations;
+    /* Bytes one iteration moves per phase: files x datasets x size. */
+    for (int i = 0; i < n; i++)
+        p->total +=
+            (double)cfg->num_files * (double)sweep_file_bytes(cfg, pts[i].nprocs) * cfg->iterations;
     p->total *= p->phases;
 }
 
-void progress_begin(struct progress *p, int nprocs, int64_t xfer, enum api_id api, int iteration,
-                    int iterations)
+void progress_begin(struct progress *p, const struct run_point *pt, int iteration, int iterations)
 {
     if (!p->out)
         return;
-    char size[32];
-    text_size(size, sizeof size, xfer);
+    char what[64];
+    if (pt->xfer > 0) {
+        char size[32];
+        text_size(size, sizeof size, pt->xfer);
+        snprintf(what, sizeof what, "transfer size %s", size);
+    } else {
+        snprintf(what, sizeof what, "layout %s", dims_layout_name(pt->layout));
+    }
     double share = p->total > 0 ? p->done / p->total : 0.0;
-    fprintf(p->out,
-            "h5perf: progress: %d process%s, transfer size %s, %s, iteration %d of %d: %.0f%% "
-            "done",
-            nprocs, nprocs == 1 ? "" : "es", size, api_desc(api)->key, iteration, iterations,
-            100.0 * share);
+    fprintf(p->out, "h5perf: progress: %d process%s, %s, %s, iteration %d of %d: %.0f%% done",
+            pt->nprocs, pt->nprocs == 1 ? "" : "es", what, api_desc(pt->api)->key, iteration,
+            iterations, 100.0 * share);
     if (p->done > 0 && p->total > p->done) {
         double left = (MPI_Wtime() - p->start) * (p->total - p->done) / p->done;
         if (left < 10)

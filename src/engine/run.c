@@ -15,6 +15,7 @@
 #include "engine/sink.h"
 #include "engine/watchdog.h"
 #include "exit_status.h"
+#include "report/block.h"
 #include "report/text.h"
 
 /* Collective: the parameter header, by rank 0 alone or, with -D >= 1, by
@@ -25,6 +26,11 @@ static void run_header(const struct setup *s)
     H5get_libversion(&maj, &min, &rel);
     char version[64];
     snprintf(version, sizeof version, "%u.%u.%u", maj, min, rel);
+    if (s->cfg.pattern == PATTERN_BLOCK) {
+        if (s->report)
+            text_block_header(s->report, &s->cfg, version);
+        return;
+    }
     if (s->cfg.debug_level == 0) {
         if (s->report)
             text_header(s->report, &s->cfg, 0, version, MPI_MAX_INFO_VAL);

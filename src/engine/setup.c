@@ -41,6 +41,22 @@ static bool setup_agree(const struct setup *s, bool ok, const char *line)
     return false;
 }
 
+/* Local: the block pattern's grid for each process count of the sweep, as
+ * MPI_Dims_create makes it (validation needs them; it cannot call MPI). */
+static void setup_auto_grids(struct config *c)
+{
+    if (c->pattern != PATTERN_BLOCK || c->grid[0] > 0)
+        return;
+    int k = 0;
+    for (int p = sweep_procs_first(c); p != 0 && k < CONFIG_MAX_SWEEP;
+         p = sweep_procs_next(c, p), k++) {
+        int dims[MODEL_MAX_DIMS] = {0, 0, 0};
+        MPI_Dims_create(p, c->ndims, dims);
+        for (int d = 0; d < MODEL_MAX_DIMS; d++)
+            c->auto_grid[k][d] = d < c->ndims ? dims[d] : 0;
+    }
+}
+
 /* Local: command line and environment to a finished, validated config. */
 static int setup_parse(struct setup *s, int argc, char **argv, struct cli_msg *m,
                        struct cli_warnings *w)
@@ -55,6 +71,7 @@ static int setup_parse(struct setup *s, int argc, char **argv, struct cli_msg *m
         return 0;
     if (config_finish(&s->cfg, s->world_size, w, m) < 0)
         return -1;
+    setup_auto_grids(&s->cfg);
     return config_validate(&s->cfg, m);
 }
 
@@ -74,10 +91,10 @@ static int setup_check_source(const struct setup *s, int api, const char *name, 
     if (!S_ISREG(st.st_mode))
         return cli_fail(m, "h5perf: %s: data file '%s' is not a regular file", ro, name);
     struct pattern pt;
-    struct pattern_params pp = sweep_pattern_params(c, sweep_procs_first(c), c->xfer_max);
+    struct run_point p = {sweep_procs_first(c), c->xfer_max, LAYOUT_SHARED, (enum api_id)api};
     char why[512] = "";
-    if (pattern_init(&pt, &pp, 0, 0, NULL) == 0 &&
-        b->check_source(name, c->num_dsets, &pt, why, sizeof why) == 0)
+    if (sweep_plan(c, &p, 0, 0, true, &pt, NULL) == 0 &&
+        b->check_source(name, sweep_datasets(c), &pt, why, sizeof why) == 0)
         return 0;
     return cli_fail(m, "h5perf: %s: data file '%s' %s (written with other options?)", ro, name,
                     why);
@@ -160,6 +177,44 @@ static int setup_check_extent(const struct setup *s, struct cli_msg *m)
 
 /* Rank 0: the directory exists (creating the $USER level), accepts a new
  * file, and holds none of our data file names unless --overwrite. */
+/* Rank 0: one data file name of API a this run may use: never an output,
+ * the source of a --read-only run, else absent unless --overwrite lets
+ * h5perf replace it. */
+static int setup_check_name(const struct setup *s, int a, const char *name, struct cli_msg *m)
+{
+    const struct config *c = &s->cfg;
+    struct stat st;
+    if (setup_check_outputs(s, a, name, m) < 0)
+        return -1;
+    if (c->read_only)
+        return setup_check_source(s, a, name, m) < 0 ||
+                       (c->direct && a == API_POSIX &&
+                        names_direct(s->dir, c->spelled[OPT_DIRECT], name, m) < 0)
+                   ? -1
+                   : 0;
+    if (lstat(name, &st) < 0)
+        return 0;
+    if (!c->overwrite)
+        return cli_fail(m,
+                        "h5perf: data file '%s' already exists and was not created by this run "
+                        "(an earlier run with HDF5_NOCLEANUP may have left it); remove it or "
+                        "give --overwrite",
+                        name);
+    return setup_check_replaceable(s, name, &st, m);
+}
+
+/* Which names a run uses: the shared ones (every layout but fpp), and
+ * each process's own (the block pattern's fpp layout). */
+static void setup_layouts(const struct config *c, bool *shared, bool *fpp)
+{
+    *shared = c->pattern != PATTERN_BLOCK;
+    *fpp = false;
+    for (int l = 0; c->pattern == PATTERN_BLOCK && l < c->nlayouts; l++) {
+        *fpp |= c->layouts[l] == LAYOUT_FPP;
+        *shared |= c->layouts[l] != LAYOUT_FPP;
+    }
+}
+
 static int setup_check_files(struct setup *s, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
@@ -173,33 +228,18 @@ static int setup_check_files(struct setup *s, struct cli_msg *m)
     char name[SETUP_PATH_MAX];
     if (c->direct && !c->read_only && names_direct(s->dir, c->spelled[OPT_DIRECT], NULL, m) < 0)
         return -1;
+    bool shared, fpp;
+    setup_layouts(c, &shared, &fpp);
     for (int f = 0; f < c->num_files; f++)
         for (int a = 0; a < API_COUNT; a++) {
             if (!(c->apis & API_BIT(a)))
                 continue;
-            if (setup_name(s, f, a, name, m) < 0)
+            if (shared &&
+                (setup_name(s, f, a, -1, name, m) < 0 || setup_check_name(s, a, name, m) < 0))
                 return -1;
-            struct stat st;
-            if (setup_check_outputs(s, a, name, m) < 0)
-                return -1;
-            if (c->read_only) {
-                if (setup_check_source(s, a, name, m) < 0)
+            for (int r = 0; fpp && r < c->max_procs; r++)
+                if (setup_name(s, f, a, r, name, m) < 0 || setup_check_name(s, a, name, m) < 0)
                     return -1;
-                if (c->direct && a == API_POSIX &&
-                    names_direct(s->dir, c->spelled[OPT_DIRECT], name, m) < 0)
-                    return -1;
-                continue;
-            }
-            if (lstat(name, &st) < 0)
-                continue;
-            if (!c->overwrite)
-                return cli_fail(m,
-                                "h5perf: data file '%s' already exists and was not created by "
-                                "this run (an earlier run with HDF5_NOCLEANUP may have left it); "
-                                "remove it or give --overwrite",
-                                name);
-            if (setup_check_replaceable(s, name, &st, m) < 0)
-                return -1;
         }
     return 0;
 }
@@ -355,16 +395,23 @@ int setup_run(struct setup *s, int argc, char **argv)
 bool setup_declare_files(const struct setup *s)
 {
     const struct config *c = &s->cfg;
-    int nslots = c->num_files * API_COUNT;
+    int nslots = names_slot(c->num_files, 0, false);
     char **paths = calloc((size_t)nslots, sizeof *paths);
     char name[SETUP_PATH_MAX];
     struct cli_msg m;
-    bool ok = paths != NULL;
+    bool ok = paths != NULL, shared, fpp;
+    setup_layouts(c, &shared, &fpp);
     for (int f = 0; ok && f < c->num_files; f++)
-        for (int a = 0; ok && a < API_COUNT; a++)
-            if (c->apis & API_BIT(a))
-                ok = setup_name(s, f, a, name, &m) == 0 &&
-                     (paths[f * API_COUNT + a] = strdup(name)) != NULL;
+        for (int a = 0; ok && a < API_COUNT; a++) {
+            if (!(c->apis & API_BIT(a)))
+                continue;
+            if (shared)
+                ok = setup_name(s, f, a, -1, name, &m) == 0 &&
+                     (paths[names_slot(f, a, false)] = strdup(name)) != NULL;
+            if (ok && fpp)
+                ok = setup_name(s, f, a, s->world_rank, name, &m) == 0 &&
+                     (paths[names_slot(f, a, true)] = strdup(name)) != NULL;
+        }
     ok = ok && files_init(nslots, paths, c->nocleanup, s->world_rank == 0) == 0;
     for (int i = 0; paths && i < nslots; i++)
         free(paths[i]);
@@ -377,10 +424,10 @@ bool setup_declare_files(const struct setup *s)
     return true;
 }
 
-int setup_name(const struct setup *s, int f, int api, char *out, struct cli_msg *m)
+int setup_name(const struct setup *s, int f, int api, int rank, char *out, struct cli_msg *m)
 {
     const struct api_desc *d = api_desc((enum api_id)api);
-    return d ? names_file(s->dir, f + 1, d->suffix, out, SETUP_PATH_MAX, m) : -1;
+    return d ? names_file(s->dir, f + 1, rank, d->suffix, out, SETUP_PATH_MAX, m) : -1;
 }
 
 void setup_release(struct setup *s)

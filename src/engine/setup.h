@@ -33,8 +33,9 @@ struct setup {
 int setup_run(struct setup *s, int argc, char **argv);
 
 /* The data file name of file f (0-based) and an API (SPEC 4.1), into out
- * (SETUP_PATH_MAX bytes). Returns 0, or -1 with m set if it does not fit. */
-int setup_name(const struct setup *s, int f, int api, char *out, struct cli_msg *m);
+ * (SETUP_PATH_MAX bytes); rank >= 0: that process's own file (the block
+ * pattern's fpp layout). Returns 0, or -1 with m set if it does not fit. */
+int setup_name(const struct setup *s, int f, int api, int rank, char *out, struct cli_msg *m);
 
 /* Collective over MPI_COMM_WORLD, after setup_run(): creates the
  * created-files registry (files.h) with every data file name this run may

@@ -422,6 +422,13 @@ void pattern_fill(const struct pattern *pt, int var, unsigned char *buf)
         memset(buf, pattern_fill_value(pt), (size_t)pt->xfer_bytes);
 }
 
+void pattern_poison(const struct pattern *pt, int var, unsigned char *buf)
+{
+    pattern_fill(pt, var, buf);
+    for (int64_t i = 0; i < pt->xfer_bytes; i++)
+        buf[i] = (unsigned char)~buf[i];
+}
+
 int64_t pattern_verify(const struct pattern *pt, int var, int64_t k, const unsigned char *buf,
                        struct pattern_mismatch *m)
 {

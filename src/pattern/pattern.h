@@ -141,6 +141,10 @@ unsigned char pattern_fill_value(const struct pattern *pt);
  * of variable v is (i + v*N) mod 2^(8*elem), little-endian). */
 void pattern_fill(const struct pattern *pt, int var, unsigned char *buf);
 
+/* Fills buf with bytes that all differ from what transfer 0 of dataset var
+ * holds (before a verified read). */
+void pattern_poison(const struct pattern *pt, int var, unsigned char *buf);
+
 /* What a read found wrong in buf (xfer_bytes, transfer k of dataset var). */
 struct pattern_mismatch {
     int64_t bad;     /* bytes that differ */

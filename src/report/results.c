@@ -24,6 +24,7 @@ int results_init(struct api_result *r, enum api_id api, int nprocs, int64_t xfer
     r->xfer = xfer;
     r->bytes = bytes;
     r->max_iterations = max_iterations;
+    r->layout = -1;
     return 0;
 }
 

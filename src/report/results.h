@@ -40,11 +40,13 @@ struct iter_result {
     enum run_status status;
 };
 
-/* One API at one (P, X): all its iterations. */
+/* One run point (an API at one (P, X), or the block pattern's (P, layout)):
+ * all its iterations. */
 struct api_result {
     enum api_id api;
     int nprocs;
-    int64_t xfer;
+    int64_t xfer;   /* the guide's patterns */
+    int layout;     /* the block pattern's enum pattern_layout; -1 in the guide's */
     int64_t bytes;  /* F * D * N: bytes moved per phase, all processes */
     int iterations; /* iterations filled in so far */
     int max_iterations;

@@ -97,11 +97,13 @@ int main(void)
     struct cli_msg m;
     char out[4096], dir[4096];
 
-    CHECK(names_file("", 1, ".posix", out, sizeof out, &m) == 0);
+    CHECK(names_file("", 1, -1, ".posix", out, sizeof out, &m) == 0);
     CHECK_STR(out, "#pio_tmp_1.posix");
-    CHECK(names_file("/a//b/", 12, ".h5", out, sizeof out, &m) == 0);
+    CHECK(names_file("/a//b/", 12, -1, ".h5", out, sizeof out, &m) == 0);
     CHECK_STR(out, "/a/b/#pio_tmp_12.h5");
-    CHECK(names_file("/a", 1, ".mpio", out, 10, &m) == -1);
+    CHECK(names_file("/a/", 1, 7, ".posix", out, sizeof out, &m) == 0);
+    CHECK_STR(out, "/a/#pio_tmp_1.7.posix");
+    CHECK(names_file("/a", 1, -1, ".mpio", out, 10, &m) == -1);
     CHECK_STR(m.line, "h5perf: HDF5_PARAPREFIX: data file names would be longer than 9 characters");
 
     CHECK(names_dir(NULL, "alice", true, dir, sizeof dir, NULL, &m) == 0);

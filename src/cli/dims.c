@@ -1,0 +1,150 @@
+/* dims.h: the values of --pattern, --global, --grid, --read-grid and
+ * --layout. */
+#include "cli/dims.h"
+
+#include <stdbool.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const dims_layouts[LAYOUT_COUNT] = {"shared", "chunked", "fpp"};
+
+int dims_scan(const char *text, int64_t max, int64_t out[MODEL_MAX_DIMS])
+{
+    int n = 0;
+    const char *p = text;
+    for (;;) {
+        int64_t v = 0;
+        const char *start = p;
+        while (*p >= '0' && *p <= '9') {
+            if (v > (max - (*p - '0')) / 10)
+                return -1;
+            v = v * 10 + (*p++ - '0');
+        }
+        if (p == start || v == 0 || n == MODEL_MAX_DIMS)
+            return -1;
+        out[n++] = v;
+        if (*p == '\0')
+            return n;
+        if (*p != 'x' && *p != 'X')
+            return -1;
+        p++;
+    }
+}
+
+int dims_layout(const char *s, size_t len)
+{
+    for (int l = 0; l < LAYOUT_COUNT; l++) {
+        size_t i = 0;
+        const char *name = dims_layouts[l];
+        while (i < len && name[i] && tolower((unsigned char)s[i]) == name[i])
+            i++;
+        if (i == len && name[i] == '\0')
+            return l;
+    }
+    return -1;
+}
+
+const char *dims_layout_name(enum pattern_layout l)
+{
+    return (int)l >= 0 && l < LAYOUT_COUNT ? dims_layouts[l] : "unknown";
+}
+
+void dims_text(char *buf, size_t len, int n, const int64_t *dims)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < n && used < len; d++) {
+        int w = snprintf(buf + used, len - used, "%s%lld", d ? "x" : "", (long long)dims[d]);
+        if (w < 0)
+            return;
+        used += (size_t)w;
+    }
+}
+
+/* value is word, any case. */
+static bool dims_word(const char *value, const char *word)
+{
+    size_t n = strlen(word);
+    if (strlen(value) != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)value[i]) != word[i])
+            return false;
+    return true;
+}
+
+static int dims_pattern(struct config *cfg, const char *spelled, const char *value,
+                        struct cli_msg *msg)
+{
+    if (dims_word(value, "guide"))
+        cfg->pattern = PATTERN_GUIDE;
+    else if (dims_word(value, "block"))
+        cfg->pattern = PATTERN_BLOCK;
+    else
+        return cli_fail(msg,
+                        "h5perf: %s '%s': expected guide (the guide's 1D and 2D patterns) or "
+                        "block",
+                        spelled, value);
+    return 0;
+}
+
+/* --global (elements), --grid and --read-grid (processes). */
+static int dims_values(struct config *cfg, enum opt_id id, const char *spelled, const char *value,
+                       struct cli_msg *msg)
+{
+    int64_t d[MODEL_MAX_DIMS];
+    bool global = id == OPT_GLOBAL;
+    int n = dims_scan(value, global ? INT64_MAX : 2147483647, d);
+    if (n < 0)
+        return cli_fail(msg,
+                        "h5perf: %s '%s': expected 1 to 3 whole numbers of %s separated by x, "
+                        "e.g. %s",
+                        spelled, value, global ? "elements" : "processes",
+                        global ? "512x512x512" : "4x4x4");
+    int *grid = id == OPT_GRID ? cfg->grid : cfg->read_grid;
+    for (int i = 0; i < MODEL_MAX_DIMS; i++) {
+        if (global)
+            cfg->global[i] = i < n ? d[i] : 0;
+        else
+            grid[i] = i < n ? (int)d[i] : 0;
+    }
+    if (global)
+        cfg->ndims = n;
+    return 0;
+}
+
+static int dims_layouts_option(struct config *cfg, const char *spelled, const char *value,
+                               struct cli_msg *msg)
+{
+    const char *s = value;
+    cfg->nlayouts = 0;
+    for (;;) {
+        size_t len = strcspn(s, ",");
+        int l = dims_layout(s, len);
+        if (l < 0)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': %s layout '%.*s'; expected a comma-separated list "
+                            "of shared, chunked, fpp",
+                            spelled, value, len ? "unknown" : "empty", (int)len, s);
+        for (int i = 0; i < cfg->nlayouts; i++)
+            if (cfg->layouts[i] == (enum pattern_layout)l)
+                return cli_fail(msg, "h5perf: %s '%s': layout '%s' given twice", spelled, value,
+                                dims_layout_name((enum pattern_layout)l));
+        cfg->layouts[cfg->nlayouts++] = (enum pattern_layout)l;
+        if (s[len] == '\0')
+            return 0;
+        s += len + 1;
+    }
+}
+
+int dims_option(struct config *cfg, enum opt_id id, const char *spelled, const char *value,
+                struct cli_msg *msg)
+{
+    if (id == OPT_PATTERN)
+        return dims_pattern(cfg, spelled, value, msg);
+    if (id == OPT_LAYOUT)
+        return dims_layouts_option(cfg, spelled, value, msg);
+    return dims_values(cfg, id, spelled, value, msg);
+}

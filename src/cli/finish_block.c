@@ -1,0 +1,146 @@
+/* Defaults and refusals of the block pattern (docs/block.md): its options
+ * only with --pattern block, the guide's options that do not apply refused,
+ * the defaults (8-byte elements, one variable, every layout), the grid
+ * against the array, the process counts and the read grid. Pure. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/dims.h"
+
+/* The options of the block pattern, and the guide's that it has no use for. */
+static const enum opt_id block_only[] = {OPT_GLOBAL, OPT_GRID,   OPT_ELEMENT_SIZE,
+                                         OPT_VARS,   OPT_LAYOUT, OPT_READ_GRID};
+static const enum opt_id guide_only[] = {
+    OPT_BYTES, OPT_MIN_XFER, OPT_MAX_XFER, OPT_BLOCK,  OPT_INTERLEAVED, OPT_GEOMETRY,
+    OPT_CHUNK, OPT_DSETS,    OPT_FILES,    OPT_DIRECT, OPT_READ_SHIFT,  OPT_OVERHEAD};
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* "4x4x4" of a grid. */
+static void grid_text(char *buf, size_t len, int n, const int *grid)
+{
+    int64_t g[MODEL_MAX_DIMS] = {0, 0, 0};
+    for (int d = 0; d < n; d++)
+        g[d] = grid[d];
+    dims_text(buf, len, n, g);
+}
+
+static int grid_dims(const int *grid)
+{
+    int n = 0;
+    while (n < MODEL_MAX_DIMS && grid[n] > 0)
+        n++;
+    return n;
+}
+
+static int64_t grid_procs(int n, const int *grid)
+{
+    int64_t p = 1;
+    for (int d = 0; d < n; d++)
+        p *= grid[d]; /* at most 3 factors below 2^31: no overflow */
+    return p;
+}
+
+/* --grid or --read-grid: as many dimensions as --global. */
+static int block_grid_dims(const struct config *cfg, enum opt_id id, const int *grid,
+                           struct cli_msg *msg)
+{
+    if (!cfg->spelled[id] || grid_dims(grid) == cfg->ndims)
+        return 0;
+    return cli_fail(msg, "h5perf: %s '%s': has %d dimension%s, %s '%s' has %d", cfg->spelled[id],
+                    cfg->raw[id], grid_dims(grid), grid_dims(grid) == 1 ? "" : "s",
+                    cfg->spelled[OPT_GLOBAL], cfg->raw[OPT_GLOBAL], cfg->ndims);
+}
+
+/* With --grid the run has its product of processes: -p and -P, if given,
+ * must say the same. */
+static int block_grid_procs(struct config *cfg, int world_size, struct cli_msg *msg)
+{
+    int64_t p = grid_procs(cfg->ndims, cfg->grid);
+    char g[64];
+    grid_text(g, sizeof g, cfg->ndims, cfg->grid);
+    if (p > world_size)
+        return cli_fail(msg, "h5perf: %s '%s': needs %lld processes, only %d %s started",
+                        cfg->spelled[OPT_GRID], cfg->raw[OPT_GRID], (long long)p, world_size,
+                        world_size == 1 ? "was" : "were");
+    const enum opt_id ids[2] = {OPT_MIN_PROCS, OPT_MAX_PROCS};
+    const int values[2] = {cfg->min_procs, cfg->max_procs};
+    for (int i = 0; i < 2; i++)
+        if (cfg->spelled[ids[i]] && values[i] != p)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': %s '%s' runs %lld processes; leave out -p and -P "
+                            "or give them its product",
+                            cfg->spelled[ids[i]], cfg->raw[ids[i]], cfg->spelled[OPT_GRID], g,
+                            (long long)p);
+    cfg->min_procs = cfg->max_procs = (int)p;
+    return 0;
+}
+
+/* --read-grid reads the shared file back with the same number of processes
+ * as the --grid that wrote it. */
+static int block_read_grid(const struct config *cfg, struct cli_msg *msg)
+{
+    if (!cfg->spelled[OPT_READ_GRID])
+        return 0;
+    const char *rg = cfg->spelled[OPT_READ_GRID];
+    if (cfg->nlayouts != 1 || cfg->layouts[0] != LAYOUT_SHARED)
+        return cli_fail(msg,
+                        "h5perf: %s '%s': reads the shared layout back (the others follow the "
+                        "writer's grid); give --layout shared",
+                        rg, cfg->raw[OPT_READ_GRID]);
+    if (cfg->write_only)
+        return cli_fail(msg, "h5perf: %s: cannot be combined with %s (there is no read phase)", rg,
+                        cfg->spelled[OPT_WRITE_ONLY]);
+    if (!cfg->spelled[OPT_GRID])
+        return cli_fail(msg, "h5perf: %s '%s': give the writing grid with --grid as well", rg,
+                        cfg->raw[OPT_READ_GRID]);
+    if (grid_procs(cfg->ndims, cfg->read_grid) != grid_procs(cfg->ndims, cfg->grid))
+        return cli_fail(msg, "h5perf: %s '%s': has %lld processes, %s '%s' %lld", rg,
+                        cfg->raw[OPT_READ_GRID], (long long)grid_procs(cfg->ndims, cfg->read_grid),
+                        cfg->spelled[OPT_GRID], cfg->raw[OPT_GRID],
+                        (long long)grid_procs(cfg->ndims, cfg->grid));
+    return 0;
+}
+
+int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg)
+{
+    if (cfg->pattern != PATTERN_BLOCK) {
+        for (size_t i = 0; i < COUNT_OF(block_only); i++)
+            if (cfg->spelled[block_only[i]])
+                return cli_fail(msg, "h5perf: %s: applies to --pattern block",
+                                cfg->spelled[block_only[i]]);
+        return 0;
+    }
+    for (size_t i = 0; i < COUNT_OF(guide_only); i++)
+        if (cfg->spelled[guide_only[i]])
+            return cli_fail(msg, "h5perf: %s: applies to the guide's patterns, not to %s block",
+                            cfg->spelled[guide_only[i]], cfg->spelled[OPT_PATTERN]);
+    if (cfg->debug_level || cfg->debug_raw || cfg->debug_times)
+        return cli_fail(msg, "h5perf: %s '%s': with %s block only v (verify the data read) applies",
+                        cfg->spelled[OPT_DEBUG], cfg->raw[OPT_DEBUG], cfg->spelled[OPT_PATTERN]);
+    if (!cfg->ndims)
+        return cli_fail(msg,
+                        "h5perf: %s block: give the array with --global, e.g. --global "
+                        "512x512x512",
+                        cfg->spelled[OPT_PATTERN]);
+    if (!cfg->elem)
+        cfg->elem = 8;
+    if (!cfg->nvars)
+        cfg->nvars = 1;
+    if (!cfg->nlayouts) {
+        cfg->nlayouts = LAYOUT_COUNT;
+        for (int l = 0; l < LAYOUT_COUNT; l++)
+            cfg->layouts[l] = (enum pattern_layout)l;
+    }
+    if (block_grid_dims(cfg, OPT_GRID, cfg->grid, msg) < 0 ||
+        block_grid_dims(cfg, OPT_READ_GRID, cfg->read_grid, msg) < 0 ||
+        block_read_grid(cfg, msg) < 0)
+        return -1;
+    if (cfg->read_only && (cfg->nlayouts != 1 || cfg->layouts[0] != LAYOUT_SHARED))
+        return cli_fail(msg,
+                        "h5perf: %s: reads a kept shared file (the other layouts follow the "
+                        "writer's grid); give --layout shared",
+                        cfg->spelled[OPT_READ_ONLY]);
+    return cfg->spelled[OPT_GRID] ? block_grid_procs(cfg, world_size, msg) : 0;
+}

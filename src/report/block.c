@@ -1,0 +1,159 @@
+/* The block pattern's text report (docs/block.md): a header, then per
+ * process count one table of throughputs, rows API x layout, and the two
+ * ratios the NERSC talk asks for: each API over MPI-IO on the same layout
+ * (the library's overhead) and each layout over the file per process on
+ * the same API (the cost of a shared file). Formats only: the figures are
+ * results_summarize()'s. */
+#include "report/block.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "cli/dims.h"
+#include "pattern/model.h"
+
+#define BLOCK_MB 1048576.0
+
+void text_block_header(FILE *out, const struct config *cfg, const char *hdf5_version)
+{
+    char dims[96];
+    dims_text(dims, sizeof dims, cfg->ndims, cfg->global);
+    int64_t n = model_product(cfg->ndims, cfg->global);
+    double mb = (double)n * cfg->elem * cfg->nvars / BLOCK_MB;
+    fprintf(out, "HDF5 Library: Version %s\n", hdf5_version);
+    fprintf(out, "Block pattern: array %s of %d-byte elements, %d variable%s, %.2f MB per phase\n",
+            dims, cfg->elem, cfg->nvars, cfg->nvars == 1 ? "" : "s", mb);
+    fprintf(out, "Layouts:");
+    for (int l = 0; l < cfg->nlayouts; l++)
+        fprintf(out, " %s", dims_layout_name(cfg->layouts[l]));
+    fprintf(out, "\nAPIs:");
+    for (int a = 0; a < API_COUNT; a++)
+        if (cfg->apis & API_BIT(a))
+            fprintf(out, " %s", api_desc((enum api_id)a)->key);
+    fprintf(out, "\nI/O method for MPI-IO and HDF5: %s\n",
+            cfg->collective ? "collective" : "independent");
+    fprintf(out, "Iterations: %d\n", cfg->iterations);
+    fprintf(out, "Env HDF5_PARAPREFIX=%s\n\n", cfg->paraprefix ? cfg->paraprefix : "not set");
+}
+
+/* The run of api and layout at nprocs in the log, or NULL. */
+static const struct api_result *block_find(const struct results_log *log, int nprocs,
+                                           enum api_id api, int layout)
+{
+    for (int i = 0; i < log->count; i++) {
+        const struct api_result *r = &log->runs[i];
+        if (r->nprocs == nprocs && r->api == api && r->layout == layout)
+            return r;
+    }
+    return NULL;
+}
+
+/* The figure the ratios compare: the median with three iterations or more,
+ * else the throughput of the mean time; NAN if the measure failed. */
+static double block_figure(const struct api_result *r, enum timer_id t)
+{
+    struct timer_summary s;
+    if (!r || results_measure_summary(r, t, &s) == 0)
+        return NAN;
+    return s.n >= 3 ? s.mbs_med : s.mbs_avg;
+}
+
+static void block_cells(FILE *out, const struct config *cfg, const struct api_result *r,
+                        enum timer_id t, bool phase)
+{
+    struct timer_summary s;
+    int width = cfg->iterations >= 3 ? 4 : 3;
+    if (!phase) {
+        for (int i = 0; i < width; i++)
+            fprintf(out, " %9s", "-");
+        return;
+    }
+    if (!r || results_measure_summary(r, t, &s) == 0) {
+        fprintf(out, " %9s", "FAILED");
+        for (int i = 1; i < width; i++)
+            fprintf(out, " %9s", "");
+        return;
+    }
+    fprintf(out, " %9.2f %9.2f %9.2f", s.mbs_max, s.mbs_avg, s.mbs_min);
+    if (width == 4)
+        fprintf(out, " %9.2f", s.mbs_med);
+}
+
+static void block_ratio(FILE *out, double num, double den)
+{
+    if (isnan(num) || isnan(den) || den <= 0)
+        fprintf(out, " %7s", "-");
+    else
+        fprintf(out, " %7.2f", num / den);
+}
+
+/* One ratio table: rows API x layout, each over the reference run ref()
+ * picks (MPI-IO on the same layout, or fpp with the same API). */
+static void block_ratios(FILE *out, const struct config *cfg, const struct results_log *log,
+                         int nprocs, bool over_mpiio)
+{
+    bool wrote = false;
+    for (int a = 0; a < API_COUNT; a++) {
+        if (!(cfg->apis & API_BIT(a)) || (over_mpiio && a == API_MPIIO))
+            continue;
+        for (int l = 0; l < cfg->nlayouts; l++) {
+            int layout = (int)cfg->layouts[l];
+            if (!over_mpiio && layout == LAYOUT_FPP)
+                continue;
+            const struct api_result *r = block_find(log, nprocs, (enum api_id)a, layout);
+            const struct api_result *ref =
+                over_mpiio ? block_find(log, nprocs, API_MPIIO, layout)
+                           : block_find(log, nprocs, (enum api_id)a, LAYOUT_FPP);
+            if (!r || !ref)
+                continue;
+            if (!wrote)
+                fprintf(out, "    %-7s %-8s %7s %7s\n", "API", "Layout", "Write", "Read");
+            wrote = true;
+            fprintf(out, "    %-7s %-8s", api_desc((enum api_id)a)->err_name,
+                    dims_layout_name((enum pattern_layout)layout));
+            block_ratio(out, block_figure(r, TIMER_WRITE_GROSS),
+                        block_figure(ref, TIMER_WRITE_GROSS));
+            block_ratio(out, block_figure(r, TIMER_READ_GROSS),
+                        block_figure(ref, TIMER_READ_GROSS));
+            fputc('\n', out);
+        }
+    }
+    if (!wrote)
+        fprintf(out, "    (not measured: %s)\n",
+                over_mpiio ? "give mpiio and another API" : "give fpp and another layout");
+}
+
+void text_block_table(FILE *out, const struct config *cfg, const struct results_log *log,
+                      int nprocs)
+{
+    int grid[MODEL_MAX_DIMS];
+    sweep_grid(cfg, nprocs, grid);
+    int64_t g[MODEL_MAX_DIMS] = {grid[0], grid[1], grid[2]};
+    char gt[64];
+    dims_text(gt, sizeof gt, cfg->ndims, g);
+    bool med = cfg->iterations >= 3, wr = !cfg->read_only, rd = !cfg->write_only;
+    fprintf(out, "Number of processors = %d (grid %s); MB/s including open and close\n", nprocs,
+            gt);
+    fprintf(out, "    %-7s %-8s %-*s %s\n", "", "", med ? 40 : 30, "Write MB/s", "Read MB/s");
+    fprintf(out, "    %-7s %-8s", "API", "Layout");
+    for (int p = 0; p < 2; p++)
+        fprintf(out, " %9s %9s %9s%s", "Max", "Avg", "Min", med ? "    Median" : "");
+    fputc('\n', out);
+    for (int a = 0; a < API_COUNT; a++)
+        for (int l = 0; l < cfg->nlayouts && (cfg->apis & API_BIT(a)); l++) {
+            const struct api_result *r =
+                block_find(log, nprocs, (enum api_id)a, (int)cfg->layouts[l]);
+            fprintf(out, "    %-7s %-8s", api_desc((enum api_id)a)->err_name,
+                    dims_layout_name(cfg->layouts[l]));
+            block_cells(out, cfg, r, TIMER_WRITE_GROSS, wr);
+            block_cells(out, cfg, r, TIMER_READ_GROSS, rd);
+            fputc('\n', out);
+        }
+    fprintf(out, "Library overhead: throughput over MPI-IO's on the same layout (%s)\n",
+            med ? "medians" : "averages");
+    block_ratios(out, cfg, log, nprocs, true);
+    fprintf(out, "Shared file: throughput over the file per process's with the same API (%s)\n",
+            med ? "medians" : "averages");
+    block_ratios(out, cfg, log, nprocs, false);
+    fputc('\n', out);
+}
