@@ -12,7 +12,7 @@ import statistics
 import sys
 
 SCHEMA = "h5perf-results"
-SCHEMA_VERSION = 1
+SCHEMA_VERSIONS = (1, 2)  # 2 adds the block pattern (config.pattern, runs' layout)
 MIB = 1 << 20
 
 APIS = ("posix", "mpiio", "phdf5")
@@ -233,13 +233,13 @@ def _positive(obj, key, where, minimum=1):
 
 def check_document(doc):
     """Raises ResultsError (without the file name) unless doc is a version 1
-    h5perf results document with well-formed runs."""
+    or 2 h5perf results document with well-formed runs."""
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise ResultsError('not an h5perf results document (no "schema": "%s")' % SCHEMA)
     version = doc.get("schema_version")
-    if version != SCHEMA_VERSION or isinstance(version, bool):
-        raise ResultsError("unsupported schema_version %s (supported: %d)" % (
-            json.dumps(version), SCHEMA_VERSION))
+    if version not in SCHEMA_VERSIONS or isinstance(version, bool):
+        raise ResultsError("unsupported schema_version %s (supported: %s)" % (
+            json.dumps(version), ", ".join(str(v) for v in SCHEMA_VERSIONS)))
     _field(doc, "context", "object", "")
     _field(doc, "config", "object", "")
     runs = _field(doc, "runs", "array", "")

@@ -244,7 +244,9 @@ static bool engine_record(struct engine_api *a, struct api_result *r)
     const struct config *c = &a->s->cfg;
     const struct run_point *p = a->point;
     int64_t bytes = (int64_t)c->num_files * sweep_file_bytes(c, p->nprocs);
-    if (a->ctx.rank != 0 || results_init(r, a->api, p->nprocs, p->xfer, bytes, c->iterations) != 0)
+    /* The block pattern moves a process's whole block per call. */
+    int64_t xfer = c->pattern == PATTERN_BLOCK ? a->pt.xfer_bytes : p->xfer;
+    if (a->ctx.rank != 0 || results_init(r, a->api, p->nprocs, xfer, bytes, c->iterations) != 0)
         return false;
     r->layout = c->pattern == PATTERN_BLOCK ? (int)p->layout : -1;
     return true;

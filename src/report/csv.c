@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "cli/dims.h"
 #include "report/jsonw.h"
 #include "report/text.h"
 
@@ -63,7 +64,9 @@ static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id 
         csv_text(out, r->errors);
     else if (st == RUN_VERIFY_FAILED)
         csv_text(out, "data verification failed (see stderr)");
-    fputc('\n', out);
+    /* The block pattern's layout: last, so that the guide's columns keep
+     * their places. */
+    fprintf(out, ",%s\n", r->layout >= 0 ? dims_layout_name((enum pattern_layout)r->layout) : "");
 }
 
 int csv_write(FILE *out, const struct config *cfg, const struct results_log *log)

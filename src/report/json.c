@@ -2,6 +2,9 @@
  * the schema; statistics come from results.h, never computed here. */
 #include "report/json.h"
 
+#include "cli/dims.h"
+#include "cli/sweep.h"
+
 #include <string.h>
 
 #include "report/jsonw.h"
@@ -132,6 +135,62 @@ static void json_environment(struct jsonw *w, const struct config *cfg, const st
     jsonw_end(w);
 }
 
+/* The guide's workload. */
+static void json_guide_config(struct jsonw *w, const struct config *cfg)
+{
+    jsonw_key(w, "geometry");
+    jsonw_string(w, cfg->geometry_2d ? "2d" : "1d");
+    jsonw_key(w, "layout");
+    jsonw_string(w, cfg->interleaved ? "interleaved" : "contiguous");
+    jsonw_key(w, "storage");
+    jsonw_string(w, cfg->chunk ? "chunked" : "contiguous");
+    json_size(w, "bytes_per_process", cfg->bytes);
+    json_size(w, "min_xfer_size", cfg->xfer_min);
+    json_size(w, "max_xfer_size", cfg->xfer_max);
+    json_size(w, "block_size", cfg->block);
+    json_size(w, "num_dsets", cfg->num_dsets);
+    json_size(w, "num_files", cfg->num_files);
+}
+
+/* [d0, d1, ...] of n dimensions. */
+static void json_dims(struct jsonw *w, const char *key, int n, const int64_t *d)
+{
+    jsonw_key(w, key);
+    jsonw_array(w);
+    for (int i = 0; i < n; i++)
+        jsonw_int(w, d[i]);
+    jsonw_end(w);
+}
+
+static void json_grid(struct jsonw *w, const char *key, int n, const int *grid)
+{
+    int64_t g[MODEL_MAX_DIMS] = {grid[0], grid[1], grid[2]};
+    if (grid[0] > 0) {
+        json_dims(w, key, n, g);
+        return;
+    }
+    jsonw_key(w, key);
+    jsonw_null(w);
+}
+
+/* The block pattern's workload (docs/block.md). */
+static void json_block_config(struct jsonw *w, const struct config *cfg)
+{
+    jsonw_key(w, "block");
+    jsonw_object(w);
+    json_dims(w, "global", cfg->ndims, cfg->global);
+    json_grid(w, "grid", cfg->ndims, cfg->grid);
+    json_grid(w, "read_grid", cfg->ndims, cfg->read_grid);
+    json_size(w, "element_size", cfg->elem);
+    json_size(w, "vars", cfg->nvars);
+    jsonw_key(w, "layouts");
+    jsonw_array(w);
+    for (int l = 0; l < cfg->nlayouts; l++)
+        jsonw_string(w, dims_layout_name(cfg->layouts[l]));
+    jsonw_end(w);
+    jsonw_end(w);
+}
+
 static void json_config(struct jsonw *w, const struct config *cfg, const struct run_context *c)
 {
     jsonw_key(w, "config");
@@ -142,20 +201,14 @@ static void json_config(struct jsonw *w, const struct config *cfg, const struct 
         if (cfg->apis & API_BIT(a))
             jsonw_string(w, api_desc((enum api_id)a)->key);
     jsonw_end(w);
-    jsonw_key(w, "geometry");
-    jsonw_string(w, cfg->geometry_2d ? "2d" : "1d");
-    jsonw_key(w, "layout");
-    jsonw_string(w, cfg->interleaved ? "interleaved" : "contiguous");
-    jsonw_key(w, "storage");
-    jsonw_string(w, cfg->chunk ? "chunked" : "contiguous");
+    jsonw_key(w, "pattern");
+    jsonw_string(w, cfg->pattern == PATTERN_BLOCK ? "block" : "guide");
+    if (cfg->pattern == PATTERN_BLOCK)
+        json_block_config(w, cfg);
+    else
+        json_guide_config(w, cfg);
     jsonw_key(w, "io_mode");
     jsonw_string(w, cfg->collective ? "collective" : "independent");
-    json_size(w, "bytes_per_process", cfg->bytes);
-    json_size(w, "min_xfer_size", cfg->xfer_min);
-    json_size(w, "max_xfer_size", cfg->xfer_max);
-    json_size(w, "block_size", cfg->block);
-    json_size(w, "num_dsets", cfg->num_dsets);
-    json_size(w, "num_files", cfg->num_files);
     json_size(w, "iterations", cfg->iterations);
     json_size(w, "min_processes", cfg->min_procs);
     json_size(w, "max_processes", cfg->max_procs);
@@ -257,6 +310,13 @@ static void json_run(struct jsonw *w, const struct config *cfg, const struct api
     json_size(w, "transfer_size", r->xfer);
     jsonw_key(w, "api");
     jsonw_string(w, api_desc(r->api)->key);
+    if (r->layout >= 0) {
+        jsonw_key(w, "layout");
+        jsonw_string(w, dims_layout_name((enum pattern_layout)r->layout));
+        int grid[MODEL_MAX_DIMS];
+        sweep_grid(cfg, r->nprocs, grid);
+        json_grid(w, "grid", cfg->ndims, grid);
+    }
     json_size(w, "bytes", r->bytes);
     jsonw_key(w, "status");
     jsonw_string(w, results_status_name(results_status(r)));

@@ -10,7 +10,7 @@
 #include "report/context.h"
 #include "report/results.h"
 
-#define JSON_SCHEMA_VERSION 1
+#define JSON_SCHEMA_VERSION 2
 
 /* Writes one document to out. Returns 0, or -1 if the stream reports an
  * error. */

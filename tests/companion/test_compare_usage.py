@@ -104,8 +104,8 @@ class UsageErrors(unittest.TestCase):
         missing = os.path.join(self.tmp, "missing.json")
         text = self.write("report.txt", "HDF5 Library: Version 1.10.8\n")
         doc = common.load(s)
-        doc["schema_version"] = 2
-        v2 = self.write("v2.json", json.dumps(doc))
+        doc["schema_version"] = 3
+        v3 = self.write("v3.json", json.dumps(doc))
         other = self.write("other.json", json.dumps({"schema": "ior", "tests": []}))
         with open(s) as f:
             truncated = self.write("truncated.json", f.read()[:5000])
@@ -119,7 +119,7 @@ class UsageErrors(unittest.TestCase):
                 ([text, s], "'%s': not JSON: Expecting value: line 1 column 1" % text),
                 ([s, truncated], "'%s': not JSON: " % truncated),
                 ([s, nan], "'%s': not JSON: NaN is not a JSON value" % nan),
-                ([s, v2], "'%s': unsupported schema_version 2 (supported: 1)" % v2),
+                ([s, v3], "'%s': unsupported schema_version 3 (supported: 1, 2)" % v3),
                 ([other, s], "'%s': not an h5perf results document" % other),
                 ([one, four], "'%s' and '%s': no configuration (processes, transfer size, API, "
                               "data measure) in common" % (one, four))):
