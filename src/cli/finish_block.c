@@ -95,11 +95,12 @@ static int block_read_grid(const struct config *cfg, struct cli_msg *msg)
     if (!cfg->spelled[OPT_GRID])
         return cli_fail(msg, "h5perf: %s '%s': give the writing grid with --grid as well", rg,
                         cfg->raw[OPT_READ_GRID]);
-    if (grid_procs(cfg->ndims, cfg->read_grid) != grid_procs(cfg->ndims, cfg->grid))
-        return cli_fail(msg, "h5perf: %s '%s': has %lld processes, %s '%s' %lld", rg,
-                        cfg->raw[OPT_READ_GRID], (long long)grid_procs(cfg->ndims, cfg->read_grid),
-                        cfg->spelled[OPT_GRID], cfg->raw[OPT_GRID],
-                        (long long)grid_procs(cfg->ndims, cfg->grid));
+    long long rp = (long long)grid_procs(cfg->ndims, cfg->read_grid);
+    long long wp = (long long)grid_procs(cfg->ndims, cfg->grid);
+    if (rp != wp)
+        return cli_fail(msg, "h5perf: %s '%s': has %lld process%s, %s '%s' has %lld", rg,
+                        cfg->raw[OPT_READ_GRID], rp, rp == 1 ? "" : "es", cfg->spelled[OPT_GRID],
+                        cfg->raw[OPT_GRID], wp);
     return 0;
 }
 

@@ -82,7 +82,7 @@ def main():
         # -Werror) does not compile: its warnings are seen here.
         warnings = [l for l in out.splitlines() if "warning:" in l]
         expect_eq(warnings, [], "compiler warnings of the default build")
-        expect("h5perf's tests need a Python 3 with matplotlib and jsonschema" in out,
+        expect("h5perf's tests need a Python 3 with numpy, matplotlib and jsonschema" in out,
                "the configure warning about the tests' Python")
         with open(os.path.join(b, "CMakeCache.txt")) as fh:
             expect("CMAKE_BUILD_TYPE:STRING=Release\n" in fh.read(), "default build type")

@@ -4,10 +4,15 @@
  *   layout contiguous|chunked <c0> [<c1>]
  *   dims <d0> [<d1>]
  *   data <decimal bytes separated by spaces>
- * Usage: h5read FILE DATASET. Exit 0, or 1 with a message on stderr. */
+ * With a third argument "values", the dataset's own type and its elements:
+ *   type <integer|other> <size> <unsigned|signed> <le|be>
+ *   values <decimal elements separated by spaces>
+ * Usage: h5read FILE DATASET [values]. Exit 0, or 1 with a message on
+ * stderr. */
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int fail(const char *what)
 {
@@ -31,10 +36,40 @@ static void print_layout(hid_t dset)
     H5Pclose(dcpl);
 }
 
+/* The dataset's type, then its elements read as unsigned little-endian
+ * integers of its own size. */
+static int print_values(hid_t dset, hsize_t total)
+{
+    hid_t type = H5Dget_type(dset);
+    size_t size = H5Tget_size(type);
+    int integer = H5Tget_class(type) == H5T_INTEGER;
+    printf("type %s %zu %s %s\n", integer ? "integer" : "other", size,
+           integer && H5Tget_sign(type) == H5T_SGN_NONE ? "unsigned" : "signed",
+           H5Tget_order(type) == H5T_ORDER_LE ? "le" : "be");
+    H5Tclose(type);
+    hid_t mem = size == 1   ? H5T_STD_U8LE
+                : size == 2 ? H5T_STD_U16LE
+                : size == 4 ? H5T_STD_U32LE
+                            : H5T_STD_U64LE;
+    unsigned char *buf = malloc(total ? total * size : 1);
+    if (!integer || size > 8 || !buf || H5Dread(dset, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+        return -1;
+    printf("values");
+    for (hsize_t i = 0; i < total; i++) {
+        unsigned long long v = 0;
+        for (size_t k = size; k-- > 0;)
+            v = v << 8 | buf[i * size + k];
+        printf(" %llu", v);
+    }
+    printf("\n");
+    free(buf);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: h5read FILE DATASET\n");
+    if (argc != 3 && !(argc == 4 && strcmp(argv[3], "values") == 0)) {
+        fprintf(stderr, "usage: h5read FILE DATASET [values]\n");
         return 2;
     }
     hid_t file = H5Fopen(argv[1], H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -54,6 +89,8 @@ int main(int argc, char **argv)
         total *= dims[i];
     }
     printf("\n");
+    if (argc == 4)
+        return print_values(dset, total) < 0 ? fail("H5Dread (values)") : 0;
     unsigned char *buf = malloc(total ? total : 1);
     if (!buf || H5Dread(dset, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
         return fail("H5Dread");
