@@ -124,13 +124,17 @@ def help_exits_zero():
     # h5perf's own lines only: without /sys (a plain chroot) Open MPI's hwloc
     # complains on stderr of every launch.
     expect_eq(r.h5perf_err + r.page_cache, [], "h5perf's lines on stderr", r)
-    for opt in ("--align", "--api", "--block-size", "--chunk", "--collective", "--num-dsets",
-                "--debug", "--num-bytes", "--num-files", "--geometry", "--num-iterations",
-                "--interleaved", "--mpi-posix", "--output", "--min-num-processes",
-                "--max-num-processes", "--threshold", "--write-only", "--min-xfer-size",
-                "--max-xfer-size", "--overwrite", "--help", "--watchdog", "--no-memory-check",
-                "HDF5_NOCLEANUP", "HDF5_MPI_INFO", "HDF5_PARAPREFIX"):
-        expect(opt in r.out, "help mentions " + opt, r)
+    # Every long option of the parser's table (src/cli/opt.c), so that an
+    # option added there and not to the help text fails here.
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src",
+                           "cli", "opt.c")) as fh:
+        table = re.findall(r'^\s*\{(?:"-.", |NULL, )"(--[a-z-]+)", .*OPT_', fh.read(), re.M)
+    expect(len(table) >= 30, "options found in src/cli/opt.c: %d" % len(table))
+    shown = set(re.findall(r"(--[a-z-]+)", r.out))
+    for opt in table:
+        expect(opt in shown, "help mentions " + opt, r)
+    for var in ("HDF5_NOCLEANUP", "HDF5_MPI_INFO", "HDF5_PARAPREFIX"):
+        expect(var in r.out, "help mentions " + var, r)
     expect_eq(r.out.count("usage:"), 1, "help printed once (rank 0 only)", r)
 
 
