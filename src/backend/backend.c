@@ -29,9 +29,19 @@ int backend_check_table(void)
         if (!b)
             continue;
         if (b->desc != api_desc((enum api_id)i) || !b->open || !b->dset_begin || !b->transfer ||
-            !b->dset_end || !b->close || !b->check_source)
+            !b->dset_end || !b->close || !b->check_source || !b->check || !b->version)
             return -1;
     }
+    return 0;
+}
+
+int backend_check_none(const struct backend_settings *set, const struct pattern *pt, char *why,
+                       size_t len)
+{
+    (void)set;
+    (void)pt;
+    (void)why;
+    (void)len;
     return 0;
 }
 

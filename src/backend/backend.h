@@ -64,7 +64,20 @@ struct backend_ops {
      * fewer than the 24 this run reads"). */
     int (*check_source)(const char *path, int num_dsets, const struct pattern *pt, char *why,
                         size_t len);
+    /* Pure, before any file exists: can this API carry out plan pt with
+     * these settings? What only the backend knows (HDF5's chunk limit); the
+     * limits of the API table are validation's. Returns 0, or -1 with the
+     * reason in why ("its chunks of 4 GiB are above HDF5's limit of ..."). */
+    int (*check)(const struct backend_settings *set, const struct pattern *pt, char *why,
+                 size_t len);
+    /* The library behind the API as the run found it ("HDF5 1.10.8"), for
+     * the results' context. Local; may call the library, not start I/O. */
+    void (*version)(char *buf, size_t len);
 };
+
+/* check of a backend with nothing to check beyond the API table. */
+int backend_check_none(const struct backend_settings *set, const struct pattern *pt, char *why,
+                       size_t len);
 
 /* Local. May h5perf replace (truncate and rewrite) the existing file whose
  * lstat() is st? Only a regular file with one link and, if owner, owned by

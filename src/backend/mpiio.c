@@ -9,7 +9,9 @@
 #include "backend/backend.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct backend_file {
     MPI_File fh;
@@ -289,6 +291,17 @@ static int mpiio_close(struct backend_file *f, struct err *e)
     return rc != MPI_SUCCESS ? err_mpi(e, "close", path, -1, -1, rc) : synced;
 }
 
+/* The MPI library's first line ("Open MPI v4.1.4, ..."): its MPI-IO is
+ * part of it (ROMIO or OMPIO, as the library chose). */
+static void mpiio_version(char *buf, size_t len)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0;
+    MPI_Get_library_version(lib, &n);
+    lib[strcspn(lib, "\n")] = '\0';
+    snprintf(buf, len, "%s", lib);
+}
+
 const struct backend_ops backend_mpiio = {
     .desc = &api_descs[API_MPIIO],
     .open = mpiio_open,
@@ -297,4 +310,6 @@ const struct backend_ops backend_mpiio = {
     .dset_end = mpiio_dset_end,
     .close = mpiio_close,
     .check_source = backend_check_flat,
+    .check = backend_check_none,
+    .version = mpiio_version,
 };

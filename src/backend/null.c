@@ -3,6 +3,7 @@
  * command line; tests install it through engine options. */
 #include "backend/backend.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 struct backend_file {
@@ -47,6 +48,11 @@ static int null_close(struct backend_file *f, struct err *e)
  * name in error lines. */
 static const struct api_desc null_desc = {API_POSIX, "null", "null", "null", ".null", 0, 0};
 
+static void null_version(char *buf, size_t len)
+{
+    snprintf(buf, len, "none");
+}
+
 const struct backend_ops backend_null = {
     .desc = &null_desc,
     .open = null_open,
@@ -55,4 +61,6 @@ const struct backend_ops backend_null = {
     .dset_end = null_dset_end,
     .close = null_close,
     .check_source = backend_check_flat,
+    .check = backend_check_none,
+    .version = null_version,
 };

@@ -295,6 +295,34 @@ static int phdf5_check_source(const char *path, int num_dsets, const struct patt
     return rc;
 }
 
+/* HDF5 refuses a chunk of 4 GiB or more (H5Pset_chunk counts elements,
+ * H5Dcreate bytes): a chunked dataset's chunk must stay below. */
+static int phdf5_check(const struct backend_settings *set, const struct pattern *pt, char *why,
+                       size_t len)
+{
+    if (!set->chunked)
+        return 0;
+    const struct pattern_slab *s = &pt->slab;
+    uint64_t bytes = (uint64_t)pt->elem;
+    for (int d = 0; d < s->ndims; d++)
+        bytes =
+            bytes > UINT64_MAX / (uint64_t)s->chunk[d] ? UINT64_MAX : bytes * (uint64_t)s->chunk[d];
+    if (bytes <= UINT32_MAX)
+        return 0;
+    snprintf(why, len,
+             "its chunks of %" PRIu64 " bytes are above HDF5's limit of %" PRIu32
+             " bytes per chunk",
+             bytes, UINT32_MAX);
+    return -1;
+}
+
+static void phdf5_version(char *buf, size_t len)
+{
+    unsigned maj = 0, min = 0, rel = 0;
+    H5get_libversion(&maj, &min, &rel);
+    snprintf(buf, len, "HDF5 %u.%u.%u", maj, min, rel);
+}
+
 const struct backend_ops backend_phdf5 = {
     .desc = &api_descs[API_PHDF5],
     .open = phdf5_open,
@@ -303,4 +331,6 @@ const struct backend_ops backend_phdf5 = {
     .dset_end = phdf5_dset_end,
     .close = phdf5_close,
     .check_source = phdf5_check_source,
+    .check = phdf5_check,
+    .version = phdf5_version,
 };

@@ -8,8 +8,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 struct backend_file {
@@ -203,6 +205,22 @@ static int posix_close(struct backend_file *f, struct err *e)
     return synced;
 }
 
+/* The C library (where confstr names it) and the kernel: "glibc 2.36,
+ * Linux 6.1.0-18-amd64". */
+static void posix_version(char *buf, size_t len)
+{
+    char libc[64] = "";
+    struct utsname u;
+#ifdef _CS_GNU_LIBC_VERSION
+    if (confstr(_CS_GNU_LIBC_VERSION, libc, sizeof libc) == 0)
+        libc[0] = '\0';
+#endif
+    if (uname(&u) < 0)
+        snprintf(buf, len, "%s", libc[0] ? libc : "unknown");
+    else
+        snprintf(buf, len, "%s%s%s %s", libc, libc[0] ? ", " : "", u.sysname, u.release);
+}
+
 const struct backend_ops backend_posix = {
     .desc = &api_descs[API_POSIX],
     .open = posix_open,
@@ -211,4 +229,6 @@ const struct backend_ops backend_posix = {
     .dset_end = posix_dset_end,
     .close = posix_close,
     .check_source = backend_check_flat,
+    .check = backend_check_none,
+    .version = posix_version,
 };

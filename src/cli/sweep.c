@@ -1,6 +1,7 @@
 /* The run points of sweep.h and the plan of each. Pure. */
 #include "cli/sweep.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int sweep_points(const struct config *c, struct run_point *out, int max)
@@ -24,6 +25,15 @@ int sweep_points(const struct config *c, struct run_point *out, int max)
         }
     }
     return n;
+}
+
+struct run_point *sweep_points_all(const struct config *c, int *n)
+{
+    *n = sweep_points(c, NULL, 0);
+    struct run_point *pts = malloc(sizeof *pts * (size_t)(*n > 0 ? *n : 1));
+    if (pts)
+        sweep_points(c, pts, *n);
+    return pts;
 }
 
 void sweep_grid(const struct config *c, int nprocs, int grid[MODEL_MAX_DIMS])

@@ -66,6 +66,10 @@ struct run_point {
  * the first max into out. Returns how many there are. */
 int sweep_points(const struct config *c, struct run_point *out, int max);
 
+/* All the run points, in a malloc'd array of *n (free() it); NULL if out
+ * of memory. */
+struct run_point *sweep_points_all(const struct config *c, int *n);
+
 /* The block pattern's grid for a process count: --grid, or the one
  * MPI_Dims_create gave (c->auto_grid, filled before validation). */
 void sweep_grid(const struct config *c, int nprocs, int grid[MODEL_MAX_DIMS]);

@@ -369,11 +369,10 @@ int config_validate(const struct config *cfg, struct cli_msg *msg)
     msg->line[0] = '\0';
     if (cfg->pattern == PATTERN_BLOCK)
         return config_validate_block(cfg, msg);
-    int n = sweep_points(cfg, NULL, 0);
-    struct run_point *pts = malloc(sizeof *pts * (size_t)(n > 0 ? n : 1));
+    int n = 0;
+    struct run_point *pts = sweep_points_all(cfg, &n);
     if (!pts)
         return cli_fail(msg, "h5perf: out of memory for the %d runs of the sweep", n);
-    sweep_points(cfg, pts, n);
     int rc = 0;
     for (int i = 0; rc == 0 && i < n; i++) {
         struct pattern_params pp = sweep_pattern_params(cfg, pts[i].nprocs, pts[i].xfer);

@@ -20,6 +20,7 @@
 #include <sys/vfs.h>
 #endif
 
+#include "backend/backend.h"
 #include "cli/sweep.h"
 #include "engine/memory.h"
 #include "engine/sink.h"
@@ -263,6 +264,11 @@ void context_init(struct run_context *c, const struct setup *s, int argc, char *
     H5get_libversion(&maj, &min, &rel);
     snprintf(c->hdf5_version, sizeof c->hdf5_version, "%u.%u.%u", maj, min, rel);
     context_mpi(c);
+    for (int a = 0; a < API_COUNT; a++) {
+        const struct backend_ops *ops = backend_get((enum api_id)a);
+        if (ops)
+            ops->version(c->api_versions[a], sizeof c->api_versions[a]);
+    }
     c->processes = s->world_size;
     context_file_system(c, s->dir);
     context_now(c->start_time, sizeof c->start_time);

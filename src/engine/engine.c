@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/dims.h"
 #include "cli/sweep.h"
 #include "engine/agree.h"
+#include "engine/check.h"
 #include "engine/files.h"
 #include "engine/names.h"
 #include "engine/phase.h"
@@ -144,14 +146,17 @@ static bool engine_file(struct engine_api *a, int slot, double *t, struct verify
 static void engine_report_mismatch(const struct engine_api *a, const struct verify_state *v,
                                    int iteration)
 {
-    char line[4800] = "";
+    char line[4800] = "", what[64];
+    if (a->pt.kind == PATTERN_BLOCK)
+        snprintf(what, sizeof what, "layout %s", dims_layout_name(a->point->layout));
+    else
+        snprintf(what, sizeof what, "transfer size %" PRId64, a->pt.p.xfer);
     if (v->bad)
         snprintf(line, sizeof line,
-                 "h5perf: rank %d: verify '%s' (%s, %d processes, transfer size %" PRId64
-                 ", iteration %d): %" PRId64 " bytes differ, the first at offset %" PRId64
-                 ": expected %u, found %u\n",
-                 a->s->world_rank, v->path, a->ops->desc->err_name, a->ctx.nprocs, a->pt.p.xfer,
-                 iteration, v->bad, v->first_offset, v->expected, v->found);
+                 "h5perf: rank %d: verify '%s' (%s, %d processes, %s, iteration %d): %" PRId64
+                 " bytes differ, the first at offset %" PRId64 ": expected %u, found %u\n",
+                 a->s->world_rank, v->path, a->ops->desc->err_name, a->ctx.nprocs, what, iteration,
+                 v->bad, v->first_offset, v->expected, v->found);
     sink_gather(a->ctx.comm, line, stderr, NULL);
 }
 
@@ -274,7 +279,7 @@ static void engine_point(struct engine_api *a, const struct backend_ops *const o
     a->api = p->api;
     a->ops = ops[p->api];
     a->fpp = c->pattern == PATTERN_BLOCK && p->layout == LAYOUT_FPP;
-    a->set.chunked = c->pattern == PATTERN_BLOCK ? p->layout == LAYOUT_CHUNKED : c->chunk;
+    a->set = engine_settings(c, p);
     a->fctx = a->ctx;
     if (a->fpp)
         a->fctx = (struct backend_ctx){
@@ -328,12 +333,6 @@ static int engine_nprocs(const struct setup *s, const struct backend_ops *const 
 {
     const struct config *c = &s->cfg;
     struct engine_api a = {.s = s, .progress = progress};
-    a.set = (struct backend_settings){.collective = c->collective,
-                                      .chunked = c->chunk,
-                                      .fsync = c->fsync,
-                                      .direct = c->direct,
-                                      .align = c->align,
-                                      .threshold = c->threshold};
     a.ctx = (struct backend_ctx){.comm = comm, .info = s->info, .set = &a.set};
     MPI_Comm_rank(comm, &a.ctx.rank);
     MPI_Comm_size(comm, &a.ctx.nprocs);

@@ -230,14 +230,17 @@ static int64_t memory_sum(const struct memory_report *r, int n, const char *insi
 static int64_t memory_buffer(const struct config *c, int nprocs)
 {
     int64_t buf = 0;
-    struct run_point pts[CONFIG_MAX_SWEEP * LAYOUT_COUNT * API_COUNT];
-    int n = sweep_points(c, pts, (int)(sizeof pts / sizeof pts[0]));
-    for (int i = 0; i < n && i < (int)(sizeof pts / sizeof pts[0]); i++)
+    int n = 0;
+    struct run_point *pts = sweep_points_all(c, &n);
+    if (!pts)
+        return INT64_MAX; /* refused: no memory even for the list */
+    for (int i = 0; i < n; i++)
         for (int read = 0; read < 2 && pts[i].nprocs == nprocs; read++) {
             struct pattern pt;
             if (sweep_plan(c, &pts[i], 0, 0, read, &pt, NULL) == 0 && pt.xfer_bytes > buf)
                 buf = pt.xfer_bytes;
         }
+    free(pts);
     return buf;
 }
 

@@ -16,6 +16,7 @@
 #include "cli/extent.h"
 #include "cli/sweep.h"
 #include "engine/agree.h"
+#include "engine/check.h"
 #include "engine/files.h"
 #include "engine/memory.h"
 #include "engine/names.h"
@@ -72,7 +73,9 @@ static int setup_parse(struct setup *s, int argc, char **argv, struct cli_msg *m
     if (config_finish(&s->cfg, s->world_size, w, m) < 0)
         return -1;
     setup_auto_grids(&s->cfg);
-    return config_validate(&s->cfg, m);
+    if (config_validate(&s->cfg, m) < 0)
+        return -1;
+    return engine_check(&s->cfg, m);
 }
 
 /* Rank 0, --read-only: the data file of an API exists, is a regular file

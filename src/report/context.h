@@ -17,11 +17,14 @@ struct run_context {
     char hdf5_version[32]; /* the library running, not the headers */
     char mpi_library[256]; /* first line of MPI_Get_library_version() */
     char mpi_version[16];  /* MPI standard, "3.1" */
-    int processes;         /* started */
-    int hosts;             /* distinct processor names */
-    char *host_names;      /* the distinct names, '\n'-separated, owned */
-    char directory[4096];  /* absolute directory of the data files */
-    char fs_type[64];      /* the kernel's name for statfs f_type, or "unknown" */
+    /* each API's library as its backend reports it ("HDF5 1.10.8"), by
+     * api_id; "" for an API not compiled in */
+    char api_versions[API_COUNT][256];
+    int processes;        /* started */
+    int hosts;            /* distinct processor names */
+    char *host_names;     /* the distinct names, '\n'-separated, owned */
+    char directory[4096]; /* absolute directory of the data files */
+    char fs_type[64];     /* the kernel's name for statfs f_type, or "unknown" */
     unsigned long fs_magic;
     char start_time[32]; /* UTC, 2026-11-22T07:38:40Z */
     char end_time[32];
@@ -30,7 +33,7 @@ struct run_context {
     struct cli_warnings warnings;                              /* announced adjustments */
     const char *env_paraprefix, *env_nocleanup, *env_mpi_info; /* NULL = undefined */
     int exit_status;
-    char page_cache[640]; /* the page-cache warning (issue 6), "" if none */
+    char page_cache[640]; /* the page-cache warning (docs/performance.md), "" if none */
 };
 
 #endif

@@ -69,6 +69,14 @@ static void json_context(struct jsonw *w, const struct run_context *c)
     jsonw_string(w, c->mpi_library);
     jsonw_key(w, "mpi_version");
     jsonw_string(w, c->mpi_version);
+    jsonw_key(w, "api_versions");
+    jsonw_object(w);
+    for (int a = 0; a < API_COUNT; a++)
+        if (c->api_versions[a][0]) {
+            jsonw_key(w, api_descs[a].key);
+            jsonw_string(w, c->api_versions[a]);
+        }
+    jsonw_end(w);
     jsonw_key(w, "processes");
     jsonw_int(w, c->processes);
     jsonw_key(w, "hosts");

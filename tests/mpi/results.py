@@ -132,6 +132,13 @@ def results_json_matches_text_report():
         expect_fs_type(ctx["file_system"]["type"], d, r)
         expect(ctx["start_time"] <= ctx["end_time"], "start before end", r)
         expect_eq(ctx["command_line"][1:], shlex.split(args), "command line", r)
+        # Each backend names its library: HDF5's is the version that ran,
+        # MPI-IO's the MPI library, POSIX's the C library and the kernel.
+        vers = ctx["api_versions"]
+        expect_eq(sorted(vers), ["mpiio", "phdf5", "posix"], "api_versions keys", r)
+        expect_eq(vers["phdf5"], "HDF5 " + ctx["hdf5_version"], "phdf5 version", r)
+        expect_eq(vers["mpiio"], ctx["mpi_library"], "mpiio version", r)
+        expect(vers["posix"].endswith(" " + os.uname().release), "posix version: " + vers["posix"], r)
         cfg = doc["config"]
         expect_eq((cfg["bytes_per_process"], cfg["block_size"], cfg["min_xfer_size"],
                    cfg["max_xfer_size"], cfg["iterations"], cfg["debug"]["raw"]),
