@@ -161,6 +161,20 @@ static void context_rank_name(const char *by_rank, int r, const char **name, siz
     *len = p ? strcspn(p, "\n") : 0;
 }
 
+/* Are the first p processes all on one host? */
+static bool context_one_host(const char *by_rank, int p)
+{
+    const char *a, *b;
+    size_t la, lb;
+    context_rank_name(by_rank, 0, &a, &la);
+    for (int r = 1; r < p; r++) {
+        context_rank_name(by_rank, r, &b, &lb);
+        if (la != lb || memcmp(a, b, la) != 0)
+            return false;
+    }
+    return true;
+}
+
 /* Does every process of a run of p read data written on its own host? */
 static bool context_reads_local(const char *by_rank, int p, int shift)
 {
@@ -188,12 +202,15 @@ static void context_page_cache(struct run_context *c, const struct config *cfg, 
     size_t n = 0;
     int local = 0, all = 0;
     double avail = (double)memory_host_available();
+    bool block = cfg->pattern == PATTERN_BLOCK;
     for (int p = sweep_procs_first(cfg); p != 0; p = sweep_procs_next(cfg, p), all++) {
-        struct pattern_params pp = sweep_pattern_params(cfg, p, cfg->xfer_max);
-        struct pattern pt;
-        if (!context_reads_local(by_rank, p, cfg->read_shift) ||
-            pattern_init(&pt, &pp, 0, 0, NULL) < 0 ||
-            (avail >= 0 && (double)cfg->num_dsets * (double)pt.dset_bytes > avail))
+        int64_t bytes = sweep_file_bytes(cfg, p);
+        /* The block pattern reads its own block back, or with --read-grid
+         * any block: local only if every process is on one host. */
+        bool reads_local = block && cfg->read_grid[0] > 0
+                               ? context_one_host(by_rank, p)
+                               : context_reads_local(by_rank, p, block ? 0 : cfg->read_shift);
+        if (!reads_local || bytes < 0 || (avail >= 0 && (double)bytes > avail))
             continue;
         if (n < sizeof counts - 16)
             n += (size_t)snprintf(counts + n, sizeof counts - n, "%s%d", local ? ", " : "", p);
@@ -209,10 +226,12 @@ static void context_page_cache(struct run_context *c, const struct config *cfg, 
     snprintf(c->page_cache, sizeof c->page_cache,
              "h5perf: warning: the read throughputs of %s%s%s%s can only come from the page "
              "cache: each process reads data written moments before on its own host, through "
-             "that host's cache (use --direct for POSIX, or --read-shift with processes on "
-             "several hosts)",
+             "that host's cache (%s)",
              names, local < all ? " with " : "", local < all ? counts : "",
-             local < all ? " processes" : "");
+             local < all ? (strcmp(counts, "1") == 0 ? " process" : " processes") : "",
+             block ? "use an array larger than the hosts' memory, or --read-grid with "
+                     "processes on several hosts"
+                   : "use --direct for POSIX, or --read-shift with processes on several hosts");
 }
 
 /* Does a flag of flags ask for optimisation (-O, which is -O1, -O1..-O3,

@@ -1,4 +1,4 @@
-"""MPI cases about the options that keep caches honest (issue 6): --fsync,
+"""MPI cases about the options that keep caches honest (docs/performance.md): --fsync,
 --direct and --read-shift, checked through the calls h5perf makes (the iolog
 shim, tests/bench/iolog.c, logs them per process) and through -D v, and the
 page-cache warning of reads that can only come from memory.
@@ -197,10 +197,34 @@ def page_cache_warning():
             fh.write("MemTotal: 1000 kB\nMemFree: 1 kB\nMemAvailable: 100 kB\n")
         env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
                "H5PERF_FAULT_MEMINFO": meminfo}
-        one = (PAGE_CACHE + "posix with 1 processes can only come from the page cache: each "
+        one = (PAGE_CACHE + "posix with 1 process can only come from the page cache: each "
                "process reads data written moments before on its own host, through that "
                "host's cache (use --direct for POSIX, or --read-shift with processes on "
                "several hosts)")
         for extra, want in (("", [one]), (" -F 3", [one]), (" -d 2", [])):
             r = run(2, "-e 64K -B 16K -x 16K -X 16K -A posix" + extra, env=env)
             expect_eq((r.rc, r.page_cache), (0, want), "available memory, options" + extra, r)
+
+
+@case
+def page_cache_warning_block():
+    """The block pattern reads back what each process wrote (or, with
+    --read-grid, any block: local when every process is on one host); the
+    file that must fit is the array times --vars, whatever the process
+    count. Its advice names its own options."""
+    with TempDir() as d:
+        meminfo = os.path.join(d, "meminfo")
+        with open(meminfo, "w") as fh:
+            fh.write("MemTotal: 1000 kB\nMemFree: 1 kB\nMemAvailable: 100 kB\n")
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_MEMINFO": meminfo}
+        line = (PAGE_CACHE + "posix, phdf5 can only come from the page cache: each process "
+                "reads data written moments before on its own host, through that host's cache "
+                "(use an array larger than the hosts' memory, or --read-grid with processes on "
+                "several hosts)")
+        # 64x64 elements of 8 bytes: 32 KiB, 128 KiB with 4 variables.
+        for extra, want in (("", [line]), (" --layout shared --grid 2x1 --read-grid 1x2", [line]),
+                            (" --vars 4", [])):
+            r = run(2, "--pattern block --global 64x64 -A posix,phdf5" + extra, env=env)
+            expect_eq((r.rc, r.page_cache), (0, want), "page-cache warning" + extra, r)
+        expect_eq(listing(d), ["meminfo"], "no data file left", r)
