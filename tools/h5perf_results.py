@@ -1,4 +1,4 @@
-"""Reading h5perf results documents (docs/results.schema.json, version 1).
+"""Reading h5perf results documents (docs/results.schema.json, versions 1, 2).
 
 Loads a file, checks what the companion tools rely on (a light check that
 ends in one ResultsError line, not a full schema validation) and derives the
@@ -37,6 +37,16 @@ WORKLOAD_KEYS = ("geometry", "layout", "storage", "io_mode", "bytes_per_process"
 # process's data): compared only when both documents have them.
 LATER_WORKLOAD_KEYS = ("fsync", "direct", "read_shift")
 SIZE_KEYS = ("bytes_per_process", "block_size")
+# The block pattern (version 2, config.pattern "block"): its layouts, in the
+# order every listing and chart uses, and the parameters that define its
+# workload: config's pattern and io_mode, config.block's array, and
+# config.block's grid and read_grid where either document gives one (null:
+# MPI_Dims_create's grid, the writer's grid).
+PATTERNS = ("guide", "block")
+LAYOUTS = ("shared", "chunked", "fpp")
+BLOCK_WORKLOAD_KEYS = ("pattern", "io_mode")
+BLOCK_ARRAY_KEYS = ("global", "element_size", "vars")
+BLOCK_GRID_KEYS = ("grid", "read_grid")
 
 
 class ResultsError(Exception):
@@ -77,7 +87,7 @@ class Stats:
 
 class Results:
     """One loaded document: the parsed JSON plus an index of its statistics
-    by (processes, transfer size, API, measure)."""
+    by key (run_key()) and by configuration (configuration())."""
 
     def __init__(self, path, doc):
         self.path = path
@@ -86,15 +96,34 @@ class Results:
         self.context = doc["context"]
         self.config = doc["config"]
         self.runs = doc["runs"]
+        self.pattern = pattern_of(doc)
+        self.block = self.pattern == "block"
         self.stats = {}
         for run in self.runs:
             for m in run["measures"]:
-                key = (run["processes"], run["transfer_size"], run["api"], m["measure"])
-                self.stats[key] = measure_stats(run, m)
+                self.stats[run_key(run, m["measure"], self.block)] = measure_stats(run, m)
+        self.configs = {configuration(k): s for k, s in self.stats.items()}
 
     def keys(self, measure=None):
-        """The (processes, transfer size, API, measure) keys, in a stable order."""
+        """The keys (run_key()), in a stable order."""
         return sorted((k for k in self.stats if measure is None or k[3] == measure), key=sort_key)
+
+    def layouts(self):
+        """The block pattern's layouts run, in LAYOUTS order; none for the guide."""
+        present = {k[4] for k in self.stats if len(k) > 4}
+        return [layout for layout in LAYOUTS if layout in present]
+
+    def workload(self):
+        """The parameters that define the workload, name -> value in the
+        document ("absent" where it has none), in the order h5perf-compare
+        notes them; the later additions (LATER_WORKLOAD_KEYS) are not here."""
+        if not self.block:
+            return {k: self.config.get(k, "absent") for k in WORKLOAD_KEYS}
+        block = self.config["block"]
+        values = {k: self.config.get(k, "absent") for k in BLOCK_WORKLOAD_KEYS}
+        values.update((k, block.get(k, "absent")) for k in BLOCK_ARRAY_KEYS)
+        values.update((k, block.get(k)) for k in BLOCK_GRID_KEYS)
+        return values
 
     def process_counts(self):
         return sorted({k[0] for k in self.stats})
@@ -108,10 +137,37 @@ class Results:
                 if r["status"] != "ok" or any(m["status"] != "ok" for m in r["measures"])]
 
 
+def pattern_of(doc):
+    """ "guide" or "block"; version 1 has no config.pattern: the guide's."""
+    return doc["config"].get("pattern", "guide")
+
+
+def run_key(run, measure, block):
+    """The key of one measure of one run: (processes, transfer size, API,
+    measure), and for the block pattern the layout too, last: (processes,
+    transfer size, API, measure, layout). Block runs of one process count
+    share their transfer size (a process's block) and differ by layout."""
+    key = (run["processes"], run["transfer_size"], run["api"], measure)
+    return key + (run["layout"],) if block else key
+
+
+def configuration(key):
+    """What h5perf-compare matches across two documents: a guide key as it
+    is; a block key without its transfer size, which follows from the array
+    and the grid (two arrays are compared, with a note): (processes, API,
+    layout, measure)."""
+    if len(key) == 4:
+        return key
+    p, _, api, measure, layout = key
+    return (p, api, layout, measure)
+
+
 def sort_key(key):
-    """Orders (processes, transfer size, API, measure) keys as h5perf runs them."""
-    p, x, api, measure = key
-    return (p, x, APIS.index(api), MEASURES.index(measure))
+    """Orders keys as h5perf runs them; block keys by API, then layout, as
+    the block report's rows."""
+    p, x, api, measure = key[:4]
+    layout = (LAYOUTS.index(key[4]),) if len(key) > 4 else ()
+    return (p, x, APIS.index(api)) + layout + (MEASURES.index(measure),)
 
 
 def mib_per_s(nbytes, seconds):
@@ -233,7 +289,8 @@ def _positive(obj, key, where, minimum=1):
 
 def check_document(doc):
     """Raises ResultsError (without the file name) unless doc is a version 1
-    or 2 h5perf results document with well-formed runs."""
+    or 2 h5perf results document with well-formed runs (each with its layout,
+    with the block pattern)."""
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise ResultsError('not an h5perf results document (no "schema": "%s")' % SCHEMA)
     version = doc.get("schema_version")
@@ -241,17 +298,38 @@ def check_document(doc):
         raise ResultsError("unsupported schema_version %s (supported: %s)" % (
             json.dumps(version), ", ".join(str(v) for v in SCHEMA_VERSIONS)))
     _field(doc, "context", "object", "")
-    _field(doc, "config", "object", "")
+    config = _field(doc, "config", "object", "")
+    block = "pattern" in config and _choice(config, "pattern", PATTERNS, "config") == "block"
+    if block:
+        _field(config, "block", "object", "config")
     runs = _field(doc, "runs", "array", "")
     seen = set()
     for i, run in enumerate(runs):
         where = "runs[%d]" % i
         _check_run(_expect(run, "object", where), where)
-        key = (run["processes"], run["transfer_size"], run["api"])
+        if block:
+            # Block runs of one process count share their transfer size.
+            key = (run["processes"], _choice(run, "layout", LAYOUTS, where), run["api"])
+            what = "layout %s" % key[1]
+        else:
+            key = (run["processes"], run["transfer_size"], run["api"])
+            what = "transfer size %s" % format_size(key[1])
         if key in seen:
-            raise ResultsError("%s: second run of %d processes, transfer size %s, %s" % (
-                where, key[0], format_size(key[1]), key[2]))
+            raise ResultsError("%s: second run of %d processes, %s, %s" % (
+                where, key[0], what, key[2]))
         seen.add(key)
+
+
+def check_one_pattern(inputs, verb):
+    """Raises ResultsError unless every loaded document has the same
+    pattern: the guide's and the block pattern's figures measure different
+    things. verb says what is not done with them ("compared")."""
+    for res in inputs[1:]:
+        if res.pattern != inputs[0].pattern:
+            raise ResultsError(
+                "'%s' has the %s pattern's results and '%s' the %s pattern's: they measure "
+                "different things and are not %s" % (
+                    inputs[0].path, inputs[0].pattern, res.path, res.pattern, verb))
 
 
 def _check_run(run, where):

@@ -20,6 +20,7 @@ SCHEMA = os.path.join(ROOT, "docs", "results.schema.json")
 # files in data/ are only checked against the schema and for consistency.
 SWEEP = os.path.join(DATA, "sweep.json")
 FAILURE = os.path.join(DATA, "failure.json")
+BLOCK = os.path.join(DATA, "block.json")
 MIB = 1 << 20
 DATA_MEASURES = ("write", "write_open_close", "write_raw", "read", "read_open_close", "read_raw")
 
@@ -124,9 +125,23 @@ def expected_verdict(a_run, a_measure, b_run, b_measure, threshold, min_time):
     return "same"
 
 
-def find_run(doc, processes, xfer, api):
-    return next(r for r in doc["runs"] if (r["processes"], r["transfer_size"], r["api"]) ==
-                (processes, xfer, api))
+def find_run(doc, processes, xfer, api, layout=None):
+    """The guide's run of (processes, xfer, api), or the block pattern's of
+    that layout."""
+    return next(r for r in doc["runs"] if (r["processes"], r["transfer_size"], r["api"],
+                                           r.get("layout")) == (processes, xfer, api, layout))
+
+
+def key_of(run, measure):
+    """A measure's key as docs/companion.md defines it: (processes, transfer
+    size, API, measure), and the block pattern's layout last."""
+    key = (run["processes"], run["transfer_size"], run["api"], measure)
+    return key + (run["layout"],) if "layout" in run else key
+
+
+def run_of(doc, key):
+    """The run of a key (key_of())."""
+    return find_run(doc, *key[:3], layout=key[4] if len(key) > 4 else None)
 
 
 def find_measure(run, name):
@@ -153,14 +168,16 @@ def resummarize(run, m):
     m["summary"] = {"iterations": len(times), "seconds": sec, "mib_per_s": mbs}
 
 
-def slowed(doc, factor, only=None):
+def slowed(doc, factor, only=None, runs=None):
     """A copy with every time multiplied by factor (factor 2 = half the
-    throughput); only, if given, is a (processes, xfer, api, measure) key."""
+    throughput); only, if given, is a key (key_of()); runs, if given, a
+    predicate choosing the runs."""
     doc = copy.deepcopy(doc)
     for run in doc["runs"]:
+        if runs is not None and not runs(run):
+            continue
         for m in run["measures"]:
-            key = (run["processes"], run["transfer_size"], run["api"], m["measure"])
-            if only is not None and key != only:
+            if only is not None and key_of(run, m["measure"]) != only:
                 continue
             for s in m["samples"]:
                 if s["seconds"] is not None:
@@ -173,7 +190,7 @@ def with_times(doc, key, times):
     """A copy where one measure had exactly these iterations, all
     successful, that took these times (as many as given)."""
     doc = copy.deepcopy(doc)
-    run = find_run(doc, *key[:3])
+    run = run_of(doc, key)
     m = find_measure(run, key[3])
     nbytes = m["samples"][0]["bytes"]
     m["samples"] = [{"iteration": i, "status": "ok", "bytes": nbytes,
@@ -186,7 +203,7 @@ def with_times(doc, key, times):
 def failed_in(doc, key, status="io_error"):
     """A copy where one measure failed in every iteration, as h5perf writes it."""
     doc = copy.deepcopy(doc)
-    run = find_run(doc, *key[:3])
+    run = run_of(doc, key)
     m = find_measure(run, key[3])
     m["status"] = status
     for s in m["samples"]:

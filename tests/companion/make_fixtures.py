@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Writes the companion's test fixtures into tests/companion/data/.
 
-Made-up but plausible h5perf results documents (schema version 1), with the
-summaries computed as h5perf computes them, so the fixtures can be read like
-real runs. They are committed; rerun this only to change them:
+Made-up but plausible h5perf results documents (schema version 1 for the
+guide's patterns, 2 for the block pattern), with the summaries computed as
+h5perf computes them, so the fixtures can be read like real runs. They are
+committed; rerun this only to change them:
     python3 tests/companion/make_fixtures.py
   sweep.json    3 APIs x 1, 2, 4 processes x 256KiB..1MiB, 3 iterations, all ok
   failure.json  2 processes, -D r,t,v (raw, open and close times), a verification
                 failure (mpiio, 512KiB) and an I/O error that ends the run
                 (phdf5, 1MiB), exit status 1
+  block.json    --pattern block: a 512x512x256 array of 4-byte elements, 2
+                variables (512MiB per phase), 3 layouts x 3 APIs x 1, 2, 4
+                processes, 3 iterations, all ok, every figure over 0.1 s
 """
 import json
 import os
@@ -23,6 +27,11 @@ DIR = "/scratch/h5perf"
 BANDWIDTH = {"posix": 900.0, "mpiio": 860.0, "phdf5": 760.0}
 CALL_COST = {"posix": 32 * KIB, "mpiio": 48 * KIB, "phdf5": 96 * KIB}
 EXT = {"posix": "posix", "mpiio": "mpio", "phdf5": "h5"}
+# The block pattern: how much of an API's bandwidth each layout gets (one
+# shared file in the array's order costs most, HDF5 most of all).
+LAYOUT_SHARE = {"shared": {"posix": 0.55, "mpiio": 0.7, "phdf5": 0.6},
+                "chunked": {"posix": 0.85, "mpiio": 0.9, "phdf5": 0.8},
+                "fpp": {"posix": 1.0, "mpiio": 1.0, "phdf5": 1.0}}
 
 
 def mib_per_s(nbytes, t):
@@ -69,10 +78,11 @@ def measure_names(raw, times):
     return names
 
 
-def run(rng, api, procs, xfer, nbytes, iterations, names, failed=None, errors=()):
-    """One run; failed maps a phase ("write"/"read") to {iteration: status}."""
+def run(rng, api, procs, xfer, nbytes, iterations, names, failed=None, errors=(), share=1.0):
+    """One run; failed maps a phase ("write"/"read") to {iteration: status};
+    share scales the bandwidth."""
     failed = failed or {}
-    bw = BANDWIDTH[api] * procs ** 0.8 * xfer / (xfer + CALL_COST[api])
+    bw = BANDWIDTH[api] * procs ** 0.8 * xfer / (xfer + CALL_COST[api]) * share
     measures = []
     for name in names:
         phase, _, kind = name.partition("_")
@@ -87,7 +97,9 @@ def run(rng, api, procs, xfer, nbytes, iterations, names, failed=None, errors=()
             "status": status, "errors": list(errors), "measures": measures}
 
 
-def document(runs, cfg, argv, exit_status=0):
+def document(runs, cfg, argv, exit_status=0, block=None):
+    """A whole document: the guide's (version 1), or with block (config.block)
+    the block pattern's (version 2, without the guide's workload keys)."""
     worst = "ok"
     for r in runs:
         if r["status"] == "io_error" or (r["status"] == "verify_failed" and worst == "ok"):
@@ -100,16 +112,21 @@ def document(runs, cfg, argv, exit_status=0):
         "directory": DIR, "file_system": {"type": "ext4", "magic": "0xef53"},
         "start_time": "2026-11-22T08:00:00Z", "end_time": "2026-11-22T08:01:40Z",
         "command_line": argv}
-    config = {
-        "apis": ["posix", "mpiio", "phdf5"], "geometry": "1d", "layout": "contiguous",
-        "storage": "contiguous", "io_mode": "independent", "align": 1, "align_threshold": 1,
+    config = {"apis": ["posix", "mpiio", "phdf5"]}
+    if block is None:
+        config.update(geometry="1d", layout="contiguous", storage="contiguous")
+    else:
+        config.update(pattern="block", block=block)
+    config.update({
+        "io_mode": "independent", "align": 1, "align_threshold": 1,
         "output": None, "format": "json", "results_file": None, "overwrite": False,
         "watchdog_seconds": 120, "progress": False, "overhead": False, "fsync": False,
         "direct": False, "read_shift": 0,
         "environment": {"HDF5_PARAPREFIX": DIR, "HDF5_NOCLEANUP": None, "HDF5_MPI_INFO": None},
-        "mpi_info": {}, "warnings": []}
+        "mpi_info": {}, "warnings": []})
     config.update(cfg)
-    return {"schema": "h5perf-results", "schema_version": 1, "status": worst,
+    return {"schema": "h5perf-results", "schema_version": 1 if block is None else 2,
+            "status": worst,
             "exit_status": exit_status, "context": context, "config": config, "runs": runs}
 
 
@@ -156,10 +173,37 @@ def failure():
                                 "-p", "2", "-i", "3", "-D", "r,t,v", "--format=json"], 1)
 
 
+def block():
+    """As h5perf writes it: process counts from the largest down, at each the
+    layouts, at each the APIs; a run's transfer size is a process's block of
+    one variable, its bytes the variables x the array."""
+    rng = random.Random(7)
+    shape, elem, nvars, iterations = [512, 512, 256], 4, 2, 3
+    grids = {4: [2, 2, 1], 2: [2, 1, 1], 1: [1, 1, 1]}
+    array = shape[0] * shape[1] * shape[2] * elem
+    names = measure_names(False, False)
+    runs = []
+    for p in (4, 2, 1):
+        for layout in ("shared", "chunked", "fpp"):
+            for api in ("posix", "mpiio", "phdf5"):
+                r = run(rng, api, p, array // p, nvars * array, iterations, names,
+                        share=LAYOUT_SHARE[layout][api])
+                runs.append(dict(list(r.items())[:3] + [("layout", layout), ("grid", grids[p])] +
+                                 list(r.items())[3:]))
+    cfg = {"iterations": iterations, "min_processes": 1, "max_processes": 4,
+           "write_only": False, "read_only": False, "memory_check": True,
+           "debug": {"level": 0, "raw": False, "times": False, "verify": False}}
+    spec = {"global": shape, "grid": None, "read_grid": None, "element_size": elem,
+            "vars": nvars, "layouts": ["shared", "chunked", "fpp"]}
+    return document(runs, cfg, ["h5perf", "--pattern", "block", "--global", "512x512x256",
+                                "--element-size", "4", "--vars", "2", "-p", "1", "-i", "3",
+                                "--format=json"], block=spec)
+
+
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
     os.makedirs(out, exist_ok=True)
-    for name, doc in (("sweep", sweep()), ("failure", failure())):
+    for name, doc in (("sweep", sweep()), ("failure", failure()), ("block", block())):
         with open(os.path.join(out, name + ".json"), "w") as f:
             json.dump(doc, f, indent=1)
             f.write("\n")

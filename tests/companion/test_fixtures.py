@@ -19,16 +19,22 @@ sys.path.insert(0, common.TOOLS)
 import h5perf_results as hr  # noqa: E402
 
 SWEEP_KEY = (2, 512 << 10, "mpiio", "read")
+BLOCK_KEY = (2, 128 << 20, "phdf5", "read", "shared")
 
 
 def variants():
     sweep = common.load(common.SWEEP)
+    block = common.load(common.BLOCK)
     return {
         "slowed x2": common.slowed(sweep, 2.0),
         "wide spread": common.with_times(sweep, (1, 1 << 20, "posix", "write"),
                                          [0.001, 0.0015, 0.002]),
         "failed in B": common.failed_in(sweep, SWEEP_KEY),
         "one process count": common.only_processes(sweep, 4),
+        "block slowed x2": common.slowed(block, 2.0),
+        "block shared slowed": common.slowed(block, 2.0, runs=lambda r: r["layout"] == "shared"),
+        "block failed": common.failed_in(block, BLOCK_KEY, "verify_failed"),
+        "block wide spread": common.with_times(block, BLOCK_KEY, [0.2, 0.3, 0.4]),
     }
 
 
@@ -49,6 +55,7 @@ class Schema(unittest.TestCase):
         paths = common.fixture_paths()
         self.assertIn(common.SWEEP, paths)
         self.assertIn(common.FAILURE, paths)
+        self.assertIn(common.BLOCK, paths)
         for path in paths:
             self.assert_valid(common.load(path), path)
 
@@ -71,7 +78,7 @@ class Consistency(unittest.TestCase):
         res = hr.load(path)
         for run in doc["runs"]:
             for m in run["measures"]:
-                key = (run["processes"], run["transfer_size"], run["api"], m["measure"])
+                key = common.key_of(run, m["measure"])
                 s, summary, what = res.stats[key], m["summary"], (path, key)
                 self.assertEqual(s.ok, summary is not None, what)
                 if summary is None:
@@ -100,6 +107,29 @@ class Consistency(unittest.TestCase):
         self.assertEqual(failed, [(512 << 10, "mpiio", "verify_failed"),
                                   (1 << 20, "phdf5", "io_error")])
         self.assertIn("No space left on device", doc["runs"][-1]["errors"][0])
+
+    def test_block_fixture_has_what_the_other_tests_need(self):
+        # Version 2, the block pattern: 3 process counts x 3 layouts x 3 APIs,
+        # each count's runs sharing its transfer size (a process's block of
+        # one variable: 512x512x256 x 4 bytes / processes) and grid.
+        doc = common.load(common.BLOCK)
+        self.assertEqual((doc["schema_version"], doc["config"]["pattern"]), (2, "block"))
+        self.assertEqual(len(doc["runs"]), 27)
+        for run in doc["runs"]:
+            p = run["processes"]
+            self.assertEqual((run["transfer_size"], run["bytes"]), ((256 << 20) // p, 512 << 20))
+            self.assertEqual(run["grid"], {4: [2, 2, 1], 2: [2, 1, 1], 1: [1, 1, 1]}[p])
+            self.assertEqual(run["status"], "ok")
+            self.assertEqual([m["measure"] for m in run["measures"]],
+                             ["write", "write_open_close", "read", "read_open_close"])
+        self.assertEqual({(r["processes"], r["layout"], r["api"]) for r in doc["runs"]},
+                         {(p, layout, api) for p in (1, 2, 4)
+                          for layout in ("shared", "chunked", "fpp")
+                          for api in ("posix", "mpiio", "phdf5")})
+        # Every figure lasts long enough for h5perf-compare's default minimum time.
+        times = [s["seconds"]["slowest"] for r in doc["runs"] for m in r["measures"]
+                 for s in m["samples"]]
+        self.assertGreater(min(times), 0.1)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """companion_results: tools/h5perf_results.py, the shared reading module.
 
-Table-driven: size labels, short names, statistics of known times, and the
-light check's one-line message for each kind of broken document.
+Table-driven: size labels, short names, statistics of known times, the keys
+of the guide's and the block pattern's documents, the workload parameters,
+and the light check's one-line message for each kind of broken document.
 """
 import copy
 import json
@@ -66,8 +67,8 @@ class Statistics(unittest.TestCase):
         self.assertEqual(hr.mib_per_s(1 << 20, 0.0), 0.0)
 
 
-def broken(edit):
-    doc = common.load(common.FAILURE)
+def broken(edit, fixture=common.FAILURE):
+    doc = common.load(fixture)
     edit(doc)
     return doc
 
@@ -114,6 +115,95 @@ BROKEN = [
 ]
 
 
+# The same for the block fixture.
+BROKEN_BLOCK = [
+    ("unknown pattern", lambda d: set_path(d, ["config", "pattern"], "particles"),
+     "config.pattern: unknown value 'particles' (expected one of guide, block)"),
+    ("no block", lambda d: delete_path(d, ["config", "block"]), "config: missing 'block'"),
+    ("block list", lambda d: set_path(d, ["config", "block"], []),
+     "config.block: expected an object, found an array"),
+    ("run without layout", lambda d: delete_path(d, ["runs", 4, "layout"]),
+     "runs[4]: missing 'layout'"),
+    ("unknown layout", lambda d: set_path(d, ["runs", 4, "layout"], "striped"),
+     "runs[4].layout: unknown value 'striped' (expected one of shared, chunked, fpp)"),
+    # Runs of one process count share their transfer size: a second run is
+    # one of the same layout and API.
+    ("duplicate run", lambda d: d["runs"].append(copy.deepcopy(d["runs"][4])),
+     "runs[27]: second run of 4 processes, layout chunked, mpiio"),
+]
+
+KIB, MIB = 1 << 10, 1 << 20
+LAYOUTS = ("shared", "chunked", "fpp")
+APIS = ("posix", "mpiio", "phdf5")
+DATA = ("write", "write_open_close", "read", "read_open_close")
+
+
+class Keys(unittest.TestCase):
+    def test_guide_keys_are_unchanged(self):
+        res = hr.load(common.SWEEP)
+        self.assertEqual((res.pattern, res.block, res.layouts()), ("guide", False, []))
+        self.assertEqual(res.keys()[:5], [(1, 256 * KIB, api, m) for api in ("posix",)
+                                          for m in DATA] + [(1, 256 * KIB, "mpiio", "write")])
+        self.assertEqual(len(res.keys()), 108)
+        self.assertEqual(res.configs, res.stats)
+
+    def test_block_keys_have_the_layout(self):
+        res = hr.load(common.BLOCK)
+        self.assertEqual((res.pattern, res.block), ("block", True))
+        self.assertEqual(res.layouts(), list(LAYOUTS))
+        # (processes, transfer size, API, measure, layout): one process
+        # count's runs share a transfer size and differ by layout; listed by
+        # API, then layout, as the block report's rows.
+        self.assertEqual(res.keys(), [(p, (256 * MIB) // p, api, m, layout) for p in (1, 2, 4)
+                                      for api in APIS for layout in LAYOUTS for m in DATA])
+        self.assertEqual(res.process_counts(), [1, 2, 4])
+        self.assertEqual(res.keys("read")[:4], [(1, 256 * MIB, "posix", "read", layout)
+                                               for layout in LAYOUTS] +
+                         [(1, 256 * MIB, "mpiio", "read", "shared")])
+        # A configuration leaves the transfer size out.
+        self.assertEqual(len(res.configs), 108)
+        self.assertIs(res.configs[(2, "phdf5", "fpp", "write")],
+                      res.stats[(2, 128 * MIB, "phdf5", "write", "fpp")])
+        self.assertEqual(hr.configuration((2, 128 * MIB, "phdf5", "write", "fpp")),
+                         (2, "phdf5", "fpp", "write"))
+        self.assertEqual(hr.configuration((2, MIB, "phdf5", "write")), (2, MIB, "phdf5", "write"))
+
+    def test_block_statistics_are_the_runs(self):
+        doc = common.load(common.BLOCK)
+        res = hr.load(common.BLOCK)
+        run = common.find_run(doc, 4, 64 * MIB, "mpiio", "chunked")
+        m = common.find_measure(run, "read_open_close")
+        self.assertAlmostEqual(res.configs[(4, "mpiio", "chunked", "read_open_close")].median,
+                               common.expected_median(run, m), places=9)
+
+    def test_workload(self):
+        self.assertEqual(hr.load(common.BLOCK).workload(), {
+            "pattern": "block", "io_mode": "independent", "global": [512, 512, 256],
+            "element_size": 4, "vars": 2, "grid": None, "read_grid": None})
+        self.assertEqual(hr.load(common.SWEEP).workload(), {
+            "geometry": "1d", "layout": "contiguous", "storage": "contiguous",
+            "io_mode": "independent", "bytes_per_process": MIB, "block_size": 256 * KIB,
+            "num_dsets": 1, "num_files": 1})
+
+    def test_one_pattern(self):
+        sweep, block = hr.load(common.SWEEP), hr.load(common.BLOCK)
+        hr.check_one_pattern([block, block], "compared")
+        hr.check_one_pattern([sweep, hr.load(common.FAILURE)], "compared")
+        with self.assertRaises(hr.ResultsError) as cm:
+            hr.check_one_pattern([sweep, sweep, block], "compared")
+        self.assertEqual(str(cm.exception), (
+            "'%s' has the guide pattern's results and '%s' the block pattern's: they measure "
+            "different things and are not compared" % (common.SWEEP, common.BLOCK)))
+        # Version 2 with pattern "guide" is the guide's, like version 1.
+        doc = common.load(common.SWEEP)
+        doc.update(schema_version=2)
+        doc["config"]["pattern"] = "guide"
+        with tempfile.TemporaryDirectory() as tmp:
+            v2 = hr.load(common.save(doc, tmp, "v2.json"))
+        hr.check_one_pattern([sweep, v2], "compared")
+        self.assertEqual(v2.keys(), sweep.keys())
+
+
 class LightCheck(unittest.TestCase):
     def test_fixtures_load(self):
         for path in common.fixture_paths():
@@ -121,8 +211,9 @@ class LightCheck(unittest.TestCase):
 
     def test_each_broken_document_is_one_line_naming_the_file(self):
         with tempfile.TemporaryDirectory() as tmp:
-            for what, edit, fragment in BROKEN:
-                path = common.save(broken(edit), tmp, "bad.json")
+            for fixture, what, edit, fragment in [(common.FAILURE,) + b for b in BROKEN] + [
+                    (common.BLOCK,) + b for b in BROKEN_BLOCK]:
+                path = common.save(broken(edit, fixture), tmp, "bad.json")
                 with self.assertRaises(hr.ResultsError, msg=what) as cm:
                     hr.load(path)
                 msg = str(cm.exception)
