@@ -67,7 +67,8 @@ struct backend_ops {
     /* Pure, before any file exists: can this API carry out plan pt with
      * these settings? What only the backend knows (HDF5's chunk limit); the
      * limits of the API table are validation's. Returns 0, or -1 with the
-     * reason in why ("its chunks of 4 GiB are above HDF5's limit of ..."). */
+     * reason and a remedy in why ("its chunks of 4294967296 bytes are above
+     * HDF5's limit of 4294967295 bytes per chunk; use more processes"). */
     int (*check)(const struct backend_settings *set, const struct pattern *pt, char *why,
                  size_t len);
     /* The library behind the API as the run found it ("HDF5 1.10.8"), for

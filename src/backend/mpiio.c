@@ -8,6 +8,7 @@
  * short count on a full disk). Must not print, time or exit. */
 #include "backend/backend.h"
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,6 +292,26 @@ static int mpiio_close(struct backend_file *f, struct err *e)
     return rc != MPI_SUCCESS ? err_mpi(e, "close", path, -1, -1, rc) : synced;
 }
 
+/* The block pattern's subarray view takes the array's dimensions as ints:
+ * a block that is not one run (its view is needed) must lie in an array
+ * whose dimensions are below 2^31 elements. */
+static int mpiio_check_plan(const struct backend_settings *set, const struct pattern *pt, char *why,
+                            size_t len)
+{
+    (void)set;
+    if (!pt->whole || (pt->outer == 1 && pt->shape.count == 1))
+        return 0;
+    for (int d = 0; d < pt->slab.ndims; d++)
+        if (pt->slab.dims[d] > INT_MAX) {
+            snprintf(why, len,
+                     "dimension %d of %" PRId64 " elements is above the %d elements of an "
+                     "MPI subarray; use --layout chunked or fpp",
+                     d + 1, pt->slab.dims[d], INT_MAX);
+            return -1;
+        }
+    return 0;
+}
+
 /* The MPI library's first line ("Open MPI v4.1.4, ..."): its MPI-IO is
  * part of it (ROMIO or OMPIO, as the library chose). */
 static void mpiio_version(char *buf, size_t len)
@@ -310,6 +331,6 @@ const struct backend_ops backend_mpiio = {
     .dset_end = mpiio_dset_end,
     .close = mpiio_close,
     .check_source = backend_check_flat,
-    .check = backend_check_none,
+    .check = mpiio_check_plan,
     .version = mpiio_version,
 };

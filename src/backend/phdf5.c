@@ -311,8 +311,8 @@ static int phdf5_check(const struct backend_settings *set, const struct pattern 
         return 0;
     snprintf(why, len,
              "its chunks of %" PRIu64 " bytes are above HDF5's limit of %" PRIu32
-             " bytes per chunk",
-             bytes, UINT32_MAX);
+             " bytes per chunk; use %s",
+             bytes, UINT32_MAX, pt->kind == PATTERN_BLOCK ? "more processes" : "a smaller -B");
     return -1;
 }
 

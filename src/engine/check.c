@@ -41,8 +41,7 @@ static int check_fail(const struct config *c, const struct run_point *p, const c
     char lead[256];
     const struct api_desc *api = api_desc(p->api);
     check_lead(c, p, lead, sizeof lead);
-    return cli_fail(m, "h5perf: %s: %s: %s; %s, or leave %s out of -A", lead, api->err_name, why,
-                    c->pattern == PATTERN_BLOCK ? "use more processes" : "use a smaller -B",
+    return cli_fail(m, "h5perf: %s: %s: %s, or leave %s out of -A", lead, api->err_name, why,
                     api->key);
 }
 

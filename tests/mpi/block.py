@@ -152,6 +152,24 @@ def block_files_8_processes():
 
 
 @case
+def block_refused_at_4_processes():
+    """Refusals that need more processes than the bad-input table's 2: a
+    block of a shared array whose dimension MPI-IO's subarray cannot hold
+    (the block itself is below MPI-IO's 2 GiB per call); the chunked
+    layout, whose blocks are one run each, needs no view and passes that
+    check. One line, exit status 2, no file."""
+    with TempDir() as d:
+        args = ("--pattern block --global 2x2147483648 --element-size 1 --grid 1x4 "
+                "-A posix,mpiio --layout chunked,shared")
+        r = run(4, args, env={"HDF5_PARAPREFIX": d})
+        expect_eq((r.rc, r.h5perf_err), (2, [
+            "h5perf: --global '2x2147483648' with 4 processes, layout shared: MPI-IO: "
+            "dimension 2 of 2147483648 elements is above the 2147483647 elements of an MPI "
+            "subarray; use --layout chunked or fpp, or leave mpiio out of -A"]), "refusal", r)
+        expect_eq(listing(d), [], "no file created", r)
+
+
+@case
 def block_read_with_another_grid():
     """The shared file written by a 4x1x1 grid read back, verified, by 1x2x2
     (the same processes, another decomposition); a kept file read by 3
