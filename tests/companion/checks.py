@@ -114,18 +114,20 @@ class Page(HTMLParser):
 
 class CompareTable:
     """h5perf-compare's stdout: the two file lines, the table and the
-    summary line. rows maps (procs, xfer, api, measure) as printed to a dict
-    of the other columns: A, A range, B, B range, B/A, time, verdict."""
+    summary line. rows maps (procs, xfer, api, measure) as printed (block
+    documents: (procs, api, layout, measure)) to a dict of the other
+    columns: A, A range, B, B range, B/A, time, verdict."""
 
     HEADER = ["procs", "xfer", "api", "measure", "A", "MiB/s", "A", "min..max", "B", "MiB/s",
               "B", "min..max", "B/A", "time", "s", "verdict"]
+    BLOCK_HEADER = ["procs", "api", "layout"] + HEADER[3:]
     COLUMNS = ("A", "A range", "B", "B range", "B/A", "time", "verdict")
 
-    def __init__(self, out):
+    def __init__(self, out, block=False):
         lines = out.splitlines()
         assert lines[0].startswith("A: ") and lines[1].startswith("B: ") and lines[2] == "", out
         self.header = lines[3]
-        assert self.header.split() == self.HEADER, self.header
+        assert self.header.split() == (self.BLOCK_HEADER if block else self.HEADER), self.header
         self.lines = lines[4:-2]
         assert lines[-2] == "", out
         self.summary = lines[-1]

@@ -7,8 +7,12 @@ neither median time reaches --min-time the configuration is too short to
 judge; failed in B is a regression whatever the time, failed in A skipped.
 The committed fixtures last 1 to 11 ms a figure, so every test of the range
 rule on them passes --min-time 0 or stretches them (x100: 0.11 to 1.1 s).
+The block pattern's configurations (processes, API, layout, measure) are
+compared by the same rule, on block.json, whose figures last 0.19 to 1.3 s.
 Standard library only, like the tool.
 """
+import copy
+import re
 import tempfile
 import unittest
 
@@ -256,6 +260,151 @@ class Compare(unittest.TestCase):
             end = t.header.index(name) + len(name)
             for line in t.lines:
                 self.assertRegex(line[:end], r"(^| )(%s)?$" % number, (name, line))
+
+
+# --- the block pattern ----------------------------------------------------------
+# block.json: every figure 0.19 to 1.3 s, its iterations within 6% of each
+# other, so the defaults judge every configuration.
+
+BLOCK_CONFIGS = 108  # 3 process counts x 3 layouts x 3 APIs x 4 data measures
+BLOCK_FAILED = (2, 128 * MIB, "phdf5", "read", "shared")
+LAYOUTS = ("shared", "chunked", "fpp")
+APIS = ("posix", "mpiio", "phdf5")
+DATA = ("write", "write_open_close", "read", "read_open_close")
+
+
+class BlockTable(checks.CompareTable):
+    def __init__(self, out):
+        super().__init__(out, block=True)
+
+    def row(self, key):
+        p, _, api, m, layout = key
+        return self.rows[(str(p), api, layout, m)]
+
+
+def block_run(doc, p, api, layout):
+    return next(r for r in doc["runs"] if (r["processes"], r["api"], r["layout"]) ==
+                (p, api, layout))
+
+
+def block_summary(regressions, configs=BLOCK_CONFIGS):
+    return "%d regression%s in %d configurations (threshold 10%%, minimum time 0.1 s)" % (
+        regressions, "" if regressions == 1 else "s", configs)
+
+
+class BlockCompare(unittest.TestCase):
+    """Configurations are (processes, API, layout, measure): the table has a
+    layout column and no transfer size; the rule is the guide's."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls._tmp = tempfile.TemporaryDirectory(prefix="h5perf-compare-block-")
+        cls.doc = common.load(common.BLOCK)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._tmp.cleanup()
+
+    def save(self, doc, name):
+        return common.save(doc, self._tmp.name, name)
+
+    def compare(self, a, b, *extra, rc, notes=()):
+        r = common.run_tool("h5perf-compare", [a, b] + list(extra))
+        self.assertEqual(r.rc, rc, r)
+        self.assertEqual(r.err_lines, ["h5perf-compare: note: " + n for n in notes], r)
+        return BlockTable(r.out)
+
+    def assert_oracle(self, t, a_doc, b_doc):
+        for (p, api, layout, m), cells in t.rows.items():
+            ra, rb = (block_run(d, int(p), api, layout) for d in (a_doc, b_doc))
+            ma, mb = common.find_measure(ra, m), common.find_measure(rb, m)
+            self.assertEqual(cells["verdict"],
+                             common.expected_verdict(ra, ma, rb, mb, 0.10, "0.1"), (p, api, layout))
+            for side, run, measure in (("A", ra, ma), ("B", rb, mb)):
+                median = common.expected_median(run, measure)
+                self.assertEqual(cells[side], "failed" if median is None else "%.1f" % median)
+
+    def test_itself_is_the_same(self):
+        t = self.compare(common.BLOCK, common.BLOCK, rc=0)
+        # In run order: by process count, then API, then layout, as the
+        # block report's rows.
+        self.assertEqual([tuple(re.split(" {2,}", line.strip())[:4]) for line in t.lines],
+                         [(str(p), api, layout, m) for p in (1, 2, 4) for api in APIS
+                          for layout in LAYOUTS for m in DATA])
+        self.assertEqual(t.verdicts(), {"same"})
+        self.assertEqual(t.summary, block_summary(0))
+        self.assert_oracle(t, self.doc, self.doc)
+
+    def test_doubled_time_is_a_regression_everywhere(self):
+        slow = common.slowed(self.doc, 2.0)
+        t = self.compare(common.BLOCK, self.save(slow, "slow2.json"), rc=1)
+        self.assertEqual(t.summary, block_summary(BLOCK_CONFIGS))
+        self.assertEqual(t.verdicts(), {"REGRESSION"})
+        self.assertTrue(all(r["B/A"] == "0.50" for r in t.rows.values()))
+        self.assert_oracle(t, self.doc, slow)
+        t = self.compare(self.save(slow, "slow2a.json"), common.BLOCK, rc=0)
+        self.assertEqual(t.verdicts(), {"faster"})
+
+    def test_one_layout_slowed(self):
+        slow = common.slowed(self.doc, 2.0, runs=lambda r: r["layout"] == "shared")
+        t = self.compare(common.BLOCK, self.save(slow, "shared2.json"), rc=1)
+        self.assertEqual(t.summary, block_summary(36))
+        self.assertEqual({k for k, r in t.rows.items() if r["verdict"] == "REGRESSION"},
+                         {k for k in t.rows if k[2] == "shared"})
+        self.assertEqual({r["verdict"] for k, r in t.rows.items() if k[2] != "shared"}, {"same"})
+        self.assert_oracle(t, self.doc, slow)
+
+    def test_failed_in_b(self):
+        failed = common.failed_in(self.doc, BLOCK_FAILED)
+        t = self.compare(common.BLOCK, self.save(failed, "failed.json"), rc=1)
+        self.assertEqual(t.row(BLOCK_FAILED)["verdict"], "REGRESSION: failed in B (io_error)")
+        self.assertEqual(t.summary, block_summary(1))
+        self.assert_oracle(t, self.doc, failed)
+
+    def test_another_array_is_compared_with_a_note(self):
+        # Twice the array: each run moves twice the bytes in twice the time,
+        # with twice the transfer size (a process's block). The transfer
+        # size is not part of a configuration: all 108 are compared.
+        big = common.slowed(self.doc, 2.0)
+        big["config"]["block"]["global"] = [512, 512, 512]
+        for run in big["runs"]:
+            run["transfer_size"] *= 2
+            run["bytes"] *= 2
+            for m in run["measures"]:
+                for s in m["samples"]:
+                    s["bytes"] *= 2
+                common.resummarize(run, m)
+        t = self.compare(common.BLOCK, self.save(big, "big.json"), rc=0, notes=[
+            "global differs: '512x512x256' in A, '512x512x512' in B"])
+        self.assertEqual(len(t.rows), BLOCK_CONFIGS)
+        self.assertEqual(t.verdicts(), {"same"})
+        self.assertTrue(all(r["B/A"] == "1.00" for r in t.rows.values()))
+
+    def test_workload_differences_are_noted(self):
+        doc = common.slowed(self.doc, 1.0)
+        doc["config"].update(io_mode="collective", fsync=True)
+        doc["config"]["block"].update(element_size=8, vars=1, grid=[4, 1, 1],
+                                      read_grid=[1, 2, 2])
+        t = self.compare(common.BLOCK, self.save(doc, "workload.json"), rc=0, notes=[
+            "io_mode differs: 'independent' in A, 'collective' in B",
+            "element_size differs: '4' in A, '8' in B",
+            "vars differs: '2' in A, '1' in B",
+            "grid differs: 'not given' in A, '4x1x1' in B",
+            "read_grid differs: 'not given' in A, '1x2x2' in B",
+            "fsync differs: 'false' in A, 'true' in B"])
+        self.assertEqual(len(t.rows), BLOCK_CONFIGS)
+
+    def test_layouts_in_one_file_only(self):
+        doc = copy.deepcopy(self.doc)
+        doc["runs"] = [r for r in doc["runs"] if r["layout"] != "chunked"]
+        doc["config"]["block"]["layouts"] = ["shared", "fpp"]
+        two = self.save(doc, "two-layouts.json")
+        t = self.compare(two, common.BLOCK, rc=0,
+                         notes=["36 configurations only in B, not compared"])
+        self.assertEqual(len(t.rows), 72)
+        self.assertEqual({k[2] for k in t.rows}, {"shared", "fpp"})
+        self.assertEqual(t.summary, block_summary(0, 72))
+        self.compare(common.BLOCK, two, rc=0, notes=["36 configurations only in A, not compared"])
 
 
 if __name__ == "__main__":

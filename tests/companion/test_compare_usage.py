@@ -4,8 +4,8 @@
 Every case exits 2 with exactly one stderr line "h5perf-compare: ..." and
 nothing on stdout: bad options, bad thresholds (only "N%" is accepted), bad
 minimum times (only plain decimal seconds), unreadable, non-JSON (NaN
-included) and non-h5perf inputs, a wrong schema_version, and two results
-with no configuration in common.
+included) and non-h5perf inputs, a wrong schema_version, two results
+with no configuration in common, and a guide document with a block one.
 """
 import json
 import os
@@ -125,6 +125,25 @@ class UsageErrors(unittest.TestCase):
                               "data measure) in common" % (one, four))):
             with self.subTest(args=args):
                 self.assert_usage_error(args, fragment)
+
+    def test_guide_and_block_are_not_compared(self):
+        # They measure different things: one exact line, either way round.
+        for a, b, pa, pb in ((common.SWEEP, common.BLOCK, "guide", "block"),
+                             (common.BLOCK, common.FAILURE, "block", "guide")):
+            with self.subTest(a=a, b=b):
+                r = common.run_tool("h5perf-compare", [a, b])
+                self.assertEqual((r.rc, r.out), (2, ""), r)
+                self.assertEqual(r.err_lines, [
+                    "h5perf-compare: '%s' has the %s pattern's results and '%s' the %s "
+                    "pattern's: they measure different things and are not compared" % (
+                        a, pa, b, pb)], r)
+
+    def test_block_documents_without_a_configuration_in_common(self):
+        block = common.load(common.BLOCK)
+        one = self.write("b1.json", json.dumps(common.only_processes(block, 1)))
+        two = self.write("b2.json", json.dumps(common.only_processes(block, 2)))
+        self.assert_usage_error([one, two], "'%s' and '%s': no configuration (processes, API, "
+                                            "layout, data measure) in common" % (one, two))
 
 
 if __name__ == "__main__":
