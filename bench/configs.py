@@ -1,4 +1,4 @@
-"""The configurations and API modes the fidelity harness measures (issue 6).
+"""The configurations and API modes the fidelity harness measures (docs/performance.md).
 
 Shared by bench/fidelity.py (which times them at bench size) and
 tests/bench/offsets.py (which checks, at test size, that the limit program
@@ -30,7 +30,7 @@ CONFIGS = [
 ]
 
 # h5perf's API options against the limit program's. HDF5 has no bare loop of
-# its own: it is held to bare MPI-IO (issue 6: within 10% at 1 MiB contiguous).
+# its own: it is held to bare MPI-IO (docs/performance.md: within 10% at 1 MiB contiguous).
 Mode = collections.namedtuple("Mode", "name what h5perf limit configs")
 MODES = [
     Mode("posix", "POSIX", "-A posix", "-A posix", None),

@@ -1,4 +1,4 @@
-"""The fidelity harness (issue 6), run by bench/run: holds h5perf to the
+"""The fidelity harness (docs/performance.md), run by bench/run: holds h5perf to the
 physical limit, the bare loops of bench/limit.c that issue the same calls.
 
 Builds h5perf and the limit program (Release, -O2) if needed; then, on each

@@ -2,14 +2,14 @@
 case (target directory x configuration x API mode) into medians, bests,
 spreads, throughput ratios h5perf/limit, overheads per call and peak memory,
 and writes all cases as bench/results/fidelity.json and fidelity.md.
-Nothing here runs a program or judges a result beyond the issue's targets.
+Nothing here runs a program or judges a result beyond the targets of docs/performance.md.
 """
 import json
 import statistics
 
 from fidelity_run import MEASURES
 
-# Issue 6's targets: h5perf's throughput at least this fraction of the bare
+# The fidelity targets (docs/performance.md): h5perf's throughput at least this fraction of the bare
 # loop's (POSIX, MPI-IO) or of bare MPI-IO's (HDF5). Measured, not asserted.
 TARGETS = {("contig_1m", m): 0.95 for m in ("posix", "mpiio", "mpiio_coll")}
 TARGETS.update({("inter_4k", m): 0.90 for m in ("posix", "mpiio", "mpiio_coll")})

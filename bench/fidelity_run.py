@@ -98,7 +98,7 @@ def read_peaks(text, np):
 
 
 def supports_results(h5perf):
-    """Does this h5perf have --results (issue 6 adds it)?"""
+    """Does this h5perf have --results (builds before it do not)?"""
     p = subprocess.run([h5perf, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        env=launch_env("."), timeout=60)
     return b"--results" in p.stdout

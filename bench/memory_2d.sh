@@ -2,7 +2,7 @@
 # Peak resident memory per process of 2D write-only runs whose dataset is
 # 4 GiB, against the same runs with a 64 MiB dataset (the baseline: same
 # transfer buffer, same MPI and HDF5), measured in the same invocation for
-# each API. Issue 3's bound: peak(4 GiB) <= peak(64 MiB) + 2 x transfer buffer.
+# each API. The bound (docs/performance.md): peak(4 GiB) <= peak(64 MiB) + 2 x transfer buffer.
 # Writes bench/results/memory-2d.md. Not a test: nothing is asserted.
 # Usage: bench/memory_2d.sh [BUILD_DIR] [DATA_DIR]   (defaults: build, /tmp)
 # Needs about 4.1 GiB free in DATA_DIR; the data files are removed.

@@ -1,4 +1,4 @@
-"""The limit program issues the same I/O calls as h5perf (issue 6).
+"""The limit program issues the same I/O calls as h5perf (docs/performance.md).
 
 For one configuration of bench/configs.py (at test size) and one API mode, runs
 h5perf and then the limit program under mpiexec with the iolog shim
