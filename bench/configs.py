@@ -27,7 +27,24 @@ CONFIGS = [
            "-I -e 8M -x 64K -X 64K -B 64", "-I -e 16K -x 1K -X 1K -B 64"),
     Config("2d", "2D contiguous, 64 rows x 4 KiB per transfer",
            "-g -e 4K -x 4K -X 4K -B 64", "-g -e 256 -x 256 -X 256 -B 16"),
+    # The block pattern (docs/block.md): a 256^3 array of 8-byte elements
+    # (128 MiB) split across its second dimension, so that a shared block is
+    # 256 runs of 256 KiB (one per plane); its last dimension split, runs of
+    # 1 KiB; the chunked and fpp layouts, one run per block.
+    Config("block_shared", "3D block, shared array, grid 1x2x1 (256 KiB runs)",
+           "--pattern block --global 256x256x256 --grid 1x2x1 --layout shared",
+           "--pattern block --global 8x8x8 --grid 1x2x1 --layout shared --vars 2"),
+    Config("block_shared_rows", "3D block, shared array, grid 1x1x2 (1 KiB runs)",
+           "--pattern block --global 256x256x256 --grid 1x1x2 --layout shared",
+           "--pattern block --global 8x8x8 --grid 1x1x2 --layout shared --element-size 2"),
+    Config("block_chunked", "3D block, chunked (blocks in rank order)",
+           "--pattern block --global 256x256x256 --grid 1x2x1 --layout chunked",
+           "--pattern block --global 8x8x8 --grid 1x2x1 --layout chunked --vars 2"),
+    Config("block_fpp", "3D block, a file per process",
+           "--pattern block --global 256x256x256 --grid 1x2x1 --layout fpp",
+           "--pattern block --global 8x8x8 --grid 1x2x1 --layout fpp --vars 2"),
 ]
+BLOCK = ("block_shared", "block_shared_rows", "block_chunked", "block_fpp")
 
 # h5perf's API options against the limit program's. HDF5 has no bare loop of
 # its own: it is held to bare MPI-IO (docs/performance.md: within 10% at 1 MiB contiguous).
@@ -37,9 +54,9 @@ MODES = [
     Mode("mpiio", "MPI-IO independent", "-A mpiio", "-A mpiio", None),
     Mode("mpiio_coll", "MPI-IO collective", "-A mpiio -C", "-A mpiio -C", None),
     Mode("phdf5", "HDF5 independent vs bare MPI-IO", "-A phdf5", "-A mpiio",
-         ("contig_1m", "contig_8m")),
+         ("contig_1m", "contig_8m") + BLOCK),
     Mode("phdf5_coll", "HDF5 collective vs bare MPI-IO", "-A phdf5 -C", "-A mpiio -C",
-         ("contig_1m", "contig_8m")),
+         ("contig_1m", "contig_8m") + BLOCK),
 ]
 
 
@@ -50,6 +67,10 @@ def applies(mode, config):
 def one_run(np=NP):
     """The options that pin the process count."""
     return ["-p", str(np), "-P", str(np)]
+
+
+def is_block(config):
+    return "--pattern" in shlex.split(config.bench)
 
 
 def h5perf_args(config, mode, size="bench", np=NP, iterations=1):
@@ -75,7 +96,13 @@ def size_value(text):
 def bytes_per_phase(config, size="bench", np=NP):
     """Bytes all processes move in one phase (h5perf's F x D x N)."""
     opts = shlex.split(getattr(config, size))
-    value = {o: opts[i + 1] for i, o in enumerate(opts[:-1]) if o in ("-e", "-d", "-F")}
+    value = {o: opts[i + 1] for i, o in enumerate(opts[:-1])
+             if o in ("-e", "-d", "-F", "--global", "--element-size", "--vars")}
+    if "--global" in value:
+        n = 1
+        for d in value["--global"].split("x"):
+            n *= int(d)
+        return n * int(value.get("--element-size", 8)) * int(value.get("--vars", 1))
     e = size_value(value["-e"])
     side = e * np
     n = side * side if "-g" in opts else side

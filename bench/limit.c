@@ -13,21 +13,24 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/dims.h"
 #include "cli/sweep.h"
 
 static const char limit_usage[] =
     "usage: mpiexec -n P limit [--dir=DIR] -A posix|mpiio [h5perf options of one run]\n"
     "Runs the bare write/read loops of one h5perf configuration (give -x = -X and\n"
     "-p = -P = P) in DIR (default: HDF5_PARAPREFIX, else the current directory) and\n"
-    "prints one JSON line. Accepted: -A -e -x -X -B -I -g -c -C -d -F -i -p -P -w.\n";
+    "prints one JSON line. Accepted: -A -e -x -X -B -I -g -c -C -d -F -i -p -P -w, and\n"
+    "--pattern block with --global --grid --element-size --vars and one --layout.\n";
 
 /* Options that do not change the I/O h5perf issues for POSIX and MPI-IO, or
  * that the limit implements. Any other option (a later --fsync, say) is
  * refused rather than silently ignored. */
 static const enum opt_id limit_allowed[] = {
-    OPT_API,        OPT_BLOCK,    OPT_CHUNK,      OPT_COLLECTIVE,  OPT_DSETS,     OPT_BYTES,
-    OPT_FILES,      OPT_GEOMETRY, OPT_ITERATIONS, OPT_INTERLEAVED, OPT_MIN_PROCS, OPT_MAX_PROCS,
-    OPT_WRITE_ONLY, OPT_MIN_XFER, OPT_MAX_XFER,   OPT_HELP,
+    OPT_API,        OPT_BLOCK,        OPT_CHUNK,      OPT_COLLECTIVE,  OPT_DSETS,     OPT_BYTES,
+    OPT_FILES,      OPT_GEOMETRY,     OPT_ITERATIONS, OPT_INTERLEAVED, OPT_MIN_PROCS, OPT_MAX_PROCS,
+    OPT_WRITE_ONLY, OPT_MIN_XFER,     OPT_MAX_XFER,   OPT_HELP,        OPT_PATTERN,   OPT_GLOBAL,
+    OPT_GRID,       OPT_ELEMENT_SIZE, OPT_VARS,       OPT_LAYOUT,
 };
 
 /* "h5perf: ..." lines of the shared parser become "limit: ...". */
@@ -71,6 +74,10 @@ static int limit_check(const struct limit *l)
     if (p != l->nprocs || sweep_procs_next(c, p) != 0)
         return limit_refuse(l, "-p/-P: one process count only: -p and -P equal to the processes "
                                "started");
+    if (c->pattern == PATTERN_BLOCK)
+        return c->nlayouts == 1 ? LIMIT_OK
+                                : limit_refuse(l, "--layout: one layout only: shared, chunked or "
+                                                  "fpp");
     int64_t x = sweep_xfer_first(c);
     if (x == 0 || sweep_xfer_next(c, x) != 0)
         return limit_refuse(l, "-x/-X: one transfer size only: -x equal to -X");
@@ -109,6 +116,13 @@ static int limit_parse(struct limit *l, int argc, char **argv)
     }
     if (rc == 0)
         rc = config_finish(&l->cfg, l->nprocs, &w, &m);
+    if (rc == 0 && l->cfg.pattern == PATTERN_BLOCK && !l->cfg.spelled[OPT_GRID]) {
+        /* The grid h5perf's set-up gives the one process count. */
+        int dims[MODEL_MAX_DIMS] = {0, 0, 0};
+        MPI_Dims_create(l->nprocs, l->cfg.ndims, dims);
+        for (int d = 0; d < MODEL_MAX_DIMS; d++)
+            l->cfg.auto_grid[0][d] = d < l->cfg.ndims ? dims[d] : 0;
+    }
     if (rc == 0)
         rc = config_validate(&l->cfg, &m);
     if (rc != 0)
@@ -117,6 +131,8 @@ static int limit_parse(struct limit *l, int argc, char **argv)
         return LIMIT_USAGE;
     l->mpiio = l->cfg.apis == API_BIT(API_MPIIO);
     l->collective = l->mpiio && l->cfg.collective;
+    l->block = l->cfg.pattern == PATTERN_BLOCK;
+    l->fpp = l->block && l->cfg.layouts[0] == LAYOUT_FPP;
     return -1;
 }
 
@@ -142,23 +158,10 @@ static void limit_json_array(const char *name, const double *sec, int n, int m, 
     printf("]%s", last ? "" : ",");
 }
 
-/* Rank 0: the one JSON line. sec[i * LIMIT_MEASURES + m]: slowest process. */
-static void limit_json(const struct limit *l, const double *sec, const long long *peak)
+/* The seconds of every measure and the peaks: the tail of the JSON line. */
+static void limit_json_tail(const struct limit *l, const double *sec, const long long *peak)
 {
     const struct config *c = &l->cfg;
-    const struct pattern *pt = &l->pt;
-    printf("{\"program\":\"limit\",\"api\":\"%s\",\"io_mode\":\"%s\",\"geometry\":\"%s\","
-           "\"layout\":\"%s\",\"storage\":\"%s\",\"processes\":%d,",
-           l->mpiio ? "mpiio" : "posix", l->collective ? "collective" : "independent",
-           c->geometry_2d ? "2d" : "1d", c->interleaved ? "interleaved" : "contiguous",
-           c->chunk && c->geometry_2d ? "chunked" : "contiguous", l->nprocs);
-    printf("\"bytes_per_process\":%" PRId64 ",\"transfer_size\":%" PRId64 ",\"block_size\":%" PRId64
-           ",\"num_dsets\":%d,\"num_files\":%d,\"iterations\":%d,\"write_only\":%s,",
-           c->bytes, pt->p.xfer, c->block, c->num_dsets, c->num_files, c->iterations,
-           c->write_only ? "true" : "false");
-    printf("\"bytes\":%" PRId64 ",\"transfer_buffer\":%" PRId64 ",\"calls_per_process\":%" PRId64
-           ",\"seconds\":{",
-           (int64_t)c->num_files * c->num_dsets * pt->dset_bytes, pt->xfer_bytes, limit_calls(l));
     limit_json_array("write", sec, c->iterations, LIMIT_WRITE, false);
     limit_json_array("write_open_close", sec, c->iterations, LIMIT_WRITE_OPEN_CLOSE, c->write_only);
     if (!c->write_only) {
@@ -172,6 +175,55 @@ static void limit_json(const struct limit *l, const double *sec, const long long
     fflush(stdout);
 }
 
+/* The block pattern's line: the array, grid, layout and the whole array's
+ * bytes (every variable). */
+static void limit_json_block(const struct limit *l, const double *sec, const long long *peak)
+{
+    const struct config *c = &l->cfg;
+    const struct pattern *pt = &l->pt;
+    int grid[MODEL_MAX_DIMS];
+    sweep_grid(c, l->nprocs, grid);
+    printf("{\"program\":\"limit\",\"api\":\"%s\",\"io_mode\":\"%s\",\"pattern\":\"block\","
+           "\"layout\":\"%s\",\"processes\":%d,\"global\":[",
+           l->mpiio ? "mpiio" : "posix", l->collective ? "collective" : "independent",
+           dims_layout_name(c->layouts[0]), l->nprocs);
+    for (int d = 0; d < c->ndims; d++)
+        printf("%s%" PRId64, d ? "," : "", c->global[d]);
+    printf("],\"grid\":[");
+    for (int d = 0; d < c->ndims; d++)
+        printf("%s%d", d ? "," : "", grid[d]);
+    printf("],\"element_size\":%d,\"vars\":%d,\"iterations\":%d,\"write_only\":%s,", c->elem,
+           c->nvars, c->iterations, c->write_only ? "true" : "false");
+    printf("\"bytes\":%" PRId64 ",\"transfer_buffer\":%" PRId64 ",\"calls_per_process\":%" PRId64
+           ",\"seconds\":{",
+           sweep_file_bytes(c, l->nprocs), pt->xfer_bytes, limit_calls(l));
+    limit_json_tail(l, sec, peak);
+}
+
+/* Rank 0: the one JSON line. sec[i * LIMIT_MEASURES + m]: slowest process. */
+static void limit_json(const struct limit *l, const double *sec, const long long *peak)
+{
+    const struct config *c = &l->cfg;
+    const struct pattern *pt = &l->pt;
+    if (l->block) {
+        limit_json_block(l, sec, peak);
+        return;
+    }
+    printf("{\"program\":\"limit\",\"api\":\"%s\",\"io_mode\":\"%s\",\"geometry\":\"%s\","
+           "\"layout\":\"%s\",\"storage\":\"%s\",\"processes\":%d,",
+           l->mpiio ? "mpiio" : "posix", l->collective ? "collective" : "independent",
+           c->geometry_2d ? "2d" : "1d", c->interleaved ? "interleaved" : "contiguous",
+           c->chunk && c->geometry_2d ? "chunked" : "contiguous", l->nprocs);
+    printf("\"bytes_per_process\":%" PRId64 ",\"transfer_size\":%" PRId64 ",\"block_size\":%" PRId64
+           ",\"num_dsets\":%d,\"num_files\":%d,\"iterations\":%d,\"write_only\":%s,",
+           c->bytes, pt->p.xfer, c->block, c->num_dsets, c->num_files, c->iterations,
+           c->write_only ? "true" : "false");
+    printf("\"bytes\":%" PRId64 ",\"transfer_buffer\":%" PRId64 ",\"calls_per_process\":%" PRId64
+           ",\"seconds\":{",
+           (int64_t)c->num_files * c->num_dsets * pt->dset_bytes, pt->xfer_bytes, limit_calls(l));
+    limit_json_tail(l, sec, peak);
+}
+
 /* Collective: the buffer, the plan and the types, all before any timer. */
 static int limit_prepare(struct limit *l)
 {
@@ -180,8 +232,12 @@ static int limit_prepare(struct limit *l)
     long tag = (long)getpid();
     MPI_Bcast(&tag, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     l->tag = tag;
-    int ok = pattern_init(&l->pt, &pp, l->rank, l->rank, NULL) == 0 &&
-             posix_memalign(&buf, 4096, (size_t)l->pt.xfer_bytes) == 0;
+    struct run_point point = {l->nprocs, 0, l->block ? l->cfg.layouts[0] : LAYOUT_SHARED,
+                              l->mpiio ? API_MPIIO : API_POSIX};
+    int planned = l->block ? sweep_plan(&l->cfg, &point, l->rank, l->rank, false, &l->pt, NULL)
+                           : pattern_init(&l->pt, &pp, l->rank, l->rank, NULL);
+    int ok = planned == 0 &&
+             posix_memalign(&buf, 4096, (size_t)(l->pt.xfer_bytes > 0 ? l->pt.xfer_bytes : 1)) == 0;
     l->buf = buf;
     if (!ok)
         fprintf(stderr, "limit: rank %d: cannot plan or allocate the transfer buffer\n", l->rank);

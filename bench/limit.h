@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cli/config.h"
+#include "cli/sweep.h"
 #include "pattern/pattern.h"
 
 enum { LIMIT_OK = 0, LIMIT_FAILED = 1, LIMIT_USAGE = 2 };
@@ -36,6 +37,9 @@ struct limit {
     MPI_Datatype piece, filetype; /* the collective view of src/backend/mpiio.c */
     bool view;                    /* collective transfers go through the view */
     bool tiled;                   /* one view per dataset (pattern xfer_step) */
+    bool block;                   /* --pattern block: one whole-block call per variable */
+    bool fpp;                     /* its fpp layout: a file per process (MPI_COMM_SELF) */
+    bool subarray;                /* its shared layout: the block through a subarray view */
 };
 
 /* Local: the I/O calls one process makes in one phase of one iteration. */

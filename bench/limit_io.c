@@ -58,28 +58,31 @@ static void limit_die_mpi(const struct limit *l, const char *op, int64_t off, in
 
 int64_t limit_calls(const struct limit *l)
 {
-    int64_t per_transfer = l->view ? 1 : l->pt.shape.count;
-    return (int64_t)l->cfg.num_files * l->cfg.num_dsets * l->pt.ntransfers * per_transfer;
+    int64_t per_transfer = l->view || (l->block && l->mpiio) ? 1 : l->pt.outer * l->pt.shape.count;
+    return (int64_t)l->cfg.num_files * sweep_datasets(&l->cfg) * l->pt.ntransfers * per_transfer;
 }
 
 /* --- POSIX ---------------------------------------------------------------- */
 
+/* As src/backend/posix.c: one call per contiguous piece, `outer` times (a
+ * 3D block's planes). */
 static void posix_transfers(const struct limit *l, int fd, bool write)
 {
     const struct pattern *pt = &l->pt;
-    for (int d = 0; d < l->cfg.num_dsets; d++) {
+    for (int d = 0; d < sweep_datasets(&l->cfg); d++) {
         int64_t base = (int64_t)d * pt->dset_bytes;
         for (int64_t k = 0; k < pt->ntransfers; k++) {
             struct pattern_vec v = pattern_file_vec(pt, k);
-            for (int64_t i = 0; i < v.count; i++) {
-                unsigned char *p = l->buf + i * v.len;
-                off_t off = (off_t)(base + v.disp + i * v.stride);
-                ssize_t n =
-                    write ? pwrite(fd, p, (size_t)v.len, off) : pread(fd, p, (size_t)v.len, off);
-                if (n != v.len)
-                    limit_die(l, write ? "pwrite" : "pread", off, v.len,
-                              n < 0 ? strerror(errno) : "short count");
-            }
+            unsigned char *p = l->buf;
+            for (int64_t j = 0; j < pt->outer; j++)
+                for (int64_t i = 0; i < v.count; i++, p += v.len) {
+                    off_t off = (off_t)(base + v.disp + j * pt->outer_stride + i * v.stride);
+                    ssize_t n = write ? pwrite(fd, p, (size_t)v.len, off)
+                                      : pread(fd, p, (size_t)v.len, off);
+                    if (n != v.len)
+                        limit_die(l, write ? "pwrite" : "pread", off, v.len,
+                                  n < 0 ? strerror(errno) : "short count");
+                }
         }
     }
 }
@@ -131,9 +134,40 @@ static int mpiio_at(const struct limit *l, MPI_File fh, bool write, MPI_Offset o
                          : MPI_File_read_at(fh, off, p, count, type, st);
 }
 
+/* The block pattern, as src/backend/mpiio.c: per variable, the whole block
+ * in one call, through the subarray view (shared) or at its offset. */
+static void mpiio_block_transfers(const struct limit *l, MPI_File fh, bool write)
+{
+    const struct pattern *pt = &l->pt;
+    MPI_Status st;
+    int count = (int)pt->xfer_bytes, rc;
+    for (int d = 0; d < sweep_datasets(&l->cfg); d++) {
+        int64_t base = (int64_t)d * pt->dset_bytes, off = base + pt->shape.disp;
+        if (!l->subarray) {
+            rc = mpiio_at(l, fh, write, (MPI_Offset)off, l->buf, count, MPI_BYTE, &st);
+            mpiio_check(l, write, rc, &st, MPI_BYTE, off, count);
+            continue;
+        }
+        rc = MPI_File_set_view(fh, (MPI_Offset)base, l->piece, l->filetype, "native", l->info);
+        if (rc != MPI_SUCCESS)
+            limit_die_mpi(l, "set view", base, -1, rc);
+        if (l->collective)
+            rc = write ? MPI_File_write_all(fh, l->buf, count, MPI_BYTE, &st)
+                       : MPI_File_read_all(fh, l->buf, count, MPI_BYTE, &st);
+        else
+            rc = write ? MPI_File_write(fh, l->buf, count, MPI_BYTE, &st)
+                       : MPI_File_read(fh, l->buf, count, MPI_BYTE, &st);
+        mpiio_check(l, write, rc, &st, MPI_BYTE, off, count);
+    }
+}
+
 static void mpiio_transfers(const struct limit *l, MPI_File fh, bool write)
 {
     const struct pattern *pt = &l->pt;
+    if (l->block) {
+        mpiio_block_transfers(l, fh, write);
+        return;
+    }
     MPI_Status st;
     for (int d = 0; d < l->cfg.num_dsets; d++) {
         int64_t base = (int64_t)d * pt->dset_bytes;
@@ -170,7 +204,8 @@ static void mpiio_phase(const struct limit *l, bool write, double *fine, double 
     MPI_File fh;
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
-    int rc = MPI_File_open(MPI_COMM_WORLD, limit_path, amode, l->info, &fh);
+    int rc =
+        MPI_File_open(l->fpp ? MPI_COMM_SELF : MPI_COMM_WORLD, limit_path, amode, l->info, &fh);
     if (rc != MPI_SUCCESS)
         limit_die_mpi(l, "open", -1, -1, rc);
     double t1 = MPI_Wtime();
@@ -186,10 +221,43 @@ static void mpiio_phase(const struct limit *l, bool write, double *fine, double 
 
 /* --- set-up and the iteration ---------------------------------------------- */
 
+/* The block pattern's view, as src/backend/mpiio.c: elements of elem
+ * bytes, the block a subarray of the array; only where the block is not
+ * one run. */
+static int limit_block_types(struct limit *l)
+{
+    const struct pattern *pt = &l->pt;
+    const struct pattern_slab *s = &pt->slab;
+    l->subarray = !(pt->outer == 1 && pt->shape.count == 1);
+    if (!l->subarray)
+        return 0;
+    int sizes[MODEL_MAX_DIMS], sub[MODEL_MAX_DIMS], starts[MODEL_MAX_DIMS];
+    for (int d = 0; d < s->ndims; d++) {
+        sizes[d] = (int)s->dims[d]; /* h5perf's MPI-IO check: below 2^31 */
+        sub[d] = (int)s->count[d];
+        starts[d] = (int)s->start[d];
+    }
+    int rc = MPI_Type_contiguous(pt->elem, MPI_BYTE, &l->piece);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&l->piece);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_create_subarray(s->ndims, sizes, sub, starts, MPI_ORDER_C, l->piece,
+                                      &l->filetype);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&l->filetype);
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "limit: rank %d: cannot build the subarray view\n", l->rank);
+        return -1;
+    }
+    return 0;
+}
+
 /* The same pieces and view as src/backend/mpiio.c: a contiguous piece of
  * len bytes, and count of them at stride for a collective transfer. */
 static int limit_types(struct limit *l)
 {
+    if (l->block)
+        return limit_block_types(l);
     const struct pattern_vec *s = &l->pt.shape;
     if (s->len > INT_MAX || s->count > INT_MAX) {
         if (l->rank == 0)
@@ -253,10 +321,13 @@ void limit_io_release(struct limit *l)
 static void limit_claim(const struct limit *l, int f)
 {
     limit_have_file = 0;
-    snprintf(limit_path, sizeof limit_path, "%s/limit-%ld-%d%s", l->dir, l->tag, f + 1,
+    char rank[16] = "";
+    if (l->fpp)
+        snprintf(rank, sizeof rank, ".%d", l->rank);
+    snprintf(limit_path, sizeof limit_path, "%s/limit-%ld-%d%s%s", l->dir, l->tag, f + 1, rank,
              l->mpiio ? ".mpio" : ".posix");
     struct stat st;
-    if (l->rank == 0 && lstat(limit_path, &st) == 0)
+    if ((l->rank == 0 || l->fpp) && lstat(limit_path, &st) == 0)
         limit_die(l, "create", -1, -1, "the file exists already");
     MPI_Barrier(MPI_COMM_WORLD);
     limit_have_file = 1;
@@ -268,12 +339,15 @@ void limit_iteration(struct limit *l, double t[LIMIT_MEASURES])
         l->mpiio ? mpiio_phase : posix_phase;
     for (int f = 0; f < l->cfg.num_files; f++) {
         limit_claim(l, f);
-        memset(l->buf, pattern_fill_value(&l->pt), (size_t)l->pt.xfer_bytes);
+        if (l->block)
+            pattern_fill(&l->pt, 0, l->buf);
+        else
+            memset(l->buf, pattern_fill_value(&l->pt), (size_t)l->pt.xfer_bytes);
         phase(l, true, &t[LIMIT_WRITE], &t[LIMIT_WRITE_OPEN_CLOSE]);
         if (!l->cfg.write_only)
             phase(l, false, &t[LIMIT_READ], &t[LIMIT_READ_OPEN_CLOSE]);
         MPI_Barrier(MPI_COMM_WORLD);
-        if (l->rank == 0 && unlink(limit_path) < 0)
+        if ((l->rank == 0 || l->fpp) && unlink(limit_path) < 0)
             limit_die(l, "remove", -1, -1, strerror(errno));
         limit_have_file = 0;
     }

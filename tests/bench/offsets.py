@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
 import configs  # noqa: E402
 import harness  # noqa: E402
 
-DATA_FILE = re.compile(r"(#pio_tmp_\d+|limit-\d+-\d+)\.(posix|mpio)$")
+DATA_FILE = re.compile(r"(#pio_tmp_\d+|limit-\d+-\d+)(\.\d+)?\.(posix|mpio)$")
 TEST_MODES = ("posix", "mpiio", "mpiio_coll")
 
 
