@@ -1,15 +1,16 @@
 """The charts of h5perf-plot: what to plot, then drawing it.
 
 plan_charts() turns loaded results into Plot descriptions (pure: no
-matplotlib); render() draws one Plot to PNG and SVG with matplotlib's Agg
-and SVG backends, never pyplot, so no display and no global figure state.
-A failed measurement is a NaN point: matplotlib leaves a gap there, and a
-failure is never drawn as a throughput.
+matplotlib): the guide's lines over transfer sizes and process counts, or
+the block pattern's bars by layout; render() draws one Plot to PNG and SVG
+with matplotlib's Agg and SVG backends, never pyplot, so no display and no
+global figure state. A failed measurement is a NaN point: a gap in a line,
+no bar but the word "failed"; a failure is never drawn as a throughput.
 """
 import math
 import os
 
-from h5perf_results import APIS, DATA_MEASURES, MEASURE_TITLES, format_size
+from h5perf_results import APIS, DATA_MEASURES, LAYOUTS, MEASURE_TITLES, format_size
 
 API_COLORS = {"posix": "#1f77b4", "mpiio": "#ff7f0e", "phdf5": "#2ca02c"}
 # The overhead ratios of the NERSC talk: each layer against the one below it.
@@ -17,28 +18,33 @@ RATIOS = (("phdf5", "mpiio"), ("mpiio", "posix"))
 RATIO_COLORS = {("phdf5", "mpiio"): "#2ca02c", ("mpiio", "posix"): "#ff7f0e"}
 MARKERS = "osD^v<>ph"
 LINESTYLES = ("-", "--", ":", "-.")
+# Bars tell inputs apart by hatching, as lines do by their style.
+HATCHES = ("", "//", "..", "xx", "\\\\", "++")
 NAN = float("nan")
 
 
 class Series:
-    """One line: label (also its SVG gid), style, and points
-    (x, median, min, max); a failed point has NaN values."""
+    """One line or one set of bars: label (also its SVG gid), style, and
+    points (x, median, min, max); a failed point has NaN values. A bar
+    chart's x is the name of a group."""
 
-    def __init__(self, label, color, marker, linestyle, points):
+    def __init__(self, label, color, marker, linestyle, points, hatch=""):
         self.label, self.color, self.marker, self.linestyle = label, color, marker, linestyle
-        self.points = points
+        self.points, self.hatch = points, hatch
 
     def has_gap(self):
         return any(math.isnan(p[1]) for p in self.points)
 
 
 class Plot:
-    """One chart. x is "size" (transfer size) or "processes"; y is
-    "throughput" (with min..max error bars) or "ratio" (with a line at 1)."""
+    """One chart. x is "size" (transfer size) or "processes", lines over a
+    log2 axis, or "layout" or "layout ratio", bars in groups (the names in
+    groups, in order); y is "throughput" (with min..max error bars) or
+    "ratio" (with a line at 1)."""
 
-    def __init__(self, name, section, title, x, y, series):
+    def __init__(self, name, section, title, x, y, series, groups=None):
         self.name, self.section, self.title = name, section, title
-        self.x, self.y, self.series = x, y, series
+        self.x, self.y, self.series, self.groups = x, y, series, groups
 
 
 def _label(inputs, i, text):
@@ -110,7 +116,11 @@ def throughput_vs_processes(inputs):
 
 
 def _ratio(res, p, x, num, den, m):
-    a, b = res.stats[(p, x, num, m)], res.stats[(p, x, den, m)]
+    return _ratio_point(res.stats[(p, x, num, m)], res.stats[(p, x, den, m)], x)
+
+
+def _ratio_point(a, b, x):
+    """The ratio of the medians of Stats a and b at x; NaN where either failed."""
     if not (a.ok and b.ok) or b.median <= 0:
         return (x, NAN, NAN, NAN)
     r = a.median / b.median
@@ -143,8 +153,81 @@ def overhead_ratios(inputs):
     return plots
 
 
+# --- the block pattern ---------------------------------------------------------
+# Per process count and data measure, the block report's table and its two
+# ratios, as bars: a group per layout, a bar per input x API (or ratio).
+
+def _block_plots(inputs, section, title, x, y, groups, series_of):
+    """One Plot per data measure x process count; series_of(res, p, m)
+    gives the (label, color, points) of one input's sets of bars."""
+    plots = []
+    procs = sorted({p for res in inputs for p in res.process_counts()})
+    for m in _measures(inputs):
+        for p in procs:
+            series = [Series(_label(inputs, i, label), color, "s", "-", points,
+                             HATCHES[i % len(HATCHES)])
+                      for i, res in enumerate(inputs)
+                      for label, color, points in series_of(res, p, m) if points]
+            if series and groups:
+                plots.append(Plot("%s-%s-p%d" % (section, m, p), section,
+                                  title % (MEASURE_TITLES[m], _procs_text(p)), x, y, series,
+                                  groups))
+    return plots
+
+
+def _layouts(inputs):
+    present = {layout for res in inputs for layout in res.layouts()}
+    return [layout for layout in LAYOUTS if layout in present]
+
+
+def _ratio_points(res, pairs):
+    """(group, numerator, denominator) configurations -> ratio points, where
+    both ran."""
+    return [_ratio_point(res.configs[a], res.configs[b], group) for group, a, b in pairs
+            if a in res.configs and b in res.configs]
+
+
+def block_throughput(inputs):
+    """The median throughput (min..max) of each API on each layout."""
+    def series_of(res, p, m):
+        return [(api, API_COLORS[api], [_point(res.configs[(p, api, layout, m)], layout)
+                                        for layout in LAYOUTS
+                                        if (p, api, layout, m) in res.configs])
+                for api in APIS]
+    return _block_plots(inputs, "block", "%s throughput by layout and API, %s", "layout",
+                        "throughput", _layouts(inputs), series_of)
+
+
+def block_over_mpiio(inputs):
+    """The library's overhead: each API's median over MPI-IO's on the same layout."""
+    def series_of(res, p, m):
+        return [("%s/mpiio" % api, API_COLORS[api],
+                 _ratio_points(res, [(layout, (p, api, layout, m), (p, "mpiio", layout, m))
+                                     for layout in LAYOUTS]))
+                for api in APIS if api != "mpiio"]
+    return _block_plots(inputs, "block-over-mpiio", "%s: each API over MPI-IO on the same "
+                        "layout, %s", "layout", "ratio", _layouts(inputs), series_of)
+
+
+def block_over_fpp(inputs):
+    """The cost of a shared file: each layout's median over the file per
+    process's with the same API."""
+    def series_of(res, p, m):
+        return [(api, API_COLORS[api],
+                 _ratio_points(res, [("%s/fpp" % layout, (p, api, layout, m), (p, api, "fpp", m))
+                                     for layout in LAYOUTS if layout != "fpp"]))
+                for api in APIS]
+    groups = ["%s/fpp" % layout for layout in _layouts(inputs) if layout != "fpp"]
+    return _block_plots(inputs, "block-over-fpp", "%s: each layout over fpp with the same "
+                        "API, %s", "layout ratio", "ratio",
+                        groups if "fpp" in _layouts(inputs) else [], series_of)
+
+
 def plan_charts(inputs):
-    """Every chart for these inputs, in the order the report shows them."""
+    """Every chart for these inputs (all of one pattern), in the order the
+    report shows them."""
+    if inputs and inputs[0].block:
+        return block_throughput(inputs) + block_over_mpiio(inputs) + block_over_fpp(inputs)
     return throughput_vs_size(inputs) + throughput_vs_processes(inputs) + overhead_ratios(inputs)
 
 
@@ -155,6 +238,8 @@ AXIS_LABELS = {
     "processes": "MPI processes (log2 scale)",
     "throughput": "throughput (MiB/s)",
     "ratio": "ratio of median throughputs (×)",
+    "layout": "file layout",
+    "layout ratio": "file layout, over the file per process (fpp)",
 }
 
 
@@ -184,6 +269,42 @@ def _draw_series(ax, s, with_bars):
     bars.lines[0].set_gid(s.label)
 
 
+def _draw_bars(ax, plot):
+    """Grouped bars: a group per name in plot.groups, a bar per series where
+    it has a point, and "failed" where that point is NaN. In the SVG each bar
+    is a group "LABEL [GROUP]" and each series' error bars "LABEL min..max".
+    Returns the legend's handles (a series may have no bar to show)."""
+    import matplotlib.patches as mpatches
+    import matplotlib.ticker as ticker
+    n = len(plot.series)
+    width = 0.8 / n
+    style = {"edgecolor": "#333333", "linewidth": 0.5}
+    handles = []
+    for j, s in enumerate(plot.series):
+        xs = [plot.groups.index(p[0]) + (j - (n - 1) / 2) * width for p in s.points]
+        ok = [(x, p) for x, p in zip(xs, s.points) if not math.isnan(p[1])]
+        yerr = None
+        if plot.y == "throughput" and ok:
+            yerr = [[p[1] - p[2] for _, p in ok], [p[3] - p[1] for _, p in ok]]
+        if ok:
+            bars = ax.bar([x for x, _ in ok], [p[1] for _, p in ok], width, yerr=yerr,
+                          color=s.color, hatch=s.hatch, capsize=3, **style)
+            for (_, p), patch in zip(ok, bars.patches):
+                patch.set_gid("%s [%s]" % (s.label, p[0]))
+            if yerr:
+                bars.errorbar.lines[2][0].set_gid("%s min..max" % s.label)
+        for x, p in zip(xs, s.points):
+            if math.isnan(p[1]):
+                ax.text(x, 0, " failed", rotation=90, ha="center", va="bottom", fontsize=7,
+                        color="#666666")
+        handles.append(mpatches.Patch(facecolor=s.color, hatch=s.hatch, label=s.label, **style))
+    ax.xaxis.set_major_locator(ticker.FixedLocator(range(len(plot.groups))))
+    ax.xaxis.set_major_formatter(ticker.FixedFormatter(plot.groups))
+    ax.set_xlim(-0.5, len(plot.groups) - 0.5)
+    ax.set_xlabel(AXIS_LABELS[plot.x])
+    return handles
+
+
 def render(plot, outdir):
     """Draws plot into OUTDIR/<name>.png and .svg; returns the two paths."""
     import matplotlib
@@ -193,19 +314,25 @@ def render(plot, outdir):
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "h5perf-plot"}):
         fig = Figure(figsize=(8, 4.5), layout="constrained")
         ax = fig.add_subplot()
-        for s in plot.series:
-            _draw_series(ax, s, plot.y == "throughput")
+        handles = None
+        if plot.groups is not None:
+            handles = _draw_bars(ax, plot)
+        else:
+            for s in plot.series:
+                _draw_series(ax, s, plot.y == "throughput")
         ax.set_ylim(bottom=0)
         if plot.y == "ratio":
             # Parity: above the line the upper layer is faster than the lower.
             ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
             ax.set_ylim(top=max(ax.get_ylim()[1], 1.1))
-        _x_axis(ax, plot.x, sorted({p[0] for s in plot.series for p in s.points}))
+        if plot.groups is None:
+            _x_axis(ax, plot.x, sorted({p[0] for s in plot.series for p in s.points}))
         ax.set_ylabel(AXIS_LABELS[plot.y])
         ax.set_title(plot.title)
-        ax.grid(True, alpha=0.3)
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
-        if any(s.has_gap() for s in plot.series):
+        ax.grid(True, alpha=0.3, axis="both" if plot.groups is None else "y")
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+        # A bar chart says "failed" where a bar is missing.
+        if plot.groups is None and any(s.has_gap() for s in plot.series):
             # Bottom right, under the legend, clear of the x axis label.
             fig.text(0.995, 0.005, "gaps: failed measurements\n(listed in report.html)",
                      fontsize=8, color="#666666", ha="right", va="bottom")

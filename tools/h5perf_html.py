@@ -7,6 +7,7 @@ keeps each SVG's internal ids apart from the others').
 """
 import base64
 import html
+import math
 import shlex
 
 from h5perf_results import MEASURE_TITLES, format_size
@@ -25,7 +26,11 @@ code { white-space: pre-wrap; }
 
 SECTIONS = (("size", "Throughput vs transfer size"),
             ("processes", "Throughput vs process count"),
-            ("overhead", "Overhead ratios: HDF5 over MPI-IO, MPI-IO over POSIX"))
+            ("overhead", "Overhead ratios: HDF5 over MPI-IO, MPI-IO over POSIX"),
+            ("block", "Throughput by layout and API"),
+            ("block-over-mpiio", "Library overhead: each API over MPI-IO on the same layout"),
+            ("block-over-fpp", "Shared file: each layout over the file per process (fpp) "
+                               "with the same API"))
 
 
 def esc(value):
@@ -68,12 +73,7 @@ def _context_rows(res):
         ("start, end", "%s, %s" % (_get(c, "start_time"), _get(c, "end_time"))),
         ("command line", shlex.join(map(str, cmd)) if isinstance(cmd, list) else cmd),
         ("APIs", ", ".join(map(str, g.get("apis", []))) or "?"),
-        ("workload", "%s, %s blocks, %s storage, %s I/O" % (
-            _get(g, "geometry"), _get(g, "layout"), _get(g, "storage"), _get(g, "io_mode"))),
-        ("sizes", "%s per process, transfers %s..%s, blocks %s" % tuple(
-            _size(g, k) for k in ("bytes_per_process", "min_xfer_size", "max_xfer_size",
-                                  "block_size"))),
-        ("datasets x files", "%s x %s" % (_get(g, "num_dsets"), _get(g, "num_files"))),
+    ] + (_block_rows(res) if res.block else _guide_rows(g)) + [
         ("iterations", _get(g, "iterations")),
         ("options", "write only: %s, read only: %s, debug level %s%s, overwrite: %s%s" % (
             _yes_no(_get(g, "write_only")), _yes_no(_get(g, "read_only")),
@@ -88,6 +88,53 @@ def _context_rows(res):
         # a row of their own: they change what the read charts mean.
         ("page cache", "; ".join(map(str, res.doc.get("page_cache_warnings", []))) or "none"),
     ]
+
+
+def _guide_rows(g):
+    return [
+        ("workload", "%s, %s blocks, %s storage, %s I/O" % (
+            _get(g, "geometry"), _get(g, "layout"), _get(g, "storage"), _get(g, "io_mode"))),
+        ("sizes", "%s per process, transfers %s..%s, blocks %s" % tuple(
+            _size(g, k) for k in ("bytes_per_process", "min_xfer_size", "max_xfer_size",
+                                  "block_size"))),
+        ("datasets x files", "%s x %s" % (_get(g, "num_dsets"), _get(g, "num_files"))),
+    ]
+
+
+def _block_rows(res):
+    """The block pattern's workload: config.block, and each process count's
+    grid from its runs."""
+    g = res.config
+    b = g["block"]
+    grids = {}
+    for run in res.runs:
+        grids.setdefault(run["processes"], run.get("grid"))
+    by_count = ", ".join("%d: %s" % (p, _dims(grids[p])) for p in sorted(grids))
+    layouts = b.get("layouts")
+    return [
+        ("workload", "block pattern, %s I/O" % _get(g, "io_mode")),
+        ("array", "%s elements of %s bytes, %s variable%s%s" % (
+            _dims(b.get("global")), _get(b, "element_size"), _get(b, "vars"),
+            "" if b.get("vars") == 1 else "s", _phase_bytes(b))),
+        ("grid", "%s; by process count: %s" % (
+            "given, " + _dims(b["grid"]) if b.get("grid") else "MPI_Dims_create's",
+            by_count or "none")),
+        ("read grid", _dims(b["read_grid"]) if b.get("read_grid") else "the writer's"),
+        ("layouts", ", ".join(map(str, layouts)) if isinstance(layouts, list) else "?"),
+    ]
+
+
+def _dims(d):
+    return "x".join(map(str, d)) if isinstance(d, list) else "?"
+
+
+def _phase_bytes(b):
+    """", 2MiB per phase" (variables x array), or nothing where a value is odd."""
+    g = b.get("global")
+    values = [b.get("element_size"), b.get("vars")] + (g if isinstance(g, list) else [None])
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values):
+        return ""
+    return ": %s per phase" % format_size(math.prod(values))
 
 
 def _size(cfg, key):
@@ -126,12 +173,14 @@ def failures_section(inputs):
             errors = "".join("<div><code>%s</code></div>" % esc(e) for e in run["errors"])
             rows.append(([_td(res.name)] if len(inputs) > 1 else []) + [
                 _td(run["processes"], True), _td(format_size(run["transfer_size"])),
-                _td(run["api"]), _td(run["status"]), _td(", ".join(bad) or "none"),
+                _td(run["api"])] + ([_td(run["layout"])] if res.block else []) + [
+                _td(run["status"]), _td(", ".join(bad) or "none"),
                 "<td>%s</td>" % (errors or "(no error lines)")])
     if not rows:
         return "<h2>Failed runs</h2>\n<p>None: every run succeeded.</p>"
     header = (["input"] if len(inputs) > 1 else []) + [
-        "processes", "transfer size", "API", "status", "failed measures", "errors"]
+        "processes", "transfer size", "API"] + (["layout"] if inputs[0].block else []) + [
+        "status", "failed measures", "errors"]
     return "<h2>Failed runs</h2>\n" + _table(header, rows, ["failed"] * len(rows))
 
 
@@ -161,19 +210,24 @@ def runs_section(inputs):
     rows, classes = [], []
     for res in inputs:
         for key in res.keys():
-            p, x, api, measure = key
+            p, x, api, measure = key[:4]
             s = res.stats[key]
             rows.append(([_td(res.name)] if len(inputs) > 1 else []) + [
-                _td(p, True), _td(format_size(x)), _td(api), _td(MEASURE_TITLES[measure]),
+                _td(p, True), _td(format_size(x)), _td(api)] + (
+                [_td(key[4])] if res.block else []) + [_td(MEASURE_TITLES[measure]),
                 _td(_num(s.median, "%.1f"), True), _td(_num(s.min, "%.1f"), True),
                 _td(_num(s.max, "%.1f"), True), _td(_num(s.median_seconds, "%.6f"), True),
                 _td(s.iterations, True), _td("ok" if s.ok else s.failure)])
             classes.append("" if s.ok else "failed")
+    block = inputs[0].block
     header = (["input"] if len(inputs) > 1 else []) + [
-        "processes", "transfer size", "API", "measure", "median MiB/s", "min MiB/s",
-        "max MiB/s", "median s", "iterations ok", "status"]
+        "processes", "transfer size", "API"] + (["layout"] if block else []) + [
+        "measure", "median MiB/s", "min MiB/s", "max MiB/s", "median s", "iterations ok",
+        "status"]
     note = ("<p>Over the successful iterations, slowest process of each; the median "
-            "throughput is that of the median time. Open and close times move no data.</p>")
+            "throughput is that of the median time. Open and close times move no data.%s</p>"
+            % (" The transfer size of the block pattern is a process's block of one "
+               "variable, its one call." if block else ""))
     return "<h2>All runs</h2>\n" + note + "\n" + _table(header, rows, classes)
 
 

@@ -40,6 +40,17 @@ class Svg:
         (g,) = self.groups[gid]
         return len(list(g.iter(SVG_NS + "use")))
 
+    def paths(self, gid):
+        """The extent (x min, x max, y min, y max) of each path of the group
+        with this id, in the SVG's coordinates (y grows downwards)."""
+        (g,) = self.groups[gid]
+        out = []
+        for path in g.iter(SVG_NS + "path"):
+            numbers = [float(n) for n in re.findall(r"-?[0-9]+(?:\.[0-9]+)?", path.get("d"))]
+            xs, ys = numbers[0::2], numbers[1::2]
+            out.append((min(xs), max(xs), min(ys), max(ys)))
+        return out
+
 
 class Page(HTMLParser):
     """Parses a whole page; collects structure errors, every URL-valued

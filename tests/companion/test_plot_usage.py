@@ -76,6 +76,17 @@ class UsageErrors(unittest.TestCase):
             with self.subTest(args=args):
                 self.assert_usage_error(["-o", self.out] + args, fragment)
 
+    def test_guide_and_block_are_not_plotted_together(self):
+        # Lines over transfer sizes and bars by layout have nothing to put
+        # side by side: one exact line, nothing written.
+        line = ("'%s' has the block pattern's results and '%s' the guide pattern's: they "
+                "measure different things and are not plotted together" % (
+                    common.BLOCK, common.SWEEP))
+        args = ["-o", self.out, common.BLOCK, common.BLOCK, common.SWEEP]
+        self.assert_usage_error(args, line)
+        r = common.run_tool("h5perf-plot", args, cwd=self.tmp)
+        self.assertEqual(r.err_lines, [ONE_LINE + line], r)
+
     def test_output_directory_cannot_be_made(self):
         blocker = self.write("file", "")
         self.assert_usage_error(["-o", os.path.join(blocker, "out"), common.SWEEP],
