@@ -75,11 +75,11 @@ def check_h5(path, name, want, layout, elem):
            "HDF5 values of %s:%s" % (path, name))
 
 
-def check_files(d, layout, nprocs, grid, elem, nvars):
+def check_files(d, layout, nprocs, grid, elem, nvars, shape=GLOBAL):
     """Every file of one layout, every API, against the rule."""
-    whole = expected(GLOBAL, elem, nvars)
-    parts = blocks(GLOBAL, grid)
-    chunk = [s // g for s, g in zip(GLOBAL, grid)]
+    whole = expected(shape, elem, nvars)
+    parts = blocks(shape, grid)
+    chunk = [s // g for s, g in zip(shape, grid)]
     for api in ("posix", "mpiio", "phdf5"):
         if layout == "fpp":
             for r in range(nprocs):
@@ -104,21 +104,30 @@ def check_files(d, layout, nprocs, grid, elem, nvars):
             check_raw(path, tiles)
 
 
-def block_files(nprocs):
-    grid = GRIDS[nprocs]
+def block_files(nprocs, shape=GLOBAL, grid=None):
+    grid = grid or GRIDS[nprocs]
     for mode in ("", "-C"):
         for layout, elem, nvars in (("shared", 8, 2), ("chunked", 4, 1), ("fpp", 2, 2)):
             with TempDir() as d:
                 args = ("--pattern block --global %s --grid %s --layout %s --element-size %d "
-                        "--vars %d -D v %s" % (dims_text(GLOBAL), dims_text(grid), layout, elem,
+                        "--vars %d -D v %s" % (dims_text(shape), dims_text(grid), layout, elem,
                                                nvars, mode))
                 r = run(nprocs, args, env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"},
                         timeout=240)
                 expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args,
                           r)
-                check_files(d, layout, nprocs, grid, elem, nvars)
+                check_files(d, layout, nprocs, grid, elem, nvars, shape)
                 count = 3 * (nprocs if layout == "fpp" else 1)
                 expect_eq(len(listing(d)), count, "files of %s" % layout, r)
+
+
+@case
+def block_files_1d_and_2d():
+    """The same checks on a 1D array over 4 processes and a 2D array over a
+    2x2 grid (and 1x4: blocks of whole columns' pieces, runs of 2 elements)."""
+    block_files(4, (96,), (4,))
+    block_files(4, (12, 8), (2, 2))
+    block_files(4, (12, 8), (1, 4))
 
 
 @case
