@@ -2,7 +2,9 @@
 chart and the HTML page from a 2-process run of the three APIs;
 h5perf-compare passes the run against itself and flags it made twice as slow,
 passes two back-to-back runs of one configuration on this noisy machine, and
-flags a run whose writes the fault shim slowed. The outputs are read by
+flags a run whose writes the fault shim slowed. The same for a run of the
+block pattern (bars by layout, configurations with the layout), which is
+not compared with a guide document. The outputs are read by
 tests/companion/checks.py (written from the formats, sharing nothing with
 tools/).
 """
@@ -164,3 +166,84 @@ def plots_compare_back_to_back_and_slowed():
         verdicts = {k: v["verdict"] for k, v in table.rows.items() if k[3].startswith("write")}
         expect_eq(set(verdicts.values()), {"REGRESSION"}, "verdicts of the slowed writes", c)
         expect_eq(len(verdicts), 8, "slowed write figures", c)
+
+
+LAYOUTS = ("shared", "chunked", "fpp")
+GUIDE_FIXTURE = os.path.join(HERE, "..", "companion", "data", "sweep.json")
+
+
+def expected_block_charts():
+    """{name: (title, {bar ids})} of a block run at 1 and 2 processes."""
+    charts = {}
+    for m, title in MEASURES.items():
+        for p, procs in ((1, "1 process"), (2, "2 processes")):
+            charts["block-%s-p%d" % (m, p)] = (
+                "%s throughput by layout and API, %s" % (title, procs),
+                {"%s [%s]" % (api, layout) for api in APIS for layout in LAYOUTS})
+            charts["block-over-mpiio-%s-p%d" % (m, p)] = (
+                "%s: each API over MPI-IO on the same layout, %s" % (title, procs),
+                {"%s/mpiio [%s]" % (api, layout) for api in ("posix", "phdf5")
+                 for layout in LAYOUTS})
+            charts["block-over-fpp-%s-p%d" % (m, p)] = (
+                "%s: each layout over fpp with the same API, %s" % (title, procs),
+                {"%s [%s/fpp]" % (api, layout) for api in APIS for layout in LAYOUTS[:2]})
+    return charts
+
+
+@case
+def plot_and_compare_a_real_block_run():
+    """A block pattern run (2 processes, 1 and 2 running, three layouts,
+    three APIs): h5perf-plot draws the bars of every layout x API and the
+    two ratios per process count and measure, and a report whose runs table
+    has the layout column; h5perf-compare: the run against itself is 72
+    times 'same' (configurations with the layout), twice as slow 72
+    regressions, and against a guide document a usage error."""
+    with TempDir() as d:
+        results = os.path.join(d, "block.json")
+        r = run(2, "--pattern block --global 32x32x16 -p 1 -i 1 --results %s" % results,
+                env={"HDF5_PARAPREFIX": d})
+        expect_eq(r.rc, 0, "h5perf exit status", r)
+        plots = os.path.join(d, "plots")
+        p = tool("h5perf-plot", ["-o", plots, results])
+        charts = expected_block_charts()
+        expect_eq((p.returncode, p.stdout), (0, "h5perf-plot: %d charts and report.html in '%s'\n"
+                                             % (len(charts), plots)), "h5perf-plot", p)
+        expect_eq(sorted(os.listdir(plots)),
+                  sorted({n + e for n in charts for e in (".png", ".svg")} | {"report.html"}),
+                  "files written", p)
+        for name, (title, bars) in charts.items():
+            w, h = checks.png_size(os.path.join(plots, name + ".png"))
+            expect(w > 0 and h > 0, "%s.png size" % name)
+            svg = checks.Svg(os.path.join(plots, name + ".svg"))
+            expect(title in svg.texts, "%s: title '%s' in %s" % (name, title, svg.texts))
+            unit = "throughput (MiB/s)" if "-over-" not in name \
+                else "ratio of median throughputs (×)"
+            expect(unit in svg.texts, "%s: y axis '%s'" % (name, unit))
+            expect_eq({g for g in svg.groups if g and g.endswith("]")}, bars,
+                      "%s: bars" % name)
+        with open(os.path.join(plots, "report.html"), encoding="utf-8") as fh:
+            page = checks.Page(fh.read())
+        expect_eq(page.errors, [], "report.html structure")
+        expect_eq(page.external_urls(), [], "report.html external references")
+        expect_eq(len(page.svg_images()), len(charts), "charts embedded in report.html")
+        rows = page.table_with("median MiB/s")
+        expect_eq(sorted({(r["processes"], r["API"], r["layout"]) for r in rows}),
+                  sorted((str(n), api, layout) for n in (1, 2) for api in APIS
+                         for layout in LAYOUTS), "report.html runs table")
+        expect_eq(len(rows), 72, "report.html rows")
+
+        c = tool("h5perf-compare", [results, results, "--min-time", "0"])
+        expect_eq((c.returncode, c.stdout.splitlines()[-1]), (0, "0 regressions in 72 "
+                  "configurations (threshold 10%, minimum time 0 s)"), "compare same", c)
+        table = checks.CompareTable(c.stdout, block=True)
+        expect_eq({k[2] for k in table.rows}, set(LAYOUTS), "layouts compared", c)
+        slow = os.path.join(d, "slow.json")
+        with open(results) as fh, open(slow, "w") as out:
+            json.dump(slowed(json.load(fh), 2.0), out)
+        c = tool("h5perf-compare", [results, slow, "--min-time", "0"])
+        expect_eq((c.returncode, c.stdout.splitlines()[-1]), (1, "72 regressions in 72 "
+                  "configurations (threshold 10%, minimum time 0 s)"), "compare 2x", c)
+        c = tool("h5perf-compare", [GUIDE_FIXTURE, results])
+        expect_eq((c.returncode, c.stdout, c.stderr), (2, "", "h5perf-compare: '%s' has the "
+                  "guide pattern's results and '%s' the block pattern's: they measure different "
+                  "things and are not compared\n" % (GUIDE_FIXTURE, results)), "compare guide", c)
