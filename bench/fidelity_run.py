@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 
 MEASURES = ("write", "write_open_close", "read", "read_open_close")
-# The text report's block names (SPEC 7.3) of the measures.
+# The text report's block names (docs/original.md §7.3) of the measures.
 TEXT_NAMES = {"Write": "write", "Write Open-Close": "write_open_close", "Read": "read",
               "Read Open-Close": "read_open_close"}
 

@@ -1,8 +1,8 @@
-/* The APIs h5perf measures, in run order (SPEC 3.3), as one table that
- * everything iterates over: the option parser (-A), the report, the JSON and
- * CSV results, the data file names, the backends' registry and the limits
- * validation knows. A new API is one line of H5PERF_APIS and one backend
- * file (docs/design.md). Pure: no MPI, no I/O. */
+/* The APIs h5perf measures, in run order (docs/original.md §3.3), as one table
+ * that everything iterates over: the option parser (-A), the report, the JSON
+ * and CSV results, the data file names, the backends' registry and the limits
+ * validation knows. A new API is one line of H5PERF_APIS and one backend file
+ * (docs/design.md). Pure: no MPI, no I/O. */
 #ifndef H5PERF_API_H
 #define H5PERF_API_H
 

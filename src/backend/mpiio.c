@@ -1,11 +1,11 @@
 /* MPI-IO backend: explicit offsets for independent I/O, a file view and the
- * _all calls for collective I/O (SPEC 5.1-5.2). Datatypes are built once per
- * open file; where the pattern tiles (1D), one view per dataset serves every
- * transfer, else the view moves per transfer (2D). The block pattern moves a
- * process's whole block in one call: through a subarray view of the array
- * (shared layout), or at its offset (chunked, fpp), independent or _all.
- * Every return code and byte count is checked (ompio returns success with a
- * short count on a full disk). Must not print, time or exit. */
+ * _all calls for collective I/O (docs/original.md §5.1-5.2). Datatypes are
+ * built once per open file; where the pattern tiles (1D), one view per dataset
+ * serves every transfer, else the view moves per transfer (2D). The block
+ * pattern moves a process's whole block in one call: through a subarray view
+ * of the array (shared layout), or at its offset (chunked, fpp), independent
+ * or _all. Every return code and byte count is checked (ompio returns success
+ * with a short count on a full disk). Must not print, time or exit. */
 #include "backend/backend.h"
 
 #include <inttypes.h>

@@ -1,11 +1,11 @@
 /* Parallel HDF5 backend through the MPI-IO driver: datasets Dataset_1..D of
  * unsigned chars, one hyperslab selected per dataset and moved per transfer
  * with H5Soffset_simple, independent or collective transfer property list
- * (SPEC 4.2, 5.3); the block pattern's datasets v0..v<n-1> of little-endian
- * unsigned integers of the element size, of the array's shape, chunked by
- * blocks in its chunked layout (docs/block.md). Must not print, time or
- * exit; HDF5's automatic error printing is turned off by the engine and the
- * stack becomes one line. */
+ * (docs/original.md §4.2, §5.3); the block pattern's datasets v0..v<n-1> of
+ * little-endian unsigned integers of the element size, of the array's shape,
+ * chunked by blocks in its chunked layout (docs/block.md). Must not print,
+ * time or exit; HDF5's automatic error printing is turned off by the engine
+ * and the stack becomes one line. */
 #include "backend/backend.h"
 
 #include <hdf5.h>

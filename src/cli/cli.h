@@ -35,7 +35,7 @@ void cli_bytes(char *buf, size_t len, int64_t bytes);
 /* Sets every field to "not given" (zeros, NULLs). */
 void config_init(struct config *cfg);
 
-/* Parses argv[1..argc-1] strictly (SPEC 0, 1). Returns 0, or -1 with msg. */
+/* Parses argv[1..argc-1] strictly (docs/original.md §0, §1). Returns 0, or -1 with msg. */
 int opt_parse(int argc, char *const argv[], struct config *cfg, struct cli_msg *msg);
 
 /* Reads the environment values given (NULL = undefined): HDF5_MPI_INFO,
@@ -44,9 +44,9 @@ int opt_parse(int argc, char *const argv[], struct config *cfg, struct cli_msg *
 int env_parse(struct config *cfg, const char *mpi_info, const char *nocleanup,
               const char *paraprefix, int max_key, int max_val, struct cli_msg *msg);
 
-/* Applies the defaults and harmless adjustments of SPEC 1.6 (each announced
- * in w) and rejects impossible values. world_size is the number of processes
- * started. Returns 0, or -1 with msg. */
+/* Applies the defaults and harmless adjustments of docs/original.md §1.6 (each
+ * announced in w) and rejects impossible values. world_size is the number of
+ * processes started. Returns 0, or -1 with msg. */
 int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg);
 
 /* The part of config_finish() for the block pattern (finish_block.c): its

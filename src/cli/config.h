@@ -129,7 +129,7 @@ struct config {
     const char *spelled[OPT_COUNT];
     const char *raw[OPT_COUNT];
 
-    /* Environment (SPEC 2). */
+    /* Environment (docs/original.md §2). */
     bool nocleanup;         /* HDF5_NOCLEANUP defined */
     const char *paraprefix; /* HDF5_PARAPREFIX, NULL if undefined */
     bool info_defined;      /* HDF5_MPI_INFO defined (even empty) */

@@ -1,7 +1,8 @@
-/* The HDF5_* environment -> struct config (SPEC 0, 2): HDF5_NOCLEANUP,
- * HDF5_PARAPREFIX and the HDF5_MPI_INFO hints, which are split, trimmed,
- * checked against the MPI library's limits and copied into cfg->info_buf.
- * Pure: the caller reads the variables; no MPI calls here, nothing printed. */
+/* The HDF5_* environment -> struct config (docs/original.md §0, §2):
+ * HDF5_NOCLEANUP, HDF5_PARAPREFIX and the HDF5_MPI_INFO hints, which are
+ * split, trimmed, checked against the MPI library's limits and copied into
+ * cfg->info_buf. Pure: the caller reads the variables; no MPI calls here,
+ * nothing printed. */
 #include <stdio.h>
 #include <string.h>
 

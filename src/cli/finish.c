@@ -1,7 +1,7 @@
-/* Defaults and adjustments after parsing (SPEC 1.6, as amended by SPEC 0):
- * harmless adjustments are applied and announced as warning lines, mistakes
- * are refused with one message line. Pure: nothing is printed here and the
- * divisibility of the sweep is left to config_validate(). */
+/* Defaults and adjustments after parsing (docs/original.md §1.6, as amended by
+ * §0): harmless adjustments are applied and announced as warning lines,
+ * mistakes are refused with one message line. Pure: nothing is printed here
+ * and the divisibility of the sweep is left to config_validate(). */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -105,8 +105,8 @@ static void fin_clamp_to_bytes(struct config *cfg, enum opt_id id, const char *s
     *field = cfg->bytes;
 }
 
-/* SPEC 1.6 steps 4-6: 1D transfer sizes at most e, -x at most -X, B at
- * most e. A default -x above a given -X is lowered silently: the user
+/* docs/original.md §1.6 steps 4-6: 1D transfer sizes at most e, -x at most -X,
+ * B at most e. A default -x above a given -X is lowered silently: the user
  * asked for nothing that was not done. */
 static void fin_xfer(struct config *cfg, struct cli_warnings *w)
 {

@@ -1,7 +1,7 @@
 /* The command line -> struct config: one static option table, a strict
- * tokenizer (SPEC 0, 1.1) and one small handler per kind of value. Pure:
- * no MPI, no I/O, no getopt and no globals; it neither applies defaults
- * (finish.c) nor checks how values combine (validate.c). */
+ * tokenizer (docs/original.md §0, §1.1) and one small handler per kind of
+ * value. Pure: no MPI, no I/O, no getopt and no globals; it neither applies
+ * defaults (finish.c) nor checks how values combine (validate.c). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -467,7 +467,8 @@ static void opt_apply(struct opt_scan *sc, const struct opt_spec *spec, const ch
 }
 
 /* The value of a value-taking option whose token ended: the next token,
- * whatever it looks like (SPEC 1.1), or NULL (and an error) at the end. */
+ * whatever it looks like (docs/original.md §1.1), or NULL (and an error) at
+ * the end. */
 static const char *opt_next_value(struct opt_scan *sc, const struct opt_spec *spec,
                                   const char *spelled)
 {

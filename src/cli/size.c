@@ -1,6 +1,7 @@
-/* Strict size and count parsing (SPEC 0): whole numbers in decimal with an
- * optional binary unit, range-checked before every multiplication. Never
- * calls strtol (it accepts signs, blanks and wraps) and never prints. */
+/* Strict size and count parsing (docs/original.md §0): whole numbers in
+ * decimal with an optional binary unit, range-checked before every
+ * multiplication. Never calls strtol (it accepts signs, blanks and wraps) and
+ * never prints. */
 #include "cli/size.h"
 
 #include <limits.h>

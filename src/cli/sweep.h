@@ -1,6 +1,6 @@
-/* The two sweeps of SPEC 3.2-3.3, defined once for validation and the engine:
- * process counts from -P halving down to -p, transfer sizes from -x doubling
- * up to -X. Pure. */
+/* The two sweeps of docs/original.md §3.2-3.3, defined once for validation and
+ * the engine: process counts from -P halving down to -p, transfer sizes from
+ * -x doubling up to -X. Pure. */
 #ifndef H5PERF_SWEEP_H
 #define H5PERF_SWEEP_H
 
@@ -60,10 +60,10 @@ struct run_point {
     enum api_id api;
 };
 
-/* The run points of a finished configuration, in run order (SPEC 3.2-3.3:
- * process counts from -P down, transfer sizes up, the APIs; the block
- * pattern: process counts, the layouts in the order given, the APIs):
- * the first max into out. Returns how many there are. */
+/* The run points of a finished configuration, in run order
+ * (docs/original.md §3.2-3.3: process counts from -P down, transfer sizes up,
+ * the APIs; the block pattern: process counts, the layouts in the order given,
+ * the APIs): the first max into out. Returns how many there are. */
 int sweep_points(const struct config *c, struct run_point *out, int max);
 
 /* All the run points, in a malloc'd array of *n (free() it); NULL if out

@@ -1,8 +1,8 @@
-/* Validation of every run of the sweep before any file exists (SPEC 0,
- * 3.5): each (process count, transfer size) goes through pattern_check(),
- * and the file and total sizes must fit in 64 bits. The first failure
- * becomes one line naming the option and value to change, and saying when
- * the culprit is a default. Pure: no MPI, nothing printed. */
+/* Validation of every run of the sweep before any file exists
+ * (docs/original.md §0, §3.5): each (process count, transfer size) goes
+ * through pattern_check(), and the file and total sizes must fit in 64 bits.
+ * The first failure becomes one line naming the option and value to change,
+ * and saying when the culprit is a default. Pure: no MPI, nothing printed. */
 #include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>

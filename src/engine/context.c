@@ -192,7 +192,8 @@ static bool context_reads_local(const char *by_rank, int p, int shift)
 /* Rank 0: the page-cache warning (docs/differences.md, "Caches") when the reads of this run can
  * only come from a page cache: data written moments before, read back on the host that wrote it,
  * through its cache, and small enough to stay there. Each file is written, read back and removed
- * before the next (SPEC 3.6), so one file's datasets at a process count is what must fit. */
+ * before the next (docs/original.md §3.6), so one file's datasets at a process count is what
+ * must fit. */
 static void context_page_cache(struct run_context *c, const struct config *cfg, const char *by_rank)
 {
     unsigned apis = cfg->apis & ~(cfg->direct ? API_BIT(API_POSIX) : 0u);

@@ -1,8 +1,8 @@
-/* engine_run(): the loops of SPEC 3.2-3.6 over the sweep's run points
- * (cli/sweep.h): one function per level (process count, run point,
- * iteration, file); the per-iteration work (files, phases, reductions) is
- * in engine_iteration(). Only world rank 0 writes the report; per-rank
- * lines go through the sink. */
+/* engine_run(): the loops of docs/original.md §3.2-3.6 over the sweep's run
+ * points (cli/sweep.h): one function per level (process count, run point,
+ * iteration, file); the per-iteration work (files, phases, reductions) is in
+ * engine_iteration(). Only world rank 0 writes the report; per-rank lines go
+ * through the sink. */
 #include "engine/engine.h"
 
 #include <errno.h>
@@ -48,7 +48,7 @@ static void engine_debug_line(const struct engine_api *a, const struct pattern *
 {
     if (a->s->cfg.debug_level < 4)
         return;
-    /* The original labels both phases do_write (SPEC 7.4); kept for parsers. */
+    /* The original labels both phases do_write (docs/original.md §7.4); kept for parsers. */
     if (pt->p.geometry == 1)
         fprintf(dbg,
                 "%d: Debug(do_write): buf_size=%" PRId64 ", bytes_begin=%" PRId64

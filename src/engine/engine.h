@@ -1,4 +1,4 @@
-/* The engine: sequences the sweep of SPEC 3 (process counts on
+/* The engine: sequences the sweep of docs/original.md §3 (process counts on
  * sub-communicators, transfer sizes, APIs, iterations, files), times it,
  * agrees across ranks and feeds the results model and the report. It knows
  * no API: backends come in a table. */

@@ -1,6 +1,7 @@
-/* Data file names and their directory (SPEC 4.1): HDF5_PARAPREFIX, the
- * $USER level below it, "#pio_tmp_<f>" and the API's suffix; and the probe
- * that checks, before any data file exists, that the directory takes files. */
+/* Data file names and their directory (docs/original.md §4.1):
+ * HDF5_PARAPREFIX, the $USER level below it, "#pio_tmp_<f>" and the API's
+ * suffix; and the probe that checks, before any data file exists, that the
+ * directory takes files. */
 #ifndef H5PERF_NAMES_H
 #define H5PERF_NAMES_H
 

@@ -1,9 +1,9 @@
-/* phase_run(): open, datasets, transfers, close, timed per SPEC 6.1. Rules
- * that keep collective calls matched after a local error: agree after open,
- * and after each dataset begin when datasets or transfers are collective; a
- * process whose transfer failed stops transferring unless transfers are
- * collective, but always ends its datasets and closes. Verification time is
- * subtracted from every running timer. */
+/* phase_run(): open, datasets, transfers, close, timed per
+ * docs/original.md §6.1. Rules that keep collective calls matched after a
+ * local error: agree after open, and after each dataset begin when datasets or
+ * transfers are collective; a process whose transfer failed stops transferring
+ * unless transfers are collective, but always ends its datasets and closes.
+ * Verification time is subtracted from every running timer. */
 #include "engine/phase.h"
 
 #include <string.h>

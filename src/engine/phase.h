@@ -1,6 +1,6 @@
 /* One phase (write or read) of one file: barrier, open, every dataset's
- * transfers, close, with the timers of SPEC 6.1 and the verification of -D v
- * kept outside every timer. */
+ * transfers, close, with the timers of docs/original.md §6.1 and the
+ * verification of -D v kept outside every timer. */
 #ifndef H5PERF_PHASE_H
 #define H5PERF_PHASE_H
 

@@ -32,9 +32,10 @@ struct setup {
  * a bad input (one line printed by world rank 0). */
 int setup_run(struct setup *s, int argc, char **argv);
 
-/* The data file name of file f (0-based) and an API (SPEC 4.1), into out
- * (SETUP_PATH_MAX bytes); rank >= 0: that process's own file (the block
- * pattern's fpp layout). Returns 0, or -1 with m set if it does not fit. */
+/* The data file name of file f (0-based) and an API (docs/original.md §4.1),
+ * into out (SETUP_PATH_MAX bytes); rank >= 0: that process's own file (the
+ * block pattern's fpp layout). Returns 0, or -1 with m set if it does not
+ * fit. */
 int setup_name(const struct setup *s, int f, int api, int rank, char *out, struct cli_msg *m);
 
 /* Collective over MPI_COMM_WORLD, after setup_run(): creates the

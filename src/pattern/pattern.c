@@ -1,7 +1,7 @@
-/* Access-pattern arithmetic of SPEC 5: validation, the physical run of every
- * transfer (POSIX/MPI-IO, with the 2D chunking emulation) and the HDF5
- * hyperslab. One small table of plan kinds, one function per kind. Pure: no
- * MPI, no I/O, no floating point; every product is bounded by the dataset
+/* Access-pattern arithmetic of docs/original.md §5: validation, the physical
+ * run of every transfer (POSIX/MPI-IO, with the 2D chunking emulation) and the
+ * HDF5 hyperslab. One small table of plan kinds, one function per kind. Pure:
+ * no MPI, no I/O, no floating point; every product is bounded by the dataset
  * size N, which pattern_check() proves fits in int64. */
 #include "pattern/pattern.h"
 
@@ -93,7 +93,7 @@ const char *pattern_violation_text(enum pattern_violation v)
     return "unknown violation";
 }
 
-/* --- physical runs, one shape per plan kind (SPEC 5.1, 5.2) ------------- */
+/* --- physical runs, one shape per plan kind (docs/original.md §5.1-5.2) --- */
 
 /* Every transfer of a kind has the same shape (pieces, their length and
  * stride); where it starts is where the model's storage places its first
@@ -144,7 +144,7 @@ static struct pattern_vec vec_2d_inter_chunk(const struct pattern *pt)
     return vec_make(pt->p.xfer / b, b * b, pt->side * b);
 }
 
-/* --- HDF5 hyperslabs (SPEC 5.3) ---------------------------------------- */
+/* --- HDF5 hyperslabs (docs/original.md §5.3) --------------------------- */
 
 static void slab_1d(struct pattern *pt, int64_t start, int64_t stride)
 {
@@ -241,13 +241,13 @@ struct plan_kind {
 
 static int64_t begin_contig(const struct pattern *pt)
 {
-    /* 1D r*e; 2D the first byte of row r*e (SPEC 7.4 prints (r*e, 0)) */
+    /* 1D r*e; 2D the first byte of row r*e (docs/original.md §7.4 prints (r*e, 0)) */
     return (int64_t)pt->data_rank * pt->rank_bytes;
 }
 
 static int64_t begin_inter(const struct pattern *pt)
 {
-    /* 1D r*B; 2D column r*B of row 0 (SPEC 7.4 prints (0, r*B)) */
+    /* 1D r*B; 2D column r*B of row 0 (docs/original.md §7.4 prints (0, r*B)) */
     return (int64_t)pt->data_rank * pt->p.block;
 }
 
@@ -271,7 +271,7 @@ static const struct plan_kind plan_kinds[] = {
                              false},
 };
 
-/* -c changes nothing in 1D for POSIX/MPI-IO (SPEC 5.1), so it is ignored. */
+/* -c changes nothing in 1D for POSIX/MPI-IO (docs/original.md §5.1), so it is ignored. */
 static const struct plan_kind *plan_kind_of(const struct pattern_params *pp)
 {
     int kind;

@@ -1,11 +1,11 @@
-/* Pure access-pattern arithmetic: who touches which bytes of a dataset, as
- * the plan every backend consumes (docs/design.md). Two kinds: the guide's
- * 1D and 2D patterns (SPEC 5), and the block decomposition of an array of
- * up to three dimensions (docs/block.md), both placed through the model
- * (model.h). Given the parameters, the number of processes, the process
- * that executes and the process whose data it is, it answers every offset
- * a backend needs. It must never call MPI or do I/O (it is linked into a
- * library without MPI). All arithmetic is 64-bit and overflow-checked. */
+/* Pure access-pattern arithmetic: who touches which bytes of a dataset, as the
+ * plan every backend consumes (docs/design.md). Two kinds: the guide's 1D and
+ * 2D patterns (docs/original.md §5), and the block decomposition of an array
+ * of up to three dimensions (docs/block.md), both placed through the model
+ * (model.h). Given the parameters, the number of processes, the process that
+ * executes and the process whose data it is, it answers every offset a backend
+ * needs. It must never call MPI or do I/O (it is linked into a library without
+ * MPI). All arithmetic is 64-bit and overflow-checked. */
 #ifndef H5PERF_PATTERN_H
 #define H5PERF_PATTERN_H
 
@@ -50,7 +50,7 @@ enum pattern_violation {
     PATTERN_BAD_VALUE,   /* a size <= 0, nprocs <= 0, geometry not 1/2 */
     PATTERN_BLOCK_XFER,  /* X is not a multiple of B */
     PATTERN_XFER_BYTES,  /* 1D: e is not a multiple of X; 2D: S not a multiple of X */
-    PATTERN_BLOCK_BYTES, /* 2D: e is not a multiple of B (SPEC 3.5) */
+    PATTERN_BLOCK_BYTES, /* 2D: e is not a multiple of B (docs/original.md §3.5) */
     PATTERN_OVERFLOW,    /* a dataset size or offset does not fit in int64 */
     PATTERN_GRID_PROCS,  /* block: the grid's product is not P */
     PATTERN_GRID_SPLIT   /* block: a grid dimension does not divide the array's */
@@ -94,7 +94,7 @@ struct pattern {
     int64_t xfer_bytes;       /* bytes per transfer: X (1D), X*B (2D) */
     int64_t ntransfers;       /* transfers per dataset per process */
     int64_t rank_bytes;       /* bytes per dataset per process */
-    int64_t rank_begin;       /* first logical offset of the data rank (SPEC 7.4 -D 4) */
+    int64_t rank_begin;       /* data rank's first logical offset (-D 4, docs/original.md §7.4) */
     struct pattern_vec shape; /* count/len/stride of every transfer (disp of k=0) */
     /* When transfer k is transfer 0 moved by k * xfer_step, and xfer_step is
      * at least the span of one transfer (so transfers neither overlap nor

@@ -1,6 +1,7 @@
-/* text_overhead(): the optional closing section of the text report (SPEC 0
- * keeps the default report byte-compatible, so it is only written with
- * --overhead). Ratios of median throughputs from results_measure_summary(). */
+/* text_overhead(): the optional closing section of the text report
+ * (docs/original.md §0 keeps the default report byte-compatible, so it is only
+ * written with --overhead). Ratios of median throughputs from
+ * results_measure_summary(). */
 #include <inttypes.h>
 #include <stdbool.h>
 

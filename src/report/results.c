@@ -1,6 +1,7 @@
 /* The results model: per iteration, each timer's min/max/sum over processes,
- * and the statistics over iterations of SPEC 6.2. Pure: no MPI, no I/O, no
- * formatting (the writers in this directory format what it holds). */
+ * and the statistics over iterations of docs/original.md §6.2. Pure: no MPI,
+ * no I/O, no formatting (the writers in this directory format what it
+ * holds). */
 #include "report/results.h"
 
 #include <float.h>
@@ -81,7 +82,7 @@ void results_summarize(const struct api_result *r, enum timer_id t, struct timer
     double *v = malloc((size_t)r->iterations * sizeof *v);
     if (!v)
         return;
-    /* Only the slowest process of each iteration counts (SPEC 6.2). */
+    /* Only the slowest process of each iteration counts (docs/original.md §6.2). */
     for (int i = 0; i < r->iterations; i++)
         if (results_sample_status(r, i, t) == RUN_OK)
             v[s->n++] = r->it[i].t[t].max;

@@ -10,7 +10,7 @@
 
 #include "cli/config.h"
 
-/* Timers of SPEC 6.1, write then read. */
+/* Timers of docs/original.md §6.1, write then read. */
 enum timer_id {
     TIMER_WRITE_GROSS, /* "Write Open-Close" */
     TIMER_WRITE_FINE,  /* "Write" */
@@ -61,7 +61,8 @@ struct results_log {
 };
 
 /* Statistics over iterations of the per-iteration maximum (the slowest
- * process), SPEC 6.2, counting only the iterations whose sample stands. */
+ * process), docs/original.md §6.2, counting only the iterations whose sample
+ * stands. */
 struct timer_summary {
     int n;                                     /* iterations counted; 0 = nothing stands */
     double t_min, t_avg, t_med, t_max;         /* seconds */

@@ -1,7 +1,8 @@
-/* The legacy text report (SPEC 7): parameter header, per-transfer-size lines
- * and the result, time and details blocks of each API, byte for byte as the
- * original h5perf prints them (minus SPEC 0's deliberate differences).
- * Formats only: no MPI, and no statistics beyond results_summarize(). */
+/* The legacy text report (docs/original.md §7): parameter header,
+ * per-transfer-size lines and the result, time and details blocks of each API,
+ * byte for byte as the original h5perf prints them (minus the deliberate
+ * differences of docs/differences.md). Formats only: no MPI, and no statistics
+ * beyond results_summarize(). */
 #include "report/text.h"
 
 #include <inttypes.h>
@@ -12,7 +13,7 @@
 #define ONE_MB INT64_C(1048576)
 #define ONE_GB INT64_C(1073741824)
 
-/* One report indentation level is 4 spaces (SPEC 7). */
+/* One report indentation level is 4 spaces (docs/original.md §7). */
 static void indent(FILE *out, int level)
 {
     fprintf(out, "%*s", 4 * level, "");
@@ -221,7 +222,7 @@ void text_api(FILE *out, enum api_id api)
     fprintf(out, "IO API = %s\n", api_desc(api) ? api_desc(api)->report_name : "unknown");
 }
 
-/* The names and timers of one phase's blocks, in the order of SPEC 7.3. */
+/* The names and timers of one phase's blocks, in the order of docs/original.md §7.3. */
 struct phase {
     const char *raw, *fine, *gross;   /* result blocks */
     const char *open, *close;         /* time blocks (-D t) */
@@ -348,7 +349,7 @@ static void phase_blocks(FILE *out, const struct config *cfg, const struct api_r
         result_block(out, cfg, r, ph->raw, ph->t_raw, failed);
     }
     /* The original's "MPI Write/Read details" (always 0.00) would come here:
-     * omitted (SPEC 0). */
+     * omitted (docs/original.md §0). */
     if (details)
         details_block(out, r, ph->fine, ph->t_fine, failed);
     result_block(out, cfg, r, ph->fine, ph->t_fine, failed);

@@ -1,5 +1,6 @@
-/* The legacy text report (SPEC 7), written from the configuration and the
- * results model. Formats only: no MPI, no arithmetic beyond results.h. */
+/* The legacy text report (docs/original.md §7), written from the configuration
+ * and the results model. Formats only: no MPI, no arithmetic beyond
+ * results.h. */
 #ifndef H5PERF_TEXT_H
 #define H5PERF_TEXT_H
 
@@ -9,27 +10,28 @@
 #include "cli/config.h"
 #include "report/results.h"
 
-/* Renders a size as the header does: 256KB, 1536KB, 1MB, 48 (SPEC 7.1). */
+/* Renders a size as the header does: 256KB, 1536KB, 1MB, 48 (docs/original.md §7.1). */
 void text_size(char *buf, size_t len, int64_t v);
 
-/* The parameter header of SPEC 7.1, as printed by world rank `rank`,
- * starting with "HDF5 Library: Version <hdf5_version>" and ending with the
- * empty line. max_info_val is the running MPI's MPI_MAX_INFO_VAL. */
+/* The parameter header of docs/original.md §7.1, as printed by world rank
+ * `rank`, starting with "HDF5 Library: Version <hdf5_version>" and ending with
+ * the empty line. max_info_val is the running MPI's MPI_MAX_INFO_VAL. */
 void text_header(FILE *out, const struct config *cfg, int rank, const char *hdf5_version,
                  int max_info_val);
 
 /* "Number of processors = P" */
 void text_nprocs(FILE *out, int nprocs);
 
-/* The two per-transfer-size lines of SPEC 7.2. */
+/* The two per-transfer-size lines of docs/original.md §7.2. */
 void text_xfer(FILE *out, const struct config *cfg, int nprocs, int64_t xfer);
 
 /* "        IO API = POSIX" etc. */
 void text_api(FILE *out, enum api_id api);
 
-/* The result, time and details blocks of SPEC 7.3 for one API, as selected by
- * the debug options of cfg. "MPI Write/Read details" are omitted (SPEC 0).
- * Measures of a failed run print a FAILED line instead of throughputs. */
+/* The result, time and details blocks of docs/original.md §7.3 for one API, as
+ * selected by the debug options of cfg. "MPI Write/Read details" are omitted
+ * (docs/original.md §0). Measures of a failed run print a FAILED line instead
+ * of throughputs. */
 void text_api_results(FILE *out, const struct config *cfg, const struct api_result *r);
 
 /* --overhead: the closing section, one line per (P, X) and measure with the

@@ -16,7 +16,7 @@ def files_kept_only_with_nocleanup():
         r = run(2, "-e 8K -B 1K -i 2", env={"HDF5_PARAPREFIX": d})
         expect_eq(r.rc, 0, "exit status", r)
         expect_eq(listing(d), [], "files left without HDF5_NOCLEANUP", r)
-        # Defined but empty still means keep (SPEC 2); the last run is P=1.
+        # Defined but empty still means keep (docs/original.md §2); the last run is P=1.
         r = run(2, "-e 8K -B 1K -i 2 -D v", env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": ""})
         expect_eq(r.rc, 0, "exit status", r)
         expect_eq(listing(d), ["#pio_tmp_1.h5", "#pio_tmp_1.mpio", "#pio_tmp_1.posix"],

@@ -8,7 +8,7 @@ from harness import TempDir, expect_eq, h5read, run
 
 
 def check_files(d, dset, apis=("posix", "mpiio", "phdf5"), ndsets=1, nfiles=1, chunk=None):
-    """Every data file holds dset in each of its datasets (SPEC 8)."""
+    """Every data file holds dset in each of its datasets (docs/original.md §8)."""
     for f in range(1, nfiles + 1):
         for api in apis:
             path = data_file(d, f, api)
@@ -80,7 +80,7 @@ def raw_at(path, offsets, length):
 
 @case
 def hdf5_raw_data_offsets():
-    """The .h5 files put raw data where the original's do (SPEC 5.3): default
+    """The .h5 files put raw data where the original's do (docs/original.md §5.3): default
     layout, -a 4K, and -a 1K -T 32; -a/-T reach H5Pset_alignment."""
     for args, offsets in (("", [2048, 2072, 2096]), ("-a 4K", [20480, 32768, 40960]),
                           ("-a 1K -T 32", [4368, 4392, 4416])):

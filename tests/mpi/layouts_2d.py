@@ -15,7 +15,7 @@ def logical_2d(e, b, nprocs, interleaved):
 
 
 def chunked_2d(logical, side, b):
-    """The chunking emulation of SPEC 5.2: B x B chunks stored contiguously
+    """The chunking emulation of docs/original.md §5.2: B x B chunks stored contiguously
     (row-major inside), in row-major chunk order."""
     out = bytearray()
     for cr in range(side // b):
@@ -78,7 +78,7 @@ def fig10_2d_blocks():
 @case
 def fig11_2d_chunked():
     """-c: HDF5 chunks of B x B; POSIX and MPI-IO emulate them, byte for byte
-    the raw-data area of the .h5 file (chunks from offset 3688, SPEC 8)."""
+    the raw-data area of the .h5 file (chunks from offset 3688, docs/original.md §8)."""
     for coll in ("", " -C"):
         raw = figure_2d(2, "-B 4 -e 4 -p 2 -P 2 -x 4 -X 4 -g -c" + coll, 4, 4, chunk=True)
         expect_eq(raw["phdf5"][3688:3688 + 64], raw["posix"], "HDF5 chunk area" + coll)

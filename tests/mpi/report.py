@@ -64,7 +64,7 @@ def engine_with_null_backend():
 
 @case
 def tool_output_example():
-    """The guide's Tool Output command completes with the structure of SPEC 7."""
+    """The guide's Tool Output command completes with the structure of docs/original.md §7."""
     with TempDir() as d:
         r = run(3, "-A phdf5 -B 2000 -e 8000 -p 3 -P 3 -x 4000 -X 4000 -i 3", cwd=d)
         expect_eq(r.rc, 0, "exit status", r)

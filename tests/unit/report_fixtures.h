@@ -85,7 +85,7 @@ static void check_lines(const char *what, const char *got, const char *expected)
 }
 
 /* The configuration the parser gives for `h5perf` alone on 2 processes
- * (reference 01), after the defaults of SPEC 1.6. */
+ * (reference 01), after the defaults of docs/original.md §1.6. */
 static struct config default_config(void)
 {
     struct config c;

@@ -656,7 +656,7 @@ static const struct finish_case finish_cases[] = {
     {A("-D", "t,0012,3,v,007"), 2, false,
      DEFAULTS_1D " p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1 wd=120",
      "h5perf: warning: -D: debug level 007 is above the highest level (4); using 4"},
-    /* several warnings, in SPEC 1.6 order */
+    /* several warnings, in docs/original.md §1.6 order */
     {A("-D", "5", "-B", "1M", "-X", "2M", "-x", "1M"), 2, false,
      "e=262144 B=262144 x=262144 X=262144 p=1 P=2 D=4 apis=7 a=1 T=1 d=1 F=1 i=1 wd=120",
      "h5perf: warning: -x '1M' is larger than the bytes per process (256KB); using 256KB\n"
@@ -794,7 +794,7 @@ static const struct validate_case validate_cases[] = {
      "of 2147483647 bytes per call; use smaller sizes or leave mpiio out of --api "
      "'MPIIO,posix'"},
     {A("-e", "4G", "-B", "1M", "-I"), 1, false, OK},
-    /* 2D (SPEC 5.2) */
+    /* 2D (docs/original.md §5.2) */
     {A("-B", "2", "-e", "4", "-p", "3", "-P", "3", "-x", "12", "-X", "12"), 3, true, OK},
     {A("-B", "4", "-e", "4", "-x", "4", "-X", "4"), 2, true, OK},
     {A("-e", "4", "-x", "8", "-B", "2"), 2, true, OK},

@@ -1,6 +1,6 @@
-/* Unit tests of data file naming (SPEC 4.1): prefix, $USER level, collapsed
- * slashes, the length limit, and the probe. Uses a temporary directory; no
- * MPI calls. */
+/* Unit tests of data file naming (docs/original.md §4.1): prefix, $USER level,
+ * collapsed slashes, the length limit, and the probe. Uses a temporary
+ * directory; no MPI calls. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -61,7 +61,7 @@ static int owner_physical(const struct pattern_params *pp, int64_t s, int64_t f)
     return owner_logical(pp, row, col);
 }
 
-/* Independent statement of SPEC 3.5 (+ B | e in 2D), for small values. */
+/* Independent statement of docs/original.md §3.5 (+ B | e in 2D), for small values. */
 static enum pattern_violation expected_violation(const struct pattern_params *pp)
 {
     if ((pp->geometry != 1 && pp->geometry != 2) || pp->bytes <= 0 || pp->block <= 0 ||
@@ -104,16 +104,16 @@ static void check_fields(const struct pattern *pt, const struct pattern_params *
     CHECK_I64(pt->xfer_bytes, g2 ? pp->xfer * pp->block : pp->xfer);
     CHECK_I64(pt->rank_bytes, g2 ? s * pp->bytes : pp->bytes);
     CHECK_I64(pt->ntransfers * pt->xfer_bytes, pt->rank_bytes);
-    /* SPEC 7.4: 1D r*e or r*B; 2D (r*e, 0) or (0, r*B) as row*S + col */
+    /* docs/original.md §7.4: 1D r*e or r*B; 2D (r*e, 0) or (0, r*B) as row*S + col */
     CHECK_I64(pt->rank_begin, pp->interleaved ? r * pp->block : r * pp->bytes * (g2 ? s : 1));
     CHECK_I64(pt->exec_rank, (r + 1) % pp->nprocs);
     CHECK_I64(pt->data_rank, r);
     CHECK(pattern_fill_value(pt) == (unsigned char)(r + 1));
 }
 
-/* The HDF5 selection of transfer k against the physical walk: same element
- * set (every element was written by this transfer) and, except where the
- * emulation deliberately stores the B x X buffer untransposed (SPEC 5.2),
+/* The HDF5 selection of transfer k against the physical walk: same element set
+ * (every element was written by this transfer) and, except where the emulation
+ * deliberately stores the B x X buffer untransposed (docs/original.md §5.2),
  * the same memory order. */
 static void check_slab(const struct pattern *pt, int64_t k, const struct canvas *cv)
 {
@@ -279,7 +279,7 @@ static void test_exhaustive(int geometry, int64_t max_bytes, int *nconfigs)
     }
 }
 
-/* --- the guide's figures (SPEC 8) --------------------------------------- */
+/* --- the guide's figures (docs/original.md §8) -------------------------- */
 
 /* The dataset's bytes as digits of the fill values, through the public API. */
 static void render(const struct pattern_params *pp, char *out, int64_t n)
@@ -358,7 +358,7 @@ static void test_figures(void)
     check_shape(&pp, 1, 2, (struct pattern_vec){32, 1, 16, 16});
 }
 
-/* --- exact table values (SPEC 5.2, 5.3) --------------------------------- */
+/* --- exact table values (docs/original.md §5.2, §5.3) ------------------- */
 
 static void check_slab_row(const struct pattern_params *pp, int r, int64_t k,
                            const int64_t want[6][2])
@@ -398,7 +398,7 @@ static void test_tables(void)
     pp = params(2, true, false, 4, 2, 6, 3);
     check_slab_row(&pp, 1, 3, i2); /* q = 18: band 1 (rows 6..11), column 6 */
 
-    /* SPEC 5.2 offsets of transfer k = 3 for rank 1 with S = 12 (c = q = 18) */
+    /* docs/original.md §5.2 offsets of transfer k = 3 for rank 1 with S = 12 (c = q = 18) */
     static const struct {
         bool interleaved, chunked;
         struct pattern_vec want;

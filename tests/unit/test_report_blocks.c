@@ -1,7 +1,7 @@
 /* Unit tests of the results model and the legacy text report's result blocks:
- * the arithmetic of the summaries, then every line of the throughput, time
- * and details blocks, the FAILED lines of a failed verification and the
- * write-only report, compared exactly with the reference output (SPEC 6-7).
+ * the arithmetic of the summaries, then every line of the throughput, time and
+ * details blocks, the FAILED lines of a failed verification and the write-only
+ * report, compared exactly with the reference output (docs/original.md §6-7).
  * No MPI; the header and per-run lines are test_report_header.c's. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -99,9 +99,9 @@ static void test_results_status(void)
     results_release(&r);
 }
 
-/* SPEC 6.2: statistics of the per-iteration maximum; the average throughput
- * is that of the mean time (1 MB over a mean of 1 s: 1.00, where the mean of
- * the throughputs 4, 2 and 0.44 would be 2.15). */
+/* docs/original.md §6.2: statistics of the per-iteration maximum; the average
+ * throughput is that of the mean time (1 MB over a mean of 1 s: 1.00, where
+ * the mean of the throughputs 4, 2 and 0.44 would be 2.15). */
 static void test_results_summary(void)
 {
     struct api_result r;
@@ -376,7 +376,7 @@ static void block_titles(const char *text, char *out, size_t len)
     }
 }
 
-/* -D 3 (reference 06 without the MPI Write/Read details, SPEC 0). */
+/* -D 3 (reference 06 without the MPI Write/Read details, docs/original.md §0). */
 static void test_results_details_06(void)
 {
     struct config cfg = default_config();
@@ -489,7 +489,7 @@ static void test_results_details_06(void)
     results_release(&r);
 }
 
-/* Every option at once: -D 3 -D r -D t; the order of SPEC 7.3. */
+/* Every option at once: -D 3 -D r -D t; the order of docs/original.md §7.3. */
 static void test_results_all_blocks(void)
 {
     struct config cfg = default_config();

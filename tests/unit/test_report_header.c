@@ -1,8 +1,8 @@
 /* Unit tests of the legacy text report's header and per-run lines: every line
  * of the header (reference outputs 01-10 and what they do not show), text_size,
  * the process-count and API lines and the per-transfer-size lines are compared
- * exactly with the reference output (SPEC 7). No MPI; the result blocks are
- * test_report_blocks.c's. */
+ * exactly with the reference output (docs/original.md §7). No MPI; the result
+ * blocks are test_report_blocks.c's. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdbool.h>
