@@ -1,4 +1,4 @@
-/* The validation pipeline (STYLE.md), all before any data file exists:
+/* The validation pipeline (docs/design.md), all before any data file exists:
  * parse -> defaults and warnings -> validate every run against the processes
  * started -> agree across ranks -> probe the target directory and refuse
  * data files that already exist -> open the -o and --results files on
