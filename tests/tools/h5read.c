@@ -4,7 +4,9 @@
  *   layout contiguous|chunked <c0> [<c1>]
  *   dims <d0> [<d1>]
  *   data <decimal bytes separated by spaces>
- * With a third argument "values", the dataset's own type and its elements:
+ * With a third argument "values", when the dataset is filled, its own
+ * type and its elements:
+ *   fill never|alloc|ifset
  *   type <integer|other> <size> <unsigned|signed> <le|be>
  *   values <decimal elements separated by spaces>
  * Usage: h5read FILE DATASET [values]. Exit 0, or 1 with a message on
@@ -40,6 +42,14 @@ static void print_layout(hid_t dset)
  * integers of its own size. */
 static int print_values(hid_t dset, hsize_t total)
 {
+    hid_t dcpl = H5Dget_create_plist(dset);
+    H5D_fill_time_t when = H5D_FILL_TIME_ERROR;
+    H5Pget_fill_time(dcpl, &when);
+    H5Pclose(dcpl);
+    printf("fill %s\n", when == H5D_FILL_TIME_NEVER   ? "never"
+                        : when == H5D_FILL_TIME_ALLOC ? "alloc"
+                        : when == H5D_FILL_TIME_IFSET ? "ifset"
+                                                      : "unknown");
     hid_t type = H5Dget_type(dset);
     size_t size = H5Tget_size(type);
     int integer = H5Tget_class(type) == H5T_INTEGER;
