@@ -38,15 +38,15 @@ def summary(regressions, extra="", threshold="10%", min_time="0.1"):
         regressions, "" if regressions == 1 else "s", CONFIGS, threshold, min_time, extra)
 
 
-class Compare(unittest.TestCase):
+class Comparing:
+    """Mixin: a temporary directory for the variants, and compare(), which
+    checks the exit status and the notes and returns the parsed table
+    (TABLE)."""
+    TABLE = Table
+
     @classmethod
     def setUpClass(cls):
         cls._tmp = tempfile.TemporaryDirectory(prefix="h5perf-compare-test-")
-        cls.sweep = common.load(common.SWEEP)
-        # The same runs on storage 100 times slower: every figure lasts long
-        # enough to be judged with the default minimum time.
-        cls.long_doc = common.slowed(cls.sweep, 100.0)
-        cls.long = common.save(cls.long_doc, cls._tmp.name, "long.json")
 
     @classmethod
     def tearDownClass(cls):
@@ -59,7 +59,18 @@ class Compare(unittest.TestCase):
         r = common.run_tool("h5perf-compare", [a, b] + list(extra))
         self.assertEqual(r.rc, rc, r)
         self.assertEqual(r.err_lines, ["h5perf-compare: note: " + n for n in notes], r)
-        return Table(r.out)
+        return self.TABLE(r.out)
+
+
+class Compare(Comparing, unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.sweep = common.load(common.SWEEP)
+        # The same runs on storage 100 times slower: every figure lasts long
+        # enough to be judged with the default minimum time.
+        cls.long_doc = common.slowed(cls.sweep, 100.0)
+        cls.long = common.save(cls.long_doc, cls._tmp.name, "long.json")
 
     def one(self, a_times, b_times, *extra, rc):
         """A and B that differ from the long variant only in ONE's iteration
@@ -292,27 +303,15 @@ def block_summary(regressions, configs=BLOCK_CONFIGS):
         regressions, "" if regressions == 1 else "s", configs)
 
 
-class BlockCompare(unittest.TestCase):
+class BlockCompare(Comparing, unittest.TestCase):
     """Configurations are (processes, API, layout, measure): the table has a
     layout column and no transfer size; the rule is the guide's."""
+    TABLE = BlockTable
 
     @classmethod
     def setUpClass(cls):
-        cls._tmp = tempfile.TemporaryDirectory(prefix="h5perf-compare-block-")
+        super().setUpClass()
         cls.doc = common.load(common.BLOCK)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls._tmp.cleanup()
-
-    def save(self, doc, name):
-        return common.save(doc, self._tmp.name, name)
-
-    def compare(self, a, b, *extra, rc, notes=()):
-        r = common.run_tool("h5perf-compare", [a, b] + list(extra))
-        self.assertEqual(r.rc, rc, r)
-        self.assertEqual(r.err_lines, ["h5perf-compare: note: " + n for n in notes], r)
-        return BlockTable(r.out)
 
     def assert_oracle(self, t, a_doc, b_doc):
         for (p, api, layout, m), cells in t.rows.items():

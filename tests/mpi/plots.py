@@ -64,6 +64,54 @@ def expected_series(name):
             for procs in ("1 process", "2 processes")}
 
 
+def plot_and_check(results, plots, charts):
+    """Runs h5perf-plot on results into plots and checks what every
+    rendering must satisfy: exactly these charts ({name: title}), each a PNG
+    and an SVG with its title and its y axis's unit, and a self-contained
+    report.html embedding them all. Returns ({name: checks.Svg}, the page)."""
+    p = tool("h5perf-plot", ["-o", plots, results])
+    expect_eq((p.returncode, p.stdout), (0, "h5perf-plot: %d charts and report.html in '%s'\n"
+                                         % (len(charts), plots)), "h5perf-plot", p)
+    expect_eq(sorted(os.listdir(plots)),
+              sorted({n + e for n in charts for e in (".png", ".svg")} | {"report.html"}),
+              "files written", p)
+    svgs = {}
+    for name, title in charts.items():
+        w, h = checks.png_size(os.path.join(plots, name + ".png"))
+        expect(w > 0 and h > 0, "%s.png size" % name)
+        svg = svgs[name] = checks.Svg(os.path.join(plots, name + ".svg"))
+        expect(title in svg.texts, "%s: title '%s' in %s" % (name, title, svg.texts))
+        ratio = name.startswith("overhead") or "-over-" in name
+        unit = "ratio of median throughputs (×)" if ratio else "throughput (MiB/s)"
+        expect(unit in svg.texts, "%s: y axis '%s'" % (name, unit))
+    with open(os.path.join(plots, "report.html"), encoding="utf-8") as fh:
+        page = checks.Page(fh.read())
+    expect_eq(page.errors, [], "report.html structure")
+    expect_eq(page.external_urls(), [], "report.html external references")
+    expect_eq(len(page.svg_images()), len(charts), "charts embedded in report.html")
+    return svgs, page
+
+
+def compare_same_and_slowed(results, configurations):
+    """h5perf-compare of a run of one iteration (milliseconds: judged as they
+    are, with --min-time 0; each figure's range is a point, and the
+    threshold alone decides) against itself: no regression in all its
+    configurations, exit 0; against itself twice as slow: a regression in
+    each, exit 1. Returns the first comparison."""
+    same = tool("h5perf-compare", [results, results, "--min-time", "0"])
+    expect_eq((same.returncode, same.stdout.splitlines()[-1]), (0, "0 regressions in %d "
+              "configurations (threshold 10%%, minimum time 0 s)" % configurations),
+              "compare same", same)
+    slow = os.path.join(os.path.dirname(results), "slow.json")
+    with open(results) as fh, open(slow, "w") as out:
+        json.dump(slowed(json.load(fh), 2.0), out)
+    c = tool("h5perf-compare", [results, slow, "--min-time", "0"])
+    expect_eq((c.returncode, c.stdout.splitlines()[-1]), (1, "%d regressions in %d "
+              "configurations (threshold 10%%, minimum time 0 s)" % ((configurations,) * 2)),
+              "compare 2x", c)
+    return same
+
+
 def slowed(doc, factor):
     """A copy in which every iteration took factor times as long; only the
     samples change: h5perf-compare computes from them."""
@@ -87,42 +135,14 @@ def plot_and_compare_a_real_run():
         r = run(2, "-e 64K -B 16K -x 32K -X 64K -i 1 --results %s" % results,
                 env={"HDF5_PARAPREFIX": d})
         expect_eq(r.rc, 0, "h5perf exit status", r)
-        plots = os.path.join(d, "plots")
-        p = tool("h5perf-plot", ["-o", plots, results])
         charts = expected_charts()
-        expect_eq((p.returncode, p.stdout), (0, "h5perf-plot: %d charts and report.html in '%s'\n"
-                                             % (len(charts), plots)), "h5perf-plot", p)
-        expect_eq(sorted(os.listdir(plots)),
-                  sorted({n + e for n in charts for e in (".png", ".svg")} | {"report.html"}),
-                  "files written", p)
-        for name, title in charts.items():
-            w, h = checks.png_size(os.path.join(plots, name + ".png"))
-            expect(w > 0 and h > 0, "%s.png size" % name)
-            svg = checks.Svg(os.path.join(plots, name + ".svg"))
-            expect(title in svg.texts, "%s: title '%s' in %s" % (name, title, svg.texts))
-            unit = "ratio of median throughputs (×)" if name.startswith("overhead") \
-                else "throughput (MiB/s)"
-            expect(unit in svg.texts, "%s: y axis '%s'" % (name, unit))
+        svgs, _ = plot_and_check(results, os.path.join(d, "plots"), charts)
+        for name, svg in svgs.items():
             series = expected_series(name)
             expect_eq({g: svg.markers(g) for g in series if g in svg.groups}, series,
                       "%s: series and their points" % name)
-        with open(os.path.join(plots, "report.html"), encoding="utf-8") as fh:
-            page = checks.Page(fh.read())
-        expect_eq(page.errors, [], "report.html structure")
-        expect_eq(page.external_urls(), [], "report.html external references")
-        expect_eq(len(page.svg_images()), len(charts), "charts embedded in report.html")
 
-        # Milliseconds, and one iteration: judged as they are (--min-time 0),
-        # each figure's range is a point, and the threshold alone decides.
-        c = tool("h5perf-compare", [results, results, "--min-time", "0"])
-        expect_eq((c.returncode, c.stdout.splitlines()[-1]), (0, "0 regressions in 48 "
-                  "configurations (threshold 10%, minimum time 0 s)"), "compare same", c)
-        slow = os.path.join(d, "slow.json")
-        with open(results) as fh, open(slow, "w") as out:
-            json.dump(slowed(json.load(fh), 2.0), out)
-        c = tool("h5perf-compare", [results, slow, "--min-time", "0"])
-        expect_eq((c.returncode, c.stdout.splitlines()[-1]), (1, "48 regressions in 48 "
-                  "configurations (threshold 10%, minimum time 0 s)"), "compare 2x", c)
+        compare_same_and_slowed(results, 48)
 
 
 @case
@@ -203,46 +223,21 @@ def plot_and_compare_a_real_block_run():
         r = run(2, "--pattern block --global 32x32x16 -p 1 -i 1 --results %s" % results,
                 env={"HDF5_PARAPREFIX": d})
         expect_eq(r.rc, 0, "h5perf exit status", r)
-        plots = os.path.join(d, "plots")
-        p = tool("h5perf-plot", ["-o", plots, results])
         charts = expected_block_charts()
-        expect_eq((p.returncode, p.stdout), (0, "h5perf-plot: %d charts and report.html in '%s'\n"
-                                             % (len(charts), plots)), "h5perf-plot", p)
-        expect_eq(sorted(os.listdir(plots)),
-                  sorted({n + e for n in charts for e in (".png", ".svg")} | {"report.html"}),
-                  "files written", p)
-        for name, (title, bars) in charts.items():
-            w, h = checks.png_size(os.path.join(plots, name + ".png"))
-            expect(w > 0 and h > 0, "%s.png size" % name)
-            svg = checks.Svg(os.path.join(plots, name + ".svg"))
-            expect(title in svg.texts, "%s: title '%s' in %s" % (name, title, svg.texts))
-            unit = "throughput (MiB/s)" if "-over-" not in name \
-                else "ratio of median throughputs (×)"
-            expect(unit in svg.texts, "%s: y axis '%s'" % (name, unit))
-            expect_eq({g for g in svg.groups if g and g.endswith("]")}, bars,
+        svgs, page = plot_and_check(results, os.path.join(d, "plots"),
+                                    {n: title for n, (title, _) in charts.items()})
+        for name, svg in svgs.items():
+            expect_eq({g for g in svg.groups if g and g.endswith("]")}, charts[name][1],
                       "%s: bars" % name)
-        with open(os.path.join(plots, "report.html"), encoding="utf-8") as fh:
-            page = checks.Page(fh.read())
-        expect_eq(page.errors, [], "report.html structure")
-        expect_eq(page.external_urls(), [], "report.html external references")
-        expect_eq(len(page.svg_images()), len(charts), "charts embedded in report.html")
         rows = page.table_with("median MiB/s")
         expect_eq(sorted({(r["processes"], r["API"], r["layout"]) for r in rows}),
                   sorted((str(n), api, layout) for n in (1, 2) for api in APIS
                          for layout in LAYOUTS), "report.html runs table")
         expect_eq(len(rows), 72, "report.html rows")
 
-        c = tool("h5perf-compare", [results, results, "--min-time", "0"])
-        expect_eq((c.returncode, c.stdout.splitlines()[-1]), (0, "0 regressions in 72 "
-                  "configurations (threshold 10%, minimum time 0 s)"), "compare same", c)
+        c = compare_same_and_slowed(results, 72)
         table = checks.CompareTable(c.stdout, block=True)
         expect_eq({k[2] for k in table.rows}, set(LAYOUTS), "layouts compared", c)
-        slow = os.path.join(d, "slow.json")
-        with open(results) as fh, open(slow, "w") as out:
-            json.dump(slowed(json.load(fh), 2.0), out)
-        c = tool("h5perf-compare", [results, slow, "--min-time", "0"])
-        expect_eq((c.returncode, c.stdout.splitlines()[-1]), (1, "72 regressions in 72 "
-                  "configurations (threshold 10%, minimum time 0 s)"), "compare 2x", c)
         c = tool("h5perf-compare", [GUIDE_FIXTURE, results])
         expect_eq((c.returncode, c.stdout, c.stderr), (2, "", "h5perf-compare: '%s' has the "
                   "guide pattern's results and '%s' the block pattern's: they measure different "
