@@ -84,7 +84,7 @@ def _context_rows(res):
         ("MPI-IO hints", "; ".join("%s=%s" % kv for kv in sorted(g.get("mpi_info", {}).items()))
          or "none"),
         ("warnings", "; ".join(map(str, g.get("warnings", []))) or "none"),
-        # Read figures that only a page cache can explain (issue 6) deserve
+        # Read figures that only a page cache can explain (docs/differences.md, "Caches") deserve
         # a row of their own: they change what the read charts mean.
         ("page cache", "; ".join(map(str, res.doc.get("page_cache_warnings", []))) or "none"),
     ]
