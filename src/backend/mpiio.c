@@ -78,6 +78,21 @@ static void mpiio_free_types(struct backend_file *f)
     f->types = f->subarray = false;
 }
 
+/* Ends building a view's types: rc is the last call's status; commits the
+ * filetype, or reports the failure and frees what was built. */
+static int mpiio_commit_view(struct backend_file *f, int rc, struct err *e)
+{
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&f->filetype);
+    if (rc != MPI_SUCCESS) {
+        err_mpi(e, "datatype", f->path, -1, -1, rc);
+        mpiio_free_types(f);
+        return -1;
+    }
+    f->types = true;
+    return 0;
+}
+
 /* The collective view's types: count pieces of len bytes, stride apart;
  * with tiling, the filetype's extent is the step between transfers, so that
  * transfer k is k * xfer_bytes further into one view. */
@@ -96,15 +111,7 @@ static int mpiio_types(struct backend_file *f, const struct pattern *pt, struct 
         rc = MPI_Type_create_resized(vec, 0, (MPI_Aint)pt->xfer_step, &f->filetype);
     if (vec != MPI_DATATYPE_NULL)
         MPI_Type_free(&vec);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_commit(&f->filetype);
-    if (rc != MPI_SUCCESS) {
-        err_mpi(e, "datatype", f->path, -1, -1, rc);
-        mpiio_free_types(f);
-        return -1;
-    }
-    f->types = true;
-    return 0;
+    return mpiio_commit_view(f, rc, e);
 }
 
 /* The block pattern's shared layout: a subarray of the array, in elements
@@ -124,15 +131,8 @@ static int mpiio_subarray(struct backend_file *f, const struct pattern *pt, stru
     if (rc == MPI_SUCCESS)
         rc = MPI_Type_create_subarray(s->ndims, sizes, sub, starts, MPI_ORDER_C, f->piece,
                                       &f->filetype);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_commit(&f->filetype);
-    if (rc != MPI_SUCCESS) {
-        err_mpi(e, "datatype", f->path, -1, -1, rc);
-        mpiio_free_types(f);
-        return -1;
-    }
-    f->types = f->subarray = true;
-    return 0;
+    f->subarray = true;
+    return mpiio_commit_view(f, rc, e);
 }
 
 /* The block pattern: the view of this variable (a collective call on every

@@ -163,6 +163,16 @@ def read_shift_reads_the_next_process_data():
         expect_eq(doc["config"]["read_shift"], 2, "JSON config", r)
 
 
+def available_100k(d):
+    """The environment of a run in d on a host with 100 KiB available (a
+    /proc/meminfo of its own, through the faults shim)."""
+    meminfo = os.path.join(d, "meminfo")
+    with open(meminfo, "w") as fh:
+        fh.write("MemTotal: 1000 kB\nMemFree: 1 kB\nMemAvailable: 100 kB\n")
+    return {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+            "H5PERF_FAULT_MEMINFO": meminfo}
+
+
 @case
 def page_cache_warning():
     """Reads of data just written on the same host can only come from the page
@@ -192,11 +202,7 @@ def page_cache_warning():
         # whatever -F; two datasets of 64 KiB do not fit at all. (Transfers
         # of 16 KiB: buffers of 64 KiB on 2 processes would not fit either,
         # and the memory check would refuse the run; see memory.py.)
-        meminfo = os.path.join(d, "meminfo")
-        with open(meminfo, "w") as fh:
-            fh.write("MemTotal: 1000 kB\nMemFree: 1 kB\nMemAvailable: 100 kB\n")
-        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
-               "H5PERF_FAULT_MEMINFO": meminfo}
+        env = available_100k(d)
         one = (PAGE_CACHE + "posix with 1 process can only come from the page cache: each "
                "process reads data written moments before on its own host, through that "
                "host's cache (use --direct for POSIX, or --read-shift with processes on "
@@ -213,11 +219,7 @@ def page_cache_warning_block():
     file that must fit is the array times --vars, whatever the process
     count. Its advice names its own options."""
     with TempDir() as d:
-        meminfo = os.path.join(d, "meminfo")
-        with open(meminfo, "w") as fh:
-            fh.write("MemTotal: 1000 kB\nMemFree: 1 kB\nMemAvailable: 100 kB\n")
-        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
-               "H5PERF_FAULT_MEMINFO": meminfo}
+        env = available_100k(d)
         line = (PAGE_CACHE + "posix, phdf5 can only come from the page cache: each process "
                 "reads data written moments before on its own host, through that host's cache "
                 "(use an array larger than the hosts' memory, or --read-grid with processes on "
