@@ -32,7 +32,8 @@ struct phase_io {
     unsigned char *buf; /* pt->xfer_bytes, filled with the data value for writes */
     bool verify;        /* read phase: check every byte read */
     bool overwrite;     /* --overwrite: an existing file may be replaced */
-    bool fill_each;     /* refill buf for each dataset written (the block pattern) */
+    bool fill_each;     /* the block pattern: buf prepared for each dataset, processes
+                           released together (phase.c, phase_prepare()) */
     MPI_Comm agree;     /* the run's processes (ctx->comm: the file's, SELF with fpp) */
 };
 
