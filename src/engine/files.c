@@ -35,8 +35,9 @@ struct files_header {
 };
 
 /* A slot's created flag: not created, created, created and identified (its
- * device and inode recorded). */
-enum { FILES_NONE = 0, FILES_CREATED = 1, FILES_IDENTIFIED = 2 };
+ * device and inode recorded); FILES_OWN added for a file of this process
+ * alone (the block pattern's file per process), which it removes itself. */
+enum { FILES_NONE = 0, FILES_CREATED = 1, FILES_IDENTIFIED = 2, FILES_OWN = 4 };
 
 /* The only mutable globals of h5perf besides the watchdog's, shared with
  * the signal handler. */
@@ -88,10 +89,10 @@ static void files_unlink_created(struct files_header *h, bool cleanup)
             continue;
         const char *path = (const char *)h + offset[i];
         struct stat st;
-        bool same = created[i] == FILES_IDENTIFIED
+        bool same = (created[i] & ~FILES_OWN) == FILES_IDENTIFIED
                         ? lstat(path, &st) == 0 && (uint64_t)st.st_dev == dev[i] &&
                               (uint64_t)st.st_ino == ino[i]
-                        : !cleanup || h->by_name;
+                        : !cleanup || h->by_name || (created[i] & FILES_OWN);
         if (same)
             unlink(path);
         created[i] = FILES_NONE;
@@ -252,9 +253,9 @@ const char *files_path(int slot)
     return files_at(slot);
 }
 
-void files_add(int slot)
+void files_add(int slot, bool own)
 {
-    reg_created[slot] = FILES_CREATED;
+    reg_created[slot] = FILES_CREATED | (own ? FILES_OWN : 0);
 }
 
 void files_identify(int slot, uint64_t dev, uint64_t ino)
@@ -264,7 +265,7 @@ void files_identify(int slot, uint64_t dev, uint64_t ino)
     uint64_t *ids = files_ids(reg);
     ids[slot] = dev;
     ids[reg_slots + slot] = ino;
-    reg_created[slot] = FILES_IDENTIFIED;
+    reg_created[slot] = FILES_IDENTIFIED | (reg_created[slot] & FILES_OWN);
 }
 
 void files_forget(int slot)
@@ -281,7 +282,7 @@ void files_remove(int slot, bool do_unlink)
 {
     if (!reg_created[slot] || reg_keep)
         return;
-    if (do_unlink)
+    if (do_unlink || (reg_created[slot] & FILES_OWN))
         unlink(files_at(slot));
     reg_created[slot] = FILES_NONE;
 }

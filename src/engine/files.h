@@ -38,8 +38,11 @@ int files_init(int nslots, char *const *paths, bool keep, bool by_name);
 /* The path of a slot. */
 const char *files_path(int slot);
 
-/* Marks the slot's file as created by this run, just before creating it. */
-void files_add(int slot);
+/* Marks the slot's file as created by this run, just before creating it;
+ * own: a file of this process alone (opened on MPI_COMM_SELF), which this
+ * process removes (files_remove()) and its cleanup process may remove by
+ * name. */
+void files_add(int slot, bool own);
 
 /* Records the identity (device, inode) of the slot's created file, so
  * that a cleanup process removes that file and no other of the name. */
@@ -52,7 +55,7 @@ void files_forget(int slot);
 bool files_contains(int slot);
 
 /* Unless files are kept, unmarks the slot and, if do_unlink (process 0 of
- * the run), unlinks its file. */
+ * the run) or the file is this process's own, unlinks it. */
 void files_remove(int slot, bool do_unlink);
 
 /* files_remove() for every slot. */

@@ -50,7 +50,7 @@ static bool phase_open(const struct phase_io *io, struct backend_file **f, struc
     bool may_truncate = false;
     if (io->mode == BACKEND_WRITE) {
         may_truncate = io->overwrite || files_contains(io->slot);
-        files_add(io->slot);
+        files_add(io->slot, io->ctx->nprocs == 1);
     }
     phase_enter(io, io->mode == BACKEND_WRITE ? "create" : "open", 0);
     bool ok = io->ops->open(f, io->ctx, io->path, io->mode, may_truncate, e) == 0;

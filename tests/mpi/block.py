@@ -182,6 +182,23 @@ def block_refused_at_4_processes():
 
 
 @case
+def block_fpp_failure_removes_every_process_file():
+    """A write that fails on one process of a file-per-process run: one
+    line, exit 1, and every process's file removed, not only process 0's
+    (each process owns its file)."""
+    for api, suffix in (("posix", ".posix"), ("mpiio", ".mpio")):
+        with TempDir() as d:
+            env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+                   "H5PERF_FAULT_SUFFIX": suffix, "H5PERF_FAULT_EIO_RANK": "2"}
+            r = run(3, "--pattern block --global 6x4 --layout fpp -A %s" % api, env=env)
+            expect_eq(r.rc, 1, "exit status (%s)" % api, r)
+            expect_eq(len(r.h5perf_err), 1, "one failure line (%s)" % api, r)
+            expect(r.h5perf_err[0].startswith("h5perf: rank 2: ") and
+                   "#pio_tmp_1.2" + suffix in r.h5perf_err[0], "the failing process's line", r)
+            expect_eq(listing(d), [], "files left (%s)" % api, r)
+
+
+@case
 def block_read_with_another_grid():
     """The shared file written by a 4x1x1 grid read back, verified, by 1x2x2
     (the same processes, another decomposition); a kept file read by 3
