@@ -34,12 +34,26 @@ static int grid_dims(const int *grid)
     return n;
 }
 
+/* The grid's processes; -1 above 2147483647 (no MPI job has more, and
+ * three factors below 2^31 could overflow 64 bits). */
 static int64_t grid_procs(int n, const int *grid)
 {
     int64_t p = 1;
-    for (int d = 0; d < n; d++)
-        p *= grid[d]; /* at most 3 factors below 2^31: no overflow */
+    for (int d = 0; d < n; d++) {
+        p *= grid[d]; /* below 2^31 times below 2^31: fits */
+        if (p > 2147483647)
+            return -1;
+    }
     return p;
+}
+
+/* "4 processes", "1 process", "more than 2147483647 processes". */
+static void procs_text(char *buf, size_t len, int64_t p)
+{
+    if (p < 0)
+        snprintf(buf, len, "more than 2147483647 processes");
+    else
+        snprintf(buf, len, "%lld process%s", (long long)p, p == 1 ? "" : "es");
 }
 
 /* --grid or --read-grid: as many dimensions as --global. */
@@ -58,11 +72,12 @@ static int block_grid_dims(const struct config *cfg, enum opt_id id, const int *
 static int block_grid_procs(struct config *cfg, int world_size, struct cli_msg *msg)
 {
     int64_t p = grid_procs(cfg->ndims, cfg->grid);
-    char g[64];
+    char g[64], n[64];
     grid_text(g, sizeof g, cfg->ndims, cfg->grid);
-    if (p > world_size)
-        return cli_fail(msg, "h5perf: %s '%s': needs %lld processes, only %d %s started",
-                        cfg->spelled[OPT_GRID], cfg->raw[OPT_GRID], (long long)p, world_size,
+    procs_text(n, sizeof n, p);
+    if (p < 0 || p > world_size)
+        return cli_fail(msg, "h5perf: %s '%s': needs %s, only %d %s started",
+                        cfg->spelled[OPT_GRID], cfg->raw[OPT_GRID], n, world_size,
                         world_size == 1 ? "was" : "were");
     const enum opt_id ids[2] = {OPT_MIN_PROCS, OPT_MAX_PROCS};
     const int values[2] = {cfg->min_procs, cfg->max_procs};
@@ -95,12 +110,14 @@ static int block_read_grid(const struct config *cfg, struct cli_msg *msg)
     if (!cfg->spelled[OPT_GRID])
         return cli_fail(msg, "h5perf: %s '%s': give the writing grid with --grid as well", rg,
                         cfg->raw[OPT_READ_GRID]);
-    long long rp = (long long)grid_procs(cfg->ndims, cfg->read_grid);
-    long long wp = (long long)grid_procs(cfg->ndims, cfg->grid);
+    int64_t rp = grid_procs(cfg->ndims, cfg->read_grid);
+    int64_t wp = grid_procs(cfg->ndims, cfg->grid);
+    char rn[64];
+    procs_text(rn, sizeof rn, rp);
     if (rp != wp)
-        return cli_fail(msg, "h5perf: %s '%s': has %lld process%s, %s '%s' has %lld", rg,
-                        cfg->raw[OPT_READ_GRID], rp, rp == 1 ? "" : "es", cfg->spelled[OPT_GRID],
-                        cfg->raw[OPT_GRID], wp);
+        return cli_fail(msg, "h5perf: %s '%s': has %s, %s '%s' has %lld", rg,
+                        cfg->raw[OPT_READ_GRID], rn, cfg->spelled[OPT_GRID], cfg->raw[OPT_GRID],
+                        (long long)wp);
     return 0;
 }
 
@@ -136,6 +153,7 @@ int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg)
     }
     if (block_grid_dims(cfg, OPT_GRID, cfg->grid, msg) < 0 ||
         block_grid_dims(cfg, OPT_READ_GRID, cfg->read_grid, msg) < 0 ||
+        (cfg->spelled[OPT_GRID] && block_grid_procs(cfg, world_size, msg) < 0) ||
         block_read_grid(cfg, msg) < 0)
         return -1;
     if (cfg->read_only && (cfg->nlayouts != 1 || cfg->layouts[0] != LAYOUT_SHARED))
@@ -143,5 +161,5 @@ int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg)
                         "h5perf: %s: reads a kept shared file (the other layouts follow the "
                         "writer's grid); give --layout shared",
                         cfg->spelled[OPT_READ_ONLY]);
-    return cfg->spelled[OPT_GRID] ? block_grid_procs(cfg, world_size, msg) : 0;
+    return 0;
 }
