@@ -280,8 +280,8 @@ int config_validate_extent(const struct config *cfg, int nprocs, struct cli_msg 
              "HDF5 places every allocation of at least %" PRId64 " byte%s%s at a multiple of the "
              "alignment; a file of %d dataset%s with %d %s would end beyond the largest 64-bit "
              "file offset; use a smaller %s (or a larger %s, to align the data alone)",
-             cfg->threshold, cfg->threshold == 1 ? "" : "s", t.note, cfg->num_dsets,
-             cfg->num_dsets == 1 ? "" : "s", nprocs, val_procs_word(nprocs),
+             cfg->threshold, cfg->threshold == 1 ? "" : "s", t.note, sweep_datasets(cfg),
+             sweep_datasets(cfg) == 1 ? "" : "s", nprocs, val_procs_word(nprocs),
              cfg->spelled[OPT_ALIGN] ? cfg->spelled[OPT_ALIGN] : "-a",
              cfg->spelled[OPT_THRESHOLD] ? cfg->spelled[OPT_THRESHOLD] : "-T");
     return val_line(msg, a.lead, body);

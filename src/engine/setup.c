@@ -155,16 +155,20 @@ static int setup_check_extent(const struct setup *s, struct cli_msg *m)
     /* The data alone first: if it does not fit, no alignment is to blame. */
     int errnum = flat >= NAMES_PROBE_SIZE_MIN ? names_probe_size(s->dir, flat) : 0;
     if (errnum == EFBIG || errnum == EINVAL) {
-        enum opt_id id = c->spelled[OPT_DSETS] && c->num_dsets > 1 ? OPT_DSETS : OPT_BYTES;
+        /* What makes the file: -d times -e, or --vars times --global. */
+        bool block = c->pattern == PATTERN_BLOCK;
+        int n = sweep_datasets(c);
+        enum opt_id many = block ? OPT_VARS : OPT_DSETS, one = block ? OPT_GLOBAL : OPT_BYTES;
+        enum opt_id id = c->spelled[many] && n > 1 ? many : one;
         cli_bytes(size, sizeof size, flat);
-        cli_bytes(dset, sizeof dset, flat / c->num_dsets);
+        cli_bytes(dset, sizeof dset, flat / n);
         return cli_fail(m,
-                        "h5perf: %s%s%s%s: data files of %s (%d dataset%s of %s, %d process%s) do "
+                        "h5perf: %s%s%s%s: data files of %s (%d %s%s of %s, %d process%s) do "
                         "not fit in '%s': its file system refuses a file of that size (%s)",
                         c->spelled[id] ? c->spelled[id] : "-e", c->raw[id] ? " '" : "",
-                        c->raw[id] ? c->raw[id] : "", c->raw[id] ? "'" : "", size, c->num_dsets,
-                        c->num_dsets == 1 ? "" : "s", dset, p, p == 1 ? "" : "es", where,
-                        strerror(errnum));
+                        c->raw[id] ? c->raw[id] : "", c->raw[id] ? "'" : "", size, n,
+                        block ? "variable" : "dataset", n == 1 ? "" : "s", dset, p,
+                        p == 1 ? "" : "es", where, strerror(errnum));
     }
     errnum = hdf5 > flat && hdf5 >= NAMES_PROBE_SIZE_MIN ? names_probe_size(s->dir, hdf5) : 0;
     if (errnum != EFBIG && errnum != EINVAL)
