@@ -280,19 +280,38 @@ static int phdf5_check_source(const char *path, int num_dsets, const struct patt
         hid_t space = H5Dget_space(dset);
         hsize_t dims[MODEL_MAX_DIMS] = {0, 0, 0};
         int nd = H5Sget_simple_extent_ndims(space);
+        bool block = pt->kind == PATTERN_BLOCK;
         bool small = nd != pt->slab.ndims ||
                      H5Sget_simple_extent_dims(space, nd == pt->slab.ndims ? dims : NULL, NULL) < 0;
+        /* The guide reads a prefix of a larger kept file; the block pattern
+         * reads the array it would have written, with its element type. */
         for (int i = 0; !small && i < nd; i++)
-            small = (int64_t)dims[i] < pt->slab.dims[i];
+            small =
+                block ? (int64_t)dims[i] != pt->slab.dims[i] : (int64_t)dims[i] < pt->slab.dims[i];
         if (small) {
             char need[96] = "";
             size_t used = 0;
             for (int i = 0; i < pt->slab.ndims && used < sizeof need; i++)
                 used += (size_t)snprintf(need + used, sizeof need - used, "%s%lld", i ? "x" : "",
                                          (long long)pt->slab.dims[i]);
-            snprintf(why, len, "has a dataset '%s' smaller than the %s %s this run reads", name,
-                     need, pt->kind == PATTERN_BLOCK ? "elements" : "bytes");
+            if (block)
+                snprintf(why, len, "has a dataset '%s' that is not the %s array this run reads",
+                         name, need);
+            else
+                snprintf(why, len, "has a dataset '%s' smaller than the %s bytes this run reads",
+                         name, need);
             rc = -1;
+        }
+        hid_t type = rc == 0 && block ? H5Dget_type(dset) : H5I_INVALID_HID;
+        if (type >= 0) {
+            if (H5Tequal(type, phdf5_type(pt)) <= 0) {
+                snprintf(why, len,
+                         "has a dataset '%s' whose elements are not the %d-byte unsigned "
+                         "little-endian integers this run reads",
+                         name, pt->elem);
+                rc = -1;
+            }
+            H5Tclose(type);
         }
         H5Sclose(space);
         H5Dclose(dset);

@@ -214,6 +214,22 @@ def block_read_with_another_grid():
         r = run(3, base + " --grid 3x1x1 --read-only", env={"HDF5_PARAPREFIX": d})
         expect_eq((r.rc, r.h5perf_err), (0, []), "read-only run with 3 processes", r)
         expect_eq(len(listing(d)), 3, "kept files", r)
+        # A kept file of another array or element type is refused before
+        # anything is read: its elements would be misplaced or converted.
+        ro = "--pattern block --layout shared --read-only"
+        for args, api, why in (
+                ("--global 12x12x4", "posix", "holds 9216 bytes, not the 4608 of the array "
+                 "this run reads"),
+                ("--global 12x12x4", "phdf5", "has a dataset 'v0' that is not the 12x12x4 "
+                 "array this run reads"),
+                ("--global 12x12x8 --element-size 4", "phdf5", "has a dataset 'v0' whose "
+                 "elements are not the 4-byte unsigned little-endian integers this run reads")):
+            r = run(2, "%s %s -A %s" % (ro, args, api), env={"HDF5_PARAPREFIX": d})
+            path = os.path.join(d, "#pio_tmp_1" + SUFFIX[api])
+            expect_eq((r.rc, r.h5perf_err), (2, ["h5perf: --read-only: data file '%s' %s "
+                                                 "(written with other options?)" % (path, why)]),
+                      "kept file refused: " + args, r)
+        expect_eq(len(listing(d)), 3, "kept files untouched", r)
         # Element 1000 (8 bytes each) of the POSIX file flipped: rank 2 of
         # the 3x1x1 grid reads rows 8-11, elements 768..1151.
         env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
