@@ -139,10 +139,16 @@ static int mpiio_subarray(struct backend_file *f, const struct pattern *pt, stru
  * process, empty blocks included), for the shared layout. */
 static int mpiio_block_begin(struct backend_file *f, const struct pattern *pt, struct err *e)
 {
+    /* One contiguous run: written at its offset. Every block of an even
+     * grid has the same shape, so all processes take the same branch (with
+     * uneven or empty blocks, those too must join the view). */
     if (pt->outer == 1 && pt->shape.count == 1)
-        return 0; /* one contiguous run: written at its offset */
-    if (!f->types && mpiio_subarray(f, pt, e) < 0)
+        return 0;
+    if (!f->types && mpiio_subarray(f, pt, e) < 0) {
+        /* Join the collective call the others make, then fail. */
+        MPI_File_set_view(f->fh, 0, MPI_BYTE, MPI_BYTE, "native", f->info);
         return -1;
+    }
     int rc =
         MPI_File_set_view(f->fh, (MPI_Offset)f->base, f->piece, f->filetype, "native", f->info);
     f->view_set = rc == MPI_SUCCESS;
