@@ -161,7 +161,7 @@ static void check_plans(int n, const int64_t *dims, const int *grid, int elem, i
             }
             /* The slab through the storage names the same elements, in order. */
             struct model_box sb = {n, {0}, {0}};
-            for (int d = 0; d < n; d++) {
+            for (int d = 0; d < n && d < MODEL_MAX_DIMS; d++) {
                 sb.start[d] = pt.slab.start[d];
                 sb.count[d] = pt.slab.count[d];
             }
