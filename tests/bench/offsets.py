@@ -77,13 +77,15 @@ def read_logs(prefix):
     return out
 
 
-def run_logged(tmp, who, exe, args):
+def run_logged(tmp, who, exe, args, hints=None):
     """Runs exe under mpiexec with the shim; returns (run, {rank: sessions})."""
     data = os.path.join(tmp, "marked")
     logs = os.path.join(tmp, "logs-" + who)
     os.mkdir(logs)
     env = {"IOLOG_MARKER": data + "/", "IOLOG_FILE": os.path.join(logs, "log"),
            "HDF5_PARAPREFIX": data}
+    if hints:
+        env["HDF5_MPI_INFO"] = hints
     wrap = "LD_PRELOAD=%s; export LD_PRELOAD" % shlex.quote(os.environ["IOLOG"])
     r = harness.run(configs.NP, args, env=env, timeout=150, wrap=wrap, exe=exe)
     harness.expect(r.rc == 0, "%s failed" % who, r)
@@ -132,12 +134,18 @@ def check_not_vacuous(lim, mode, result):
 
 def run_case(name):
     config, mode = cases()[name]
+    # ROMIO (MPICH) writes a noncontiguous view independently by data
+    # sieving: it reads the region first, but only as far as the file
+    # already reaches, which depends on how far the other process got. The
+    # same hint to both programs makes it write each piece alone (Open MPI's
+    # ompio ignores it).
+    hints = "romio_ds_write=disable" if mode.name == "mpiio" else None
     with harness.TempDir() as tmp:
         os.mkdir(os.path.join(tmp, "marked"))
         _, h5 = run_logged(tmp, "h5perf", harness.h5perf(),
-                           configs.h5perf_args(config, mode, "test"))
+                           configs.h5perf_args(config, mode, "test"), hints)
         r, lim = run_logged(tmp, "limit", os.environ["LIMIT"],
-                            configs.limit_args(config, mode, "test"))
+                            configs.limit_args(config, mode, "test"), hints)
         result = json.loads(r.out.strip().splitlines()[-1])
         check_not_vacuous(lim, mode, result)
         compare(h5, lim)
