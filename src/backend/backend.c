@@ -76,7 +76,7 @@ int backend_check_flat(const char *path, int num_dsets, const struct pattern *pt
     }
     /* The block pattern's file is its variables' arrays, nothing more: a
      * larger one holds another array, whose elements would be misplaced. */
-    if (pt->kind == PATTERN_BLOCK && (int64_t)st.st_size != need) {
+    if (pt->kind != PATTERN_GUIDE && (int64_t)st.st_size != need) {
         snprintf(why, len, "holds %lld bytes, not the %lld of the array this run reads",
                  (long long)st.st_size, (long long)need);
         return -1;

@@ -3,7 +3,8 @@
  * with H5Soffset_simple, independent or collective transfer property list
  * (docs/original.md §4.2, §5.3); the block pattern's datasets v0..v<n-1> of
  * little-endian unsigned integers of the element size, of the array's shape,
- * chunked by blocks in its chunked layout (docs/block.md). Must not print,
+ * chunked by blocks in its chunked layout (docs/block.md); the particles
+ * pattern's VPIC-IO datasets Timestep_<t>/x ... id_2 (docs/particles.md). Must not print,
  * time or exit; HDF5's automatic error printing is turned off by the engine
  * and the stack becomes one line. */
 #include "backend/backend.h"
@@ -12,6 +13,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "pattern/particles.h"
 
 struct backend_file {
     hid_t file, fapl, dxpl;
@@ -87,13 +90,17 @@ static hid_t phdf5_space(int ndims, const int64_t *dims)
     return H5Screate_simple(ndims, d, NULL);
 }
 
-/* The element type: the guide's bytes, or the block pattern's unsigned
- * little-endian integers (in memory as in the file: the buffer is
- * little-endian whatever the host). */
-static hid_t phdf5_type(const struct pattern *pt)
+/* The element type of dataset var: the guide's bytes, the block pattern's
+ * unsigned little-endian integers, the particles pattern's 32-bit
+ * little-endian floats and integers (docs/particles.md); in memory as in
+ * the file (the buffer is little-endian whatever the host), so HDF5
+ * converts nothing. */
+static hid_t phdf5_type(const struct pattern *pt, int var)
 {
-    if (pt->kind != PATTERN_BLOCK)
+    if (pt->kind == PATTERN_GUIDE)
         return H5T_NATIVE_UCHAR;
+    if (pt->kind == PATTERN_PARTICLES)
+        return particles_var_is_int(var) ? H5T_STD_I32LE : H5T_IEEE_F32LE;
     switch (pt->elem) {
     case 2:
         return H5T_STD_U16LE;
@@ -115,7 +122,7 @@ static int phdf5_create(struct backend_file *f, const char *name, const struct p
                         struct err *e)
 {
     hid_t dcpl = H5P_DEFAULT;
-    bool block = f->pt->kind == PATTERN_BLOCK;
+    bool block = f->pt->kind != PATTERN_GUIDE;
     if (f->chunk || block) {
         hsize_t chunk[MODEL_MAX_DIMS];
         for (int i = 0; i < s->ndims; i++)
@@ -129,12 +136,21 @@ static int phdf5_create(struct backend_file *f, const char *name, const struct p
             return -1;
         }
     }
-    f->dset =
-        H5Dcreate2(f->file, name, phdf5_type(f->pt), f->fspace, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    /* The particles pattern's datasets are in the group of the iteration:
+     * the first creates it. */
+    hid_t lcpl = H5P_DEFAULT;
+    if (f->pt->kind == PATTERN_PARTICLES &&
+        ((lcpl = H5Pcreate(H5P_LINK_CREATE)) < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0))
+        f->dset = H5I_INVALID_HID;
+    else
+        f->dset = H5Dcreate2(f->file, name, phdf5_type(f->pt, f->dset_no), f->fspace, lcpl, dcpl,
+                             H5P_DEFAULT);
     if (f->dset < 0)
         phdf5_fail(f, "create dataset", e);
     if (dcpl != H5P_DEFAULT)
         H5Pclose(dcpl);
+    if (lcpl >= 0 && lcpl != H5P_DEFAULT)
+        H5Pclose(lcpl);
     return f->dset < 0 ? -1 : 0;
 }
 
@@ -142,7 +158,7 @@ static int phdf5_dset_begin(struct backend_file *f, int dset, const struct patte
                             struct err *e)
 {
     const struct pattern_slab *s = &pt->slab;
-    char name[32];
+    char name[64];
     pattern_dataset_name(pt, dset, name, sizeof name);
     f->pt = pt;
     f->dset_no = dset;
@@ -162,6 +178,12 @@ static int phdf5_dset_begin(struct backend_file *f, int dset, const struct patte
         stride[i] = (hsize_t)s->stride[i];
         count[i] = (hsize_t)s->count[i];
         block[i] = (hsize_t)s->block[i];
+    }
+    /* A process without particles selects nothing and still takes part. */
+    if (model_product(s->ndims, s->count) == 0) {
+        if (H5Sselect_none(f->fspace) < 0 || H5Sselect_none(f->mspace) < 0)
+            return phdf5_fail(f, "select none", e);
+        return 0;
     }
     if (H5Sselect_hyperslab(f->fspace, H5S_SELECT_SET, start, stride, count, block) < 0)
         return phdf5_fail(f, "select hyperslab", e);
@@ -183,9 +205,9 @@ static int phdf5_transfer_fail(struct backend_file *f, int64_t k, const int64_t 
     }
     const char *op = f->mode == BACKEND_WRITE ? "write" : "read";
     int64_t bytes = f->pt->xfer_bytes;
-    char name[32];
+    char name[64];
     pattern_dataset_name(f->pt, f->dset_no, name, sizeof name);
-    if (f->pt->kind == PATTERN_BLOCK) {
+    if (f->pt->kind != PATTERN_GUIDE) {
         char at[96] = "";
         size_t used = 0;
         for (int i = 0; i < s->ndims && used < sizeof at; i++)
@@ -209,12 +231,17 @@ static int phdf5_transfer_fail(struct backend_file *f, int64_t k, const int64_t 
 
 static int phdf5_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
 {
+    /* An empty dataset has no storage to move to (HDF5 fails on its
+     * undefined address): the file per process of a process without
+     * particles, which no other process opens. */
+    if (model_product(f->pt->slab.ndims, f->pt->slab.dims) == 0)
+        return 0;
     int64_t o[2] = {0, 0};
     pattern_slab_offset(f->pt, k, o);
     hssize_t off[MODEL_MAX_DIMS] = {(hssize_t)o[0], (hssize_t)o[1], 0};
     if (H5Soffset_simple(f->fspace, off) < 0)
         return phdf5_fail(f, "offset selection", e);
-    hid_t type = phdf5_type(f->pt);
+    hid_t type = phdf5_type(f->pt, f->dset_no);
     herr_t rc = f->mode == BACKEND_WRITE
                     ? H5Dwrite(f->dset, type, f->mspace, f->fspace, f->dxpl, buf)
                     : H5Dread(f->dset, type, f->mspace, f->fspace, f->dxpl, buf);
@@ -269,7 +296,7 @@ static int phdf5_check_source(const char *path, int num_dsets, const struct patt
     }
     int rc = 0;
     for (int d = 0; rc == 0 && d < num_dsets; d++) {
-        char name[32];
+        char name[64];
         pattern_dataset_name(pt, d, name, sizeof name);
         hid_t dset = H5Dopen2(file, name, H5P_DEFAULT);
         if (dset < 0) {
@@ -280,7 +307,7 @@ static int phdf5_check_source(const char *path, int num_dsets, const struct patt
         hid_t space = H5Dget_space(dset);
         hsize_t dims[MODEL_MAX_DIMS] = {0, 0, 0};
         int nd = H5Sget_simple_extent_ndims(space);
-        bool block = pt->kind == PATTERN_BLOCK;
+        bool block = pt->kind != PATTERN_GUIDE;
         bool small = nd != pt->slab.ndims ||
                      H5Sget_simple_extent_dims(space, nd == pt->slab.ndims ? dims : NULL, NULL) < 0;
         /* The guide reads a prefix of a larger kept file; the block pattern
@@ -304,11 +331,17 @@ static int phdf5_check_source(const char *path, int num_dsets, const struct patt
         }
         hid_t type = rc == 0 && block ? H5Dget_type(dset) : H5I_INVALID_HID;
         if (type >= 0) {
-            if (H5Tequal(type, phdf5_type(pt)) <= 0) {
-                snprintf(why, len,
-                         "has a dataset '%s' whose elements are not the %d-byte unsigned "
-                         "little-endian integers this run reads",
-                         name, pt->elem);
+            if (H5Tequal(type, phdf5_type(pt, d)) <= 0) {
+                if (pt->kind == PATTERN_PARTICLES)
+                    snprintf(why, len,
+                             "has a dataset '%s' whose elements are not the 32-bit "
+                             "little-endian %s this run reads",
+                             name, particles_var_is_int(d) ? "integers" : "floats");
+                else
+                    snprintf(why, len,
+                             "has a dataset '%s' whose elements are not the %d-byte unsigned "
+                             "little-endian integers this run reads",
+                             name, pt->elem);
                 rc = -1;
             }
             H5Tclose(type);

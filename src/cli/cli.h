@@ -54,6 +54,16 @@ int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, st
  * refused with it, its defaults, the grid. Returns 0, or -1 with msg. */
 int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg);
 
+/* The particles pattern's part of it (finish_particles.c): defaults (8
+ * variables, both layouts, 1048576 particles, uniform, seed 1), chunked
+ * refused, a list's processes. Returns 0, or -1 with msg. */
+int config_finish_particles(struct config *cfg, int world_size, struct cli_msg *msg);
+
+/* The option that sizes an application pattern's data, for messages:
+ * "--global '512x512'", "--distribution 'list:1,2'", "--particles '4096'"
+ * or "--particles 1048576 (the default)". */
+void cli_app_option(const struct config *cfg, char *buf, size_t len);
+
 /* Validates every (process count, transfer size) of the sweep of a finished
  * config: block/transfer/bytes divisibility, 64-bit overflow. Names the
  * option (and says when the culprit is a default). Returns 0 or -1 with msg. */

@@ -50,6 +50,9 @@ enum opt_id {
     OPT_VARS,
     OPT_LAYOUT,
     OPT_READ_GRID,
+    OPT_PARTICLES,
+    OPT_DISTRIBUTION,
+    OPT_SEED,
     OPT_COUNT
 };
 
@@ -67,6 +70,9 @@ struct info_entry {
 /* --direct: every offset, length and buffer address is a multiple of this,
  * which satisfies the logical block size of any device (512 or 4096). */
 #define CONFIG_DIRECT_ALIGN 4096
+
+/* --distribution list: at most this many counts (one per process). */
+#define CONFIG_MAX_LIST 1024
 
 /* Process counts a sweep can visit (-P halving down to -p). */
 #define CONFIG_MAX_SWEEP 32
@@ -111,18 +117,24 @@ struct config {
     bool no_memory_check;              /* --no-memory-check: allocate what does not fit */
 
     /* The block pattern (--pattern block; docs/block.md). */
-    enum pattern_kind pattern;                 /* --pattern: the guide's (default) or block */
+    enum pattern_kind pattern;                 /* --pattern: guide (default), block, particles */
     int ndims;                                 /* --global's dimensions, 0 = not given */
     int64_t global[MODEL_MAX_DIMS];            /* --global, in elements */
     int grid[MODEL_MAX_DIMS];                  /* --grid, zeros = MPI_Dims_create's */
     int read_grid[MODEL_MAX_DIMS];             /* --read-grid, zeros = the write grid */
     int elem;                                  /* --element-size, 0 = default (8) */
-    int nvars;                                 /* --vars, 0 = default (1) */
+    int nvars;                                 /* --vars, 0 = default (block 1, particles 8) */
     int nlayouts;                              /* --layout, 0 = default (all three) */
     enum pattern_layout layouts[LAYOUT_COUNT]; /* in the order given */
     /* MPI_Dims_create's grid of each process count of the sweep, in sweep
      * order; filled (outside this pure module) before validation. */
     int auto_grid[CONFIG_MAX_SWEEP][MODEL_MAX_DIMS];
+
+    /* The particles pattern (--pattern particles; docs/particles.md), with
+     * --vars and --layout above. dist.mean is --particles (0 = default);
+     * dist.list is NULL here: plans point it at dist_list. */
+    struct particle_dist dist;
+    int64_t dist_list[CONFIG_MAX_LIST];
 
     /* How each option was spelled ("-B", "--block-size") and its raw value,
      * NULL when not given: messages quote what the user typed. */

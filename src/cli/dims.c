@@ -82,10 +82,12 @@ static int dims_pattern(struct config *cfg, const char *spelled, const char *val
         cfg->pattern = PATTERN_GUIDE;
     else if (dims_word(value, "block"))
         cfg->pattern = PATTERN_BLOCK;
+    else if (dims_word(value, "particles"))
+        cfg->pattern = PATTERN_PARTICLES;
     else
         return cli_fail(msg,
-                        "h5perf: %s '%s': expected guide (the guide's 1D and 2D patterns) or "
-                        "block",
+                        "h5perf: %s '%s': expected guide (the guide's 1D and 2D patterns), "
+                        "block or particles",
                         spelled, value);
     return 0;
 }

@@ -31,7 +31,7 @@ static bool extent_pattern(const struct config *c, int nprocs, struct pattern *p
 /* HDF5 datasets are chunked: -c, or the block pattern's chunked layout. */
 static bool extent_chunked(const struct config *c)
 {
-    if (c->pattern != PATTERN_BLOCK)
+    if (c->pattern == PATTERN_GUIDE)
         return c->chunk;
     for (int l = 0; l < c->nlayouts; l++)
         if (c->layouts[l] == LAYOUT_CHUNKED)

@@ -121,22 +121,60 @@ static int block_read_grid(const struct config *cfg, struct cli_msg *msg)
     return 0;
 }
 
-int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg)
+/* The options of the particles pattern; --vars and --layout are shared. */
+static const enum opt_id particles_only[] = {OPT_PARTICLES, OPT_DISTRIBUTION, OPT_SEED};
+static const enum opt_id block_not_particles[] = {OPT_GLOBAL, OPT_ELEMENT_SIZE, OPT_GRID,
+                                                  OPT_READ_GRID};
+
+/* The first option of ids given, or -1. */
+static int given(const struct config *cfg, const enum opt_id *ids, size_t n)
 {
-    if (cfg->pattern != PATTERN_BLOCK) {
-        for (size_t i = 0; i < COUNT_OF(block_only); i++)
-            if (cfg->spelled[block_only[i]])
-                return cli_fail(msg, "h5perf: %s: applies to --pattern block",
-                                cfg->spelled[block_only[i]]);
+    for (size_t i = 0; i < n; i++)
+        if (cfg->spelled[ids[i]])
+            return (int)ids[i];
+    return -1;
+}
+
+/* What the guide's patterns and the application patterns refuse of each
+ * other's options. */
+static int app_options(const struct config *cfg, struct cli_msg *msg)
+{
+    int id;
+    if (cfg->pattern == PATTERN_GUIDE) {
+        if ((id = given(cfg, block_only, COUNT_OF(block_only))) >= 0)
+            return cli_fail(msg, "h5perf: %s: applies to --pattern block%s", cfg->spelled[id],
+                            id == OPT_VARS || id == OPT_LAYOUT ? " or particles" : "");
+        if ((id = given(cfg, particles_only, COUNT_OF(particles_only))) >= 0)
+            return cli_fail(msg, "h5perf: %s: applies to --pattern particles", cfg->spelled[id]);
         return 0;
     }
-    for (size_t i = 0; i < COUNT_OF(guide_only); i++)
-        if (cfg->spelled[guide_only[i]])
-            return cli_fail(msg, "h5perf: %s: applies to the guide's patterns, not to %s block",
-                            cfg->spelled[guide_only[i]], cfg->spelled[OPT_PATTERN]);
+    const char *name = cfg->pattern == PATTERN_BLOCK ? "block" : "particles";
+    if ((id = given(cfg, guide_only, COUNT_OF(guide_only))) >= 0)
+        return cli_fail(msg, "h5perf: %s: applies to the guide's patterns, not to %s %s",
+                        cfg->spelled[id], cfg->spelled[OPT_PATTERN], name);
     if (cfg->debug_level || cfg->debug_raw || cfg->debug_times)
-        return cli_fail(msg, "h5perf: %s '%s': with %s block only v (verify the data read) applies",
-                        cfg->spelled[OPT_DEBUG], cfg->raw[OPT_DEBUG], cfg->spelled[OPT_PATTERN]);
+        return cli_fail(msg, "h5perf: %s '%s': with %s %s only v (verify the data read) applies",
+                        cfg->spelled[OPT_DEBUG], cfg->raw[OPT_DEBUG], cfg->spelled[OPT_PATTERN],
+                        name);
+    if (cfg->pattern == PATTERN_PARTICLES &&
+        (id = given(cfg, block_not_particles, COUNT_OF(block_not_particles))) >= 0)
+        return cli_fail(msg, "h5perf: %s: applies to --pattern block, not to %s particles",
+                        cfg->spelled[id], cfg->spelled[OPT_PATTERN]);
+    if (cfg->pattern == PATTERN_BLOCK &&
+        (id = given(cfg, particles_only, COUNT_OF(particles_only))) >= 0)
+        return cli_fail(msg, "h5perf: %s: applies to --pattern particles, not to %s block",
+                        cfg->spelled[id], cfg->spelled[OPT_PATTERN]);
+    return 0;
+}
+
+int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg)
+{
+    if (app_options(cfg, msg) < 0)
+        return -1;
+    if (cfg->pattern == PATTERN_GUIDE)
+        return 0;
+    if (cfg->pattern == PATTERN_PARTICLES)
+        return config_finish_particles(cfg, world_size, msg);
     if (!cfg->ndims)
         return cli_fail(msg,
                         "h5perf: %s block: give the array with --global, e.g. --global "

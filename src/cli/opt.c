@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/dims.h"
+#include "cli/dist.h"
 #include "cli/size.h"
 
 struct opt_spec;
@@ -44,6 +45,8 @@ static int opt_refused(struct config *, const struct opt_spec *, const char *, c
                        struct cli_msg *);
 static int opt_block(struct config *, const struct opt_spec *, const char *, const char *,
                      struct cli_msg *);
+static int opt_particles(struct config *, const struct opt_spec *, const char *, const char *,
+                         struct cli_msg *);
 
 static const struct opt_spec opt_table[] = {
     {"-h", "--help", NULL, OPT_HELP, opt_help},
@@ -78,13 +81,16 @@ static const struct opt_spec opt_table[] = {
     {NULL, "--direct", NULL, OPT_DIRECT, opt_flag},
     {NULL, "--read-shift", "a whole number", OPT_READ_SHIFT, opt_count},
     {NULL, "--no-memory-check", NULL, OPT_NO_MEMORY_CHECK, opt_flag},
-    {NULL, "--pattern", "guide or block", OPT_PATTERN, opt_block},
+    {NULL, "--pattern", "guide, block or particles", OPT_PATTERN, opt_block},
     {NULL, "--global", "the array's dimensions", OPT_GLOBAL, opt_block},
     {NULL, "--grid", "the process grid", OPT_GRID, opt_block},
     {NULL, "--element-size", "1, 2, 4 or 8", OPT_ELEMENT_SIZE, opt_count},
     {NULL, "--vars", "a whole number", OPT_VARS, opt_count},
     {NULL, "--layout", "a list of layouts", OPT_LAYOUT, opt_block},
     {NULL, "--read-grid", "the process grid", OPT_READ_GRID, opt_block},
+    {NULL, "--particles", "a whole number", OPT_PARTICLES, opt_particles},
+    {NULL, "--distribution", "a distribution", OPT_DISTRIBUTION, opt_particles},
+    {NULL, "--seed", "a whole number", OPT_SEED, opt_particles},
 };
 
 #define OPT_TABLE_LEN (sizeof opt_table / sizeof opt_table[0])
@@ -412,6 +418,13 @@ static int opt_block(struct config *cfg, const struct opt_spec *spec, const char
                      const char *value, struct cli_msg *msg)
 {
     return dims_option(cfg, spec->id, spelled, value, msg);
+}
+
+/* The particles pattern's values (dist.c). */
+static int opt_particles(struct config *cfg, const struct opt_spec *spec, const char *spelled,
+                         const char *value, struct cli_msg *msg)
+{
+    return dist_option(cfg, spec->id, spelled, value, msg);
 }
 
 /* ---- the tokenizer ---- */

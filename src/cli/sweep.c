@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/dist.h"
+
 int sweep_points(const struct config *c, struct run_point *out, int max)
 {
     int n = 0;
     for (int p = sweep_procs_first(c); p != 0; p = sweep_procs_next(c, p)) {
-        bool block = c->pattern == PATTERN_BLOCK;
+        bool block = c->pattern != PATTERN_GUIDE;
         int inner = block ? c->nlayouts : 0;
         int64_t x = block ? 0 : sweep_xfer_first(c);
         for (int i = 0; block ? i < inner : x != 0; i++) {
@@ -51,9 +53,14 @@ void sweep_grid(const struct config *c, int nprocs, int grid[MODEL_MAX_DIMS])
 int sweep_plan(const struct config *c, const struct run_point *p, int exec_rank, int data_rank,
                bool read, struct pattern *pt, enum pattern_violation *why)
 {
-    if (c->pattern != PATTERN_BLOCK) {
+    if (c->pattern == PATTERN_GUIDE) {
         struct pattern_params pp = sweep_pattern_params(c, p->nprocs, p->xfer);
         return pattern_init(pt, &pp, exec_rank, data_rank, why);
+    }
+    if (c->pattern == PATTERN_PARTICLES) {
+        struct particle_params qp = {
+            .nprocs = p->nprocs, .dist = dist_of(c), .nvars = c->nvars, .layout = p->layout};
+        return pattern_init_particles(pt, &qp, exec_rank, data_rank, why);
     }
     struct block_params bp = {.nprocs = p->nprocs,
                               .ndims = c->ndims,

@@ -83,7 +83,7 @@ int sweep_plan(const struct config *c, const struct run_point *p, int exec_rank,
 /* The datasets of one file: -d, or the block pattern's variables. */
 static inline int sweep_datasets(const struct config *c)
 {
-    return c->pattern == PATTERN_BLOCK ? c->nvars : c->num_dsets;
+    return c->pattern != PATTERN_GUIDE ? c->nvars : c->num_dsets;
 }
 
 /* The bytes one phase of one file's datasets moves at a process count,

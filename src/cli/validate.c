@@ -367,7 +367,7 @@ static int val_direct(const struct config *cfg, struct cli_msg *msg)
 int config_validate(const struct config *cfg, struct cli_msg *msg)
 {
     msg->line[0] = '\0';
-    if (cfg->pattern == PATTERN_BLOCK)
+    if (cfg->pattern != PATTERN_GUIDE)
         return config_validate_block(cfg, msg);
     int n = 0;
     struct run_point *pts = sweep_points_all(cfg, &n);

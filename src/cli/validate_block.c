@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/dims.h"
 #include "cli/sweep.h"
+#include "pattern/particles.h"
 
 static void grid_text(char *buf, size_t len, int n, const int *grid)
 {
@@ -60,22 +61,70 @@ static int val_grid(const struct config *c, int nprocs, bool read, enum pattern_
                     g, graw, nprocs, nprocs == 1 ? "" : "es", text, why);
 }
 
+/* The option that set the particles' counts, as typed: --distribution,
+ * else --particles (its default if not given). */
+static void val_counts_option(const struct config *c, const char **spelled, const char **raw)
+{
+    enum opt_id id = c->spelled[OPT_DISTRIBUTION] ? OPT_DISTRIBUTION : OPT_PARTICLES;
+    *spelled = c->spelled[id] ? c->spelled[id] : "--particles";
+    *raw = c->raw[id] ? c->raw[id] : "1048576";
+}
+
+/* The particles pattern: the counts sum to nothing, or to more than
+ * 64-bit offsets hold. */
+static int val_particles(const struct config *c, int nprocs, enum pattern_violation v,
+                         struct cli_msg *m)
+{
+    const char *spelled, *raw;
+    val_counts_option(c, &spelled, &raw);
+    if (v == PATTERN_NO_PARTICLES)
+        return cli_fail(m, "h5perf: %s '%s': no process has any particles with %d process%s",
+                        spelled, raw, nprocs, nprocs == 1 ? "" : "es");
+    return cli_fail(m,
+                    "h5perf: %s '%s': %d variable%s of the particles of %d process%s do%s not "
+                    "fit in 64-bit offsets",
+                    spelled, raw, c->nvars, c->nvars == 1 ? "" : "s", nprocs,
+                    nprocs == 1 ? "" : "es", c->nvars == 1 ? "es" : "");
+}
+
 /* An API's limit on the bytes one call moves (api.h): a process's block
  * moves in one call. */
-static int val_block_limit(const struct config *c, const struct run_point *p,
-                           const struct pattern *pt, struct cli_msg *m)
+static int val_block_limit(const struct config *c, const struct run_point *p, int64_t bytes,
+                           struct cli_msg *m)
 {
     const struct api_desc *api = api_desc(p->api);
-    if (!api->max_call_bytes || pt->xfer_bytes <= api->max_call_bytes)
+    if (!api->max_call_bytes || bytes <= api->max_call_bytes)
         return 0;
     char size[32];
-    cli_bytes(size, sizeof size, pt->xfer_bytes);
+    cli_bytes(size, sizeof size, bytes);
+    if (c->pattern == PATTERN_PARTICLES) {
+        const char *spelled, *raw;
+        val_counts_option(c, &spelled, &raw);
+        return cli_fail(m,
+                        "h5perf: %s '%s': a process's particles of one variable are %s with %d "
+                        "process%s, above %s's limit of %" PRId64 " bytes per call; give fewer "
+                        "particles per process or leave out %s",
+                        spelled, raw, size, p->nprocs, p->nprocs == 1 ? "" : "es", api->err_name,
+                        api->max_call_bytes, api->key);
+    }
     return cli_fail(m,
                     "h5perf: %s '%s': each process's block is %s with %d process%s, above "
                     "%s's limit of %" PRId64 " bytes per call; use more processes or leave "
                     "out %s",
                     c->spelled[OPT_GLOBAL], c->raw[OPT_GLOBAL], size, p->nprocs,
                     p->nprocs == 1 ? "" : "es", api->err_name, api->max_call_bytes, api->key);
+}
+
+/* The most one process moves in one call: its block (every block of a
+ * grid that divides the array has the same size), or the largest count of
+ * particles. */
+static int64_t val_call_bytes(const struct config *c, const struct run_point *p,
+                              const struct pattern *pt)
+{
+    if (c->pattern != PATTERN_PARTICLES)
+        return pt->xfer_bytes;
+    /* At most 7 * 2^40 particles: the product fits. */
+    return particles_max_count(&pt->q.dist, p->nprocs) * 4;
 }
 
 int config_validate_block(const struct config *c, struct cli_msg *m)
@@ -87,8 +136,10 @@ int config_validate_block(const struct config *c, struct cli_msg *m)
         enum pattern_violation v;
         for (int read = 0; read < 2; read++) {
             if (sweep_plan(c, &pts[i], 0, 0, read, &pt, &v) < 0)
-                return val_grid(c, pts[i].nprocs, read && c->read_grid[0] > 0, v, m);
-            if (val_block_limit(c, &pts[i], &pt, m) < 0)
+                return c->pattern == PATTERN_PARTICLES
+                           ? val_particles(c, pts[i].nprocs, v, m)
+                           : val_grid(c, pts[i].nprocs, read && c->read_grid[0] > 0, v, m);
+            if (val_block_limit(c, &pts[i], val_call_bytes(c, &pts[i], &pt), m) < 0)
                 return -1;
         }
         if (config_validate_extent(c, pts[i].nprocs, m) < 0)

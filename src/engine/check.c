@@ -12,7 +12,7 @@ struct backend_settings engine_settings(const struct config *c, const struct run
 {
     return (struct backend_settings){
         .collective = c->collective,
-        .chunked = c->pattern == PATTERN_BLOCK ? p->layout == LAYOUT_CHUNKED : c->chunk,
+        .chunked = c->pattern != PATTERN_GUIDE ? p->layout == LAYOUT_CHUNKED : c->chunk,
         .fsync = c->fsync,
         .direct = c->direct,
         .align = c->align,
@@ -25,9 +25,11 @@ struct backend_settings engine_settings(const struct config *c, const struct run
 static void check_lead(const struct config *c, const struct run_point *p, char *buf, size_t len)
 {
     const char *s = p->nprocs == 1 ? "" : "es";
-    if (c->pattern == PATTERN_BLOCK) {
-        snprintf(buf, len, "%s '%s' with %d process%s, layout %s", c->spelled[OPT_GLOBAL],
-                 c->raw[OPT_GLOBAL], p->nprocs, s, dims_layout_name(p->layout));
+    if (c->pattern != PATTERN_GUIDE) {
+        char opt[160];
+        cli_app_option(c, opt, sizeof opt);
+        snprintf(buf, len, "%s with %d process%s, layout %s", opt, p->nprocs, s,
+                 dims_layout_name(p->layout));
         return;
     }
     char b[32];

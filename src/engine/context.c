@@ -203,7 +203,7 @@ static void context_page_cache(struct run_context *c, const struct config *cfg, 
     size_t n = 0;
     int local = 0, all = 0;
     double avail = (double)memory_host_available();
-    bool block = cfg->pattern == PATTERN_BLOCK;
+    bool block = cfg->pattern != PATTERN_GUIDE;
     for (int p = sweep_procs_first(cfg); p != 0; p = sweep_procs_next(cfg, p), all++) {
         int64_t bytes = sweep_file_bytes(cfg, p);
         /* The block pattern reads its own block back, or with --read-grid
@@ -230,9 +230,10 @@ static void context_page_cache(struct run_context *c, const struct config *cfg, 
              "that host's cache (%s)",
              names, local < all ? " with " : "", local < all ? counts : "",
              local < all ? (strcmp(counts, "1") == 0 ? " process" : " processes") : "",
-             block ? "use an array larger than the hosts' memory, or --read-grid with "
-                     "processes on several hosts"
-                   : "use --direct for POSIX, or --read-shift with processes on several hosts");
+             cfg->pattern == PATTERN_PARTICLES ? "use more particles than the hosts' memory holds"
+             : block ? "use an array larger than the hosts' memory, or --read-grid with "
+                       "processes on several hosts"
+                     : "use --direct for POSIX, or --read-shift with processes on several hosts");
 }
 
 /* Does a flag of flags ask for optimisation (-O, which is -O1, -O1..-O3,

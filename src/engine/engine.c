@@ -21,6 +21,7 @@
 #include "engine/progress.h"
 #include "engine/sink.h"
 #include "exit_status.h"
+#include "pattern/particles.h"
 #include "report/block.h"
 #include "report/text.h"
 
@@ -119,7 +120,7 @@ static bool engine_file(struct engine_api *a, int slot, double *t, struct verify
                           .buf = a->buf,
                           .verify = false,
                           .overwrite = c->overwrite,
-                          .fill_each = a->pt.kind == PATTERN_BLOCK,
+                          .fill_each = a->pt.kind != PATTERN_GUIDE,
                           .agree = a->ctx.comm};
     if (!c->read_only) {
         if (!io.fill_each)
@@ -147,7 +148,7 @@ static void engine_report_mismatch(const struct engine_api *a, const struct veri
                                    int iteration)
 {
     char line[4800] = "", what[64];
-    if (a->pt.kind == PATTERN_BLOCK)
+    if (a->pt.kind != PATTERN_GUIDE)
         snprintf(what, sizeof what, "layout %s", dims_layout_name(a->point->layout));
     else
         snprintf(what, sizeof what, "transfer size %" PRId64, a->pt.p.xfer);
@@ -195,6 +196,10 @@ static int engine_iteration(struct engine_api *a, int iteration, struct iter_res
     if (!dbg)
         err_set(&e, "h5perf", "allocate", "", -1, -1, "out of memory");
     bool ok = agree_all(a->ctx.comm, dbg != NULL);
+    /* The particles pattern's HDF5 group is the iteration's; a read-only
+     * run reads the one of a kept one-iteration file (docs/particles.md). */
+    a->pt.step = iteration - 1;
+    a->pt_read.step = c->read_only ? 0 : iteration - 1;
     if (a->out && c->debug_level >= 4)
         fprintf(a->out, "Timer details:\n");
     for (int f = 0; ok && f < c->num_files; f++) {
@@ -249,11 +254,15 @@ static bool engine_record(struct engine_api *a, struct api_result *r)
     const struct config *c = &a->s->cfg;
     const struct run_point *p = a->point;
     int64_t bytes = (int64_t)c->num_files * sweep_file_bytes(c, p->nprocs);
-    /* The block pattern moves a process's whole block per call. */
-    int64_t xfer = c->pattern == PATTERN_BLOCK ? a->pt.xfer_bytes : p->xfer;
+    /* The block pattern moves a process's whole block per call; the
+     * particles pattern a process's particles of one variable: the most. */
+    int64_t xfer = c->pattern == PATTERN_BLOCK ? a->pt.xfer_bytes
+                   : c->pattern == PATTERN_PARTICLES
+                       ? 4 * particles_max_count(&a->pt.q.dist, p->nprocs)
+                       : p->xfer;
     if (a->ctx.rank != 0 || results_init(r, a->api, p->nprocs, xfer, bytes, c->iterations) != 0)
         return false;
-    r->layout = c->pattern == PATTERN_BLOCK ? (int)p->layout : -1;
+    r->layout = c->pattern != PATTERN_GUIDE ? (int)p->layout : -1;
     return true;
 }
 
@@ -278,7 +287,7 @@ static void engine_point(struct engine_api *a, const struct backend_ops *const o
     a->point = p;
     a->api = p->api;
     a->ops = ops[p->api];
-    a->fpp = c->pattern == PATTERN_BLOCK && p->layout == LAYOUT_FPP;
+    a->fpp = c->pattern != PATTERN_GUIDE && p->layout == LAYOUT_FPP;
     a->set = engine_settings(c, p);
     a->fctx = a->ctx;
     if (a->fpp)

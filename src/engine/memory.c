@@ -188,9 +188,10 @@ static bool memory_inside(const char *path, const char *ancestor)
 static void memory_lead(const struct config *c, int nprocs, char *lead, size_t len)
 {
     int n;
-    if (c->pattern == PATTERN_BLOCK) {
-        snprintf(lead, len, "%s '%s' over %d process%s", c->spelled[OPT_GLOBAL], c->raw[OPT_GLOBAL],
-                 nprocs, nprocs == 1 ? "" : "es");
+    if (c->pattern != PATTERN_GUIDE) {
+        char opt[120];
+        cli_app_option(c, opt, sizeof opt);
+        snprintf(lead, len, "%s over %d process%s", opt, nprocs, nprocs == 1 ? "" : "es");
         return;
     }
     if (c->spelled[OPT_MAX_XFER])
@@ -263,9 +264,12 @@ static bool memory_refuse(const struct config *c, int nprocs, int64_t buf, int p
     cli_fail(m,
              "h5perf: %s: the largest %s is %s per process; the %d process%s %s need%s %s, and "
              "%s; use %s, or give --no-memory-check",
-             lead, c->pattern == PATTERN_BLOCK ? "block" : "transfer buffer", each, procs,
-             procs == 1 ? "" : "es", where, procs == 1 ? "s" : "", need, what,
-             c->pattern == PATTERN_BLOCK ? "more processes, on more hosts"
+             lead,
+             c->pattern == PATTERN_BLOCK       ? "block"
+             : c->pattern == PATTERN_PARTICLES ? "variable's particles"
+                                               : "transfer buffer",
+             each, procs, procs == 1 ? "" : "es", where, procs == 1 ? "s" : "", need, what,
+             c->pattern != PATTERN_GUIDE ? "more processes, on more hosts"
                                          : "smaller transfer sizes or fewer processes per host");
     return false;
 }

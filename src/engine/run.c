@@ -26,7 +26,7 @@ static void run_header(const struct setup *s)
     H5get_libversion(&maj, &min, &rel);
     char version[64];
     snprintf(version, sizeof version, "%u.%u.%u", maj, min, rel);
-    if (s->cfg.pattern == PATTERN_BLOCK) {
+    if (s->cfg.pattern != PATTERN_GUIDE) {
         if (s->report)
             text_block_header(s->report, &s->cfg, version);
         return;

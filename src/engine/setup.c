@@ -155,19 +155,25 @@ static int setup_check_extent(const struct setup *s, struct cli_msg *m)
     /* The data alone first: if it does not fit, no alignment is to blame. */
     int errnum = flat >= NAMES_PROBE_SIZE_MIN ? names_probe_size(s->dir, flat) : 0;
     if (errnum == EFBIG || errnum == EINVAL) {
-        /* What makes the file: -d times -e, or --vars times --global. */
-        bool block = c->pattern == PATTERN_BLOCK;
+        /* What makes the file: -d times -e, or --vars times the array. */
+        bool app = c->pattern != PATTERN_GUIDE;
         int n = sweep_datasets(c);
-        enum opt_id many = block ? OPT_VARS : OPT_DSETS, one = block ? OPT_GLOBAL : OPT_BYTES;
-        enum opt_id id = c->spelled[many] && n > 1 ? many : one;
+        enum opt_id id = c->spelled[app ? OPT_VARS : OPT_DSETS] && n > 1
+                             ? (app ? OPT_VARS : OPT_DSETS)
+                             : OPT_BYTES;
+        char lead[192];
+        if (app && id == OPT_BYTES)
+            cli_app_option(c, lead, sizeof lead);
+        else if (c->spelled[id])
+            snprintf(lead, sizeof lead, "%s '%s'", c->spelled[id], c->raw[id]);
+        else
+            snprintf(lead, sizeof lead, "-e");
         cli_bytes(size, sizeof size, flat);
         cli_bytes(dset, sizeof dset, flat / n);
         return cli_fail(m,
-                        "h5perf: %s%s%s%s: data files of %s (%d %s%s of %s, %d process%s) do "
-                        "not fit in '%s': its file system refuses a file of that size (%s)",
-                        c->spelled[id] ? c->spelled[id] : "-e", c->raw[id] ? " '" : "",
-                        c->raw[id] ? c->raw[id] : "", c->raw[id] ? "'" : "", size, n,
-                        block ? "variable" : "dataset", n == 1 ? "" : "s", dset, p,
+                        "h5perf: %s: data files of %s (%d %s%s of %s, %d process%s) do not fit "
+                        "in '%s': its file system refuses a file of that size (%s)",
+                        lead, size, n, app ? "variable" : "dataset", n == 1 ? "" : "s", dset, p,
                         p == 1 ? "" : "es", where, strerror(errnum));
     }
     errnum = hdf5 > flat && hdf5 >= NAMES_PROBE_SIZE_MIN ? names_probe_size(s->dir, hdf5) : 0;
@@ -214,9 +220,9 @@ static int setup_check_name(const struct setup *s, int a, const char *name, stru
  * each process's own (the block pattern's fpp layout). */
 static void setup_layouts(const struct config *c, bool *shared, bool *fpp)
 {
-    *shared = c->pattern != PATTERN_BLOCK;
+    *shared = c->pattern == PATTERN_GUIDE;
     *fpp = false;
-    for (int l = 0; c->pattern == PATTERN_BLOCK && l < c->nlayouts; l++) {
+    for (int l = 0; c->pattern != PATTERN_GUIDE && l < c->nlayouts; l++) {
         *fpp |= c->layouts[l] == LAYOUT_FPP;
         *shared |= c->layouts[l] != LAYOUT_FPP;
     }

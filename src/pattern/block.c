@@ -56,8 +56,9 @@ static void block_shape(struct pattern *pt, int64_t elems)
         pt->outer_stride = r.stride[0] * e;
         return;
     }
-    /* Chunked: the block is one tile; fpp: the block is the file. */
-    int64_t disp = pt->b.layout == LAYOUT_CHUNKED ? model_offset(&pt->storage, pt->box.start) : 0;
+    /* Chunked: the block is one tile; fpp: the block is the file; an empty
+     * box of the shared layout (particles) is where its run would start. */
+    int64_t disp = pt->b.layout != LAYOUT_FPP ? model_offset(&pt->storage, pt->box.start) : 0;
     pt->shape = (struct pattern_vec){disp * e, 1, elems * e, elems * e};
     pt->outer = 1;
     pt->outer_stride = 0;
@@ -65,9 +66,14 @@ static void block_shape(struct pattern *pt, int64_t elems)
 
 int block_init(struct pattern *pt)
 {
+    model_block(pt->b.ndims, pt->b.global, pt->b.grid, pt->data_rank, &pt->box);
+    return block_plan(pt);
+}
+
+int block_plan(struct pattern *pt)
+{
     const struct block_params *pp = &pt->b;
     int n = pp->ndims;
-    model_block(n, pp->global, pp->grid, pt->data_rank, &pt->box);
     int64_t elems = model_product(n, pt->box.count), total = model_product(n, pp->global);
     pt->elem = pp->elem;
     pt->nvars = pp->nvars;
@@ -89,7 +95,8 @@ int block_init(struct pattern *pt)
     }
     pt->dset_bytes = (pp->layout == LAYOUT_FPP ? elems : total) * pp->elem;
     pt->xfer_bytes = pt->rank_bytes = elems * pp->elem;
-    pt->ntransfers = elems > 0;
+    /* An empty box still makes its one call: collective calls must match. */
+    pt->ntransfers = 1;
     block_shape(pt, elems);
     return 0;
 }

@@ -13,6 +13,10 @@ enum pattern_violation block_check(const struct block_params *bp);
 /* pt->b, exec_rank and data_rank are set and checked. Returns 0. */
 int block_init(struct pattern *pt);
 
+/* The plan of the box pt->box of the array pt->b (set and checked; the
+ * box may be empty, any size): shape, slab, storage, sizes. Returns 0. */
+int block_plan(struct pattern *pt);
+
 void block_fill(const struct pattern *pt, int var, unsigned char *buf);
 
 int64_t block_verify(const struct pattern *pt, int var, const unsigned char *buf,

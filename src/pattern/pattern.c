@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pattern/block.h"
+#include "pattern/particles.h"
 
 /* Why the run-time arithmetic cannot overflow once pattern_check() passed:
  * every offset is that of a byte of the dataset, so < N, and every
@@ -89,6 +90,8 @@ const char *pattern_violation_text(enum pattern_violation v)
         return "the process grid does not have as many processes as the run";
     case PATTERN_GRID_SPLIT:
         return "a dimension of the process grid does not divide the array's";
+    case PATTERN_NO_PARTICLES:
+        return "no process has any particles";
     }
     return "unknown violation";
 }
@@ -374,11 +377,27 @@ int pattern_init_block(struct pattern *pt, const struct block_params *bp, int ex
     return block_init(pt);
 }
 
+enum pattern_violation pattern_check_particles(const struct particle_params *qp)
+{
+    return particles_check(qp);
+}
+
+int pattern_init_particles(struct pattern *pt, const struct particle_params *qp, int exec_rank,
+                           int data_rank, enum pattern_violation *why)
+{
+    enum pattern_violation v = pattern_check_particles(qp);
+    if (pattern_begin(pt, v, v == PATTERN_OK ? qp->nprocs : 0, exec_rank, data_rank, why) < 0)
+        return -1;
+    pt->kind = PATTERN_PARTICLES;
+    pt->q = *qp;
+    return particles_init(pt);
+}
+
 /* Transfer k: the kind's shape, starting where the storage places the
  * first element of its slab. */
 struct pattern_vec pattern_file_vec(const struct pattern *pt, int64_t k)
 {
-    if (pt->kind == PATTERN_BLOCK)
+    if (pt->kind != PATTERN_GUIDE)
         return pt->shape;
     struct pattern_vec v = pt->shape;
     int64_t off[2], idx[MODEL_MAX_DIMS];
@@ -391,7 +410,7 @@ struct pattern_vec pattern_file_vec(const struct pattern *pt, int64_t k)
 
 void pattern_slab_offset(const struct pattern *pt, int64_t k, int64_t off[2])
 {
-    if (pt->kind == PATTERN_BLOCK) {
+    if (pt->kind != PATTERN_GUIDE) {
         off[0] = off[1] = 0;
         return;
     }
@@ -416,7 +435,7 @@ unsigned char pattern_fill_value(const struct pattern *pt)
 
 void pattern_fill(const struct pattern *pt, int var, unsigned char *buf)
 {
-    if (pt->kind == PATTERN_BLOCK)
+    if (pt->kind != PATTERN_GUIDE)
         block_fill(pt, var, buf);
     else
         memset(buf, pattern_fill_value(pt), (size_t)pt->xfer_bytes);
@@ -434,7 +453,7 @@ int64_t pattern_verify(const struct pattern *pt, int var, int64_t k, const unsig
 {
     (void)k;
     memset(m, 0, sizeof *m);
-    if (pt->kind == PATTERN_BLOCK)
+    if (pt->kind != PATTERN_GUIDE)
         return block_verify(pt, var, buf, m);
     unsigned char want = pattern_fill_value(pt);
     for (int64_t i = 0; i < pt->xfer_bytes; i++) {
@@ -451,7 +470,9 @@ int64_t pattern_verify(const struct pattern *pt, int var, int64_t k, const unsig
 
 void pattern_dataset_name(const struct pattern *pt, int d, char *buf, size_t len)
 {
-    if (pt->kind == PATTERN_BLOCK)
+    if (pt->kind == PATTERN_PARTICLES)
+        snprintf(buf, len, "Timestep_%d/%s", pt->step, particles_var_name(d));
+    else if (pt->kind == PATTERN_BLOCK)
         snprintf(buf, len, "v%d", d);
     else
         snprintf(buf, len, "Dataset_%d", d + 1);

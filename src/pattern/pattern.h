@@ -1,7 +1,8 @@
 /* Pure access-pattern arithmetic: who touches which bytes of a dataset, as the
- * plan every backend consumes (docs/design.md). Two kinds: the guide's 1D and
- * 2D patterns (docs/original.md §5), and the block decomposition of an array
- * of up to three dimensions (docs/block.md), both placed through the model
+ * plan every backend consumes (docs/design.md). Three kinds: the guide's 1D
+ * and 2D patterns (docs/original.md §5), the block decomposition of an array
+ * of up to three dimensions (docs/block.md), and particle arrays with uneven
+ * counts per process (docs/particles.md), all placed through the model
  * (model.h). Given the parameters, the number of processes, the process that
  * executes and the process whose data it is, it answers every offset a backend
  * needs. It must never call MPI or do I/O (it is linked into a library without
@@ -15,7 +16,7 @@
 
 #include "pattern/model.h"
 
-enum pattern_kind { PATTERN_GUIDE = 0, PATTERN_BLOCK };
+enum pattern_kind { PATTERN_GUIDE = 0, PATTERN_BLOCK, PATTERN_PARTICLES };
 
 /* Where the block pattern stores the array: one file in its C order, one
  * file of the processes' blocks in rank order (each in C order), or a file
@@ -44,6 +45,30 @@ struct block_params {
     enum pattern_layout layout;
 };
 
+/* How many particles each process holds (docs/particles.md): the same
+ * count everywhere, a linear spread from (1-F)N to (1+F)N, a deterministic
+ * draw around N, or a list of one count per process. */
+enum particle_dist_kind { DIST_UNIFORM = 0, DIST_IMBALANCE, DIST_NORMAL, DIST_LIST };
+
+struct particle_dist {
+    enum particle_dist_kind kind;
+    int64_t mean;  /* N, per process */
+    double param;  /* F (imbalance) or SD in particles (normal) */
+    uint64_t seed; /* normal */
+    int nlist;     /* list: one count per process */
+    const int64_t *list;
+};
+
+/* The particles pattern: a 1D array per variable, uneven counts, offsets by
+ * an exclusive scan of the counts; laid out like the block pattern's 1D
+ * array (shared or fpp). */
+struct particle_params {
+    int nprocs;
+    struct particle_dist dist;
+    int nvars; /* the first nvars of x, y, z, px, py, pz, id_1, id_2 */
+    enum pattern_layout layout;
+};
+
 /* Why a parameter set is unusable; pattern_check() returns the first. */
 enum pattern_violation {
     PATTERN_OK = 0,
@@ -53,7 +78,8 @@ enum pattern_violation {
     PATTERN_BLOCK_BYTES, /* 2D: e is not a multiple of B (docs/original.md §3.5) */
     PATTERN_OVERFLOW,    /* a dataset size or offset does not fit in int64 */
     PATTERN_GRID_PROCS,  /* block: the grid's product is not P */
-    PATTERN_GRID_SPLIT   /* block: a grid dimension does not divide the array's */
+    PATTERN_GRID_SPLIT,  /* block: a grid dimension does not divide the array's */
+    PATTERN_NO_PARTICLES /* particles: every process has none */
 };
 
 /* The physical run of one transfer in a flat file: `count` pieces of `len`
@@ -86,7 +112,9 @@ struct pattern_slab {
 struct pattern {
     enum pattern_kind kind;
     struct pattern_params p;  /* PATTERN_GUIDE */
-    struct block_params b;    /* PATTERN_BLOCK */
+    struct block_params b;    /* PATTERN_BLOCK, and PATTERN_PARTICLES as a 1D array */
+    struct particle_params q; /* PATTERN_PARTICLES */
+    int step;                 /* particles: the iteration, 0-based (HDF5's Timestep_<step>) */
     int exec_rank;            /* the process that performs the transfers */
     int data_rank;            /* the process whose data is moved (offsets, fill value) */
     int64_t side;             /* S = e*P (both geometries) */
@@ -115,6 +143,7 @@ struct pattern {
 /* Checks a parameter set without building anything. Local, pure. */
 enum pattern_violation pattern_check(const struct pattern_params *pp);
 enum pattern_violation pattern_check_block(const struct block_params *bp);
+enum pattern_violation pattern_check_particles(const struct particle_params *qp);
 
 /* Builds the plan for data_rank's data, executed by exec_rank (both in
  * [0, nprocs)). Returns 0, or -1 (and the violation in *why if not NULL). */
@@ -122,6 +151,8 @@ int pattern_init(struct pattern *pt, const struct pattern_params *pp, int exec_r
                  enum pattern_violation *why);
 int pattern_init_block(struct pattern *pt, const struct block_params *bp, int exec_rank,
                        int data_rank, enum pattern_violation *why);
+int pattern_init_particles(struct pattern *pt, const struct particle_params *qp, int exec_rank,
+                           int data_rank, enum pattern_violation *why);
 
 /* Physical run of transfer k (0 <= k < ntransfers), relative to the dataset. */
 struct pattern_vec pattern_file_vec(const struct pattern *pt, int64_t k);
@@ -157,8 +188,8 @@ struct pattern_mismatch {
 int64_t pattern_verify(const struct pattern *pt, int var, int64_t k, const unsigned char *buf,
                        struct pattern_mismatch *m);
 
-/* The name of dataset d (0-based) in an HDF5 file: the guide's "Dataset_1"
- * or the block pattern's "v0". */
+/* The name of dataset d (0-based) in an HDF5 file: the guide's "Dataset_1",
+ * the block pattern's "v0", the particles pattern's "Timestep_0/x". */
 void pattern_dataset_name(const struct pattern *pt, int d, char *buf, size_t len);
 
 /* Text of a violation, for messages ("the transfer size is not a multiple of

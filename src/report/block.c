@@ -10,19 +10,45 @@
 #include <string.h>
 
 #include "cli/dims.h"
+#include "cli/dist.h"
 #include "pattern/model.h"
+#include "pattern/particles.h"
 
 #define BLOCK_MB 1048576.0
 
+/* "Particles pattern: imbalance:0.5 around 1048576 per process, 8
+ * variables of 4-byte elements (x, y, z, px, py, pz, id_1, id_2)". */
+static void particles_header(FILE *out, const struct config *cfg)
+{
+    char dist[256];
+    dist_text(cfg, dist, sizeof dist);
+    fprintf(out, "Particles pattern: %s", dist);
+    if (cfg->dist.kind == DIST_UNIFORM)
+        fprintf(out, ", %lld per process", (long long)cfg->dist.mean);
+    else if (cfg->dist.kind != DIST_LIST)
+        fprintf(out, " around %lld per process", (long long)cfg->dist.mean);
+    if (cfg->dist.kind == DIST_NORMAL)
+        fprintf(out, ", seed %llu", (unsigned long long)cfg->dist.seed);
+    fprintf(out, ", %d variable%s of 4-byte elements (", cfg->nvars, cfg->nvars == 1 ? "" : "s");
+    for (int v = 0; v < cfg->nvars; v++)
+        fprintf(out, "%s%s", v ? ", " : "", particles_var_name(v));
+    fprintf(out, ")\n");
+}
+
 void text_block_header(FILE *out, const struct config *cfg, const char *hdf5_version)
 {
-    char dims[96];
-    dims_text(dims, sizeof dims, cfg->ndims, cfg->global);
-    int64_t n = model_product(cfg->ndims, cfg->global);
-    double mb = (double)n * cfg->elem * cfg->nvars / BLOCK_MB;
     fprintf(out, "HDF5 Library: Version %s\n", hdf5_version);
-    fprintf(out, "Block pattern: array %s of %d-byte elements, %d variable%s, %.2f MB per phase\n",
-            dims, cfg->elem, cfg->nvars, cfg->nvars == 1 ? "" : "s", mb);
+    if (cfg->pattern == PATTERN_PARTICLES) {
+        particles_header(out, cfg);
+    } else {
+        char dims[96];
+        dims_text(dims, sizeof dims, cfg->ndims, cfg->global);
+        int64_t n = model_product(cfg->ndims, cfg->global);
+        double mb = (double)n * cfg->elem * cfg->nvars / BLOCK_MB;
+        fprintf(out,
+                "Block pattern: array %s of %d-byte elements, %d variable%s, %.2f MB per phase\n",
+                dims, cfg->elem, cfg->nvars, cfg->nvars == 1 ? "" : "s", mb);
+    }
     fprintf(out, "Layouts:");
     for (int l = 0; l < cfg->nlayouts; l++)
         fprintf(out, " %s", dims_layout_name(cfg->layouts[l]));
@@ -123,17 +149,36 @@ static void block_ratios(FILE *out, const struct config *cfg, const struct resul
                 over_mpiio ? "give mpiio and another API" : "give fpp and another layout");
 }
 
-void text_block_table(FILE *out, const struct config *cfg, const struct results_log *log,
-                      int nprocs)
+/* "grid 2x2", or "4194304 particles, 0 to 2097152 per process". */
+static void block_what(const struct config *cfg, int nprocs, char *buf, size_t len)
 {
+    if (cfg->pattern == PATTERN_PARTICLES) {
+        struct particle_dist d = dist_of(cfg);
+        int64_t off = 0, total = 0, least = INT64_MAX;
+        particles_scan(&d, nprocs, 0, &off, &total);
+        for (int r = 0; r < nprocs; r++) {
+            int64_t n = particles_count(&d, nprocs, r);
+            least = n < least ? n : least;
+        }
+        snprintf(buf, len, "%lld particles, %lld to %lld per process", (long long)total,
+                 (long long)least, (long long)particles_max_count(&d, nprocs));
+        return;
+    }
     int grid[MODEL_MAX_DIMS];
     sweep_grid(cfg, nprocs, grid);
     int64_t g[MODEL_MAX_DIMS] = {grid[0], grid[1], grid[2]};
     char gt[64];
     dims_text(gt, sizeof gt, cfg->ndims, g);
+    snprintf(buf, len, "grid %s", gt);
+}
+
+void text_block_table(FILE *out, const struct config *cfg, const struct results_log *log,
+                      int nprocs)
+{
     bool med = cfg->iterations >= 3, wr = !cfg->read_only, rd = !cfg->write_only;
-    fprintf(out, "Number of processors = %d (grid %s); MB/s including open and close\n", nprocs,
-            gt);
+    char what[128];
+    block_what(cfg, nprocs, what, sizeof what);
+    fprintf(out, "Number of processors = %d (%s); MB/s including open and close\n", nprocs, what);
     fprintf(out, "    %-7s %-8s %-*s %s\n", "", "", med ? 40 : 30, "Write MB/s", "Read MB/s");
     fprintf(out, "    %-7s %-8s", "API", "Layout");
     for (int p = 0; p < 2; p++)

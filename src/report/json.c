@@ -3,7 +3,9 @@
 #include "report/json.h"
 
 #include "cli/dims.h"
+#include "cli/dist.h"
 #include "cli/sweep.h"
+#include "pattern/particles.h"
 
 #include <string.h>
 
@@ -199,6 +201,37 @@ static void json_block_config(struct jsonw *w, const struct config *cfg)
     jsonw_end(w);
 }
 
+static void json_particles_config(struct jsonw *w, const struct config *cfg)
+{
+    char dist[256];
+    dist_text(cfg, dist, sizeof dist);
+    jsonw_key(w, "particles");
+    jsonw_object(w);
+    jsonw_key(w, "per_process");
+    if (cfg->dist.kind == DIST_LIST)
+        jsonw_null(w);
+    else
+        jsonw_int(w, cfg->dist.mean);
+    jsonw_key(w, "distribution");
+    jsonw_string(w, dist);
+    jsonw_key(w, "seed");
+    if (cfg->dist.kind == DIST_NORMAL)
+        jsonw_int(w, (int64_t)cfg->dist.seed); /* --seed: at most INT64_MAX */
+    else
+        jsonw_null(w);
+    jsonw_key(w, "vars");
+    jsonw_array(w);
+    for (int v = 0; v < cfg->nvars; v++)
+        jsonw_string(w, particles_var_name(v));
+    jsonw_end(w);
+    jsonw_key(w, "layouts");
+    jsonw_array(w);
+    for (int l = 0; l < cfg->nlayouts; l++)
+        jsonw_string(w, dims_layout_name(cfg->layouts[l]));
+    jsonw_end(w);
+    jsonw_end(w);
+}
+
 static void json_config(struct jsonw *w, const struct config *cfg, const struct run_context *c)
 {
     jsonw_key(w, "config");
@@ -210,9 +243,13 @@ static void json_config(struct jsonw *w, const struct config *cfg, const struct 
             jsonw_string(w, api_desc((enum api_id)a)->key);
     jsonw_end(w);
     jsonw_key(w, "pattern");
-    jsonw_string(w, cfg->pattern == PATTERN_BLOCK ? "block" : "guide");
+    jsonw_string(w, cfg->pattern == PATTERN_BLOCK       ? "block"
+                    : cfg->pattern == PATTERN_PARTICLES ? "particles"
+                                                        : "guide");
     if (cfg->pattern == PATTERN_BLOCK)
         json_block_config(w, cfg);
+    else if (cfg->pattern == PATTERN_PARTICLES)
+        json_particles_config(w, cfg);
     else
         json_guide_config(w, cfg);
     jsonw_key(w, "io_mode");
@@ -309,6 +346,25 @@ static void json_sample(struct jsonw *w, const struct api_result *r, int i, enum
     jsonw_end(w);
 }
 
+/* The particles of a run: all processes', and the fewest and the most of
+ * one process. */
+static void json_particle_counts(struct jsonw *w, const struct config *cfg, int nprocs)
+{
+    struct particle_dist d = dist_of(cfg);
+    int64_t off = 0, total = 0, least = INT64_MAX;
+    particles_scan(&d, nprocs, 0, &off, &total);
+    for (int r = 0; r < nprocs; r++) {
+        int64_t n = particles_count(&d, nprocs, r);
+        least = n < least ? n : least;
+    }
+    jsonw_key(w, "particles");
+    jsonw_object(w);
+    json_size(w, "total", total);
+    json_size(w, "min", least);
+    json_size(w, "max", particles_max_count(&d, nprocs));
+    jsonw_end(w);
+}
+
 static void json_run(struct jsonw *w, const struct config *cfg, const struct api_result *r)
 {
     enum timer_id m[TIMER_COUNT];
@@ -321,9 +377,13 @@ static void json_run(struct jsonw *w, const struct config *cfg, const struct api
     if (r->layout >= 0) {
         jsonw_key(w, "layout");
         jsonw_string(w, dims_layout_name((enum pattern_layout)r->layout));
-        int grid[MODEL_MAX_DIMS];
-        sweep_grid(cfg, r->nprocs, grid);
-        json_grid(w, "grid", cfg->ndims, grid);
+        if (cfg->pattern == PATTERN_PARTICLES) {
+            json_particle_counts(w, cfg, r->nprocs);
+        } else {
+            int grid[MODEL_MAX_DIMS];
+            sweep_grid(cfg, r->nprocs, grid);
+            json_grid(w, "grid", cfg->ndims, grid);
+        }
     }
     json_size(w, "bytes", r->bytes);
     jsonw_key(w, "status");

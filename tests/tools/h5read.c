@@ -7,10 +7,13 @@
  * With a third argument "values", when the dataset is filled, its own
  * type and its elements:
  *   fill never|alloc|ifset
- *   type <integer|other> <size> <unsigned|signed> <le|be>
+ *   type <integer|float|other> <size> <unsigned|signed> <le|be>
  *   values <decimal elements separated by spaces>
- * Usage: h5read FILE DATASET [values]. Exit 0, or 1 with a message on
- * stderr. */
+ * (a float's value is its bit pattern, read without conversion, as an
+ * unsigned little-endian integer of its size).
+ * Usage: h5read FILE DATASET [values]. Or h5read FILE --list: every
+ * object under the root, one "group NAME" or "dataset NAME" line each, in
+ * name order. Exit 0, or 1 with a message on stderr. */
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +42,7 @@ static void print_layout(hid_t dset)
 }
 
 /* The dataset's type, then its elements read as unsigned little-endian
- * integers of its own size. */
+ * integers of its own size (floats: their bits, in the file's order). */
 static int print_values(hid_t dset, hsize_t total)
 {
     hid_t dcpl = H5Dget_create_plist(dset);
@@ -52,17 +55,23 @@ static int print_values(hid_t dset, hsize_t total)
                                                       : "unknown");
     hid_t type = H5Dget_type(dset);
     size_t size = H5Tget_size(type);
-    int integer = H5Tget_class(type) == H5T_INTEGER;
-    printf("type %s %zu %s %s\n", integer ? "integer" : "other", size,
-           integer && H5Tget_sign(type) == H5T_SGN_NONE ? "unsigned" : "signed",
+    int integer = H5Tget_class(type) == H5T_INTEGER, fp = H5Tget_class(type) == H5T_FLOAT;
+    printf("type %s %zu %s %s\n",
+           integer ? "integer"
+           : fp    ? "float"
+                   : "other",
+           size, integer && H5Tget_sign(type) == H5T_SGN_NONE ? "unsigned" : "signed",
            H5Tget_order(type) == H5T_ORDER_LE ? "le" : "be");
-    H5Tclose(type);
-    hid_t mem = size == 1   ? H5T_STD_U8LE
+    hid_t mem = fp          ? type /* the file's own type: no conversion */
+                : size == 1 ? H5T_STD_U8LE
                 : size == 2 ? H5T_STD_U16LE
                 : size == 4 ? H5T_STD_U32LE
                             : H5T_STD_U64LE;
     unsigned char *buf = malloc(total ? total * size : 1);
-    if (!integer || size > 8 || !buf || H5Dread(dset, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+    int ok = (integer || fp) && size <= 8 && buf &&
+             H5Dread(dset, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0;
+    H5Tclose(type);
+    if (!ok)
         return -1;
     printf("values");
     for (hsize_t i = 0; i < total; i++) {
@@ -76,8 +85,29 @@ static int print_values(hid_t dset, hsize_t total)
     return 0;
 }
 
+static herr_t list_one(hid_t group, const char *name, const H5L_info_t *info, void *data)
+{
+    (void)info, (void)data;
+    hid_t obj = H5Oopen(group, name, H5P_DEFAULT);
+    if (obj < 0)
+        return -1;
+    H5I_type_t t = H5Iget_type(obj);
+    printf("%s %s\n", t == H5I_GROUP ? "group" : t == H5I_DATASET ? "dataset" : "other", name);
+    H5Oclose(obj);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[2], "--list") == 0) {
+        hid_t file = H5Fopen(argv[1], H5F_ACC_RDONLY, H5P_DEFAULT);
+        if (file < 0)
+            return fail("H5Fopen");
+        if (H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, list_one, NULL) < 0)
+            return fail("H5Lvisit");
+        H5Fclose(file);
+        return 0;
+    }
     if (argc != 3 && !(argc == 4 && strcmp(argv[3], "values") == 0)) {
         fprintf(stderr, "usage: h5read FILE DATASET [values]\n");
         return 2;

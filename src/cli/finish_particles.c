@@ -1,0 +1,98 @@
+/* Defaults and refusals of the particles pattern (docs/particles.md): VPIC-IO's
+ * eight variables, the shared and fpp layouts, 1048576 particles per
+ * process, uniform counts; --seed only for a drawn distribution; a list of
+ * counts fixes the number of processes. Pure. */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "cli/dims.h"
+#include "pattern/particles.h"
+
+#define PARTICLES_DEFAULT_MEAN 1048576
+
+/* A list gives one count per process: the run has that many processes, and
+ * -p and -P, if given, must say the same. */
+static int particles_list_procs(struct config *cfg, int world_size, struct cli_msg *msg)
+{
+    int n = cfg->dist.nlist;
+    const char *d = cfg->spelled[OPT_DISTRIBUTION];
+    if (n > world_size)
+        return cli_fail(msg,
+                        "h5perf: %s '%s': needs %d process%s (one count each), only %d %s "
+                        "started",
+                        d, cfg->raw[OPT_DISTRIBUTION], n, n == 1 ? "" : "es", world_size,
+                        world_size == 1 ? "was" : "were");
+    const enum opt_id ids[2] = {OPT_MIN_PROCS, OPT_MAX_PROCS};
+    const int values[2] = {cfg->min_procs, cfg->max_procs};
+    for (int i = 0; i < 2; i++)
+        if (cfg->spelled[ids[i]] && values[i] != n)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': %s '%s' has %d counts, one per process; leave out "
+                            "-p and -P or give them %d",
+                            cfg->spelled[ids[i]], cfg->raw[ids[i]], d, cfg->raw[OPT_DISTRIBUTION],
+                            n, n);
+    cfg->min_procs = cfg->max_procs = n;
+    return 0;
+}
+
+static int particles_layouts(struct config *cfg, struct cli_msg *msg)
+{
+    if (!cfg->nlayouts) {
+        cfg->nlayouts = 2;
+        cfg->layouts[0] = LAYOUT_SHARED;
+        cfg->layouts[1] = LAYOUT_FPP;
+    }
+    for (int l = 0; l < cfg->nlayouts; l++)
+        if (cfg->layouts[l] == LAYOUT_CHUNKED)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': the particles pattern stores shared or fpp (its "
+                            "counts differ, so no chunk size fits every process)",
+                            cfg->spelled[OPT_LAYOUT], cfg->raw[OPT_LAYOUT]);
+    if (cfg->read_only && (cfg->nlayouts != 1 || cfg->layouts[0] != LAYOUT_SHARED))
+        return cli_fail(msg,
+                        "h5perf: %s: reads a kept shared file (the fpp layout's files follow "
+                        "the writer's processes); give --layout shared",
+                        cfg->spelled[OPT_READ_ONLY]);
+    return 0;
+}
+
+void cli_app_option(const struct config *cfg, char *buf, size_t len)
+{
+    enum opt_id id = cfg->pattern == PATTERN_BLOCK            ? OPT_GLOBAL
+                     : cfg->spelled[OPT_DISTRIBUTION] != NULL ? OPT_DISTRIBUTION
+                                                              : OPT_PARTICLES;
+    if (cfg->spelled[id])
+        snprintf(buf, len, "%s '%s'", cfg->spelled[id], cfg->raw[id]);
+    else
+        snprintf(buf, len, "--particles %lld (the default)", (long long)cfg->dist.mean);
+}
+
+int config_finish_particles(struct config *cfg, int world_size, struct cli_msg *msg)
+{
+    if (cfg->nvars > PARTICLES_MAX_VARS)
+        return cli_fail(msg,
+                        "h5perf: %s '%s': the particles pattern has %d variables (x, y, z, px, "
+                        "py, pz, id_1, id_2); give 1 to %d",
+                        cfg->spelled[OPT_VARS], cfg->raw[OPT_VARS], PARTICLES_MAX_VARS,
+                        PARTICLES_MAX_VARS);
+    if (!cfg->nvars)
+        cfg->nvars = PARTICLES_MAX_VARS;
+    if (cfg->spelled[OPT_SEED] && cfg->dist.kind != DIST_NORMAL)
+        return cli_fail(msg,
+                        "h5perf: %s: applies to --distribution normal (the other "
+                        "distributions draw nothing)",
+                        cfg->spelled[OPT_SEED]);
+    if (!cfg->spelled[OPT_SEED])
+        cfg->dist.seed = 1;
+    if (cfg->dist.kind == DIST_LIST) {
+        if (cfg->spelled[OPT_PARTICLES])
+            return cli_fail(msg, "h5perf: %s: %s '%s' gives every process's count",
+                            cfg->spelled[OPT_PARTICLES], cfg->spelled[OPT_DISTRIBUTION],
+                            cfg->raw[OPT_DISTRIBUTION]);
+        if (particles_list_procs(cfg, world_size, msg) < 0)
+            return -1;
+    } else if (!cfg->dist.mean) {
+        cfg->dist.mean = PARTICLES_DEFAULT_MEAN;
+    }
+    return particles_layouts(cfg, msg);
+}

@@ -1,0 +1,42 @@
+/* The particles pattern's counts and plans (docs/particles.md): how many
+ * particles each process holds under a distribution, where its run starts
+ * (an exclusive scan of the counts), and the plan of one variable, a 1D
+ * array laid out like the block pattern's (shared or one file per
+ * process). Called by pattern.c and validation. Pure: every process
+ * computes every count alike, so no draw depends on the platform's MPI. */
+#ifndef H5PERF_PARTICLES_H
+#define H5PERF_PARTICLES_H
+
+#include "pattern/pattern.h"
+
+/* The largest count a process may be given or drawn around (2^40): counts
+ * stay exact in a double and far from 64-bit limits. */
+#define PARTICLES_MAX_COUNT (INT64_C(1) << 40)
+
+/* The variables of VPIC-IO, in file order. */
+#define PARTICLES_MAX_VARS 8
+
+/* The name of variable v (0-based): "x" ... "id_2". */
+const char *particles_var_name(int v);
+
+/* Is variable v a 32-bit integer (id_1)? The others are 32-bit floats. */
+bool particles_var_is_int(int v);
+
+/* The count of process rank (0 <= rank < nprocs) under d; d checked. */
+int64_t particles_count(const struct particle_dist *d, int nprocs, int rank);
+
+/* The largest count of any process. */
+int64_t particles_max_count(const struct particle_dist *d, int nprocs);
+
+/* The exclusive scan: the particles of the processes before rank into
+ * *offset, and of all processes into *total. Returns 0, or -1 if the total
+ * does not fit in 64 bits. */
+int particles_scan(const struct particle_dist *d, int nprocs, int rank, int64_t *offset,
+                   int64_t *total);
+
+enum pattern_violation particles_check(const struct particle_params *qp);
+
+/* pt->q, exec_rank and data_rank are set and checked. Returns 0. */
+int particles_init(struct pattern *pt);
+
+#endif
