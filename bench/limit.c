@@ -232,8 +232,13 @@ static int limit_prepare(struct limit *l)
     long tag = (long)getpid();
     MPI_Bcast(&tag, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     l->tag = tag;
-    struct run_point point = {l->nprocs, 0, l->block ? l->cfg.layouts[0] : LAYOUT_SHARED,
-                              l->mpiio ? API_MPIIO : API_POSIX};
+    /* The first --align-data and --shift values, as h5perf's first point. */
+    struct run_point point = {l->nprocs,
+                              0,
+                              l->block ? l->cfg.layouts[0] : LAYOUT_SHARED,
+                              l->mpiio ? API_MPIIO : API_POSIX,
+                              l->cfg.nalign ? l->cfg.align_data[0] : 0,
+                              l->cfg.nshift ? l->cfg.shifts[0] : 0};
     int planned = l->block ? sweep_plan(&l->cfg, &point, l->rank, l->rank, false, &l->pt, NULL)
                            : pattern_init(&l->pt, &pp, l->rank, l->rank, NULL);
     int ok = planned == 0 &&

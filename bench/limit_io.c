@@ -70,7 +70,7 @@ static void posix_transfers(const struct limit *l, int fd, bool write)
 {
     const struct pattern *pt = &l->pt;
     for (int d = 0; d < sweep_datasets(&l->cfg); d++) {
-        int64_t base = (int64_t)d * pt->dset_bytes;
+        int64_t base = pattern_var_base(pt, d);
         for (int64_t k = 0; k < pt->ntransfers; k++) {
             struct pattern_vec v = pattern_file_vec(pt, k);
             unsigned char *p = l->buf;
@@ -142,7 +142,7 @@ static void mpiio_block_transfers(const struct limit *l, MPI_File fh, bool write
     MPI_Status st;
     int count = (int)pt->xfer_bytes, rc;
     for (int d = 0; d < sweep_datasets(&l->cfg); d++) {
-        int64_t base = (int64_t)d * pt->dset_bytes, off = base + pt->shape.disp;
+        int64_t base = pattern_var_base(pt, d), off = base + pt->shape.disp;
         if (!l->subarray) {
             rc = mpiio_at(l, fh, write, (MPI_Offset)off, l->buf, count, MPI_BYTE, &st);
             mpiio_check(l, write, rc, &st, MPI_BYTE, off, count);
@@ -170,7 +170,7 @@ static void mpiio_transfers(const struct limit *l, MPI_File fh, bool write)
     }
     MPI_Status st;
     for (int d = 0; d < l->cfg.num_dsets; d++) {
-        int64_t base = (int64_t)d * pt->dset_bytes;
+        int64_t base = pattern_var_base(pt, d);
         for (int64_t k = 0; k < pt->ntransfers; k++) {
             struct pattern_vec v = pattern_file_vec(pt, k);
             int64_t off = base + v.disp;

@@ -64,7 +64,7 @@ int backend_check_flat(const char *path, int num_dsets, const struct pattern *pt
                        size_t len)
 {
     struct stat st;
-    int64_t need = (int64_t)num_dsets * pt->dset_bytes;
+    int64_t need = pattern_file_end(pt, num_dsets);
     if (stat(path, &st) < 0) {
         snprintf(why, len, "%s", strerror(errno));
         return -1;

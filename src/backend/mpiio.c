@@ -159,7 +159,7 @@ static int mpiio_dset_begin(struct backend_file *f, int dset, const struct patte
                             struct err *e)
 {
     f->pt = pt;
-    f->base = (int64_t)dset * pt->dset_bytes;
+    f->base = pattern_var_base(pt, dset);
     f->view_set = false;
     if (pt->whole)
         return mpiio_block_begin(f, pt, e);

@@ -140,7 +140,7 @@ static int posix_dset_begin(struct backend_file *f, int dset, const struct patte
 {
     (void)e;
     f->pt = pt;
-    f->base = (int64_t)dset * pt->dset_bytes;
+    f->base = pattern_var_base(pt, dset);
     return 0;
 }
 

@@ -53,6 +53,8 @@ enum opt_id {
     OPT_PARTICLES,
     OPT_DISTRIBUTION,
     OPT_SEED,
+    OPT_ALIGN_DATA,
+    OPT_SHIFT,
     OPT_COUNT
 };
 
@@ -73,6 +75,9 @@ struct info_entry {
 
 /* --distribution list: at most this many counts (one per process). */
 #define CONFIG_MAX_LIST 1024
+
+/* --align-data and --shift: at most this many values each. */
+#define CONFIG_MAX_PLACES 16
 
 /* Process counts a sweep can visit (-P halving down to -p). */
 #define CONFIG_MAX_SWEEP 32
@@ -135,6 +140,13 @@ struct config {
      * dist.list is NULL here: plans point it at dist_list. */
     struct particle_dist dist;
     int64_t dist_list[CONFIG_MAX_LIST];
+
+    /* Both application patterns' placement in raw shared files
+     * (docs/particles.md, "Alignment"), each value in turn; none given:
+     * packed (one value, 0). */
+    int nalign, nshift;
+    int64_t align_data[CONFIG_MAX_PLACES]; /* --align-data, bytes > 0 */
+    int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */
 
     /* How each option was spelled ("-B", "--block-size") and its raw value,
      * NULL when not given: messages quote what the user typed. */

@@ -24,7 +24,7 @@ static int64_t extent_mul_add(int64_t a, int64_t b, int64_t c)
  * shared layout). */
 static bool extent_pattern(const struct config *c, int nprocs, struct pattern *pt)
 {
-    struct run_point p = {nprocs, c->xfer_max, LAYOUT_SHARED, API_PHDF5};
+    struct run_point p = {nprocs, c->xfer_max, LAYOUT_SHARED, API_PHDF5, 0, 0};
     return sweep_plan(c, &p, 0, 0, false, pt, NULL) == 0;
 }
 

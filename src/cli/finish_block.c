@@ -140,6 +140,12 @@ static int given(const struct config *cfg, const enum opt_id *ids, size_t n)
 static int app_options(const struct config *cfg, struct cli_msg *msg)
 {
     int id;
+    static const enum opt_id places[] = {OPT_ALIGN_DATA, OPT_SHIFT};
+    if (cfg->pattern == PATTERN_GUIDE && (id = given(cfg, places, COUNT_OF(places))) >= 0)
+        return cli_fail(msg,
+                        "h5perf: %s: applies to --pattern block or particles (the guide's HDF5 "
+                        "alignment is -a and -T)",
+                        cfg->spelled[id]);
     if (cfg->pattern == PATTERN_GUIDE) {
         if ((id = given(cfg, block_only, COUNT_OF(block_only))) >= 0)
             return cli_fail(msg, "h5perf: %s: applies to --pattern block%s", cfg->spelled[id],
@@ -167,6 +173,37 @@ static int app_options(const struct config *cfg, struct cli_msg *msg)
     return 0;
 }
 
+/* --align-data and --shift place the data of the POSIX and MPI-IO files
+ * of the shared and chunked layouts: refused where the run has none. */
+static int app_places(const struct config *cfg, struct cli_msg *msg)
+{
+    int id = cfg->spelled[OPT_ALIGN_DATA] ? OPT_ALIGN_DATA : OPT_SHIFT;
+    if (!cfg->spelled[id])
+        return 0;
+    bool flat = cfg->apis == 0 || (cfg->apis & (API_BIT(API_POSIX) | API_BIT(API_MPIIO)));
+    bool shared = false;
+    for (int l = 0; l < cfg->nlayouts; l++)
+        shared |= cfg->layouts[l] != LAYOUT_FPP;
+    if (!flat)
+        return cli_fail(msg,
+                        "h5perf: %s: places the data of POSIX and MPI-IO files, and %s '%s' "
+                        "selects neither (HDF5's alignment is -a and -T)",
+                        cfg->spelled[id], cfg->spelled[OPT_API], cfg->raw[OPT_API]);
+    if (!shared)
+        return cli_fail(msg,
+                        "h5perf: %s: places the data of a shared file, and %s '%s' has none "
+                        "(each file per process starts at 0)",
+                        cfg->spelled[id], cfg->spelled[OPT_LAYOUT], cfg->raw[OPT_LAYOUT]);
+    if (cfg->read_only && (cfg->nalign > 1 || cfg->nshift > 1))
+        return cli_fail(msg,
+                        "h5perf: %s '%s': %s reads one kept file, placed one way; give one "
+                        "value",
+                        cfg->spelled[cfg->nalign > 1 ? OPT_ALIGN_DATA : OPT_SHIFT],
+                        cfg->raw[cfg->nalign > 1 ? OPT_ALIGN_DATA : OPT_SHIFT],
+                        cfg->spelled[OPT_READ_ONLY]);
+    return 0;
+}
+
 int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg)
 {
     if (app_options(cfg, msg) < 0)
@@ -174,7 +211,7 @@ int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg)
     if (cfg->pattern == PATTERN_GUIDE)
         return 0;
     if (cfg->pattern == PATTERN_PARTICLES)
-        return config_finish_particles(cfg, world_size, msg);
+        return config_finish_particles(cfg, world_size, msg) < 0 ? -1 : app_places(cfg, msg);
     if (!cfg->ndims)
         return cli_fail(msg,
                         "h5perf: %s block: give the array with --global, e.g. --global "
@@ -199,5 +236,5 @@ int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg)
                         "h5perf: %s: reads a kept shared file (the other layouts follow the "
                         "writer's grid); give --layout shared",
                         cfg->spelled[OPT_READ_ONLY]);
-    return 0;
+    return app_places(cfg, msg);
 }

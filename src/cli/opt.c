@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/dims.h"
 #include "cli/dist.h"
+#include "cli/places.h"
 #include "cli/size.h"
 
 struct opt_spec;
@@ -47,6 +48,8 @@ static int opt_block(struct config *, const struct opt_spec *, const char *, con
                      struct cli_msg *);
 static int opt_particles(struct config *, const struct opt_spec *, const char *, const char *,
                          struct cli_msg *);
+static int opt_places(struct config *, const struct opt_spec *, const char *, const char *,
+                      struct cli_msg *);
 
 static const struct opt_spec opt_table[] = {
     {"-h", "--help", NULL, OPT_HELP, opt_help},
@@ -91,6 +94,8 @@ static const struct opt_spec opt_table[] = {
     {NULL, "--particles", "a whole number", OPT_PARTICLES, opt_particles},
     {NULL, "--distribution", "a distribution", OPT_DISTRIBUTION, opt_particles},
     {NULL, "--seed", "a whole number", OPT_SEED, opt_particles},
+    {NULL, "--align-data", "a list of sizes", OPT_ALIGN_DATA, opt_places},
+    {NULL, "--shift", "a list of sizes", OPT_SHIFT, opt_places},
 };
 
 #define OPT_TABLE_LEN (sizeof opt_table / sizeof opt_table[0])
@@ -425,6 +430,13 @@ static int opt_particles(struct config *cfg, const struct opt_spec *spec, const 
                          const char *value, struct cli_msg *msg)
 {
     return dist_option(cfg, spec->id, spelled, value, msg);
+}
+
+/* --align-data, --shift (places.c). */
+static int opt_places(struct config *cfg, const struct opt_spec *spec, const char *spelled,
+                      const char *value, struct cli_msg *msg)
+{
+    return places_option(cfg, spec->id, spelled, value, msg);
 }
 
 /* ---- the tokenizer ---- */

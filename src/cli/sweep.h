@@ -58,6 +58,7 @@ struct run_point {
     int64_t xfer;               /* the guide's patterns; 0 in the block pattern */
     enum pattern_layout layout; /* the block pattern */
     enum api_id api;
+    int64_t align, shift; /* --align-data, --shift (0, 0: packed) */
 };
 
 /* The run points of a finished configuration, in run order
@@ -65,6 +66,10 @@ struct run_point {
  * the APIs; the block pattern: process counts, the layouts in the order given,
  * the APIs): the first max into out. Returns how many there are. */
 int sweep_points(const struct config *c, struct run_point *out, int max);
+
+/* Do --align-data and --shift place the files of this layout and API (the
+ * POSIX and MPI-IO files of the shared and chunked layouts)? */
+bool sweep_placeable(enum pattern_layout layout, enum api_id api);
 
 /* All the run points, in a malloc'd array of *n (free() it); NULL if out
  * of memory. */

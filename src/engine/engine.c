@@ -74,7 +74,7 @@ static bool engine_after_write(const struct engine_api *a, int slot, const char 
     bool flat = a->ops->desc->caps & API_CAP_FLAT_FILE;
     uint64_t v[4] = {0, 0, 0, 0}; /* identified, device, inode, failed */
     if (a->fctx.rank == 0) {
-        int64_t want = (int64_t)sweep_datasets(&a->s->cfg) * a->pt.dset_bytes;
+        int64_t want = pattern_file_end(&a->pt, sweep_datasets(&a->s->cfg));
         struct stat st;
         if (stat(path, &st) < 0) {
             if (flat)
@@ -263,6 +263,8 @@ static bool engine_record(struct engine_api *a, struct api_result *r)
     if (a->ctx.rank != 0 || results_init(r, a->api, p->nprocs, xfer, bytes, c->iterations) != 0)
         return false;
     r->layout = c->pattern != PATTERN_GUIDE ? (int)p->layout : -1;
+    r->align = p->align;
+    r->shift = p->shift;
     return true;
 }
 

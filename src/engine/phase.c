@@ -20,8 +20,7 @@ static void phase_verify(const struct phase_io *io, int d, int64_t k, struct ver
     if (pattern_verify(io->pt, d, k, io->buf, &m) == 0)
         return;
     if (v->bad == 0) {
-        v->first_offset =
-            (int64_t)d * io->pt->dset_bytes + pattern_file_offset(io->pt, k, m.mem_off);
+        v->first_offset = pattern_var_base(io->pt, d) + pattern_file_offset(io->pt, k, m.mem_off);
         v->expected = m.expected;
         v->found = m.found;
         snprintf(v->path, sizeof v->path, "%s", io->path);

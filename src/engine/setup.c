@@ -94,7 +94,7 @@ static int setup_check_source(const struct setup *s, int api, const char *name, 
     if (!S_ISREG(st.st_mode))
         return cli_fail(m, "h5perf: %s: data file '%s' is not a regular file", ro, name);
     struct pattern pt;
-    struct run_point p = {sweep_procs_first(c), c->xfer_max, LAYOUT_SHARED, (enum api_id)api};
+    struct run_point p = {sweep_procs_first(c), c->xfer_max, LAYOUT_SHARED, (enum api_id)api, 0, 0};
     char why[512] = "";
     if (sweep_plan(c, &p, 0, 0, true, &pt, NULL) == 0 &&
         b->check_source(name, sweep_datasets(c), &pt, why, sizeof why) == 0)

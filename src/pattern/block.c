@@ -38,9 +38,23 @@ enum pattern_violation block_check(const struct block_params *pp)
     for (int d = 0; d < pp->ndims; d++)
         if (pp->global[d] % pp->grid[d] != 0)
             return PATTERN_GRID_SPLIT;
-    /* Every variable of the array, in bytes, must fit: offsets reach it. */
+    if (pp->align < 0 || pp->shift < 0 ||
+        (pp->layout == LAYOUT_FPP && (pp->align > 0 || pp->shift > 0)))
+        return PATTERN_ALIGN;
+    /* Every variable of the array, in bytes, must fit: offsets reach it,
+     * padded and shifted. */
     int64_t n = model_product(pp->ndims, pp->global), bytes;
     if (n < 0 || __builtin_mul_overflow(n, (int64_t)pp->elem * pp->nvars, &bytes))
+        return PATTERN_OVERFLOW;
+    int64_t tiles = 1, tile_bytes = n * pp->elem, stride, end;
+    for (int d = 0; pp->layout == LAYOUT_CHUNKED && d < pp->ndims; d++) {
+        tiles *= pp->grid[d];
+        tile_bytes /= pp->grid[d];
+    }
+    int64_t padded = model_round_up(tile_bytes, pp->align);
+    if (padded < 0 || __builtin_mul_overflow(padded, tiles, &stride) ||
+        __builtin_mul_overflow(stride, (int64_t)pp->nvars, &end) ||
+        __builtin_add_overflow(end, pp->shift, &end))
         return PATTERN_OVERFLOW;
     return PATTERN_OK;
 }
@@ -68,6 +82,28 @@ int block_init(struct pattern *pt)
 {
     model_block(pt->b.ndims, pt->b.global, pt->b.grid, pt->data_rank, &pt->box);
     return block_plan(pt);
+}
+
+/* --align-data and --shift (docs/particles.md, "Alignment"): each
+ * variable from a multiple of align, and in the chunked layout each block
+ * too (padding after it); every offset moved by shift. The shared layout's
+ * array keeps its C order: only its variables move. */
+static void block_place(struct pattern *pt)
+{
+    const struct block_params *pp = &pt->b;
+    pt->file_shift = pp->shift;
+    pt->var_stride = pt->var_end = pt->dset_bytes;
+    if (pp->align <= 0)
+        return;
+    if (pp->layout == LAYOUT_CHUNKED) {
+        int64_t tile = pt->rank_bytes, padded = model_round_up(tile, pp->align);
+        int64_t tiles = tile > 0 ? pt->dset_bytes / tile : 0;
+        pt->shape.disp = tile > 0 ? pt->shape.disp / tile * padded : 0;
+        pt->var_stride = tiles * padded;
+        pt->var_end = tiles > 0 ? (tiles - 1) * padded + tile : 0;
+        return;
+    }
+    pt->var_stride = model_round_up(pt->dset_bytes, pp->align);
 }
 
 int block_plan(struct pattern *pt)
@@ -98,6 +134,7 @@ int block_plan(struct pattern *pt)
     /* An empty box still makes its one call: collective calls must match. */
     pt->ntransfers = 1;
     block_shape(pt, elems);
+    block_place(pt);
     return 0;
 }
 

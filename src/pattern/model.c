@@ -3,6 +3,14 @@
  * sums below cannot overflow. */
 #include "pattern/model.h"
 
+int64_t model_round_up(int64_t x, int64_t a)
+{
+    if (a <= 1 || x % a == 0)
+        return x;
+    int64_t r;
+    return __builtin_add_overflow(x - x % a, a, &r) ? -1 : r;
+}
+
 int64_t model_product(int n, const int64_t *v)
 {
     int64_t p = 1;

@@ -36,6 +36,10 @@ struct model_runs {
     int64_t count[2], stride[2];
 };
 
+/* x rounded up to a multiple of a (a == 0: x itself), or -1 if it does
+ * not fit; x >= 0, a >= 0. */
+int64_t model_round_up(int64_t x, int64_t a);
+
 /* The product of n values (dims, counts), or -1 if it does not fit. */
 int64_t model_product(int n, const int64_t *v);
 

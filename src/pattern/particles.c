@@ -89,6 +89,25 @@ int particles_scan(const struct particle_dist *d, int nprocs, int rank, int64_t 
     return 0;
 }
 
+int particles_places(const struct particle_dist *d, int nprocs, int rank, int64_t align,
+                     int64_t *start, int64_t *end, int64_t *stride)
+{
+    int64_t at = 0;
+    *start = *end = 0;
+    for (int r = 0; r < nprocs; r++) {
+        int64_t bytes = 4 * particles_count(d, nprocs, r); /* <= 7 * 2^42 */
+        if (r == rank)
+            *start = at;
+        if (bytes > 0 && __builtin_add_overflow(at, bytes, end))
+            return -1;
+        int64_t padded = model_round_up(bytes, align);
+        if (padded < 0 || __builtin_add_overflow(at, padded, &at))
+            return -1;
+    }
+    *stride = model_round_up(at, align);
+    return *stride < 0 ? -1 : 0;
+}
+
 static bool particles_dist_ok(const struct particle_dist *d, int nprocs)
 {
     if (d->mean < 0 || d->mean > PARTICLES_MAX_COUNT)
@@ -117,9 +136,15 @@ enum pattern_violation particles_check(const struct particle_params *qp)
         (qp->layout != LAYOUT_SHARED && qp->layout != LAYOUT_FPP) ||
         !particles_dist_ok(&qp->dist, qp->nprocs))
         return PATTERN_BAD_VALUE;
-    int64_t offset = 0, total, bytes;
+    if (qp->align < 0 || qp->shift < 0 ||
+        (qp->layout == LAYOUT_FPP && (qp->align > 0 || qp->shift > 0)))
+        return PATTERN_ALIGN;
+    int64_t offset = 0, total, bytes, start, end, stride;
     if (particles_scan(&qp->dist, qp->nprocs, 0, &offset, &total) < 0 ||
-        __builtin_mul_overflow(total, (int64_t)4 * qp->nvars, &bytes))
+        __builtin_mul_overflow(total, (int64_t)4 * qp->nvars, &bytes) ||
+        particles_places(&qp->dist, qp->nprocs, 0, qp->align, &start, &end, &stride) < 0 ||
+        __builtin_mul_overflow(stride, (int64_t)qp->nvars, &bytes) ||
+        __builtin_add_overflow(bytes, qp->shift, &bytes))
         return PATTERN_OVERFLOW;
     return total > 0 ? PATTERN_OK : PATTERN_NO_PARTICLES;
 }
@@ -135,9 +160,15 @@ int particles_init(struct pattern *pt)
                                   .grid = {qp->nprocs},
                                   .elem = 4,
                                   .nvars = qp->nvars,
-                                  .layout = qp->layout};
+                                  .layout = qp->layout,
+                                  .shift = qp->shift};
     pt->box = (struct model_box){.ndims = 1,
                                  .start = {offset},
                                  .count = {particles_count(&qp->dist, qp->nprocs, pt->data_rank)}};
-    return block_plan(pt);
+    block_plan(pt);
+    /* Aligned: each process's run from a multiple of align. */
+    if (qp->align > 0)
+        particles_places(&qp->dist, qp->nprocs, pt->data_rank, qp->align, &pt->shape.disp,
+                         &pt->var_end, &pt->var_stride);
+    return 0;
 }

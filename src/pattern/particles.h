@@ -34,6 +34,14 @@ int64_t particles_max_count(const struct particle_dist *d, int nprocs);
 int particles_scan(const struct particle_dist *d, int nprocs, int rank, int64_t *offset,
                    int64_t *total);
 
+/* The shared file's places of a variable with runs aligned to align
+ * (docs/particles.md, "Alignment"): process rank's run from *start bytes
+ * into the variable, the variable's data ending at *end, the next variable
+ * *stride bytes after it (a multiple of align). Returns 0, or -1 if a
+ * size does not fit in 64 bits. */
+int particles_places(const struct particle_dist *d, int nprocs, int rank, int64_t align,
+                     int64_t *start, int64_t *end, int64_t *stride);
+
 enum pattern_violation particles_check(const struct particle_params *qp);
 
 /* pt->q, exec_rank and data_rank are set and checked. Returns 0. */

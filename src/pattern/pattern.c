@@ -92,6 +92,8 @@ const char *pattern_violation_text(enum pattern_violation v)
         return "a dimension of the process grid does not divide the array's";
     case PATTERN_NO_PARTICLES:
         return "no process has any particles";
+    case PATTERN_ALIGN:
+        return "the alignment or shift is out of range or does not apply to the layout";
     }
     return "unknown violation";
 }
@@ -363,7 +365,9 @@ int pattern_init(struct pattern *pt, const struct pattern_params *pp, int exec_r
         return -1;
     pt->kind = PATTERN_GUIDE;
     pt->p = *pp;
-    return guide_init(pt, pp);
+    int rc = guide_init(pt, pp);
+    pt->var_stride = pt->var_end = pt->dset_bytes; /* packed */
+    return rc;
 }
 
 int pattern_init_block(struct pattern *pt, const struct block_params *bp, int exec_rank,
@@ -391,6 +395,16 @@ int pattern_init_particles(struct pattern *pt, const struct particle_params *qp,
     pt->kind = PATTERN_PARTICLES;
     pt->q = *qp;
     return particles_init(pt);
+}
+
+int64_t pattern_var_base(const struct pattern *pt, int v)
+{
+    return pt->file_shift + (int64_t)v * pt->var_stride;
+}
+
+int64_t pattern_file_end(const struct pattern *pt, int nvars)
+{
+    return nvars > 0 ? pattern_var_base(pt, nvars - 1) + pt->var_end : 0;
 }
 
 /* Transfer k: the kind's shape, starting where the storage places the

@@ -43,6 +43,8 @@ struct block_params {
     int elem;                       /* bytes per element: 1, 2, 4 or 8 */
     int nvars;                      /* variables: one dataset each */
     enum pattern_layout layout;
+    int64_t align; /* --align-data: variables and runs at multiples (0: packed) */
+    int64_t shift; /* --shift: every offset moved by this many bytes */
 };
 
 /* How many particles each process holds (docs/particles.md): the same
@@ -67,19 +69,21 @@ struct particle_params {
     struct particle_dist dist;
     int nvars; /* the first nvars of x, y, z, px, py, pz, id_1, id_2 */
     enum pattern_layout layout;
+    int64_t align, shift; /* as in struct block_params */
 };
 
 /* Why a parameter set is unusable; pattern_check() returns the first. */
 enum pattern_violation {
     PATTERN_OK = 0,
-    PATTERN_BAD_VALUE,   /* a size <= 0, nprocs <= 0, geometry not 1/2 */
-    PATTERN_BLOCK_XFER,  /* X is not a multiple of B */
-    PATTERN_XFER_BYTES,  /* 1D: e is not a multiple of X; 2D: S not a multiple of X */
-    PATTERN_BLOCK_BYTES, /* 2D: e is not a multiple of B (docs/original.md §3.5) */
-    PATTERN_OVERFLOW,    /* a dataset size or offset does not fit in int64 */
-    PATTERN_GRID_PROCS,  /* block: the grid's product is not P */
-    PATTERN_GRID_SPLIT,  /* block: a grid dimension does not divide the array's */
-    PATTERN_NO_PARTICLES /* particles: every process has none */
+    PATTERN_BAD_VALUE,    /* a size <= 0, nprocs <= 0, geometry not 1/2 */
+    PATTERN_BLOCK_XFER,   /* X is not a multiple of B */
+    PATTERN_XFER_BYTES,   /* 1D: e is not a multiple of X; 2D: S not a multiple of X */
+    PATTERN_BLOCK_BYTES,  /* 2D: e is not a multiple of B (docs/original.md §3.5) */
+    PATTERN_OVERFLOW,     /* a dataset size or offset does not fit in int64 */
+    PATTERN_GRID_PROCS,   /* block: the grid's product is not P */
+    PATTERN_GRID_SPLIT,   /* block: a grid dimension does not divide the array's */
+    PATTERN_NO_PARTICLES, /* particles: every process has none */
+    PATTERN_ALIGN         /* --align-data or --shift out of range, or on a file per process */
 };
 
 /* The physical run of one transfer in a flat file: `count` pieces of `len`
@@ -138,6 +142,12 @@ struct pattern {
     bool whole;                   /* block: one transfer moves the whole box (a view) */
     struct model_box box;         /* block: the data rank's box of the array */
     struct model_storage storage; /* how the file places the array */
+    /* Where the variables (datasets) lie in a flat file: variable v from
+     * byte file_shift + v*var_stride, its data (all processes') ending
+     * var_end bytes after that; shape.disp is relative to the variable.
+     * Packed: no shift, var_stride and var_end dset_bytes (docs/particles.md,
+     * "Alignment"). */
+    int64_t file_shift, var_stride, var_end;
 };
 
 /* Checks a parameter set without building anything. Local, pure. */
@@ -153,6 +163,13 @@ int pattern_init_block(struct pattern *pt, const struct block_params *bp, int ex
                        int data_rank, enum pattern_violation *why);
 int pattern_init_particles(struct pattern *pt, const struct particle_params *qp, int exec_rank,
                            int data_rank, enum pattern_violation *why);
+
+/* The first byte of variable (dataset) v in a flat file. */
+int64_t pattern_var_base(const struct pattern *pt, int v);
+
+/* The size of a flat file holding nvars variables: the end of the last
+ * byte of data. */
+int64_t pattern_file_end(const struct pattern *pt, int nvars);
 
 /* Physical run of transfer k (0 <= k < ntransfers), relative to the dataset. */
 struct pattern_vec pattern_file_vec(const struct pattern *pt, int64_t k);

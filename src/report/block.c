@@ -11,6 +11,7 @@
 
 #include "cli/dims.h"
 #include "cli/dist.h"
+#include "cli/sweep.h"
 #include "pattern/model.h"
 #include "pattern/particles.h"
 
@@ -62,16 +63,30 @@ void text_block_header(FILE *out, const struct config *cfg, const char *hdf5_ver
     fprintf(out, "Env HDF5_PARAPREFIX=%s\n\n", cfg->paraprefix ? cfg->paraprefix : "not set");
 }
 
-/* The run of api and layout at nprocs in the log, or NULL. */
-static const struct api_result *block_find(const struct results_log *log, int nprocs,
-                                           enum api_id api, int layout)
+/* The run of api and layout at nprocs in the log placed as given, or
+ * NULL. */
+static const struct api_result *block_find_at(const struct results_log *log, int nprocs,
+                                              enum api_id api, int layout, int64_t align,
+                                              int64_t shift)
 {
     for (int i = 0; i < log->count; i++) {
         const struct api_result *r = &log->runs[i];
-        if (r->nprocs == nprocs && r->api == api && r->layout == layout)
+        if (r->nprocs == nprocs && r->api == api && r->layout == layout && r->align == align &&
+            r->shift == shift)
             return r;
     }
     return NULL;
+}
+
+/* The run of api and layout at nprocs of the main tables: placed by the
+ * first --align-data and --shift values where they apply. */
+static const struct api_result *block_find(const struct config *cfg, const struct results_log *log,
+                                           int nprocs, enum api_id api, int layout)
+{
+    bool placed = sweep_placeable((enum pattern_layout)layout, api);
+    int64_t align = placed && cfg->nalign ? cfg->align_data[0] : 0;
+    int64_t shift = placed && cfg->nshift ? cfg->shifts[0] : 0;
+    return block_find_at(log, nprocs, api, layout, align, shift);
 }
 
 /* The figure the ratios compare: the median with three iterations or more,
@@ -126,10 +141,10 @@ static void block_ratios(FILE *out, const struct config *cfg, const struct resul
             int layout = (int)cfg->layouts[l];
             if (!over_mpiio && layout == LAYOUT_FPP)
                 continue;
-            const struct api_result *r = block_find(log, nprocs, (enum api_id)a, layout);
+            const struct api_result *r = block_find(cfg, log, nprocs, (enum api_id)a, layout);
             const struct api_result *ref =
-                over_mpiio ? block_find(log, nprocs, API_MPIIO, layout)
-                           : block_find(log, nprocs, (enum api_id)a, LAYOUT_FPP);
+                over_mpiio ? block_find(cfg, log, nprocs, API_MPIIO, layout)
+                           : block_find(cfg, log, nprocs, (enum api_id)a, LAYOUT_FPP);
             if (!r || !ref)
                 continue;
             if (!wrote)
@@ -172,6 +187,50 @@ static void block_what(const struct config *cfg, int nprocs, char *buf, size_t l
     snprintf(buf, len, "grid %s", gt);
 }
 
+/* "4K" for multiples of 1024, else bytes; "-" for none. */
+static void block_size_text(char *buf, size_t len, int64_t v)
+{
+    if (v >= 1048576 && v % 1048576 == 0)
+        snprintf(buf, len, "%lldM", (long long)(v / 1048576));
+    else if (v >= 1024 && v % 1024 == 0)
+        snprintf(buf, len, "%lldK", (long long)(v / 1024));
+    else
+        snprintf(buf, len, "%lld", (long long)v);
+}
+
+/* Throughput against --align-data and --shift: every placed run of the
+ * process count (docs/particles.md, "Alignment"). */
+static void block_places(FILE *out, const struct config *cfg, const struct results_log *log,
+                         int nprocs)
+{
+    bool med = cfg->iterations >= 3;
+    fprintf(out, "Alignment: MB/s against --align-data and --shift (%s)\n",
+            med ? "medians" : "averages");
+    fprintf(out, "    %-7s %-8s %8s %8s %9s %9s\n", "API", "Layout", "Align", "Shift", "Write",
+            "Read");
+    for (int i = 0; i < log->count; i++) {
+        const struct api_result *r = &log->runs[i];
+        if (r->nprocs != nprocs || !sweep_placeable((enum pattern_layout)r->layout, r->api))
+            continue;
+        char a[32], s[32];
+        if (r->align)
+            block_size_text(a, sizeof a, r->align);
+        else
+            snprintf(a, sizeof a, "packed");
+        block_size_text(s, sizeof s, r->shift);
+        fprintf(out, "    %-7s %-8s %8s %8s", api_desc(r->api)->err_name,
+                dims_layout_name((enum pattern_layout)r->layout), a, s);
+        for (int t = 0; t < 2; t++) {
+            double f = block_figure(r, t ? TIMER_READ_GROSS : TIMER_WRITE_GROSS);
+            if (isnan(f) || (t ? cfg->write_only : cfg->read_only))
+                fprintf(out, " %9s", "-");
+            else
+                fprintf(out, " %9.2f", f);
+        }
+        fputc('\n', out);
+    }
+}
+
 void text_block_table(FILE *out, const struct config *cfg, const struct results_log *log,
                       int nprocs)
 {
@@ -187,7 +246,7 @@ void text_block_table(FILE *out, const struct config *cfg, const struct results_
     for (int a = 0; a < API_COUNT; a++)
         for (int l = 0; l < cfg->nlayouts && (cfg->apis & API_BIT(a)); l++) {
             const struct api_result *r =
-                block_find(log, nprocs, (enum api_id)a, (int)cfg->layouts[l]);
+                block_find(cfg, log, nprocs, (enum api_id)a, (int)cfg->layouts[l]);
             fprintf(out, "    %-7s %-8s", api_desc((enum api_id)a)->err_name,
                     dims_layout_name(cfg->layouts[l]));
             block_cells(out, cfg, r, TIMER_WRITE_GROSS, wr);
@@ -200,5 +259,7 @@ void text_block_table(FILE *out, const struct config *cfg, const struct results_
     fprintf(out, "Shared file: throughput over the file per process's with the same API (%s)\n",
             med ? "medians" : "averages");
     block_ratios(out, cfg, log, nprocs, false);
+    if (cfg->nalign || cfg->nshift)
+        block_places(out, cfg, log, nprocs);
     fputc('\n', out);
 }

@@ -184,6 +184,21 @@ static void json_grid(struct jsonw *w, const char *key, int n, const int *grid)
 }
 
 /* The block pattern's workload (docs/block.md). */
+/* --align-data and --shift as given: lists, empty when not given. */
+static void json_places(struct jsonw *w, const struct config *cfg)
+{
+    jsonw_key(w, "align_data");
+    jsonw_array(w);
+    for (int i = 0; i < cfg->nalign; i++)
+        jsonw_int(w, cfg->align_data[i]);
+    jsonw_end(w);
+    jsonw_key(w, "shift");
+    jsonw_array(w);
+    for (int i = 0; i < cfg->nshift; i++)
+        jsonw_int(w, cfg->shifts[i]);
+    jsonw_end(w);
+}
+
 static void json_block_config(struct jsonw *w, const struct config *cfg)
 {
     jsonw_key(w, "block");
@@ -198,6 +213,7 @@ static void json_block_config(struct jsonw *w, const struct config *cfg)
     for (int l = 0; l < cfg->nlayouts; l++)
         jsonw_string(w, dims_layout_name(cfg->layouts[l]));
     jsonw_end(w);
+    json_places(w, cfg);
     jsonw_end(w);
 }
 
@@ -229,6 +245,7 @@ static void json_particles_config(struct jsonw *w, const struct config *cfg)
     for (int l = 0; l < cfg->nlayouts; l++)
         jsonw_string(w, dims_layout_name(cfg->layouts[l]));
     jsonw_end(w);
+    json_places(w, cfg);
     jsonw_end(w);
 }
 
@@ -384,6 +401,8 @@ static void json_run(struct jsonw *w, const struct config *cfg, const struct api
             sweep_grid(cfg, r->nprocs, grid);
             json_grid(w, "grid", cfg->ndims, grid);
         }
+        json_size(w, "align_data", r->align);
+        json_size(w, "shift", r->shift);
     }
     json_size(w, "bytes", r->bytes);
     jsonw_key(w, "status");

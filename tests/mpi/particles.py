@@ -186,7 +186,7 @@ def particles_report_and_json():
         expect_eq(doc["config"]["pattern"], "particles", "pattern", r)
         expect_eq(doc["config"]["particles"], {
             "per_process": 1000, "distribution": "normal:300", "seed": 7, "vars": ["x", "y"],
-            "layouts": ["shared", "fpp"]}, "particles config", r)
+            "layouts": ["shared", "fpp"], "align_data": [], "shift": []}, "particles config", r)
         runs = [(x["processes"], x["layout"], x["particles"]) for x in doc["runs"]]
         expect_eq([p for p, _, _ in runs], [4, 4, 2, 2, 1, 1], "process counts", r)
         first = {p: c for p, _, c in runs}
@@ -201,3 +201,135 @@ def particles_report_and_json():
         again = {x["processes"]: x["particles"] for x in doc["runs"]}
         expect_eq(again, first, "the same draw in a second run", r)
         expect_eq(listing(d), ["r.json"], "no data file left", r)
+
+
+def round_up(x, a):
+    return x if a == 0 else -(-x // a) * a
+
+
+def places(cs, align):
+    """Each process's start in a variable, the variable's data end and the
+    stride between variables, as docs/particles.md defines them."""
+    starts, at, end = [], 0, 0
+    for c in cs:
+        starts.append(at)
+        if c:
+            end = at + 4 * c
+        at += round_up(4 * c, align)
+    return starts, end, round_up(at, align)
+
+
+def check_placed(path, cs, nvars, align, shift):
+    """The data at its places, every other byte zero (padding never
+    written), the file ending with the last byte of data."""
+    n = sum(cs)
+    whole = expected(n, nvars)
+    starts, end, stride = places(cs, align)
+    raw = np.fromfile(path, dtype=np.uint8)
+    expect_eq(raw.size, shift + (nvars - 1) * stride + end, "size of %s" % path)
+    covered = np.zeros(raw.size, dtype=bool)
+    first = np.concatenate([[0], np.cumsum(cs)]).astype(int)
+    for v in range(nvars):
+        for r, c in enumerate(cs):
+            at = shift + v * stride + starts[r]
+            got = raw[at:at + 4 * c].view("<u4")
+            expect(np.array_equal(got, whole[v, first[r]:first[r] + c]),
+                   "%s: variable %d, process %d at byte %d" % (path, v, r, at))
+            covered[at:at + 4 * c] = True
+    expect(not raw[~covered].any(), "%s: padding holds only zeros" % path)
+    return starts, stride
+
+
+def logged_calls(logs, suffix):
+    """{rank: sorted [(op, offset, length)]} of every call but open and
+    close on the data files ending in suffix, from the iolog shim's logs
+    (tests/bench/iolog.c)."""
+    out = {}
+    for name in os.listdir(logs):
+        rank = int(name.split(".")[1])
+        fds, calls = set(), []
+        with open(os.path.join(logs, name)) as fh:
+            for line in fh:
+                f = line.split()
+                if f[1] == "open":
+                    if f[4].endswith("#pio_tmp_1" + suffix):
+                        fds.add(f[2])
+                elif f[1] == "close":
+                    fds.discard(f[2])
+                elif f[2] in fds and f[1] not in ("fstat", "lseek"):
+                    calls.append((f[1].replace("64", ""), int(f[3]), int(f[4])))
+        out[rank] = sorted(calls)
+    return out
+
+
+@case
+def particles_aligned_and_shifted():
+    """--align-data and --shift: each variable and each process's run from
+    a multiple of the alignment, every offset shifted, verified by h5perf
+    (-D v) and here (data at its places, padding zeros, the file's size);
+    POSIX's calls, logged by the iolog shim, are exactly one pwrite and one
+    pread per process and variable at those places (none for a process
+    without particles). HDF5 and the files per process are run once,
+    packed."""
+    cs = [5, 0, 1003]
+    dist = "list:" + ",".join(map(str, cs))
+    for align, shift in ((4096, 0), (4096, 100), (1000, 3), (0, 512)):
+        with TempDir() as d:
+            logs = os.path.join(d, "logs")
+            os.mkdir(logs)
+            opts = ""
+            if align:
+                opts += " --align-data %d" % align
+            if shift:
+                opts += " --shift %d" % shift
+            env = {"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1", "IOLOG_MARKER": d + "/",
+                   "IOLOG_FILE": os.path.join(logs, "log"), "LD_PRELOAD": os.environ["IOLOG"]}
+            args = "--pattern particles --distribution %s --vars 3 --layout shared -A posix,mpiio " \
+                "-D v%s" % (dist, opts)
+            r = run(3, args, env=env)
+            expect_eq((r.rc, r.h5perf_err), (0, []), "exit status (%s)" % args, r)
+            for suffix in (".posix", ".mpio"):
+                starts, stride = check_placed(os.path.join(d, "#pio_tmp_1" + suffix), cs, 3,
+                                              align, shift)
+            calls = logged_calls(logs, ".posix")
+            for rank, c in enumerate(cs):
+                want = sorted((op, shift + v * stride + starts[rank], 4 * c)
+                              for op in ("pread", "pwrite") for v in range(3) if c)
+                expect_eq(calls.get(rank, []), want, "rank %d: POSIX calls (%s)" % (rank, opts), r)
+
+
+@case
+def block_chunked_aligned():
+    """The block pattern's chunked layout with --align-data: each block
+    from a multiple of the alignment, in rank order, the padding zeros; its
+    shared layout keeps the array in C order and moves only the variables."""
+    shape, grid, align = (12, 8), (2, 2), 1000
+    with TempDir() as d:
+        args = ("--pattern block --global 12x8 --grid 2x2 --element-size 4 --vars 2 -A posix "
+                "--layout chunked -D v --align-data %d --shift 7" % align)
+        r = run(4, args, env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"})
+        expect_eq((r.rc, r.h5perf_err), (0, []), "exit status", r)
+        raw = np.fromfile(os.path.join(d, "#pio_tmp_1.posix"), dtype=np.uint8)
+        n = 12 * 8
+        whole = (np.arange(2 * n) % (1 << 32)).astype("<u4").reshape(2, 12, 8)
+        block = 6 * 4 * 4  # bytes of one block
+        stride = 4 * round_up(block, align)
+        expect_eq(raw.size, 7 + stride + 3 * round_up(block, align) + block, "file size", r)
+        covered = np.zeros(raw.size, dtype=bool)
+        for v in range(2):
+            for t, (i, j) in enumerate(((0, 0), (0, 1), (1, 0), (1, 1))):
+                at = 7 + v * stride + t * round_up(block, align)
+                want = whole[v, i * 6:(i + 1) * 6, j * 4:(j + 1) * 4].reshape(-1)
+                expect(np.array_equal(raw[at:at + block].view("<u4"), want),
+                       "variable %d, block %d at byte %d" % (v, t, at), r)
+                covered[at:at + block] = True
+        expect(not raw[~covered].any(), "padding holds only zeros", r)
+        r = run(4, args.replace("chunked", "shared") + " --overwrite",
+                env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"})
+        expect_eq((r.rc, r.h5perf_err), (0, []), "shared layout", r)
+        raw = np.fromfile(os.path.join(d, "#pio_tmp_1.posix"), dtype=np.uint8)
+        stride = round_up(4 * n, align)
+        expect_eq(raw.size, 7 + stride + 4 * n, "shared file size", r)
+        for v in range(2):
+            expect(np.array_equal(raw[7 + v * stride:7 + v * stride + 4 * n].view("<u4"),
+                                  whole[v].reshape(-1)), "shared variable %d" % v, r)

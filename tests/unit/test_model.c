@@ -210,7 +210,7 @@ static void check_plans(int n, const int64_t *dims, const int *grid, int elem, i
 /* The refusals of pattern_check_block(). */
 static void check_refusals(void)
 {
-    struct block_params bp = {4, 2, {8, 8, 0}, {2, 2, 0}, 8, 1, LAYOUT_SHARED};
+    struct block_params bp = {4, 2, {8, 8, 0}, {2, 2, 0}, 8, 1, LAYOUT_SHARED, 0, 0};
     CHECK(pattern_check_block(&bp) == PATTERN_OK);
     bp.nprocs = 3;
     CHECK(pattern_check_block(&bp) == PATTERN_GRID_PROCS);

@@ -175,8 +175,49 @@ static void check_plans(struct particle_dist d, int nprocs, int nvars)
     }
 }
 
+/* Aligned and shifted plans: each process's run from a multiple of the
+ * alignment after the shift, the variables a whole number of alignments
+ * apart, the file ending with the last byte of data; a file per process
+ * is never placed. */
+static void check_places(void)
+{
+    static const int64_t list[] = {5, 0, 1003, 1024};
+    struct particle_dist d = {.kind = DIST_LIST, .nlist = 4, .list = list};
+    struct particle_params q = {
+        .nprocs = 4, .dist = d, .nvars = 3, .layout = LAYOUT_SHARED, .align = 4096, .shift = 7};
+    static const int64_t starts[] = {0, 4096, 4096, 8192};
+    for (int r = 0; r < 4; r++) {
+        struct pattern pt;
+        CHECK(pattern_init_particles(&pt, &q, r, r, NULL) == 0);
+        CHECK_I64(pattern_file_vec(&pt, 0).disp, starts[r]);
+        CHECK_I64(pt.var_stride, 12288);
+        CHECK_I64(pt.var_end, 8192 + 4096);
+        CHECK_I64(pattern_var_base(&pt, 2), 7 + 2 * 12288);
+        CHECK_I64(pattern_file_end(&pt, 3), 7 + 2 * 12288 + 12288);
+        CHECK_I64(pt.dset_bytes, 4 * 2032); /* the data moved: no padding */
+    }
+    q.align = 0;
+    struct pattern pt;
+    CHECK(pattern_init_particles(&pt, &q, 3, 3, NULL) == 0);
+    CHECK_I64(pattern_file_vec(&pt, 0).disp, 4 * 1008);
+    CHECK_I64(pt.var_stride, 4 * 2032);
+    CHECK_I64(pattern_file_end(&pt, 3), 7 + 3 * 4 * 2032);
+    q.layout = LAYOUT_FPP;
+    CHECK_I64(pattern_check_particles(&q), PATTERN_ALIGN);
+    q.shift = 0;
+    CHECK_I64(pattern_check_particles(&q), PATTERN_OK);
+    q.layout = LAYOUT_SHARED;
+    q.align = INT64_MAX / 2;
+    CHECK_I64(pattern_check_particles(&q), PATTERN_OVERFLOW);
+    CHECK_I64(model_round_up(5, 4), 8);
+    CHECK_I64(model_round_up(8, 4), 8);
+    CHECK_I64(model_round_up(0, 4), 0);
+    CHECK_I64(model_round_up(INT64_MAX, 2), -1);
+}
+
 int main(void)
 {
+    check_places();
     check_definitions();
     check_normal();
     check_scan();
