@@ -2,15 +2,17 @@
 
 plan_charts() turns loaded results into Plot descriptions (pure: no
 matplotlib): the guide's lines over transfer sizes and process counts, or
-the block pattern's bars by layout; render() draws one Plot to PNG and SVG
-with matplotlib's Agg and SVG backends, never pyplot, so no display and no
-global figure state. A failed measurement is a NaN point: a gap in a line,
-no bar but the word "failed"; a failure is never drawn as a throughput.
+the block and particles patterns' bars by layout; render() draws one Plot
+to PNG and SVG with matplotlib's Agg and SVG backends, never pyplot, so no
+display and no global figure state. A failed measurement is a NaN point: a
+gap in a line, no bar but the word "failed"; a failure is never drawn as a
+throughput.
 """
 import math
 import os
 
-from h5perf_results import APIS, DATA_MEASURES, LAYOUTS, MEASURE_TITLES, format_size
+from h5perf_results import (APIS, DATA_MEASURES, LAYOUTS, MEASURE_TITLES, counts_text,
+                            distribution_text, format_size)
 
 API_COLORS = {"posix": "#1f77b4", "mpiio": "#ff7f0e", "phdf5": "#2ca02c"}
 # The overhead ratios of the NERSC talk: each layer against the one below it.
@@ -40,11 +42,18 @@ class Plot:
     """One chart. x is "size" (transfer size) or "processes", lines over a
     log2 axis, or "layout" or "layout ratio", bars in groups (the names in
     groups, in order); y is "throughput" (with min..max error bars) or
-    "ratio" (with a line at 1)."""
+    "ratio" (with a line at 1). subtitle, a second line under the title,
+    says what the particles pattern's charts measured."""
 
-    def __init__(self, name, section, title, x, y, series, groups=None):
+    def __init__(self, name, section, title, x, y, series, groups=None, subtitle=None):
         self.name, self.section, self.title = name, section, title
         self.x, self.y, self.series, self.groups = x, y, series, groups
+        self.subtitle = subtitle
+
+    @property
+    def caption(self):
+        """The title and the subtitle on one line (the HTML report's alt text)."""
+        return self.title if not self.subtitle else "%s (%s)" % (self.title, self.subtitle)
 
 
 def _label(inputs, i, text):
@@ -153,14 +162,20 @@ def overhead_ratios(inputs):
     return plots
 
 
-# --- the block pattern ---------------------------------------------------------
+# --- the block and particles patterns ----------------------------------------
 # Per process count and data measure, the block report's table and its two
-# ratios, as bars: a group per layout, a bar per input x API (or ratio).
+# ratios, as bars: a group per layout, a bar per input x API (or ratio). The
+# particles pattern's charts are the block pattern's, named "particles-..."
+# and with a subtitle: the distribution and the counts at that process count.
 
 def _block_plots(inputs, section, title, x, y, groups, series_of):
     """One Plot per data measure x process count; series_of(res, p, m)
-    gives the (label, color, points) of one input's sets of bars."""
+    gives the (label, color, points) of one input's sets of bars. section
+    is the block pattern's; the particles pattern's starts "particles"."""
     plots = []
+    particles = inputs[0].particles
+    if particles:
+        section = "particles" + section[len("block"):]
     procs = sorted({p for res in inputs for p in res.process_counts()})
     for m in _measures(inputs):
         for p in procs:
@@ -171,8 +186,24 @@ def _block_plots(inputs, section, title, x, y, groups, series_of):
             if series and groups:
                 plots.append(Plot("%s-%s-p%d" % (section, m, p), section,
                                   title % (MEASURE_TITLES[m], _procs_text(p)), x, y, series,
-                                  groups))
+                                  groups, _particles_subtitle(inputs, p) if particles else None))
     return plots
+
+
+def _particles_subtitle(inputs, p):
+    """What the particles inputs measured at p processes: "particles
+    imbalance:0.5 around 1000 per process: 2000 particles, 500 to 1500 per
+    process" when every input ran the same distribution, else each input's
+    distribution: "particles: uniform, 1000 per process (run); list:4,0,6
+    (other)"."""
+    dists = [distribution_text(res.config) for res in inputs]
+    if len(set(dists)) > 1:
+        return "particles: " + "; ".join("%s (%s)" % (d, res.name)
+                                         for res, d in zip(inputs, dists))
+    counts = {res.particle_counts().get(p) for res in inputs if p in res.process_counts()}
+    if len(counts) == 1 and None not in counts:
+        return "particles %s: %s" % (dists[0], counts_text(counts.pop()))
+    return "particles %s" % dists[0]
 
 
 def _layouts(inputs):
@@ -226,7 +257,7 @@ def block_over_fpp(inputs):
 def plan_charts(inputs):
     """Every chart for these inputs (all of one pattern), in the order the
     report shows them."""
-    if inputs and inputs[0].block:
+    if inputs and inputs[0].by_layout:
         return block_throughput(inputs) + block_over_mpiio(inputs) + block_over_fpp(inputs)
     return throughput_vs_size(inputs) + throughput_vs_processes(inputs) + overhead_ratios(inputs)
 
@@ -328,7 +359,13 @@ def render(plot, outdir):
         if plot.groups is None:
             _x_axis(ax, plot.x, sorted({p[0] for s in plot.series for p in s.points}))
         ax.set_ylabel(AXIS_LABELS[plot.y])
-        ax.set_title(plot.title)
+        if plot.subtitle:
+            # Two texts in the SVG: the title, as for the block pattern, then
+            # what was measured, smaller.
+            fig.suptitle(plot.title)
+            ax.set_title(plot.subtitle, fontsize=9)
+        else:
+            ax.set_title(plot.title)
         ax.grid(True, alpha=0.3, axis="both" if plot.groups is None else "y")
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
         # A bar chart says "failed" where a bar is missing.

@@ -10,7 +10,7 @@ import html
 import math
 import shlex
 
-from h5perf_results import MEASURE_TITLES, format_size
+from h5perf_results import MEASURE_TITLES, counts_text, distribution_text, format_size
 
 CSS = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
@@ -30,7 +30,11 @@ SECTIONS = (("size", "Throughput vs transfer size"),
             ("block", "Throughput by layout and API"),
             ("block-over-mpiio", "Library overhead: each API over MPI-IO on the same layout"),
             ("block-over-fpp", "Shared file: each layout over the file per process (fpp) "
-                               "with the same API"))
+                               "with the same API"),
+            ("particles", "Throughput by layout and API"),
+            ("particles-over-mpiio", "Library overhead: each API over MPI-IO on the same layout"),
+            ("particles-over-fpp", "Shared file: each layout over the file per process (fpp) "
+                                   "with the same API"))
 
 
 def esc(value):
@@ -73,7 +77,8 @@ def _context_rows(res):
         ("start, end", "%s, %s" % (_get(c, "start_time"), _get(c, "end_time"))),
         ("command line", shlex.join(map(str, cmd)) if isinstance(cmd, list) else cmd),
         ("APIs", ", ".join(map(str, g.get("apis", []))) or "?"),
-    ] + (_block_rows(res) if res.block else _guide_rows(g)) + [
+    ] + (_block_rows(res) if res.block else _particles_rows(res) if res.particles
+         else _guide_rows(g)) + [
         ("iterations", _get(g, "iterations")),
         ("options", "write only: %s, read only: %s, debug level %s%s, overwrite: %s%s" % (
             _yes_no(_get(g, "write_only")), _yes_no(_get(g, "read_only")),
@@ -120,6 +125,25 @@ def _block_rows(res):
             "given, " + _dims(b["grid"]) if b.get("grid") else "MPI_Dims_create's",
             by_count or "none")),
         ("read grid", _dims(b["read_grid"]) if b.get("read_grid") else "the writer's"),
+        ("layouts", ", ".join(map(str, layouts)) if isinstance(layouts, list) else "?"),
+    ]
+
+
+def _particles_rows(res):
+    """The particles pattern's workload: config.particles, and each process
+    count's particles from its runs (where the block pattern has its grid)."""
+    g = res.config
+    spec = g["particles"]
+    names = spec.get("vars")
+    names = names if isinstance(names, list) else []
+    counts = res.particle_counts()
+    layouts = spec.get("layouts")
+    return [
+        ("workload", "particles pattern, %s, %d variable%s of 4-byte elements (%s), %s I/O" % (
+            distribution_text(g), len(names), "" if len(names) == 1 else "s",
+            ", ".join(map(str, names)), _get(g, "io_mode"))),
+        ("particles", "by process count: %s" % ("; ".join(
+            "%d: %s" % (p, counts_text(counts[p])) for p in sorted(counts)) or "none")),
         ("layouts", ", ".join(map(str, layouts)) if isinstance(layouts, list) else "?"),
     ]
 
@@ -173,13 +197,13 @@ def failures_section(inputs):
             errors = "".join("<div><code>%s</code></div>" % esc(e) for e in run["errors"])
             rows.append(([_td(res.name)] if len(inputs) > 1 else []) + [
                 _td(run["processes"], True), _td(format_size(run["transfer_size"])),
-                _td(run["api"])] + ([_td(run["layout"])] if res.block else []) + [
+                _td(run["api"])] + ([_td(run["layout"])] if res.by_layout else []) + [
                 _td(run["status"]), _td(", ".join(bad) or "none"),
                 "<td>%s</td>" % (errors or "(no error lines)")])
     if not rows:
         return "<h2>Failed runs</h2>\n<p>None: every run succeeded.</p>"
     header = (["input"] if len(inputs) > 1 else []) + [
-        "processes", "transfer size", "API"] + (["layout"] if inputs[0].block else []) + [
+        "processes", "transfer size", "API"] + (["layout"] if inputs[0].by_layout else []) + [
         "status", "failed measures", "errors"]
     return "<h2>Failed runs</h2>\n" + _table(header, rows, ["failed"] * len(rows))
 
@@ -197,7 +221,7 @@ def charts_section(plots):
             data = base64.b64encode(p.svg).decode("ascii")
             out.append('<figure><img alt="%s" src="data:image/svg+xml;base64,%s">'
                        "<figcaption>%s.png, %s.svg</figcaption></figure>" % (
-                           esc(p.plot.title), data, esc(p.plot.name), esc(p.plot.name)))
+                           esc(p.plot.caption), data, esc(p.plot.name), esc(p.plot.name)))
         out.append("</div>")
     return "\n".join(out)
 
@@ -214,20 +238,22 @@ def runs_section(inputs):
             s = res.stats[key]
             rows.append(([_td(res.name)] if len(inputs) > 1 else []) + [
                 _td(p, True), _td(format_size(x)), _td(api)] + (
-                [_td(key[4])] if res.block else []) + [_td(MEASURE_TITLES[measure]),
+                [_td(key[4])] if res.by_layout else []) + [_td(MEASURE_TITLES[measure]),
                 _td(_num(s.median, "%.1f"), True), _td(_num(s.min, "%.1f"), True),
                 _td(_num(s.max, "%.1f"), True), _td(_num(s.median_seconds, "%.6f"), True),
                 _td(s.iterations, True), _td("ok" if s.ok else s.failure)])
             classes.append("" if s.ok else "failed")
-    block = inputs[0].block
+    first = inputs[0]
     header = (["input"] if len(inputs) > 1 else []) + [
-        "processes", "transfer size", "API"] + (["layout"] if block else []) + [
+        "processes", "transfer size", "API"] + (["layout"] if first.by_layout else []) + [
         "measure", "median MiB/s", "min MiB/s", "max MiB/s", "median s", "iterations ok",
         "status"]
     note = ("<p>Over the successful iterations, slowest process of each; the median "
             "throughput is that of the median time. Open and close times move no data.%s</p>"
             % (" The transfer size of the block pattern is a process's block of one "
-               "variable, its one call." if block else ""))
+               "variable, its one call." if first.block else
+               " The transfer size of the particles pattern is the largest process's "
+               "particles of one variable, its one call." if first.particles else ""))
     return "<h2>All runs</h2>\n" + note + "\n" + _table(header, rows, classes)
 
 

@@ -12,7 +12,7 @@ import statistics
 import sys
 
 SCHEMA = "h5perf-results"
-SCHEMA_VERSIONS = (1, 2)  # 2 adds the block pattern (config.pattern, runs' layout)
+SCHEMA_VERSIONS = (1, 2)  # 2 adds the block and particles patterns (config.pattern, layout)
 MIB = 1 << 20
 
 APIS = ("posix", "mpiio", "phdf5")
@@ -42,11 +42,19 @@ SIZE_KEYS = ("bytes_per_process", "block_size")
 # workload: config's pattern and io_mode, config.block's array, and
 # config.block's grid and read_grid where either document gives one (null:
 # MPI_Dims_create's grid, the writer's grid).
-PATTERNS = ("guide", "block")
+PATTERNS = ("guide", "block", "particles")
 LAYOUTS = ("shared", "chunked", "fpp")
 BLOCK_WORKLOAD_KEYS = ("pattern", "io_mode")
 BLOCK_ARRAY_KEYS = ("global", "element_size", "vars")
 BLOCK_GRID_KEYS = ("grid", "read_grid")
+# The particles pattern (docs/particles.md, later within version 2): its runs
+# are keyed as the block pattern's, by layout (shared, fpp), and a run's
+# transfer size (the largest process's particles of one variable) follows
+# from the counts. Its workload: config's pattern and io_mode, and
+# config.particles' counts (per_process null with a list, seed null but
+# with normal) and variables (their names).
+LAYOUT_PATTERNS = ("block", "particles")
+PARTICLES_KEYS = ("per_process", "distribution", "seed", "vars")
 
 
 class ResultsError(Exception):
@@ -98,10 +106,13 @@ class Results:
         self.runs = doc["runs"]
         self.pattern = pattern_of(doc)
         self.block = self.pattern == "block"
+        self.particles = self.pattern == "particles"
+        # Keyed by layout, listed and charted as the block report's rows.
+        self.by_layout = self.pattern in LAYOUT_PATTERNS
         self.stats = {}
         for run in self.runs:
             for m in run["measures"]:
-                self.stats[run_key(run, m["measure"], self.block)] = measure_stats(run, m)
+                self.stats[run_key(run, m["measure"], self.by_layout)] = measure_stats(run, m)
         self.configs = {configuration(k): s for k, s in self.stats.items()}
 
     def keys(self, measure=None):
@@ -109,7 +120,8 @@ class Results:
         return sorted((k for k in self.stats if measure is None or k[3] == measure), key=sort_key)
 
     def layouts(self):
-        """The block pattern's layouts run, in LAYOUTS order; none for the guide."""
+        """The layouts run (block and particles patterns), in LAYOUTS order;
+        none for the guide."""
         present = {k[4] for k in self.stats if len(k) > 4}
         return [layout for layout in LAYOUTS if layout in present]
 
@@ -117,13 +129,28 @@ class Results:
         """The parameters that define the workload, name -> value in the
         document ("absent" where it has none), in the order h5perf-compare
         notes them; the later additions (LATER_WORKLOAD_KEYS) are not here."""
-        if not self.block:
+        if not self.by_layout:
             return {k: self.config.get(k, "absent") for k in WORKLOAD_KEYS}
-        block = self.config["block"]
         values = {k: self.config.get(k, "absent") for k in BLOCK_WORKLOAD_KEYS}
+        if self.particles:
+            spec = self.config["particles"]
+            values.update((k, spec.get(k, "absent")) for k in PARTICLES_KEYS)
+            return values
+        block = self.config["block"]
         values.update((k, block.get(k, "absent")) for k in BLOCK_ARRAY_KEYS)
         values.update((k, block.get(k)) for k in BLOCK_GRID_KEYS)
         return values
+
+    def particle_counts(self):
+        """The particles pattern's counts at each process count, from its
+        runs: processes -> (total, min, max); a process count whose runs do
+        not give them as whole numbers is left out (they are only shown)."""
+        counts = {}
+        for run in self.runs:
+            c = run.get("particles")
+            if isinstance(c, dict) and all(_is_count(c.get(k)) for k in ("total", "min", "max")):
+                counts.setdefault(run["processes"], (c["total"], c["min"], c["max"]))
+        return counts
 
     def process_counts(self):
         return sorted({k[0] for k in self.stats})
@@ -138,24 +165,31 @@ class Results:
 
 
 def pattern_of(doc):
-    """ "guide" or "block"; version 1 has no config.pattern: the guide's."""
+    """ "guide", "block" or "particles"; version 1 has no config.pattern:
+    the guide's."""
     return doc["config"].get("pattern", "guide")
 
 
-def run_key(run, measure, block):
+def _is_count(v):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def run_key(run, measure, by_layout):
     """The key of one measure of one run: (processes, transfer size, API,
-    measure), and for the block pattern the layout too, last: (processes,
-    transfer size, API, measure, layout). Block runs of one process count
-    share their transfer size (a process's block) and differ by layout."""
+    measure), and for the block and particles patterns the layout too,
+    last: (processes, transfer size, API, measure, layout). Their runs of
+    one process count share their transfer size (a process's block, the
+    largest process's particles) and differ by layout."""
     key = (run["processes"], run["transfer_size"], run["api"], measure)
-    return key + (run["layout"],) if block else key
+    return key + (run["layout"],) if by_layout else key
 
 
 def configuration(key):
     """What h5perf-compare matches across two documents: a guide key as it
-    is; a block key without its transfer size, which follows from the array
-    and the grid (two arrays are compared, with a note): (processes, API,
-    layout, measure)."""
+    is; a block or particles key without its transfer size, which follows
+    from the array and the grid, or from the counts (two arrays, two
+    distributions are compared, with a note): (processes, API, layout,
+    measure)."""
     if len(key) == 4:
         return key
     p, _, api, measure, layout = key
@@ -163,8 +197,8 @@ def configuration(key):
 
 
 def sort_key(key):
-    """Orders keys as h5perf runs them; block keys by API, then layout, as
-    the block report's rows."""
+    """Orders keys as h5perf runs them; block and particles keys by API,
+    then layout, as the block report's rows."""
     p, x, api, measure = key[:4]
     layout = (LAYOUTS.index(key[4]),) if len(key) > 4 else ()
     return (p, x, APIS.index(api)) + layout + (MEASURES.index(measure),)
@@ -192,6 +226,29 @@ def format_size(n):
             value = n / scale
             return ("%d%s" % (value, unit) if n % scale == 0 else "%.3g%s" % (value, unit))
     return "%dB" % n
+
+
+def distribution_text(config):
+    """The particles pattern's distribution as h5perf's report names it:
+    "imbalance:0.5 around 1000 per process", "uniform, 1000 per process",
+    "normal:300 around 1000 per process, seed 1", "list:4,0,6"."""
+    spec = config.get("particles")
+    spec = spec if isinstance(spec, dict) else {}
+    dist, n = spec.get("distribution", "?"), spec.get("per_process")
+    text = str(dist)
+    if isinstance(n, int) and not isinstance(n, bool):
+        text += (", %d per process" if dist == "uniform" else " around %d per process") % n
+    if spec.get("seed") is not None:
+        text += ", seed %s" % spec["seed"]
+    return text
+
+
+def counts_text(counts):
+    """(total, min, max) particles -> "2000 particles, 500 to 1500 per
+    process" (as h5perf's report titles a process count's table)."""
+    total, least, most = counts
+    each = "%d" % least if least == most else "%d to %d" % (least, most)
+    return "%d particles, %s per process" % (total, each)
 
 
 def short_names(paths):
@@ -290,7 +347,7 @@ def _positive(obj, key, where, minimum=1):
 def check_document(doc):
     """Raises ResultsError (without the file name) unless doc is a version 1
     or 2 h5perf results document with well-formed runs (each with its layout,
-    with the block pattern)."""
+    with the block and particles patterns)."""
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise ResultsError('not an h5perf results document (no "schema": "%s")' % SCHEMA)
     version = doc.get("schema_version")
@@ -299,16 +356,18 @@ def check_document(doc):
             json.dumps(version), ", ".join(str(v) for v in SCHEMA_VERSIONS)))
     _field(doc, "context", "object", "")
     config = _field(doc, "config", "object", "")
-    block = "pattern" in config and _choice(config, "pattern", PATTERNS, "config") == "block"
-    if block:
-        _field(config, "block", "object", "config")
+    pattern = _choice(config, "pattern", PATTERNS, "config") if "pattern" in config else "guide"
+    by_layout = pattern in LAYOUT_PATTERNS
+    if by_layout:
+        # config.block or config.particles
+        _field(config, pattern, "object", "config")
     runs = _field(doc, "runs", "array", "")
     seen = set()
     for i, run in enumerate(runs):
         where = "runs[%d]" % i
         _check_run(_expect(run, "object", where), where)
-        if block:
-            # Block runs of one process count share their transfer size.
+        if by_layout:
+            # Runs of one process count share their transfer size.
             key = (run["processes"], _choice(run, "layout", LAYOUTS, where), run["api"])
             what = "layout %s" % key[1]
         else:
@@ -322,8 +381,9 @@ def check_document(doc):
 
 def check_one_pattern(inputs, verb):
     """Raises ResultsError unless every loaded document has the same
-    pattern: the guide's and the block pattern's figures measure different
-    things. verb says what is not done with them ("compared")."""
+    pattern: the guide's, the block pattern's and the particles pattern's
+    figures measure different things. verb says what is not done with them
+    ("compared")."""
     for res in inputs[1:]:
         if res.pattern != inputs[0].pattern:
             raise ResultsError(

@@ -21,6 +21,7 @@ SCHEMA = os.path.join(ROOT, "docs", "results.schema.json")
 SWEEP = os.path.join(DATA, "sweep.json")
 FAILURE = os.path.join(DATA, "failure.json")
 BLOCK = os.path.join(DATA, "block.json")
+PARTICLES = os.path.join(DATA, "particles.json")
 MIB = 1 << 20
 DATA_MEASURES = ("write", "write_open_close", "write_raw", "read", "read_open_close", "read_raw")
 
@@ -126,15 +127,15 @@ def expected_verdict(a_run, a_measure, b_run, b_measure, threshold, min_time):
 
 
 def find_run(doc, processes, xfer, api, layout=None):
-    """The guide's run of (processes, xfer, api), or the block pattern's of
-    that layout."""
+    """The guide's run of (processes, xfer, api), or the block or particles
+    pattern's of that layout."""
     return next(r for r in doc["runs"] if (r["processes"], r["transfer_size"], r["api"],
                                            r.get("layout")) == (processes, xfer, api, layout))
 
 
 def key_of(run, measure):
     """A measure's key as docs/companion.md defines it: (processes, transfer
-    size, API, measure), and the block pattern's layout last."""
+    size, API, measure), and the block or particles pattern's layout last."""
     key = (run["processes"], run["transfer_size"], run["api"], measure)
     return key + (run["layout"],) if "layout" in run else key
 
@@ -219,4 +220,27 @@ def failed_in(doc, key, status="io_error"):
 def only_processes(doc, processes):
     doc = copy.deepcopy(doc)
     doc["runs"] = [r for r in doc["runs"] if r["processes"] == processes]
+    return doc
+
+
+def uniform_particles(doc):
+    """A copy of a particles document as if run with --distribution uniform
+    (the same mean per process and the same times): each process holds the
+    mean, so the counts, transfer sizes and bytes change, and with them the
+    throughputs."""
+    doc = copy.deepcopy(doc)
+    spec = doc["config"]["particles"]
+    n, nvars = spec["per_process"], len(spec["vars"])
+    spec["distribution"] = "uniform"
+    for run in doc["runs"]:
+        total = n * run["processes"]
+        run["particles"] = {"total": total, "min": n, "max": n}
+        run["transfer_size"], run["bytes"] = 4 * n, 4 * nvars * total
+        for m in run["measures"]:
+            for s in m["samples"]:
+                s["bytes"] = run["bytes"] if s["bytes"] else 0
+            resummarize(run, m)
+    for i, arg in enumerate(doc["context"]["command_line"]):
+        if arg == "--distribution":
+            doc["context"]["command_line"][i + 1] = "uniform"
     return doc

@@ -2,8 +2,9 @@
 """Writes the companion's test fixtures into tests/companion/data/.
 
 Made-up but plausible h5perf results documents (schema version 1 for the
-guide's patterns, 2 for the block pattern), with the summaries computed as
-h5perf computes them, so the fixtures can be read like real runs. They are
+guide's patterns, 2 for the block and particles patterns), with the
+summaries computed as h5perf computes them, so the fixtures can be read like
+real runs (particles.json's layout follows a real run's). They are
 committed; rerun this only to change them:
     python3 tests/companion/make_fixtures.py
   sweep.json    3 APIs x 1, 2, 4 processes x 256KiB..1MiB, 3 iterations, all ok
@@ -13,11 +14,15 @@ committed; rerun this only to change them:
   block.json    --pattern block: a 512x512x256 array of 4-byte elements, 2
                 variables (512MiB per phase), 3 layouts x 3 APIs x 1, 2, 4
                 processes, 3 iterations, all ok, every figure over 0.1 s
+  particles.json  --pattern particles --particles 4194304 --distribution
+                imbalance:0.5: 8 variables, 2 layouts (shared, fpp) x 3 APIs x
+                1, 2, 4 processes, 3 iterations, all ok, every figure over 0.1 s
 """
 import json
 import os
 import random
 import statistics
+from fractions import Fraction
 
 MIB = 1 << 20
 KIB = 1 << 10
@@ -97,9 +102,10 @@ def run(rng, api, procs, xfer, nbytes, iterations, names, failed=None, errors=()
             "status": status, "errors": list(errors), "measures": measures}
 
 
-def document(runs, cfg, argv, exit_status=0, block=None):
+def document(runs, cfg, argv, exit_status=0, block=None, particles=None):
     """A whole document: the guide's (version 1), or with block (config.block)
-    the block pattern's (version 2, without the guide's workload keys)."""
+    the block pattern's, with particles (config.particles) the particles
+    pattern's (version 2, without the guide's workload keys)."""
     worst = "ok"
     for r in runs:
         if r["status"] == "io_error" or (r["status"] == "verify_failed" and worst == "ok"):
@@ -113,7 +119,9 @@ def document(runs, cfg, argv, exit_status=0, block=None):
         "start_time": "2026-11-22T08:00:00Z", "end_time": "2026-11-22T08:01:40Z",
         "command_line": argv}
     config = {"apis": ["posix", "mpiio", "phdf5"]}
-    if block is None:
+    if particles is not None:
+        config.update(pattern="particles", particles=particles)
+    elif block is None:
         config.update(geometry="1d", layout="contiguous", storage="contiguous")
     else:
         config.update(pattern="block", block=block)
@@ -125,7 +133,8 @@ def document(runs, cfg, argv, exit_status=0, block=None):
         "environment": {"HDF5_PARAPREFIX": DIR, "HDF5_NOCLEANUP": None, "HDF5_MPI_INFO": None},
         "mpi_info": {}, "warnings": []})
     config.update(cfg)
-    return {"schema": "h5perf-results", "schema_version": 1 if block is None else 2,
+    version = 1 if block is None and particles is None else 2
+    return {"schema": "h5perf-results", "schema_version": version,
             "status": worst,
             "exit_status": exit_status, "context": context, "config": config, "runs": runs}
 
@@ -200,10 +209,51 @@ def block():
                                 "--format=json"], block=spec)
 
 
+def imbalance_counts(n, f, procs):
+    """docs/particles.md's imbalance:F: linearly from (1-F)N on process 0 to
+    (1+F)N on the last, rounded half up; N with one process."""
+    if procs == 1:
+        return [n]
+    return [int((1 - f) * n + 2 * f * n * Fraction(r, procs - 1) + Fraction(1, 2))
+            for r in range(procs)]
+
+
+def particles():
+    """As h5perf writes it: process counts from the largest down, at each the
+    layouts, at each the APIs; a run's transfer size is the largest process's
+    particles of one variable, its bytes the variables x all particles. The
+    slowest process, the one with the most particles, sets the time."""
+    rng = random.Random(8)
+    n, f, nvars, iterations = 4194304, Fraction(1, 2), 8, 3
+    names = measure_names(False, False)
+    runs = []
+    for p in (4, 2, 1):
+        counts = imbalance_counts(n, f, p)
+        total, least, most = sum(counts), min(counts), max(counts)
+        for layout in ("shared", "fpp"):
+            for api in ("posix", "mpiio", "phdf5"):
+                share = LAYOUT_SHARE[layout][api] * total / p / most
+                r = run(rng, api, p, 4 * most, 4 * nvars * total, iterations, names, share=share)
+                runs.append(dict(list(r.items())[:3] + [
+                    ("layout", layout),
+                    ("particles", {"total": total, "min": least, "max": most})] +
+                    list(r.items())[3:]))
+    cfg = {"iterations": iterations, "min_processes": 1, "max_processes": 4,
+           "write_only": False, "read_only": False, "memory_check": True,
+           "debug": {"level": 0, "raw": False, "times": False, "verify": False}}
+    spec = {"per_process": n, "distribution": "imbalance:0.5", "seed": None,
+            "vars": ["x", "y", "z", "px", "py", "pz", "id_1", "id_2"][:nvars],
+            "layouts": ["shared", "fpp"]}
+    return document(runs, cfg, ["h5perf", "--pattern", "particles", "--particles", str(n),
+                                "--distribution", "imbalance:0.5", "-p", "1", "-i", "3",
+                                "--format=json"], particles=spec)
+
+
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
     os.makedirs(out, exist_ok=True)
-    for name, doc in (("sweep", sweep()), ("failure", failure()), ("block", block())):
+    for name, doc in (("sweep", sweep()), ("failure", failure()), ("block", block()),
+                      ("particles", particles())):
         with open(os.path.join(out, name + ".json"), "w") as f:
             json.dump(doc, f, indent=1)
             f.write("\n")

@@ -8,7 +8,8 @@ judge; failed in B is a regression whatever the time, failed in A skipped.
 The committed fixtures last 1 to 11 ms a figure, so every test of the range
 rule on them passes --min-time 0 or stretches them (x100: 0.11 to 1.1 s).
 The block pattern's configurations (processes, API, layout, measure) are
-compared by the same rule, on block.json, whose figures last 0.19 to 1.3 s.
+compared by the same rule, on block.json, whose figures last 0.19 to 1.3 s,
+and so are the particles pattern's, on particles.json (0.14 to 0.65 s).
 Standard library only, like the tool.
 """
 import copy
@@ -404,6 +405,113 @@ class BlockCompare(Comparing, unittest.TestCase):
         self.assertEqual({k[2] for k in t.rows}, {"shared", "fpp"})
         self.assertEqual(t.summary, block_summary(0, 72))
         self.compare(common.BLOCK, two, rc=0, notes=["36 configurations only in A, not compared"])
+
+
+
+# --- the particles pattern ------------------------------------------------------
+# particles.json: keyed as the block pattern's, with two layouts; every figure
+# 0.14 to 0.65 s, its iterations within 6% of each other.
+
+PARTICLES_CONFIGS = 72  # 3 process counts x 2 layouts x 3 APIs x 4 data measures
+PARTICLES_FAILED = (4, 24 * MIB, "mpiio", "write", "fpp")
+PARTICLE_LAYOUTS = ("shared", "fpp")
+VARS = "x,y,z,px,py,pz,id_1,id_2"
+
+
+class ParticlesCompare(Comparing, unittest.TestCase):
+    """Configurations are (processes, API, layout, measure), as the block
+    pattern's; a difference of distribution, mean count, seed or variables
+    is noted and the runs are compared all the same."""
+    TABLE = BlockTable
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.doc = common.load(common.PARTICLES)
+
+    def assert_oracle(self, t, a_doc, b_doc):
+        BlockCompare.assert_oracle(self, t, a_doc, b_doc)
+
+    def test_itself_is_the_same(self):
+        t = self.compare(common.PARTICLES, common.PARTICLES, rc=0)
+        self.assertEqual([tuple(re.split(" {2,}", line.strip())[:4]) for line in t.lines],
+                         [(str(p), api, layout, m) for p in (1, 2, 4) for api in APIS
+                          for layout in PARTICLE_LAYOUTS for m in DATA])
+        self.assertEqual(t.verdicts(), {"same"})
+        self.assertEqual(t.summary, block_summary(0, PARTICLES_CONFIGS))
+        self.assert_oracle(t, self.doc, self.doc)
+
+    def test_doubled_time_is_a_regression_everywhere(self):
+        slow = common.slowed(self.doc, 2.0)
+        t = self.compare(common.PARTICLES, self.save(slow, "slow2.json"), rc=1)
+        self.assertEqual(t.summary, block_summary(PARTICLES_CONFIGS, PARTICLES_CONFIGS))
+        self.assertEqual(t.verdicts(), {"REGRESSION"})
+        self.assertTrue(all(r["B/A"] == "0.50" for r in t.rows.values()))
+        self.assert_oracle(t, self.doc, slow)
+        t = self.compare(self.save(slow, "slow2a.json"), common.PARTICLES, rc=0)
+        self.assertEqual(t.verdicts(), {"faster"})
+
+    def test_shared_file_slowed(self):
+        slow = common.slowed(self.doc, 2.0, runs=lambda r: r["layout"] == "shared")
+        t = self.compare(common.PARTICLES, self.save(slow, "shared2.json"), rc=1)
+        self.assertEqual(t.summary, block_summary(36, PARTICLES_CONFIGS))
+        self.assertEqual({k for k, r in t.rows.items() if r["verdict"] == "REGRESSION"},
+                         {k for k in t.rows if k[2] == "shared"})
+        self.assert_oracle(t, self.doc, slow)
+
+    def test_failed_in_b(self):
+        failed = common.failed_in(self.doc, PARTICLES_FAILED)
+        t = self.compare(common.PARTICLES, self.save(failed, "failed.json"), rc=1)
+        self.assertEqual(t.row(PARTICLES_FAILED)["verdict"], "REGRESSION: failed in B (io_error)")
+        self.assertEqual(t.rows[("4", "mpiio", "fpp", "write")]["B"], "failed")
+        self.assertEqual(t.summary, block_summary(1, PARTICLES_CONFIGS))
+        self.assert_oracle(t, self.doc, failed)
+
+    def test_another_distribution_is_compared_with_a_note(self):
+        # The same times with each process holding the mean: the same
+        # particles in all, so the same bytes and throughputs, but other
+        # transfer sizes (the largest process holds N, not 1.5 N). The
+        # transfer size is not part of a configuration: all 72 are compared.
+        uniform = common.uniform_particles(self.doc)
+        self.assertNotEqual({r["transfer_size"] for r in uniform["runs"]},
+                            {r["transfer_size"] for r in self.doc["runs"]})
+        t = self.compare(common.PARTICLES, self.save(uniform, "uniform.json"), rc=0, notes=[
+            "distribution differs: 'imbalance:0.5' in A, 'uniform' in B"])
+        self.assertEqual(len(t.rows), PARTICLES_CONFIGS)
+        self.assertEqual({r["B/A"] for r in t.rows.values()}, {"1.00"})
+        self.assertEqual(t.verdicts(), {"same"})
+        self.assert_oracle(t, self.doc, uniform)
+
+    def test_workload_differences_are_noted(self):
+        doc = common.slowed(self.doc, 1.0)
+        doc["config"].update(io_mode="collective", fsync=True)
+        doc["config"]["particles"].update(per_process=None, distribution="list:2,0,6,8", seed=None,
+                                          vars=["x", "y", "z"])
+        t = self.compare(common.PARTICLES, self.save(doc, "workload.json"), rc=0, notes=[
+            "io_mode differs: 'independent' in A, 'collective' in B",
+            "per_process differs: '4194304' in A, 'not given' in B",
+            "distribution differs: 'imbalance:0.5' in A, 'list:2,0,6,8' in B",
+            "vars differs: '%s' in A, 'x,y,z' in B" % VARS,
+            "fsync differs: 'false' in A, 'true' in B"])
+        self.assertEqual(len(t.rows), PARTICLES_CONFIGS)
+        doc["config"]["particles"].update(per_process=4194304, distribution="normal:300", seed=1,
+                                          vars=["x"])
+        doc["config"].update(io_mode="independent", fsync=False)
+        self.compare(self.save(doc, "normal.json"), common.PARTICLES, rc=0, notes=[
+            "distribution differs: 'normal:300' in A, 'imbalance:0.5' in B",
+            "seed differs: '1' in A, 'none' in B",
+            "vars differs: 'x' in A, '%s' in B" % VARS])
+
+    def test_a_layout_in_one_file_only(self):
+        doc = copy.deepcopy(self.doc)
+        doc["runs"] = [r for r in doc["runs"] if r["layout"] != "fpp"]
+        doc["config"]["particles"]["layouts"] = ["shared"]
+        shared = self.save(doc, "shared-only.json")
+        t = self.compare(common.PARTICLES, shared, rc=0,
+                         notes=["36 configurations only in A, not compared"])
+        self.assertEqual(len(t.rows), 36)
+        self.assertEqual({k[2] for k in t.rows}, {"shared"})
+        self.assertEqual(t.summary, block_summary(0, 36))
 
 
 if __name__ == "__main__":

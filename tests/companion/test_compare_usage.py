@@ -5,7 +5,8 @@ Every case exits 2 with exactly one stderr line "h5perf-compare: ..." and
 nothing on stdout: bad options, bad thresholds (only "N%" is accepted), bad
 minimum times (only plain decimal seconds), unreadable, non-JSON (NaN
 included) and non-h5perf inputs, a wrong schema_version, two results
-with no configuration in common, and a guide document with a block one.
+with no configuration in common, and documents of two patterns (guide,
+block, particles).
 """
 import json
 import os
@@ -137,6 +138,26 @@ class UsageErrors(unittest.TestCase):
                     "h5perf-compare: '%s' has the %s pattern's results and '%s' the %s "
                     "pattern's: they measure different things and are not compared" % (
                         a, pa, b, pb)], r)
+
+    def test_particles_and_another_pattern_are_not_compared(self):
+        for a, b, pa, pb in ((common.PARTICLES, common.BLOCK, "particles", "block"),
+                             (common.BLOCK, common.PARTICLES, "block", "particles"),
+                             (common.SWEEP, common.PARTICLES, "guide", "particles"),
+                             (common.PARTICLES, common.FAILURE, "particles", "guide")):
+            with self.subTest(a=a, b=b):
+                r = common.run_tool("h5perf-compare", [a, b])
+                self.assertEqual((r.rc, r.out), (2, ""), r)
+                self.assertEqual(r.err_lines, [
+                    "h5perf-compare: '%s' has the %s pattern's results and '%s' the %s "
+                    "pattern's: they measure different things and are not compared" % (
+                        a, pa, b, pb)], r)
+
+    def test_particles_documents_without_a_configuration_in_common(self):
+        doc = common.load(common.PARTICLES)
+        one = self.write("pa1.json", json.dumps(common.only_processes(doc, 1)))
+        four = self.write("pa4.json", json.dumps(common.only_processes(doc, 4)))
+        self.assert_usage_error([one, four], "'%s' and '%s': no configuration (processes, API, "
+                                             "layout, data measure) in common" % (one, four))
 
     def test_block_documents_without_a_configuration_in_common(self):
         block = common.load(common.BLOCK)

@@ -20,11 +20,14 @@ import h5perf_results as hr  # noqa: E402
 
 SWEEP_KEY = (2, 512 << 10, "mpiio", "read")
 BLOCK_KEY = (2, 128 << 20, "phdf5", "read", "shared")
+PARTICLES_KEY = (2, 24 << 20, "phdf5", "read", "shared")
 
 
 def variants():
     sweep = common.load(common.SWEEP)
     block = common.load(common.BLOCK)
+    particles = common.load(common.PARTICLES)
+    uniform = common.uniform_particles(particles)
     return {
         "slowed x2": common.slowed(sweep, 2.0),
         "wide spread": common.with_times(sweep, (1, 1 << 20, "posix", "write"),
@@ -35,6 +38,12 @@ def variants():
         "block shared slowed": common.slowed(block, 2.0, runs=lambda r: r["layout"] == "shared"),
         "block failed": common.failed_in(block, BLOCK_KEY, "verify_failed"),
         "block wide spread": common.with_times(block, BLOCK_KEY, [0.2, 0.3, 0.4]),
+        "particles slowed x2": common.slowed(particles, 2.0),
+        "particles failed": common.failed_in(particles, PARTICLES_KEY),
+        "particles uniform": uniform,
+        "particles uniform failed": common.failed_in(
+            common.slowed(uniform, 1.5), (2, 16 << 20, "phdf5", "read", "shared"),
+            "verify_failed"),
     }
 
 
@@ -56,6 +65,7 @@ class Schema(unittest.TestCase):
         self.assertIn(common.SWEEP, paths)
         self.assertIn(common.FAILURE, paths)
         self.assertIn(common.BLOCK, paths)
+        self.assertIn(common.PARTICLES, paths)
         for path in paths:
             self.assert_valid(common.load(path), path)
 
@@ -127,6 +137,30 @@ class Consistency(unittest.TestCase):
                           for layout in ("shared", "chunked", "fpp")
                           for api in ("posix", "mpiio", "phdf5")})
         # Every figure lasts long enough for h5perf-compare's default minimum time.
+        times = [s["seconds"]["slowest"] for r in doc["runs"] for m in r["measures"]
+                 for s in m["samples"]]
+        self.assertGreater(min(times), 0.1)
+
+
+    def test_particles_fixture_has_what_the_other_tests_need(self):
+        # Version 2, the particles pattern: 3 process counts x 2 layouts x 3
+        # APIs, imbalance:0.5 of 4194304 per process (docs/particles.md: from
+        # 0.5 N on process 0 to 1.5 N on the last), 8 variables.
+        doc = common.load(common.PARTICLES)
+        self.assertEqual((doc["schema_version"], doc["config"]["pattern"]), (2, "particles"))
+        self.assertEqual(doc["config"]["particles"]["distribution"], "imbalance:0.5")
+        self.assertEqual(len(doc["runs"]), 18)
+        counts = {4: [2097152, 3495253, 4893355, 6291456], 2: [2097152, 6291456], 1: [4194304]}
+        for run in doc["runs"]:
+            c = counts[run["processes"]]
+            self.assertEqual(run["particles"], {"total": sum(c), "min": min(c), "max": max(c)})
+            # The largest process's particles of one variable; all of them,
+            # of the 8 variables.
+            self.assertEqual((run["transfer_size"], run["bytes"]), (4 * max(c), 32 * sum(c)))
+            self.assertEqual(run["status"], "ok")
+        self.assertEqual([(r["processes"], r["layout"], r["api"]) for r in doc["runs"]],
+                         [(p, layout, api) for p in (4, 2, 1) for layout in ("shared", "fpp")
+                          for api in ("posix", "mpiio", "phdf5")])
         times = [s["seconds"]["slowest"] for r in doc["runs"] for m in r["measures"]
                  for s in m["samples"]]
         self.assertGreater(min(times), 0.1)

@@ -69,14 +69,22 @@ def ratio(a, b):
 
 
 class BlockRendering(test_plot.Rendering):
-    """test_plot.Rendering's checks, with bars where it has lines."""
+    """test_plot.Rendering's checks, with bars where it has lines. PREFIX
+    starts every chart's name (the particles pattern's charts are the block
+    pattern's under another name)."""
     CHARTS = block_charts()
+    PREFIX = "block"
+
+    def title_texts(self, name):
+        """The texts that title a chart in its SVG."""
+        return [self.CHARTS[name]]
 
     def bars(self, name):
         """{series label: {group: (median, min, max), or None where it
         failed}} from the documents, through the oracle; absent runs have
         no entry."""
         kind, m, p = name.rsplit("-", 2)
+        kind = "block" + kind[len(self.PREFIX):]
         p = int(p[1:])
         out = {}
         for label, doc in self.DOCS:
@@ -97,13 +105,14 @@ class BlockRendering(test_plot.Rendering):
                 for s, groups in out.items()}
 
     def test_svgs_have_titles_units_and_series(self):
-        for name, title in self.CHARTS.items():
+        for name in self.CHARTS:
             svg = checks.Svg(self.path(name + ".svg"))
-            self.assertIn(title, svg.texts, name)
+            for title in self.title_texts(name):
+                self.assertIn(title, svg.texts, name)
             throughput = "-over-" not in name
             unit = "throughput (MiB/s)" if throughput else "ratio of median throughputs (×)"
             self.assertIn(unit, svg.texts, name)
-            fpp = name.startswith("block-over-fpp")
+            fpp = name.startswith(self.PREFIX + "-over-fpp")
             self.assertIn("file layout, over the file per process (fpp)" if fpp else "file layout",
                           svg.texts, name)
             expected = self.bars(name)
@@ -147,7 +156,8 @@ class BlockRendering(test_plot.Rendering):
 
     def run_cells(self, run):
         # The block pattern's runs have a layout; their transfer size is a
-        # process's block (64MiB to 256MiB here).
+        # process's block (64MiB to 256MiB here; the particles pattern's: the
+        # largest process's particles, 16MiB and 24MiB).
         return {"processes": str(run["processes"]),
                 "transfer size": "%dMiB" % (run["transfer_size"] // MIB), "API": run["api"],
                 "layout": run["layout"]}

@@ -87,6 +87,17 @@ class UsageErrors(unittest.TestCase):
         r = common.run_tool("h5perf-plot", args, cwd=self.tmp)
         self.assertEqual(r.err_lines, [ONE_LINE + line], r)
 
+    def test_particles_and_block_are_not_plotted_together(self):
+        for inputs, pa, pb in (((common.PARTICLES, common.BLOCK), "particles", "block"),
+                               ((common.SWEEP, common.PARTICLES), "guide", "particles")):
+            with self.subTest(inputs=inputs):
+                line = ("'%s' has the %s pattern's results and '%s' the %s pattern's: they "
+                        "measure different things and are not plotted together" % (
+                            inputs[0], pa, inputs[1], pb))
+                self.assert_usage_error(["-o", self.out] + list(inputs), line)
+                r = common.run_tool("h5perf-plot", ["-o", self.out] + list(inputs), cwd=self.tmp)
+                self.assertEqual(r.err_lines, [ONE_LINE + line], r)
+
     def test_output_directory_cannot_be_made(self):
         blocker = self.write("file", "")
         self.assert_usage_error(["-o", os.path.join(blocker, "out"), common.SWEEP],

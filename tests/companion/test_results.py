@@ -2,8 +2,9 @@
 """companion_results: tools/h5perf_results.py, the shared reading module.
 
 Table-driven: size labels, short names, statistics of known times, the keys
-of the guide's and the block pattern's documents, the workload parameters,
-and the light check's one-line message for each kind of broken document.
+of the guide's, the block and the particles patterns' documents, the
+workload parameters, the particles pattern's descriptions, and the light
+check's one-line message for each kind of broken document.
 """
 import copy
 import json
@@ -117,8 +118,11 @@ BROKEN = [
 
 # The same for the block fixture.
 BROKEN_BLOCK = [
-    ("unknown pattern", lambda d: set_path(d, ["config", "pattern"], "particles"),
-     "config.pattern: unknown value 'particles' (expected one of guide, block)"),
+    ("unknown pattern", lambda d: set_path(d, ["config", "pattern"], "waves"),
+     "config.pattern: unknown value 'waves' (expected one of guide, block, particles)"),
+    # Each pattern has its own configuration.
+    ("block without config.block", lambda d: set_path(d, ["config", "pattern"], "block") or
+     delete_path(d, ["config", "block"]), "config: missing 'block'"),
     ("no block", lambda d: delete_path(d, ["config", "block"]), "config: missing 'block'"),
     ("block list", lambda d: set_path(d, ["config", "block"], []),
      "config.block: expected an object, found an array"),
@@ -130,6 +134,18 @@ BROKEN_BLOCK = [
     # one of the same layout and API.
     ("duplicate run", lambda d: d["runs"].append(copy.deepcopy(d["runs"][4])),
      "runs[27]: second run of 4 processes, layout chunked, mpiio"),
+]
+
+# The same for the particles fixture: keyed as the block pattern's.
+BROKEN_PARTICLES = [
+    ("no particles", lambda d: delete_path(d, ["config", "particles"]),
+     "config: missing 'particles'"),
+    ("particles string", lambda d: set_path(d, ["config", "particles"], "imbalance:0.5"),
+     "config.particles: expected an object, found a string"),
+    ("run without layout", lambda d: delete_path(d, ["runs", 4, "layout"]),
+     "runs[4]: missing 'layout'"),
+    ("duplicate run", lambda d: d["runs"].append(copy.deepcopy(d["runs"][4])),
+     "runs[18]: second run of 4 processes, layout fpp, mpiio"),
 ]
 
 KIB, MIB = 1 << 10, 1 << 20
@@ -176,6 +192,51 @@ class Keys(unittest.TestCase):
         self.assertAlmostEqual(res.configs[(4, "mpiio", "chunked", "read_open_close")].median,
                                common.expected_median(run, m), places=9)
 
+    def test_particles_keys_have_the_layout(self):
+        res = hr.load(common.PARTICLES)
+        self.assertEqual((res.pattern, res.block, res.particles, res.by_layout),
+                         ("particles", False, True, True))
+        self.assertEqual(res.layouts(), ["shared", "fpp"])
+        # As the block pattern's: a process count's runs share their
+        # transfer size (the largest process's particles of one variable,
+        # 1.5 x 4194304 x 4 bytes with imbalance:0.5) and differ by layout.
+        size = {1: 16 * MIB, 2: 24 * MIB, 4: 24 * MIB}
+        self.assertEqual(res.keys(), [(p, size[p], api, m, layout) for p in (1, 2, 4)
+                                      for api in APIS for layout in ("shared", "fpp")
+                                      for m in DATA])
+        self.assertIs(res.configs[(4, "posix", "shared", "read")],
+                      res.stats[(4, 24 * MIB, "posix", "read", "shared")])
+        self.assertEqual(res.particle_counts(), {1: (4194304, 4194304, 4194304),
+                                                 2: (8388608, 2097152, 6291456),
+                                                 4: (16777216, 2097152, 6291456)})
+        for key in ((hr.load(common.SWEEP), False), (hr.load(common.BLOCK), True)):
+            self.assertEqual((key[0].particles, key[0].by_layout), (False, key[1]))
+
+    def test_particles_descriptions(self):
+        for spec, text in (
+                ({"distribution": "imbalance:0.5", "per_process": 1000, "seed": None},
+                 "imbalance:0.5 around 1000 per process"),
+                ({"distribution": "uniform", "per_process": 1000, "seed": None},
+                 "uniform, 1000 per process"),
+                ({"distribution": "normal:300", "per_process": 1000, "seed": 7},
+                 "normal:300 around 1000 per process, seed 7"),
+                ({"distribution": "list:4,0,6", "per_process": None, "seed": None},
+                 "list:4,0,6")):
+            self.assertEqual(hr.distribution_text({"particles": spec}), text)
+        self.assertEqual(hr.counts_text((2000, 500, 1500)),
+                         "2000 particles, 500 to 1500 per process")
+        self.assertEqual(hr.counts_text((3000, 1000, 1000)), "3000 particles, 1000 per process")
+        # Counts that are not whole numbers are not shown: a process count
+        # has them from any of its runs that gives them.
+        doc = common.load(common.PARTICLES)
+        doc["runs"][0]["particles"]["min"] = "many"
+        for run in doc["runs"]:
+            if run["processes"] == 1:
+                del run["particles"]
+        with tempfile.TemporaryDirectory() as tmp:
+            res = hr.load(common.save(doc, tmp, "odd.json"))
+        self.assertEqual(sorted(res.particle_counts()), [2, 4])
+
     def test_workload(self):
         self.assertEqual(hr.load(common.BLOCK).workload(), {
             "pattern": "block", "io_mode": "independent", "global": [512, 512, 256],
@@ -184,6 +245,10 @@ class Keys(unittest.TestCase):
             "geometry": "1d", "layout": "contiguous", "storage": "contiguous",
             "io_mode": "independent", "bytes_per_process": MIB, "block_size": 256 * KIB,
             "num_dsets": 1, "num_files": 1})
+        self.assertEqual(hr.load(common.PARTICLES).workload(), {
+            "pattern": "particles", "io_mode": "independent", "per_process": 4194304,
+            "distribution": "imbalance:0.5", "seed": None,
+            "vars": ["x", "y", "z", "px", "py", "pz", "id_1", "id_2"]})
 
     def test_one_pattern(self):
         sweep, block = hr.load(common.SWEEP), hr.load(common.BLOCK)
@@ -202,6 +267,15 @@ class Keys(unittest.TestCase):
             v2 = hr.load(common.save(doc, tmp, "v2.json"))
         hr.check_one_pattern([sweep, v2], "compared")
         self.assertEqual(v2.keys(), sweep.keys())
+        particles = hr.load(common.PARTICLES)
+        hr.check_one_pattern([particles, particles], "plotted together")
+        for other, name in ((block, "block"), (sweep, "guide")):
+            with self.assertRaises(hr.ResultsError) as cm:
+                hr.check_one_pattern([particles, other], "compared")
+            self.assertEqual(str(cm.exception), (
+                "'%s' has the particles pattern's results and '%s' the %s pattern's: they "
+                "measure different things and are not compared" % (
+                    common.PARTICLES, other.path, name)))
 
 
 class LightCheck(unittest.TestCase):
@@ -212,7 +286,8 @@ class LightCheck(unittest.TestCase):
     def test_each_broken_document_is_one_line_naming_the_file(self):
         with tempfile.TemporaryDirectory() as tmp:
             for fixture, what, edit, fragment in [(common.FAILURE,) + b for b in BROKEN] + [
-                    (common.BLOCK,) + b for b in BROKEN_BLOCK]:
+                    (common.BLOCK,) + b for b in BROKEN_BLOCK] + [
+                    (common.PARTICLES,) + b for b in BROKEN_PARTICLES]:
                 path = common.save(broken(edit, fixture), tmp, "bad.json")
                 with self.assertRaises(hr.ResultsError, msg=what) as cm:
                     hr.load(path)
