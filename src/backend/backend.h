@@ -13,6 +13,7 @@
 #include "backend/err.h"
 #include "cli/config.h"
 #include "pattern/pattern.h"
+#include "report/iomode.h"
 
 enum backend_mode { BACKEND_WRITE, BACKEND_READ };
 
@@ -74,6 +75,12 @@ struct backend_ops {
     /* The library behind the API as the run found it ("HDF5 1.10.8"), for
      * the results' context. Local; may call the library, not start I/O. */
     void (*version)(char *buf, size_t len);
+    /* Optional (NULL: the API reports nothing of the kind). Local, after
+     * each completed collective transfer (-C) on f: adds to *seen what the
+     * library did with it, HDF5's actual I/O mode and its causes for not
+     * doing collective I/O (docs/results.md, "actual_io_mode"). The engine
+     * keeps the call outside its timers. */
+    int (*io_mode)(struct backend_file *f, struct io_mode_seen *seen, struct err *e);
 };
 
 /* check of a backend with nothing to check beyond the API table. */

@@ -25,6 +25,9 @@ struct backend_file {
     int dset_no; /* 0-based number of the current dataset */
     bool chunk;
     bool sync; /* --fsync after a write phase: H5Fflush (MPI_File_sync) before closing */
+    /* The last transfer called H5Dwrite or H5Dread, which left what HDF5
+     * did in dxpl (phdf5_io_mode()). */
+    bool called;
 };
 
 /* Records the HDF5 error stack. Call it before any cleanup: every HDF5 API
@@ -234,6 +237,7 @@ static int phdf5_transfer(struct backend_file *f, int64_t k, void *buf, struct e
     /* An empty dataset has no storage to move to (HDF5 fails on its
      * undefined address): the file per process of a process without
      * particles, which no other process opens. */
+    f->called = false;
     if (model_product(f->pt->slab.ndims, f->pt->slab.dims) == 0)
         return 0;
     int64_t o[2] = {0, 0};
@@ -245,6 +249,7 @@ static int phdf5_transfer(struct backend_file *f, int64_t k, void *buf, struct e
     herr_t rc = f->mode == BACKEND_WRITE
                     ? H5Dwrite(f->dset, type, f->mspace, f->fspace, f->dxpl, buf)
                     : H5Dread(f->dset, type, f->mspace, f->fspace, f->dxpl, buf);
+    f->called = rc >= 0;
     return rc < 0 ? phdf5_transfer_fail(f, k, o, e) : 0;
 }
 
@@ -382,6 +387,52 @@ static void phdf5_version(char *buf, size_t len)
     snprintf(buf, len, "HDF5 %u.%u.%u", maj, min, rel);
 }
 
+/* report/iomode.h keeps HDF5's values of the actual I/O modes and of the
+ * causes, without depending on HDF5. */
+_Static_assert(IO_MODE_NO_COLLECTIVE == (int)H5D_MPIO_NO_COLLECTIVE &&
+                   IO_MODE_CHUNK_INDEPENDENT == (int)H5D_MPIO_CHUNK_INDEPENDENT &&
+                   IO_MODE_CHUNK_COLLECTIVE == (int)H5D_MPIO_CHUNK_COLLECTIVE &&
+                   IO_MODE_CHUNK_MIXED == (int)H5D_MPIO_CHUNK_MIXED &&
+                   IO_MODE_CONTIGUOUS_COLLECTIVE == (int)H5D_MPIO_CONTIGUOUS_COLLECTIVE,
+               "report/iomode.h: enum io_mode differs from H5D_mpio_actual_io_mode_t");
+_Static_assert((int)IO_CAUSE_SET_INDEPENDENT == (int)H5D_MPIO_SET_INDEPENDENT &&
+                   (int)IO_CAUSE_DATATYPE_CONVERSION == (int)H5D_MPIO_DATATYPE_CONVERSION &&
+                   (int)IO_CAUSE_DATA_TRANSFORMS == (int)H5D_MPIO_DATA_TRANSFORMS &&
+                   (int)IO_CAUSE_MPI_OPT_TYPES_DISABLED ==
+                       (int)H5D_MPIO_MPI_OPT_TYPES_ENV_VAR_DISABLED &&
+                   (int)IO_CAUSE_NOT_SIMPLE_OR_SCALAR_DATASPACES ==
+                       (int)H5D_MPIO_NOT_SIMPLE_OR_SCALAR_DATASPACES &&
+                   (int)IO_CAUSE_NOT_CONTIGUOUS_OR_CHUNKED_DATASET ==
+                       (int)H5D_MPIO_NOT_CONTIGUOUS_OR_CHUNKED_DATASET &&
+                   (int)IO_CAUSE_PARALLEL_FILTERED_WRITES_DISABLED ==
+                       (int)H5D_MPIO_PARALLEL_FILTERED_WRITES_DISABLED &&
+                   (int)IO_CAUSE_ERROR_WHILE_CHECKING ==
+                       (int)H5D_MPIO_ERROR_WHILE_CHECKING_COLLECTIVE_POSSIBLE,
+               "report/iomode.h: IO_CAUSE_* differ from H5D_mpio_no_collective_cause_t");
+
+/* After a completed collective transfer: what HDF5 did with it, which it
+ * leaves in the transfer property list (H5Pget_mpio_actual_io_mode: set
+ * once the I/O is done; H5Pget_mpio_no_collective_cause: this process's
+ * causes and their union over the processes). Measured with HDF5 1.10.8
+ * (docs/results.md, "actual_io_mode"): a contiguous dataset reports
+ * contiguous_collective, a chunked one chunk_collective; a memory type
+ * that needs conversion, a data transform or HDF5_MPI_OPT_TYPES=0 in the
+ * environment no_collective with that cause; but
+ * H5Pset_dxpl_mpio_collective_opt(H5FD_MPIO_INDIVIDUAL_IO) still a
+ * collective mode with no cause. */
+static int phdf5_io_mode(struct backend_file *f, struct io_mode_seen *seen, struct err *e)
+{
+    H5D_mpio_actual_io_mode_t mode = H5D_MPIO_NO_COLLECTIVE;
+    uint32_t local = 0, global = 0;
+    if (!f->called) /* no HDF5 call to ask about (an empty file per process) */
+        return 0;
+    if (H5Pget_mpio_actual_io_mode(f->dxpl, &mode) < 0 ||
+        H5Pget_mpio_no_collective_cause(f->dxpl, &local, &global) < 0)
+        return phdf5_fail(f, "read back the actual I/O mode", e);
+    io_mode_add(seen, (enum io_mode)mode, local, global);
+    return 0;
+}
+
 const struct backend_ops backend_phdf5 = {
     .desc = &api_descs[API_PHDF5],
     .open = phdf5_open,
@@ -392,4 +443,5 @@ const struct backend_ops backend_phdf5 = {
     .check_source = phdf5_check_source,
     .check = phdf5_check,
     .version = phdf5_version,
+    .io_mode = phdf5_io_mode,
 };

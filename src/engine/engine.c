@@ -16,6 +16,7 @@
 #include "engine/agree.h"
 #include "engine/check.h"
 #include "engine/files.h"
+#include "engine/iomode.h"
 #include "engine/names.h"
 #include "engine/phase.h"
 #include "engine/progress.h"
@@ -43,6 +44,8 @@ struct engine_api {
     FILE *out;               /* the text report on rank 0 of the run, else NULL */
     struct results_log *log; /* on rank 0 of the run (world rank 0), else NULL */
     struct progress *progress;
+    bool io_mode;                /* -C with a backend that reports what its library did */
+    struct io_mode_seen seen[2]; /* what it did, write and read phases */
 };
 
 static void engine_debug_line(const struct engine_api *a, const struct pattern *pt, FILE *dbg)
@@ -121,7 +124,8 @@ static bool engine_file(struct engine_api *a, int slot, double *t, struct verify
                           .verify = false,
                           .overwrite = c->overwrite,
                           .fill_each = a->pt.kind != PATTERN_GUIDE,
-                          .agree = a->ctx.comm};
+                          .agree = a->ctx.comm,
+                          .seen = a->io_mode ? &a->seen[0] : NULL};
     if (!c->read_only) {
         if (!io.fill_each)
             pattern_fill(&a->pt, 0, a->buf);
@@ -134,6 +138,7 @@ static bool engine_file(struct engine_api *a, int slot, double *t, struct verify
         io.mode = BACKEND_READ;
         io.verify = c->debug_verify;
         io.pt = &a->pt_read;
+        io.seen = a->io_mode ? &a->seen[1] : NULL;
         engine_debug_line(a, io.pt, dbg);
         if (!phase_run(&io, t + TIMER_READ_GROSS, v, e))
             return false;
@@ -268,6 +273,33 @@ static bool engine_record(struct engine_api *a, struct api_result *r)
     return true;
 }
 
+/* Collective: what the library did with the run point's collective
+ * transfers, into r (rank 0; NULL without a record) and, where it did not
+ * do collective I/O, one line on stderr (rank 0), never in the report. */
+static void engine_io_mode(const struct engine_api *a, struct api_result *r)
+{
+    struct io_mode_phase sum[2];
+    engine_io_mode_sum(a->ctx.comm, a->seen, sum);
+    if (a->ctx.rank != 0)
+        return;
+    if (r) {
+        r->io_mode_known = true;
+        r->io_mode[0] = sum[0];
+        r->io_mode[1] = sum[1];
+    }
+    char what[64], line[512];
+    if (a->point->xfer > 0) {
+        char size[32];
+        text_size(size, sizeof size, a->point->xfer);
+        snprintf(what, sizeof what, "transfer size %s", size);
+    } else {
+        snprintf(what, sizeof what, "layout %s", dims_layout_name(a->point->layout));
+    }
+    io_mode_warning(line, sizeof line, sum, a->ctx.nprocs, what);
+    if (line[0])
+        fprintf(stderr, "%s\n", line);
+}
+
 /* Rank 0: the text block of a completed run, then the record into the log. */
 static void engine_keep(struct engine_api *a, struct api_result *r, int status)
 {
@@ -295,6 +327,9 @@ static void engine_point(struct engine_api *a, const struct backend_ops *const o
     if (a->fpp)
         a->fctx = (struct backend_ctx){
             .comm = MPI_COMM_SELF, .info = a->ctx.info, .rank = 0, .nprocs = 1, .set = &a->set};
+    a->io_mode = a->set.collective && (a->ops->desc->caps & API_CAP_COLLECTIVE_IO) &&
+                 a->ops->io_mode != NULL;
+    memset(a->seen, 0, sizeof a->seen);
 }
 
 /* Collective over comm: every iteration of one run point. */
@@ -327,6 +362,8 @@ static int engine_api_run(struct engine_api *a)
             break;
         progress_add(a->progress, (int64_t)c->num_files * sweep_file_bytes(c, p->nprocs));
     }
+    if (a->io_mode)
+        engine_io_mode(a, keep ? &r : NULL);
     if (keep)
         engine_keep(a, &r, status);
     if (a->out)

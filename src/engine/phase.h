@@ -35,6 +35,9 @@ struct phase_io {
     bool fill_each;     /* the block pattern: buf prepared for each dataset, processes
                            released together (phase.c, phase_prepare()) */
     MPI_Comm agree;     /* the run's processes (ctx->comm: the file's, SELF with fpp) */
+    /* Collective transfers through a backend with io_mode: what the library
+     * did with each completed one is added here; else NULL. */
+    struct io_mode_seen *seen;
 };
 
 /* Collective over io->ctx->comm. Adds the phase's times to t[PHASE_TIMERS]

@@ -382,6 +382,54 @@ static void json_particle_counts(struct jsonw *w, const struct config *cfg, int 
     jsonw_end(w);
 }
 
+/* One phase of actual_io_mode: null when no collective transfer of it
+ * completed (an I/O error came first). */
+static void json_io_mode_phase(struct jsonw *w, const struct io_mode_phase *p)
+{
+    if (p->calls == 0) {
+        jsonw_null(w);
+        return;
+    }
+    jsonw_object(w);
+    jsonw_key(w, "mode");
+    jsonw_string(w, io_mode_phase_mode(p));
+    jsonw_key(w, "modes");
+    jsonw_array(w);
+    for (int m = 0; m < IO_MODE_COUNT; m++)
+        if (p->modes & 1u << m)
+            jsonw_string(w, io_mode_name((enum io_mode)m));
+    jsonw_end(w);
+    json_flag(w, "collective", !io_mode_fell_back(p));
+    jsonw_key(w, "cause");
+    if (p->cause) {
+        char words[256];
+        io_mode_cause_words(p->cause, words, sizeof words);
+        jsonw_string(w, words);
+    } else {
+        jsonw_null(w);
+    }
+    json_size(w, "cause_processes", p->cause_processes);
+    json_flag(w, "processes_agree", p->agree);
+    jsonw_end(w);
+}
+
+/* What HDF5 did with the collective transfers of each phase run
+ * (docs/results.md, "actual_io_mode"). */
+static void json_io_mode(struct jsonw *w, const struct config *cfg, const struct api_result *r)
+{
+    jsonw_key(w, "actual_io_mode");
+    jsonw_object(w);
+    if (!cfg->read_only) {
+        jsonw_key(w, "write");
+        json_io_mode_phase(w, &r->io_mode[0]);
+    }
+    if (!cfg->write_only) {
+        jsonw_key(w, "read");
+        json_io_mode_phase(w, &r->io_mode[1]);
+    }
+    jsonw_end(w);
+}
+
 static void json_run(struct jsonw *w, const struct config *cfg, const struct api_result *r)
 {
     enum timer_id m[TIMER_COUNT];
@@ -409,6 +457,8 @@ static void json_run(struct jsonw *w, const struct config *cfg, const struct api
     jsonw_string(w, results_status_name(results_status(r)));
     jsonw_key(w, "errors");
     json_lines(w, r->errors);
+    if (r->io_mode_known)
+        json_io_mode(w, cfg, r);
     jsonw_key(w, "measures");
     jsonw_array(w);
     for (int k = 0; k < nm; k++) {

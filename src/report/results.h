@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "cli/config.h"
+#include "report/iomode.h"
 
 /* Timers of docs/original.md §6.1, write then read. */
 enum timer_id {
@@ -53,6 +54,10 @@ struct api_result {
     int max_iterations;
     struct iter_result *it; /* [max_iterations] */
     char *errors;           /* after an I/O error: one line per failing process, owned */
+    /* Collective HDF5 transfers (-C): what HDF5 did, write then read
+     * (docs/results.md, "actual_io_mode"); io_mode_known false otherwise. */
+    bool io_mode_known;
+    struct io_mode_phase io_mode[2];
 };
 
 /* Every run of one invocation, in run order. */
