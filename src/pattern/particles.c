@@ -75,6 +75,20 @@ int64_t particles_max_count(const struct particle_dist *d, int nprocs)
     return most;
 }
 
+void particles_summary(const struct particle_dist *d, int nprocs, int64_t *total, int64_t *least,
+                       int64_t *most)
+{
+    int64_t offset = 0;
+    *total = 0;
+    particles_scan(d, nprocs, 0, &offset, total);
+    *least = INT64_MAX;
+    for (int r = 0; r < nprocs; r++) {
+        int64_t n = particles_count(d, nprocs, r);
+        *least = n < *least ? n : *least;
+    }
+    *most = particles_max_count(d, nprocs);
+}
+
 int particles_scan(const struct particle_dist *d, int nprocs, int rank, int64_t *offset,
                    int64_t *total)
 {

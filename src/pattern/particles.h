@@ -28,6 +28,10 @@ int64_t particles_count(const struct particle_dist *d, int nprocs, int rank);
 /* The largest count of any process. */
 int64_t particles_max_count(const struct particle_dist *d, int nprocs);
 
+/* All processes' particles, and the fewest and the most of one process. */
+void particles_summary(const struct particle_dist *d, int nprocs, int64_t *total, int64_t *least,
+                       int64_t *most);
+
 /* The exclusive scan: the particles of the processes before rank into
  * *offset, and of all processes into *total. Returns 0, or -1 if the total
  * does not fit in 64 bits. */

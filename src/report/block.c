@@ -169,14 +169,10 @@ static void block_what(const struct config *cfg, int nprocs, char *buf, size_t l
 {
     if (cfg->pattern == PATTERN_PARTICLES) {
         struct particle_dist d = dist_of(cfg);
-        int64_t off = 0, total = 0, least = INT64_MAX;
-        particles_scan(&d, nprocs, 0, &off, &total);
-        for (int r = 0; r < nprocs; r++) {
-            int64_t n = particles_count(&d, nprocs, r);
-            least = n < least ? n : least;
-        }
+        int64_t total, least, most;
+        particles_summary(&d, nprocs, &total, &least, &most);
         snprintf(buf, len, "%lld particles, %lld to %lld per process", (long long)total,
-                 (long long)least, (long long)particles_max_count(&d, nprocs));
+                 (long long)least, (long long)most);
         return;
     }
     int grid[MODEL_MAX_DIMS];

@@ -184,9 +184,15 @@ static void json_grid(struct jsonw *w, const char *key, int n, const int *grid)
 }
 
 /* The block pattern's workload (docs/block.md). */
-/* --align-data and --shift as given: lists, empty when not given. */
+/* The layouts in run order, then --align-data and --shift as given:
+ * lists, empty when not given. */
 static void json_places(struct jsonw *w, const struct config *cfg)
 {
+    jsonw_key(w, "layouts");
+    jsonw_array(w);
+    for (int l = 0; l < cfg->nlayouts; l++)
+        jsonw_string(w, dims_layout_name(cfg->layouts[l]));
+    jsonw_end(w);
     jsonw_key(w, "align_data");
     jsonw_array(w);
     for (int i = 0; i < cfg->nalign; i++)
@@ -208,11 +214,6 @@ static void json_block_config(struct jsonw *w, const struct config *cfg)
     json_grid(w, "read_grid", cfg->ndims, cfg->read_grid);
     json_size(w, "element_size", cfg->elem);
     json_size(w, "vars", cfg->nvars);
-    jsonw_key(w, "layouts");
-    jsonw_array(w);
-    for (int l = 0; l < cfg->nlayouts; l++)
-        jsonw_string(w, dims_layout_name(cfg->layouts[l]));
-    jsonw_end(w);
     json_places(w, cfg);
     jsonw_end(w);
 }
@@ -239,11 +240,6 @@ static void json_particles_config(struct jsonw *w, const struct config *cfg)
     jsonw_array(w);
     for (int v = 0; v < cfg->nvars; v++)
         jsonw_string(w, particles_var_name(v));
-    jsonw_end(w);
-    jsonw_key(w, "layouts");
-    jsonw_array(w);
-    for (int l = 0; l < cfg->nlayouts; l++)
-        jsonw_string(w, dims_layout_name(cfg->layouts[l]));
     jsonw_end(w);
     json_places(w, cfg);
     jsonw_end(w);
@@ -368,17 +364,13 @@ static void json_sample(struct jsonw *w, const struct api_result *r, int i, enum
 static void json_particle_counts(struct jsonw *w, const struct config *cfg, int nprocs)
 {
     struct particle_dist d = dist_of(cfg);
-    int64_t off = 0, total = 0, least = INT64_MAX;
-    particles_scan(&d, nprocs, 0, &off, &total);
-    for (int r = 0; r < nprocs; r++) {
-        int64_t n = particles_count(&d, nprocs, r);
-        least = n < least ? n : least;
-    }
+    int64_t total, least, most;
+    particles_summary(&d, nprocs, &total, &least, &most);
     jsonw_key(w, "particles");
     jsonw_object(w);
     json_size(w, "total", total);
     json_size(w, "min", least);
-    json_size(w, "max", particles_max_count(&d, nprocs));
+    json_size(w, "max", most);
     jsonw_end(w);
 }
 

@@ -267,9 +267,10 @@ def particles_aligned_and_shifted():
     """--align-data and --shift: each variable and each process's run from
     a multiple of the alignment, every offset shifted, verified by h5perf
     (-D v) and here (data at its places, padding zeros, the file's size);
-    POSIX's calls, logged by the iolog shim, are exactly one pwrite and one
-    pread per process and variable at those places (none for a process
-    without particles). HDF5 and the files per process are run once,
+    the calls on the POSIX and MPI-IO (independent: contiguous, so the MPI
+    library makes them itself) files, logged by the iolog shim, are exactly
+    one pwrite and one pread per process and variable at those places (none
+    for a process without particles). HDF5 and the files per process are run once,
     packed."""
     cs = [5, 0, 1003]
     dist = "list:" + ",".join(map(str, cs))
@@ -291,11 +292,13 @@ def particles_aligned_and_shifted():
             for suffix in (".posix", ".mpio"):
                 starts, stride = check_placed(os.path.join(d, "#pio_tmp_1" + suffix), cs, 3,
                                               align, shift)
-            calls = logged_calls(logs, ".posix")
-            for rank, c in enumerate(cs):
-                want = sorted((op, shift + v * stride + starts[rank], 4 * c)
-                              for op in ("pread", "pwrite") for v in range(3) if c)
-                expect_eq(calls.get(rank, []), want, "rank %d: POSIX calls (%s)" % (rank, opts), r)
+            for suffix in (".posix", ".mpio"):
+                calls = logged_calls(logs, suffix)
+                for rank, c in enumerate(cs):
+                    want = sorted((op, shift + v * stride + starts[rank], 4 * c)
+                                  for op in ("pread", "pwrite") for v in range(3) if c)
+                    expect_eq(calls.get(rank, []), want,
+                              "rank %d: calls on the %s file (%s)" % (rank, suffix, opts), r)
 
 
 @case
