@@ -147,25 +147,29 @@ def plot_and_compare_a_real_run():
 
 @case
 def plots_compare_back_to_back_and_slowed():
-    """Two back-to-back runs of one configuration (2 processes, one per core
-    of this machine: more would make MPICH's busy-polling ranks share cores
-    and stretch the collective opens and closes past the minimum time; the
-    three APIs, 3 iterations of a few milliseconds each) compared with the
-    defaults: no regression, exit 0. The same configuration in POSIX with
-    every write slowed by the fault shim (each write iteration 0.3 s or
-    more): every write figure is a regression, exit 1."""
+    """Two back-to-back runs of one configuration (2 processes, the three
+    APIs, 3 iterations of a few milliseconds each) compared with a minimum
+    time of 5 s: every configuration is too short to judge, no regression,
+    exit 0. With the default 0.1 s this part measured the machine, not the
+    tool: on a loaded 2-core machine one POSIX write iteration took 0.18 s
+    instead of 0.02 s and was rightly a regression (the tool's verdicts on
+    noisy pairs are tested on fixed documents, tests/companion). The same
+    configuration in POSIX with every write slowed by the fault shim (each
+    write iteration 0.3 s or more): every write figure is a regression,
+    exit 1."""
     with TempDir() as d:
         args = "-e 4M -x 2M -X 4M -B 1M -i 3 --results %s"
         a, again, slow = (os.path.join(d, n + ".json") for n in ("a", "again", "slow"))
         for path in (a, again):
             r = run(2, args % path, env={"HDF5_PARAPREFIX": d})
             expect_eq(r.rc, 0, "h5perf exit status", r)
-        c = tool("h5perf-compare", [a, again])
+        c = tool("h5perf-compare", [a, again, "--min-time", "5"])
         expect_eq((c.returncode, c.stderr), (0, ""), "two runs of one configuration", c)
         table = checks.CompareTable(c.stdout)
-        expect(table.summary.startswith(
-            "0 regressions in 48 configurations (threshold 10%, minimum time 0.1 s)"),
-            "summary line", c)
+        expect_eq(table.summary, "0 regressions in 48 configurations (threshold 10%, minimum "
+                  "time 5 s), 48 too short to judge", "summary line", c)
+        expect_eq({v["verdict"] for v in table.rows.values()}, {"too short to judge (< 5 s)"},
+                  "verdicts", c)
 
         r = run(2, args % slow + " -A posix", env={
             "HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
