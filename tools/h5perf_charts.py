@@ -2,7 +2,8 @@
 
 plan_charts() turns loaded results into Plot descriptions (pure: no
 matplotlib): the guide's lines over transfer sizes and process counts, or
-the block and particles patterns' bars by layout; render() draws one Plot
+the block and particles patterns' bars by layout (and, for placed runs, by
+--align-data and --shift); render() draws one Plot
 to PNG and SVG with matplotlib's Agg and SVG backends, never pyplot, so no
 display and no global figure state. A failed measurement is a NaN point: a
 gap in a line, no bar but the word "failed"; a failure is never drawn as a
@@ -11,10 +12,14 @@ throughput.
 import math
 import os
 
-from h5perf_results import (APIS, DATA_MEASURES, LAYOUTS, MEASURE_TITLES, counts_text,
-                            distribution_text, format_size)
+from h5perf_results import (APIS, DATA_MEASURES, LAYOUTS, MEASURE_TITLES, PLACEABLE_APIS,
+                            counts_text, distribution_text, format_size, placeable,
+                            placement_text)
 
 API_COLORS = {"posix": "#1f77b4", "mpiio": "#ff7f0e", "phdf5": "#2ca02c"}
+# The alignment charts' bars of the chunked layout: the API's colour, lighter
+# (hatching already tells inputs apart).
+CHUNKED_COLORS = {"posix": "#8fbbd9", "mpiio": "#ffbf86"}
 # The overhead ratios of the NERSC talk: each layer against the one below it.
 RATIOS = (("phdf5", "mpiio"), ("mpiio", "posix"))
 RATIO_COLORS = {("phdf5", "mpiio"): "#2ca02c", ("mpiio", "posix"): "#ff7f0e"}
@@ -40,8 +45,8 @@ class Series:
 
 class Plot:
     """One chart. x is "size" (transfer size) or "processes", lines over a
-    log2 axis, or "layout" or "layout ratio", bars in groups (the names in
-    groups, in order); y is "throughput" (with min..max error bars) or
+    log2 axis, or "layout", "layout ratio" or "placement", bars in groups
+    (the names in groups, in order); y is "throughput" (with min..max error bars) or
     "ratio" (with a line at 1). subtitle, a second line under the title,
     says what the particles pattern's charts measured."""
 
@@ -212,18 +217,19 @@ def _layouts(inputs):
 
 
 def _ratio_points(res, pairs):
-    """(group, numerator, denominator) configurations -> ratio points, where
+    """(group, numerator, denominator) of res.main -> ratio points, where
     both ran."""
-    return [_ratio_point(res.configs[a], res.configs[b], group) for group, a, b in pairs
-            if a in res.configs and b in res.configs]
+    return [_ratio_point(res.main[a], res.main[b], group) for group, a, b in pairs
+            if a in res.main and b in res.main]
 
 
 def block_throughput(inputs):
-    """The median throughput (min..max) of each API on each layout."""
+    """The median throughput (min..max) of each API on each layout: of placed
+    runs, those placed by the first --align-data and --shift (res.main)."""
     def series_of(res, p, m):
-        return [(api, API_COLORS[api], [_point(res.configs[(p, api, layout, m)], layout)
+        return [(api, API_COLORS[api], [_point(res.main[(p, api, layout, m)], layout)
                                         for layout in LAYOUTS
-                                        if (p, api, layout, m) in res.configs])
+                                        if (p, api, layout, m) in res.main])
                 for api in APIS]
     return _block_plots(inputs, "block", "%s throughput by layout and API, %s", "layout",
                         "throughput", _layouts(inputs), series_of)
@@ -254,11 +260,39 @@ def block_over_fpp(inputs):
                         groups if "fpp" in _layouts(inputs) else [], series_of)
 
 
+def block_alignment(inputs):
+    """Throughput against --align-data and --shift, when an input is placed:
+    a group per placement (in run order; "packed", "4K", "4K+512"), a bar
+    per input x API x layout whose files are placed (POSIX and MPI-IO on the
+    shared and chunked layouts), as h5perf's "Alignment" table."""
+    if not any(res.placed for res in inputs):
+        return []
+    groups = []
+    for res in inputs:
+        groups += [g for g in map(placement_text, res.placements) if g not in groups]
+
+    def series_of(res, p, m):
+        out = []
+        for api in PLACEABLE_APIS:
+            for layout in LAYOUTS:
+                if not placeable(api, layout):
+                    continue
+                at = res.by_placement
+                points = [_point(at[c], placement_text(pair)) for pair in res.placements
+                          for c in [(p, api, layout, m) + pair] if c in at]
+                color = CHUNKED_COLORS[api] if layout == "chunked" else API_COLORS[api]
+                out.append(("%s %s" % (api, layout), color, points))
+        return out
+    return _block_plots(inputs, "block-align", "%s throughput against --align-data and "
+                        "--shift, %s", "placement", "throughput", groups, series_of)
+
+
 def plan_charts(inputs):
     """Every chart for these inputs (all of one pattern), in the order the
     report shows them."""
     if inputs and inputs[0].by_layout:
-        return block_throughput(inputs) + block_over_mpiio(inputs) + block_over_fpp(inputs)
+        return block_throughput(inputs) + block_over_mpiio(inputs) + block_over_fpp(inputs) + \
+            block_alignment(inputs)
     return throughput_vs_size(inputs) + throughput_vs_processes(inputs) + overhead_ratios(inputs)
 
 
@@ -271,6 +305,7 @@ AXIS_LABELS = {
     "ratio": "ratio of median throughputs (×)",
     "layout": "file layout",
     "layout ratio": "file layout, over the file per process (fpp)",
+    "placement": "--align-data (+ --shift), bytes",
 }
 
 

@@ -10,7 +10,8 @@ import html
 import math
 import shlex
 
-from h5perf_results import MEASURE_TITLES, counts_text, distribution_text, format_size
+from h5perf_results import (MEASURE_TITLES, counts_text, distribution_text, format_size,
+                            placement, placement_text, run_placement, size_text)
 
 CSS = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
@@ -24,6 +25,7 @@ figure img { width: 640px; max-width: 100%; }
 code { white-space: pre-wrap; }
 """
 
+ALIGN_HEADING = "Placement: throughput against --align-data and --shift (placed runs)"
 SECTIONS = (("size", "Throughput vs transfer size"),
             ("processes", "Throughput vs process count"),
             ("overhead", "Overhead ratios: HDF5 over MPI-IO, MPI-IO over POSIX"),
@@ -31,10 +33,12 @@ SECTIONS = (("size", "Throughput vs transfer size"),
             ("block-over-mpiio", "Library overhead: each API over MPI-IO on the same layout"),
             ("block-over-fpp", "Shared file: each layout over the file per process (fpp) "
                                "with the same API"),
+            ("block-align", ALIGN_HEADING),
             ("particles", "Throughput by layout and API"),
             ("particles-over-mpiio", "Library overhead: each API over MPI-IO on the same layout"),
             ("particles-over-fpp", "Shared file: each layout over the file per process (fpp) "
-                                   "with the same API"))
+                                   "with the same API"),
+            ("particles-align", ALIGN_HEADING))
 
 
 def esc(value):
@@ -116,7 +120,7 @@ def _block_rows(res):
         grids.setdefault(run["processes"], run.get("grid"))
     by_count = ", ".join("%d: %s" % (p, _dims(grids[p])) for p in sorted(grids))
     layouts = b.get("layouts")
-    return [
+    return _placement_rows(res, [
         ("workload", "block pattern, %s I/O" % _get(g, "io_mode")),
         ("array", "%s elements of %s bytes, %s variable%s%s" % (
             _dims(b.get("global")), _get(b, "element_size"), _get(b, "vars"),
@@ -126,7 +130,7 @@ def _block_rows(res):
             by_count or "none")),
         ("read grid", _dims(b["read_grid"]) if b.get("read_grid") else "the writer's"),
         ("layouts", ", ".join(map(str, layouts)) if isinstance(layouts, list) else "?"),
-    ]
+    ])
 
 
 def _particles_rows(res):
@@ -138,14 +142,28 @@ def _particles_rows(res):
     names = names if isinstance(names, list) else []
     counts = res.particle_counts()
     layouts = spec.get("layouts")
-    return [
+    return _placement_rows(res, [
         ("workload", "particles pattern, %s, %d variable%s of 4-byte elements (%s), %s I/O" % (
             distribution_text(g), len(names), "" if len(names) == 1 else "s",
             ", ".join(map(str, names)), _get(g, "io_mode"))),
         ("particles", "by process count: %s" % ("; ".join(
             "%d: %s" % (p, counts_text(counts[p])) for p in sorted(counts)) or "none")),
         ("layouts", ", ".join(map(str, layouts)) if isinstance(layouts, list) else "?"),
-    ]
+    ])
+
+
+def _placement_rows(res, rows):
+    """rows, and for a placed input a row "placement": --align-data and
+    --shift as given, the placements run and the one the layout charts use."""
+    if not res.placed:
+        return rows
+    aligns, shifts = res.placement_lists()
+    text = "--align-data %s, --shift %s; runs %s; the charts by layout show %s" % (
+        ",".join(map(size_text, aligns)) or "not given",
+        ",".join(map(size_text, shifts)) or "not given",
+        ", ".join(map(placement_text, res.placements)) or "none",
+        placement_text(res.first))
+    return rows + [("placement", text)]
 
 
 def _dims(d):
@@ -190,6 +208,7 @@ def inputs_section(inputs):
 
 def failures_section(inputs):
     rows = []
+    placed = any(res.placed for res in inputs)
     for res in inputs:
         for run in res.failed_runs():
             bad = ["%s: %s" % (m["measure"], m["status"]) for m in run["measures"]
@@ -197,14 +216,15 @@ def failures_section(inputs):
             errors = "".join("<div><code>%s</code></div>" % esc(e) for e in run["errors"])
             rows.append(([_td(res.name)] if len(inputs) > 1 else []) + [
                 _td(run["processes"], True), _td(format_size(run["transfer_size"])),
-                _td(run["api"])] + ([_td(run["layout"])] if res.by_layout else []) + [
+                _td(run["api"])] + ([_td(run["layout"])] if res.by_layout else []) + (
+                [_td(placement_text(run_placement(run)))] if placed else []) + [
                 _td(run["status"]), _td(", ".join(bad) or "none"),
                 "<td>%s</td>" % (errors or "(no error lines)")])
     if not rows:
         return "<h2>Failed runs</h2>\n<p>None: every run succeeded.</p>"
     header = (["input"] if len(inputs) > 1 else []) + [
-        "processes", "transfer size", "API"] + (["layout"] if inputs[0].by_layout else []) + [
-        "status", "failed measures", "errors"]
+        "processes", "transfer size", "API"] + (["layout"] if inputs[0].by_layout else []) + (
+        ["placement"] if placed else []) + ["status", "failed measures", "errors"]
     return "<h2>Failed runs</h2>\n" + _table(header, rows, ["failed"] * len(rows))
 
 
@@ -232,28 +252,34 @@ def _num(v, fmt):
 
 def runs_section(inputs):
     rows, classes = [], []
+    placed = any(res.placed for res in inputs)
     for res in inputs:
         for key in res.keys():
             p, x, api, measure = key[:4]
             s = res.stats[key]
             rows.append(([_td(res.name)] if len(inputs) > 1 else []) + [
                 _td(p, True), _td(format_size(x)), _td(api)] + (
-                [_td(key[4])] if res.by_layout else []) + [_td(MEASURE_TITLES[measure]),
+                [_td(key[4])] if res.by_layout else []) + (
+                [_td(placement_text(placement(key)))] if placed else []) + [
+                _td(MEASURE_TITLES[measure]),
                 _td(_num(s.median, "%.1f"), True), _td(_num(s.min, "%.1f"), True),
                 _td(_num(s.max, "%.1f"), True), _td(_num(s.median_seconds, "%.6f"), True),
                 _td(s.iterations, True), _td("ok" if s.ok else s.failure)])
             classes.append("" if s.ok else "failed")
     first = inputs[0]
     header = (["input"] if len(inputs) > 1 else []) + [
-        "processes", "transfer size", "API"] + (["layout"] if first.by_layout else []) + [
+        "processes", "transfer size", "API"] + (["layout"] if first.by_layout else []) + (
+        ["placement"] if placed else []) + [
         "measure", "median MiB/s", "min MiB/s", "max MiB/s", "median s", "iterations ok",
         "status"]
     note = ("<p>Over the successful iterations, slowest process of each; the median "
-            "throughput is that of the median time. Open and close times move no data.%s</p>"
+            "throughput is that of the median time. Open and close times move no data.%s%s</p>"
             % (" The transfer size of the block pattern is a process's block of one "
                "variable, its one call." if first.block else
                " The transfer size of the particles pattern is the largest process's "
-               "particles of one variable, its one call." if first.particles else ""))
+               "particles of one variable, its one call." if first.particles else "",
+               " The placement is the run's --align-data and --shift (4K+512), packed where "
+               "it has none." if placed else ""))
     return "<h2>All runs</h2>\n" + note + "\n" + _table(header, rows, classes)
 
 

@@ -55,6 +55,16 @@ BLOCK_GRID_KEYS = ("grid", "read_grid")
 # with normal) and variables (their names).
 LAYOUT_PATTERNS = ("block", "particles")
 PARTICLES_KEYS = ("per_process", "distribution", "seed", "vars")
+# --align-data and --shift (docs/particles.md, "Alignment"; later within
+# version 2): the lists as given in config.block or config.particles, and
+# each run's placement (align_data, shift) in bytes, (0, 0) packed. Only the
+# POSIX and MPI-IO files of the shared and chunked layouts are placed (as
+# h5perf's sweep_placeable()); every value runs in turn for them, the other
+# runs once, packed. A placed run's key carries its placement: runs of one
+# (processes, API, layout) then differ by it.
+PLACEMENT_KEYS = ("align_data", "shift")
+PLACEABLE_APIS = ("posix", "mpiio")
+PACKED = (0, 0)
 
 
 class ResultsError(Exception):
@@ -114,10 +124,51 @@ class Results:
             for m in run["measures"]:
                 self.stats[run_key(run, m["measure"], self.by_layout)] = measure_stats(run, m)
         self.configs = {configuration(k): s for k, s in self.stats.items()}
+        # The placements run (align_data, shift), in run order, of the runs
+        # that can be placed; the input is placed when a run is, or when the
+        # configuration lists --align-data or --shift.
+        self.placements = []
+        for run in self.runs:
+            pair = run_placement(run)
+            if self.by_layout and placeable(run["api"], run["layout"]) \
+                    and pair not in self.placements:
+                self.placements.append(pair)
+        self.placed = self.by_layout and (
+            any(placement(k) != PACKED for k in self.stats) or
+            any(self._listed(k) for k in PLACEMENT_KEYS))
+        self.first = tuple((self._listed(k) or [0])[0] for k in PLACEMENT_KEYS)
+        # What the block and particles charts show for (processes, API,
+        # layout, measure): as h5perf's report (block_find()), the run placed
+        # by the first --align-data and --shift values where it can be
+        # placed, else the packed run.
+        # by_placement: every run of the block and particles patterns by
+        # (processes, API, layout, measure, align_data, shift), packed (0, 0).
+        self.by_placement = {configuration(k)[:4] + placement(k): s
+                             for k, s in self.stats.items() if len(k) > 4}
+        self.main = {}
+        for c, s in self.by_placement.items():
+            want = self.first if placeable(c[1], c[2]) else PACKED
+            if c[4:] == want:
+                self.main[c[:4]] = s
+
+    def _listed(self, name):
+        """config.block's or config.particles' --align-data or --shift list,
+        [] where the document has none (earlier builds) or it is not a list
+        of whole numbers."""
+        spec = self.config.get(self.pattern) if self.by_layout else None
+        values = spec.get(name) if isinstance(spec, dict) else None
+        return values if isinstance(values, list) and values and all(
+            _is_count(v) for v in values) else []
+
+    def placement_lists(self):
+        """(--align-data list, --shift list) as given, [] where not."""
+        return tuple(self._listed(k) for k in PLACEMENT_KEYS)
 
     def keys(self, measure=None):
-        """The keys (run_key()), in a stable order."""
-        return sorted((k for k in self.stats if measure is None or k[3] == measure), key=sort_key)
+        """The keys (run_key()), in a stable order: sort_key()'s, placements
+        in run order."""
+        return sorted((k for k in self.stats if measure is None or k[3] == measure),
+                      key=lambda k: sort_key(k, self.placements))
 
     def layouts(self):
         """The layouts run (block and particles patterns), in LAYOUTS order;
@@ -179,9 +230,32 @@ def run_key(run, measure, by_layout):
     measure), and for the block and particles patterns the layout too,
     last: (processes, transfer size, API, measure, layout). Their runs of
     one process count share their transfer size (a process's block, the
-    largest process's particles) and differ by layout."""
+    largest process's particles) and differ by layout. A placed run's key
+    ends with its placement: (..., layout, align_data, shift); a packed
+    run's (0, 0, and every run of an earlier build) has none, so documents
+    without placed runs keep their keys."""
     key = (run["processes"], run["transfer_size"], run["api"], measure)
-    return key + (run["layout"],) if by_layout else key
+    if not by_layout:
+        return key
+    pair = run_placement(run)
+    return key + (run["layout"],) + (pair if pair != PACKED else ())
+
+
+def run_placement(run):
+    """(align_data, shift) of a run; (0, 0) where it has none (packed, or
+    written by an earlier build)."""
+    return tuple(run.get(k, 0) for k in PLACEMENT_KEYS)
+
+
+def placement(key):
+    """(align_data, shift) of a key; (0, 0) packed."""
+    return tuple(key[5:7]) if len(key) > 5 else PACKED
+
+
+def placeable(api, layout):
+    """Whether h5perf places this API's files on this layout (--align-data,
+    --shift): POSIX and MPI-IO, not a file per process."""
+    return api in PLACEABLE_APIS and layout != "fpp"
 
 
 def configuration(key):
@@ -189,19 +263,43 @@ def configuration(key):
     is; a block or particles key without its transfer size, which follows
     from the array and the grid, or from the counts (two arrays, two
     distributions are compared, with a note): (processes, API, layout,
-    measure)."""
+    measure), and a placed run's placement last (processes, API, layout,
+    measure, align_data, shift)."""
     if len(key) == 4:
         return key
-    p, _, api, measure, layout = key
-    return (p, api, layout, measure)
+    p, _, api, measure, layout = key[:5]
+    return (p, api, layout, measure) + tuple(key[5:])
 
 
-def sort_key(key):
+def sort_key(key, placements=()):
     """Orders keys as h5perf runs them; block and particles keys by API,
-    then layout, as the block report's rows."""
+    then layout, as the block report's rows, then placement: packed first,
+    then in the order of placements (run order), else by value."""
     p, x, api, measure = key[:4]
     layout = (LAYOUTS.index(key[4]),) if len(key) > 4 else ()
+    if len(key) > 5:
+        pair = placement(key)
+        rank = placements.index(pair) if pair in placements else len(placements)
+        layout += (1, rank) + pair
+    elif layout:
+        layout += (0, 0, 0, 0)
     return (p, x, APIS.index(api)) + layout + (MEASURES.index(measure),)
+
+
+def placement_text(pair):
+    """A placement as a chart's group names it: "packed", "4K", "4K+512",
+    "packed+512" (sizes as h5perf's report writes them: 4K, 1M, 512)."""
+    align, shift = pair
+    text = size_text(align) if align else "packed"
+    return text + ("+%s" % size_text(shift) if shift else "")
+
+
+def size_text(n):
+    """Bytes as h5perf's alignment table writes them: "1M", "4K", "512"."""
+    for unit, scale in (("M", 1 << 20), ("K", 1 << 10)):
+        if n >= scale and n % scale == 0:
+            return "%d%s" % (n // scale, unit)
+    return "%d" % n
 
 
 def mib_per_s(nbytes, seconds):
@@ -367,15 +465,22 @@ def check_document(doc):
         where = "runs[%d]" % i
         _check_run(_expect(run, "object", where), where)
         if by_layout:
-            # Runs of one process count share their transfer size.
-            key = (run["processes"], _choice(run, "layout", LAYOUTS, where), run["api"])
-            what = "layout %s" % key[1]
+            # Runs of one process count share their transfer size; placed
+            # runs of one layout and API differ by their placement.
+            layout = _choice(run, "layout", LAYOUTS, where)
+            for k in PLACEMENT_KEYS:
+                if k in run:
+                    _positive(run, k, where, minimum=0)
+            pair = run_placement(run)
+            key = (run["processes"], layout, run["api"]) + pair
+            what = "layout %s" % layout
+            placed = ", align_data %d, shift %d" % pair if pair != PACKED else ""
         else:
             key = (run["processes"], run["transfer_size"], run["api"])
-            what = "transfer size %s" % format_size(key[1])
+            what, placed = "transfer size %s" % format_size(key[1]), ""
         if key in seen:
-            raise ResultsError("%s: second run of %d processes, %s, %s" % (
-                where, key[0], what, key[2]))
+            raise ResultsError("%s: second run of %d processes, %s, %s%s" % (
+                where, key[0], what, key[2], placed))
         seen.add(key)
 
 

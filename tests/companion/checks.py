@@ -126,19 +126,24 @@ class Page(HTMLParser):
 class CompareTable:
     """h5perf-compare's stdout: the two file lines, the table and the
     summary line. rows maps (procs, xfer, api, measure) as printed (block
-    documents: (procs, api, layout, measure)) to a dict of the other
-    columns: A, A range, B, B range, B/A, time, verdict."""
+    documents: (procs, api, layout, measure); with placed runs (procs, api,
+    layout, align, shift, measure)) to a dict of the other columns: A,
+    A range, B, B range, B/A, time, verdict."""
 
     HEADER = ["procs", "xfer", "api", "measure", "A", "MiB/s", "A", "min..max", "B", "MiB/s",
               "B", "min..max", "B/A", "time", "s", "verdict"]
     BLOCK_HEADER = ["procs", "api", "layout"] + HEADER[3:]
+    PLACED_HEADER = ["procs", "api", "layout", "align", "shift"] + HEADER[3:]
     COLUMNS = ("A", "A range", "B", "B range", "B/A", "time", "verdict")
 
-    def __init__(self, out, block=False):
+    def __init__(self, out, block=False, placed=False):
         lines = out.splitlines()
         assert lines[0].startswith("A: ") and lines[1].startswith("B: ") and lines[2] == "", out
         self.header = lines[3]
-        assert self.header.split() == (self.BLOCK_HEADER if block else self.HEADER), self.header
+        header = self.PLACED_HEADER if placed else self.BLOCK_HEADER if block else self.HEADER
+        assert self.header.split() == header, self.header
+        # The cells that name a configuration, before A's median.
+        n = 6 if placed else 4
         self.lines = lines[4:-2]
         assert lines[-2] == "", out
         self.summary = lines[-1]
@@ -148,14 +153,14 @@ class CompareTable:
             # row; a failed side has no range, and then there is no ratio
             # or time either.
             f = re.split(" {2,}", line.strip())
-            if f[4] == "failed":
-                f[5:5] = [""]
-            if f[6] == "failed":
-                f[7:7] = [""]
-            if len(f) == 9:
-                f[8:8] = ["", ""]
-            assert len(f) == 11, line
-            self.rows[tuple(f[:4])] = dict(zip(self.COLUMNS, f[4:]))
+            if f[n] == "failed":
+                f[n + 1:n + 1] = [""]
+            if f[n + 2] == "failed":
+                f[n + 3:n + 3] = [""]
+            if len(f) == n + 5:
+                f[n + 4:n + 4] = ["", ""]
+            assert len(f) == n + 7, line
+            self.rows[tuple(f[:n])] = dict(zip(self.COLUMNS, f[n:]))
 
     def verdicts(self):
         return {r["verdict"] for r in self.rows.values()}

@@ -22,6 +22,7 @@ SWEEP = os.path.join(DATA, "sweep.json")
 FAILURE = os.path.join(DATA, "failure.json")
 BLOCK = os.path.join(DATA, "block.json")
 PARTICLES = os.path.join(DATA, "particles.json")
+PARTICLES_PLACED = os.path.join(DATA, "particles-placed.json")
 MIB = 1 << 20
 DATA_MEASURES = ("write", "write_open_close", "write_raw", "read", "read_open_close", "read_raw")
 
@@ -126,23 +127,35 @@ def expected_verdict(a_run, a_measure, b_run, b_measure, threshold, min_time):
     return "same"
 
 
-def find_run(doc, processes, xfer, api, layout=None):
+def find_run(doc, processes, xfer, api, layout=None, placement=(0, 0)):
     """The guide's run of (processes, xfer, api), or the block or particles
-    pattern's of that layout."""
+    pattern's of that layout and placement (align_data, shift; 0, 0 where
+    a run has none)."""
     return next(r for r in doc["runs"] if (r["processes"], r["transfer_size"], r["api"],
-                                           r.get("layout")) == (processes, xfer, api, layout))
+                                           r.get("layout"), placement_of(r)) ==
+                (processes, xfer, api, layout, placement))
+
+
+def placement_of(run):
+    """(align_data, shift) of a run, (0, 0) where it has none (packed)."""
+    return (run.get("align_data", 0), run.get("shift", 0))
 
 
 def key_of(run, measure):
     """A measure's key as docs/companion.md defines it: (processes, transfer
-    size, API, measure), and the block or particles pattern's layout last."""
+    size, API, measure), and the block or particles pattern's layout last,
+    then a placed run's align_data and shift."""
     key = (run["processes"], run["transfer_size"], run["api"], measure)
-    return key + (run["layout"],) if "layout" in run else key
+    if "layout" not in run:
+        return key
+    placed = placement_of(run) if placement_of(run) != (0, 0) else ()
+    return key + (run["layout"],) + placed
 
 
 def run_of(doc, key):
     """The run of a key (key_of())."""
-    return find_run(doc, *key[:3], layout=key[4] if len(key) > 4 else None)
+    return find_run(doc, *key[:3], layout=key[4] if len(key) > 4 else None,
+                    placement=tuple(key[5:7]) if len(key) > 5 else (0, 0))
 
 
 def find_measure(run, name):
@@ -220,6 +233,34 @@ def failed_in(doc, key, status="io_error"):
 def only_processes(doc, processes):
     doc = copy.deepcopy(doc)
     doc["runs"] = [r for r in doc["runs"] if r["processes"] == processes]
+    return doc
+
+
+def unplaced_new_build(doc):
+    """A copy of a block or particles document as a build with --align-data
+    and --shift writes it when neither is given: empty lists in the
+    configuration, and every run packed (align_data and shift 0)."""
+    doc = copy.deepcopy(doc)
+    doc["config"][doc["config"]["pattern"]].update(align_data=[], shift=[])
+    for run in doc["runs"]:
+        run.update(align_data=0, shift=0)
+    return doc
+
+
+def placed_block():
+    """block.json as if run with --shift 0,512 (no --align-data): POSIX and
+    MPI-IO on the shared and chunked layouts also ran shifted by 512 bytes,
+    1.5 times slower, each right after its packed run."""
+    doc = unplaced_new_build(load(BLOCK))
+    doc["config"]["block"]["shift"] = [0, 512]
+    runs = []
+    for run in doc["runs"]:
+        runs.append(run)
+        if run["api"] in ("posix", "mpiio") and run["layout"] != "fpp":
+            shifted = slowed({"runs": [run]}, 1.5)["runs"][0]
+            shifted["shift"] = 512
+            runs.append(shifted)
+    doc["runs"] = runs
     return doc
 
 

@@ -17,6 +17,9 @@ committed; rerun this only to change them:
   particles.json  --pattern particles --particles 4194304 --distribution
                 imbalance:0.5: 8 variables, 2 layouts (shared, fpp) x 3 APIs x
                 1, 2, 4 processes, 3 iterations, all ok, every figure over 0.1 s
+  particles-placed.json  the same at 1 and 2 processes with --align-data
+                4K,1M --shift 0,512: POSIX and MPI-IO on the shared layout run
+                4 times (4K, 4K+512, 1M, 1M+512), HDF5 and fpp once, packed
 """
 import json
 import os
@@ -37,6 +40,11 @@ EXT = {"posix": "posix", "mpiio": "mpio", "phdf5": "h5"}
 LAYOUT_SHARE = {"shared": {"posix": 0.55, "mpiio": 0.7, "phdf5": 0.6},
                 "chunked": {"posix": 0.85, "mpiio": 0.9, "phdf5": 0.8},
                 "fpp": {"posix": 1.0, "mpiio": 1.0, "phdf5": 1.0}}
+# --align-data and --shift: what a placement does to the bandwidth of a
+# placed file (a shift off the file system's block costs, a large alignment
+# helps a little).
+ALIGN_SHARE = {4096: 1.0, 1048576: 1.1}
+SHIFT_SHARE = {0: 1.0, 512: 0.7}
 
 
 def mib_per_s(nbytes, t):
@@ -249,11 +257,54 @@ def particles():
                                 "--format=json"], particles=spec)
 
 
+def particles_placed():
+    """As h5perf writes it (src/cli/sweep.c, sweep_app_points()): process
+    counts from the largest down, at each the layouts, at each every
+    (--align-data, --shift) pair, --shift innermost, at each the APIs; HDF5
+    and the file per process are not placed and run with the first pair
+    only, packed (align_data and shift 0)."""
+    rng = random.Random(9)
+    n, f, nvars, iterations = 4194304, Fraction(1, 2), 8, 3
+    aligns, shifts = [4096, 1048576], [0, 512]
+    names = measure_names(False, False)
+    runs = []
+    for p in (2, 1):
+        counts = imbalance_counts(n, f, p)
+        total, least, most = sum(counts), min(counts), max(counts)
+        for layout in ("shared", "fpp"):
+            for i, (align, shift) in enumerate((a, s) for a in aligns for s in shifts):
+                for api in ("posix", "mpiio", "phdf5"):
+                    placed = layout != "fpp" and api != "phdf5"
+                    if not placed and i > 0:
+                        continue
+                    share = LAYOUT_SHARE[layout][api] * total / p / most
+                    if placed:
+                        share *= ALIGN_SHARE[align] * SHIFT_SHARE[shift]
+                    r = run(rng, api, p, 4 * most, 4 * nvars * total, iterations, names,
+                            share=share)
+                    runs.append(dict(list(r.items())[:3] + [
+                        ("layout", layout),
+                        ("align_data", align if placed else 0),
+                        ("shift", shift if placed else 0),
+                        ("particles", {"total": total, "min": least, "max": most})] +
+                        list(r.items())[3:]))
+    cfg = {"iterations": iterations, "min_processes": 1, "max_processes": 2,
+           "write_only": False, "read_only": False, "memory_check": True,
+           "debug": {"level": 0, "raw": False, "times": False, "verify": False}}
+    spec = {"per_process": n, "distribution": "imbalance:0.5", "seed": None,
+            "vars": ["x", "y", "z", "px", "py", "pz", "id_1", "id_2"][:nvars],
+            "layouts": ["shared", "fpp"], "align_data": aligns, "shift": shifts}
+    return document(runs, cfg, ["h5perf", "--pattern", "particles", "--particles", str(n),
+                                "--distribution", "imbalance:0.5", "--align-data", "4K,1M",
+                                "--shift", "0,512", "-p", "1", "-i", "3", "--format=json"],
+                    particles=spec)
+
+
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
     os.makedirs(out, exist_ok=True)
     for name, doc in (("sweep", sweep()), ("failure", failure()), ("block", block()),
-                      ("particles", particles())):
+                      ("particles", particles()), ("particles-placed", particles_placed())):
         with open(os.path.join(out, name + ".json"), "w") as f:
             json.dump(doc, f, indent=1)
             f.write("\n")

@@ -514,5 +514,92 @@ class ParticlesCompare(Comparing, unittest.TestCase):
         self.assertEqual(t.summary, block_summary(0, 36))
 
 
+
+# --- placed runs ------------------------------------------------------------------
+# particles-placed.json: --align-data 4K,1M --shift 0,512 at 1 and 2 processes;
+# POSIX and MPI-IO on the shared layout ran at each of the 4 placements.
+
+PLACED_CONFIGS = 96  # 2 process counts x (2 APIs x 4 placements + 4 packed runs) x 4
+PLACEMENTS = [("4K", "0"), ("4K", "512"), ("1M", "0"), ("1M", "512")]
+
+
+class PlacedTable(checks.CompareTable):
+    def __init__(self, out):
+        super().__init__(out, placed=True)
+
+
+def placed_run(doc, p, api, layout, align, shift):
+    size = {"packed": 0, "4K": 4096, "1M": 1 << 20}
+    return next(r for r in doc["runs"] if (r["processes"], r["api"], r["layout"],
+                                           common.placement_of(r)) ==
+                (p, api, layout, (size[align], int(shift))))
+
+
+class PlacedCompare(Comparing, unittest.TestCase):
+    """Configurations of placed runs are (processes, API, layout, align,
+    shift, measure): each placement is compared with the same placement,
+    in two more columns."""
+    TABLE = PlacedTable
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.doc = common.load(common.PARTICLES_PLACED)
+
+    def test_itself_is_the_same_run_by_run(self):
+        t = self.compare(common.PARTICLES_PLACED, common.PARTICLES_PLACED, rc=0)
+        expected = []
+        for p in (1, 2):
+            for api in APIS:
+                for layout in PARTICLE_LAYOUTS:
+                    placed = api != "phdf5" and layout == "shared"
+                    for align, shift in PLACEMENTS if placed else [("packed", "0")]:
+                        expected += [(str(p), api, layout, align, shift, m) for m in DATA]
+        self.assertEqual([tuple(re.split(" {2,}", line.strip())[:6]) for line in t.lines],
+                         expected)
+        self.assertEqual(t.summary, block_summary(0, PLACED_CONFIGS))
+        for (p, api, layout, align, shift, m), cells in t.rows.items():
+            run = placed_run(self.doc, int(p), api, layout, align, shift)
+            median = common.expected_median(run, common.find_measure(run, m))
+            self.assertEqual((cells["A"], cells["B"]), ("%.1f" % median,) * 2)
+
+    def test_one_placement_slowed_is_flagged_alone(self):
+        slow = common.slowed(self.doc, 2.0, runs=lambda r: (
+            r["api"], common.placement_of(r)) == ("posix", (4096, 512)))
+        t = self.compare(common.PARTICLES_PLACED, self.save(slow, "slow.json"), rc=1)
+        self.assertEqual({k for k, r in t.rows.items() if r["verdict"] == "REGRESSION"},
+                         {(str(p), "posix", "shared", "4K", "512", m)
+                          for p in (1, 2) for m in DATA})
+        self.assertEqual(t.summary, block_summary(8, PLACED_CONFIGS))
+
+    def test_placed_against_unplaced_compares_only_the_same_runs(self):
+        # particles.json ran packed: its POSIX and MPI-IO shared runs are
+        # not the placed ones; HDF5 and fpp (packed in both) are compared,
+        # at 2 processes (B also ran 1).
+        packed = self.save(common.only_processes(common.load(common.PARTICLES), 2), "p2.json")
+        t = self.compare(packed, common.PARTICLES_PLACED, rc=0, notes=[
+            "align_data differs: 'not given' in A, '4K,1M' in B",
+            "shift differs: 'not given' in A, '0,512' in B",
+            "8 configurations only in A, not compared",
+            "80 configurations only in B, not compared"])
+        self.assertEqual({k[:5] for k in t.rows},
+                         {("2", api, layout, "packed", "0") for api, layout in (
+                             ("posix", "fpp"), ("mpiio", "fpp"), ("phdf5", "shared"),
+                             ("phdf5", "fpp"))})
+        self.assertEqual(len(t.rows), 16)
+
+    def test_unplaced_outputs_are_unchanged(self):
+        # A build that writes empty lists and packed runs gives the output
+        # of an earlier build's file, byte for byte.
+        for path in (common.PARTICLES, common.BLOCK):
+            new = self.save(common.unplaced_new_build(common.load(path)), "new.json")
+            old = common.run_tool("h5perf-compare", [path, path])
+            r = common.run_tool("h5perf-compare", [new, new])
+            self.assertEqual((r.rc, r.err), (old.rc, old.err), path)
+            self.assertEqual(r.out.splitlines()[2:], old.out.splitlines()[2:], path)
+            r = common.run_tool("h5perf-compare", [path, new])
+            self.assertEqual((r.rc, r.err), (0, ""), path)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -44,6 +44,10 @@ def variants():
         "particles uniform failed": common.failed_in(
             common.slowed(uniform, 1.5), (2, 16 << 20, "phdf5", "read", "shared"),
             "verify_failed"),
+        "block unplaced, new build": common.unplaced_new_build(block),
+        "particles unplaced, new build": common.unplaced_new_build(particles),
+        "block placed": common.placed_block(),
+        "particles placed slowed": common.slowed(common.load(common.PARTICLES_PLACED), 2.0),
     }
 
 
@@ -66,6 +70,7 @@ class Schema(unittest.TestCase):
         self.assertIn(common.FAILURE, paths)
         self.assertIn(common.BLOCK, paths)
         self.assertIn(common.PARTICLES, paths)
+        self.assertIn(common.PARTICLES_PLACED, paths)
         for path in paths:
             self.assert_valid(common.load(path), path)
 
@@ -161,6 +166,27 @@ class Consistency(unittest.TestCase):
         self.assertEqual([(r["processes"], r["layout"], r["api"]) for r in doc["runs"]],
                          [(p, layout, api) for p in (4, 2, 1) for layout in ("shared", "fpp")
                           for api in ("posix", "mpiio", "phdf5")])
+        times = [s["seconds"]["slowest"] for r in doc["runs"] for m in r["measures"]
+                 for s in m["samples"]]
+        self.assertGreater(min(times), 0.1)
+
+    def test_placed_fixture_has_what_the_other_tests_need(self):
+        # particles.json's workload at 2 and 1 processes with --align-data
+        # 4K,1M --shift 0,512, in h5perf's run order (src/cli/sweep.c): at
+        # each layout every placement, --shift innermost, its APIs; HDF5
+        # and fpp once, packed.
+        doc = common.load(common.PARTICLES_PLACED)
+        spec = doc["config"]["particles"]
+        self.assertEqual((spec["align_data"], spec["shift"]), ([4096, 1 << 20], [0, 512]))
+        order = []
+        for p in (2, 1):
+            for i, pair in enumerate([(4096, 0), (4096, 512), (1 << 20, 0), (1 << 20, 512)]):
+                order += [(p, "shared", api, pair) for api in ("posix", "mpiio")]
+                order += [(p, "shared", "phdf5", (0, 0))] if i == 0 else []
+            order += [(p, "fpp", api, (0, 0)) for api in ("posix", "mpiio", "phdf5")]
+        self.assertEqual([(r["processes"], r["layout"], r["api"], common.placement_of(r))
+                          for r in doc["runs"]], order)
+        self.assertEqual({r["status"] for r in doc["runs"]}, {"ok"})
         times = [s["seconds"]["slowest"] for r in doc["runs"] for m in r["measures"]
                  for s in m["samples"]]
         self.assertGreater(min(times), 0.1)

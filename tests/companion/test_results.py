@@ -148,6 +148,17 @@ BROKEN_PARTICLES = [
      "runs[18]: second run of 4 processes, layout fpp, mpiio"),
 ]
 
+# The placed particles fixture: a second run is one of the same layout,
+# API and placement (runs[3]: 2 processes, shared, posix, 4K+512).
+BROKEN_PLACED = [
+    ("duplicate placed run", lambda d: d["runs"].append(copy.deepcopy(d["runs"][3])),
+     "runs[24]: second run of 2 processes, layout shared, posix, align_data 4096, shift 512"),
+    ("negative shift", lambda d: set_path(d, ["runs", 3, "shift"], -512),
+     "runs[3].shift: -512 is below 0"),
+    ("string align", lambda d: set_path(d, ["runs", 3, "align_data"], "4K"),
+     "runs[3].align_data: expected an integer, found a string"),
+]
+
 KIB, MIB = 1 << 10, 1 << 20
 LAYOUTS = ("shared", "chunked", "fpp")
 APIS = ("posix", "mpiio", "phdf5")
@@ -278,6 +289,61 @@ class Keys(unittest.TestCase):
                     common.PARTICLES, other.path, name)))
 
 
+class PlacedKeys(unittest.TestCase):
+    """--align-data and --shift: a placed run's key ends with its placement,
+    a packed run's keeps the key it had before."""
+
+    def test_placed_keys(self):
+        res = hr.load(common.PARTICLES_PLACED)
+        self.assertTrue(res.placed)
+        self.assertEqual(res.placements, [(4096, 0), (4096, 512), (1 << 20, 0), (1 << 20, 512)])
+        self.assertEqual(res.first, (4096, 0))
+        self.assertEqual(res.placement_lists(), ([4096, 1 << 20], [0, 512]))
+        size = {1: 4 * 4194304, 2: 4 * 6291456}
+        # Every run has its own keys: none merged, none dropped.
+        self.assertEqual(len(res.stats), 24 * 4)
+        # Listed by API, layout, then placement in run order (packed first).
+        self.assertEqual(res.keys("write")[:6], [
+            (1, size[1], "posix", "write", "shared", 4096, 0),
+            (1, size[1], "posix", "write", "shared", 4096, 512),
+            (1, size[1], "posix", "write", "shared", 1 << 20, 0),
+            (1, size[1], "posix", "write", "shared", 1 << 20, 512),
+            (1, size[1], "posix", "write", "fpp"),
+            (1, size[1], "mpiio", "write", "shared", 4096, 0)])
+        self.assertIn((2, "phdf5", "shared", "read"), res.configs)
+        self.assertIn((2, "mpiio", "shared", "read", 1 << 20, 512), res.configs)
+        self.assertNotIn((2, "mpiio", "shared", "read"), res.configs)
+        # The charts by layout: the first placement where runs are placed.
+        self.assertIs(res.main[(2, "mpiio", "shared", "read")],
+                      res.configs[(2, "mpiio", "shared", "read", 4096, 0)])
+        self.assertIs(res.main[(2, "phdf5", "shared", "read")],
+                      res.configs[(2, "phdf5", "shared", "read")])
+        self.assertEqual(len(res.main), 12 * 4)
+
+    def test_unplaced_documents_keep_their_keys(self):
+        for path in (common.BLOCK, common.PARTICLES):
+            old = hr.load(path)
+            doc = common.unplaced_new_build(common.load(path))
+            new = hr.Results(path, doc)
+            self.assertEqual((old.placed, new.placed), (False, False), path)
+            self.assertEqual(new.keys(), old.keys(), path)
+            self.assertEqual(set(new.configs), set(old.configs), path)
+            self.assertEqual(set(new.main), set(old.configs), path)
+            self.assertEqual((old.first, new.first), ((0, 0), (0, 0)), path)
+
+    def test_a_list_alone_makes_an_input_placed(self):
+        # --shift 0: every run packed, but the input ran with a list.
+        doc = common.unplaced_new_build(common.load(common.PARTICLES))
+        doc["config"]["particles"]["shift"] = [0]
+        self.assertTrue(hr.Results("shift0.json", doc).placed)
+
+    def test_placement_text(self):
+        for pair, text in (((0, 0), "packed"), ((4096, 0), "4K"), ((4096, 512), "4K+512"),
+                           ((1 << 20, 4096), "1M+4K"), ((0, 512), "packed+512"),
+                           ((1536, 0), "1536"), ((3 << 30, 0), "3072M")):
+            self.assertEqual(hr.placement_text(pair), text)
+
+
 class LightCheck(unittest.TestCase):
     def test_fixtures_load(self):
         for path in common.fixture_paths():
@@ -287,7 +353,8 @@ class LightCheck(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             for fixture, what, edit, fragment in [(common.FAILURE,) + b for b in BROKEN] + [
                     (common.BLOCK,) + b for b in BROKEN_BLOCK] + [
-                    (common.PARTICLES,) + b for b in BROKEN_PARTICLES]:
+                    (common.PARTICLES,) + b for b in BROKEN_PARTICLES] + [
+                    (common.PARTICLES_PLACED,) + b for b in BROKEN_PLACED]:
                 path = common.save(broken(edit, fixture), tmp, "bad.json")
                 with self.assertRaises(hr.ResultsError, msg=what) as cm:
                     hr.load(path)
