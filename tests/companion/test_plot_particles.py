@@ -44,12 +44,13 @@ def subtitle_same(p):
     return "particles %s: %s" % (DIST, COUNTS[p])
 
 
-def particles_charts(subtitle):
+def particles_charts(subtitle, procs=PROCS):
     """{name: (title, subtitle)} of every chart of particles.json (and of
-    its variants); subtitle(p) is the second line at p processes."""
+    its variants) at the process counts procs; subtitle(p) is the second
+    line at p processes."""
     charts = {}
     for m in MEASURES:
-        for p in PROCS:
+        for p in procs:
             what = (TITLES[m], test_plot_block.procs_text(p))
             charts["particles-%s-p%d" % (m, p)] = (
                 "%s throughput by layout and API, %s" % what, subtitle(p))

@@ -65,16 +65,10 @@ def main_view(doc):
 
 def placed_charts(subtitle, procs=PROCS):
     """{name: (title, subtitle)}: the particles charts and the alignment charts."""
-    charts = {}
+    charts = test_plot_particles.particles_charts(subtitle, procs)
     for m in MEASURES:
         for p in procs:
             what = (TITLES[m], test_plot_block.procs_text(p))
-            charts["particles-%s-p%d" % (m, p)] = (
-                "%s throughput by layout and API, %s" % what, subtitle(p))
-            charts["particles-over-mpiio-%s-p%d" % (m, p)] = (
-                "%s: each API over MPI-IO on the same layout, %s" % what, subtitle(p))
-            charts["particles-over-fpp-%s-p%d" % (m, p)] = (
-                "%s: each layout over fpp with the same API, %s" % what, subtitle(p))
             charts["particles-align-%s-p%d" % (m, p)] = (
                 "%s throughput against --align-data and --shift, %s" % what, subtitle(p))
     return charts
