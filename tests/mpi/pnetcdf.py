@@ -256,3 +256,37 @@ def pnetcdf_not_built_refused():
             "h5perf: -A 'posix,pnetcdf': this build of h5perf does not include PnetCDF "
             "(configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed)"]), "refusal", r)
         expect_eq(listing(d), [], "no file", r)
+
+
+@case
+def pnetcdf_io_error_on_one_process():
+    """A write error on one process (LD_PRELOAD shim: pwrite fails with EIO
+    on rank 1). Through ROMIO, which returns the error, independent and
+    collective: one PnetCDF line, no hang, exit 1, the file removed.
+    Through Open MPI's ompio, which reports success with a short count
+    (docs/pnetcdf.md, "Errors"), PnetCDF reports success too: only -D v
+    finds the lost data."""
+    need_pnetcdf()
+    args = "-e 64K -B 16K -x 32K -X 32K -p 3 -A pnetcdf"
+    for coll in ("", " -C"):
+        with TempDir() as d:
+            path = data_file(d, 1, "pnetcdf")
+            env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+                   "H5PERF_FAULT_SUFFIX": ".nc", "H5PERF_FAULT_EIO_RANK": "1",
+                   "OMPI_MCA_io": "romio321"}
+            r = run(3, args + coll, env=env)
+            expect_eq((r.rc, r.h5perf_err), (1, [
+                "h5perf: rank 1: PnetCDF write '%s': transfer 0 of 'Dataset_1', 32768 bytes "
+                "from element (65536): Unknown error occurs in writing file" % path]),
+                "exit status and lines, ROMIO" + coll, r)
+            expect_eq(listing(d), [], "files left" + coll, r)
+    with TempDir() as d:
+        path = data_file(d, 1, "pnetcdf")
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".nc", "H5PERF_FAULT_EIO_RANK": "1"}
+        r = run(3, args + " -D v", env=env)
+        expect_eq((r.rc, r.h5perf_err), (1, [
+            "h5perf: rank 1: verify '%s' (PnetCDF, 3 processes, transfer size 32768, iteration "
+            "1): 65536 bytes differ, the first at offset 65536: expected 2, found 0" % path]),
+            "exit status and lines, ompio with -D v", r)
+        expect_eq(listing(d), [], "files left, ompio", r)
