@@ -290,3 +290,18 @@ def pnetcdf_io_error_on_one_process():
             "1): 65536 bytes differ, the first at offset 65536: expected 2, found 0" % path]),
             "exit status and lines, ompio with -D v", r)
         expect_eq(listing(d), [], "files left, ompio", r)
+
+
+@case
+def pnetcdf_alignment():
+    """-a reaches nc_var_align_size: every variable from a multiple of it
+    (without -a, PnetCDF's own placement: 512 bytes here)."""
+    need_pnetcdf()
+    for args, begins in (("", [512, 16896, 33280]), ("-a 64K", [65536, 131072, 196608])):
+        with TempDir() as d:
+            r = run(2, "-A pnetcdf -e 8K -B 4K -x 4K -X 8K -p 2 -d 3 -D v " + args,
+                    env={"HDF5_PARAPREFIX": d, KEEP: "1"})
+            expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+            h = header(data_file(d, 1, "pnetcdf"))
+            expect_eq([h["vars"]["Dataset_%d" % k][2] for k in (1, 2, 3)], begins,
+                      "variables' offsets with '%s'" % args, r)
