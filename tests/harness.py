@@ -88,6 +88,21 @@ def run(np, args, env=None, cwd=None, timeout=150, wrap=None, exe=None):
                p.stderr.decode(errors="replace"))
 
 
+_BUILT = []
+
+
+def built_apis():
+    """The APIs this build of h5perf includes, from its --help line "APIs in
+    this build: posix mpiio phdf5 [pnetcdf]" (PnetCDF is optional)."""
+    if not _BUILT:
+        r = run(1, "--help")
+        lines = [l for l in r.lines if l.startswith("APIs in this build:")]
+        if r.rc != 0 or len(lines) != 1:
+            raise AssertionError("h5perf --help names no APIs of this build\n" + repr(r))
+        _BUILT.extend(lines[0].split(":", 1)[1].split())
+    return list(_BUILT)
+
+
 class TempDir:
     """A temporary directory, removed on exit unless the test failed."""
 

@@ -16,13 +16,15 @@ from h5perf_results import (APIS, DATA_MEASURES, LAYOUTS, MEASURE_TITLES, PLACEA
                             counts_text, distribution_text, format_size, placeable,
                             placement_text)
 
-API_COLORS = {"posix": "#1f77b4", "mpiio": "#ff7f0e", "phdf5": "#2ca02c"}
+API_COLORS = {"posix": "#1f77b4", "mpiio": "#ff7f0e", "phdf5": "#2ca02c", "pnetcdf": "#d62728"}
 # The alignment charts' bars of the chunked layout: the API's colour, lighter
 # (hatching already tells inputs apart).
 CHUNKED_COLORS = {"posix": "#8fbbd9", "mpiio": "#ffbf86"}
 # The overhead ratios of the NERSC talk: each layer against the one below it.
-RATIOS = (("phdf5", "mpiio"), ("mpiio", "posix"))
-RATIO_COLORS = {("phdf5", "mpiio"): "#2ca02c", ("mpiio", "posix"): "#ff7f0e"}
+# PnetCDF, also built on MPI-IO, beside HDF5 when it ran.
+RATIOS = (("phdf5", "mpiio"), ("mpiio", "posix"), ("pnetcdf", "mpiio"))
+RATIO_COLORS = {("phdf5", "mpiio"): "#2ca02c", ("mpiio", "posix"): "#ff7f0e",
+                ("pnetcdf", "mpiio"): "#d62728"}
 MARKERS = "osD^v<>ph"
 LINESTYLES = ("-", "--", ":", "-.")
 # Bars tell inputs apart by hatching, as lines do by their style.

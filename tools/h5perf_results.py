@@ -15,7 +15,7 @@ SCHEMA = "h5perf-results"
 SCHEMA_VERSIONS = (1, 2)  # 2 adds the block and particles patterns (config.pattern, layout)
 MIB = 1 << 20
 
-APIS = ("posix", "mpiio", "phdf5")
+APIS = ("posix", "mpiio", "phdf5", "pnetcdf")  # pnetcdf: builds with PnetCDF (docs/pnetcdf.md)
 STATUSES = ("ok", "io_error", "verify_failed")
 # Run order of the measures in a document, used to sort every listing.
 MEASURES = ("write", "write_open_close", "write_raw", "write_open", "write_close",

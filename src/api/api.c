@@ -38,3 +38,12 @@ const char *api_key_list(void)
         ;
     return list + 2; /* the first ", " */
 }
+
+bool api_built(enum api_id id)
+{
+#ifdef H5PERF_HAVE_PNETCDF
+    return (int)id >= 0 && id < API_COUNT;
+#else
+    return (int)id >= 0 && id < API_COUNT && id != API_PNETCDF;
+#endif
+}

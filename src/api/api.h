@@ -6,6 +6,7 @@
 #ifndef H5PERF_API_H
 #define H5PERF_API_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,8 @@ enum {
     X(MPIIO, mpiio, "MPIO", "MPI-IO", ".mpio", API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO,          \
       INT64_C(2147483647))                                                                         \
     X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
+      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0)                                          \
+    X(PNETCDF, pnetcdf, "PnetCDF", "PnetCDF", ".nc",                                               \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0)
 
 enum api_id {
@@ -60,7 +63,16 @@ const struct api_desc *api_desc(enum api_id id);
 /* The API whose key is [s, s+len), any case; -1 if none. */
 int api_find(const char *s, size_t len);
 
-/* The keys in run order, comma-separated: "posix, mpiio, phdf5". */
+/* The keys in run order, comma-separated: "posix, mpiio, phdf5, pnetcdf"
+ * (every API h5perf knows, whether this build includes it or not). */
 const char *api_key_list(void);
+
+/* Whether this build includes the API: PnetCDF is optional at build time
+ * (docs/pnetcdf.md); the others always are. */
+bool api_built(enum api_id id);
+
+/* The APIs run when -A is not given: the original's three (PnetCDF only
+ * when -A names it). */
+#define API_DEFAULT_SET (API_BIT(API_POSIX) | API_BIT(API_MPIIO) | API_BIT(API_PHDF5))
 
 #endif

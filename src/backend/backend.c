@@ -13,6 +13,9 @@ static const struct backend_ops *const backend_table[API_COUNT] = {
     [API_POSIX] = &backend_posix,
     [API_MPIIO] = &backend_mpiio,
     [API_PHDF5] = &backend_phdf5,
+#ifdef H5PERF_HAVE_PNETCDF
+    [API_PNETCDF] = &backend_pnetcdf,
+#endif
 };
 
 const struct backend_ops *backend_get(enum api_id api)

@@ -24,7 +24,8 @@ struct backend_settings {
     bool chunked;             /* -c: chunked HDF5 datasets */
     bool fsync;               /* --fsync: flush before closing a written file */
     bool direct;              /* --direct: POSIX with O_DIRECT */
-    int64_t align, threshold; /* -a, -T: HDF5's alignment */
+    int64_t align, threshold; /* -a, -T: HDF5's alignment (-a: PnetCDF's too) */
+    int num_dsets;            /* datasets (variables) of each file */
 };
 
 struct backend_ctx {
@@ -105,6 +106,9 @@ int backend_check_flat(const char *path, int num_dsets, const struct pattern *pt
 extern const struct backend_ops backend_posix;
 extern const struct backend_ops backend_mpiio;
 extern const struct backend_ops backend_phdf5;
+#ifdef H5PERF_HAVE_PNETCDF
+extern const struct backend_ops backend_pnetcdf;
+#endif
 extern const struct backend_ops backend_null;
 
 /* The backend of an API; NULL if not compiled in. */

@@ -62,7 +62,7 @@ static void fin_simple(struct config *cfg)
     if (cfg->min_procs == 0)
         cfg->min_procs = 1;
     if (cfg->apis == 0)
-        cfg->apis = API_BIT(API_POSIX) | API_BIT(API_MPIIO) | API_BIT(API_PHDF5);
+        cfg->apis = API_DEFAULT_SET;
 }
 
 /* -e and what defaults to a fraction of it: -X = e, -x = B = e/2, which is

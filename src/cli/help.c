@@ -2,6 +2,7 @@
  * opt.c with its value and default, the environment and the exit statuses.
  * Keep it in step with opt.c, finish.c and env.c; lines under 80 columns.
  * It only writes to the stream it is given. */
+#include "api/api.h"
 #include "cli/cli.h"
 #include "exit_status.h"
 
@@ -24,7 +25,9 @@ static const char *const help_text[] = {
     "Options:",
     "  -h, --help                 print this help and exit",
     "  -A, --api=LIST             the APIs to run, comma-separated, any case:",
-    "                             posix, mpiio, phdf5 [all three]",
+    "                             posix, mpiio, phdf5, pnetcdf (when this build",
+    "                             includes PnetCDF: see below)",
+    "                             [posix, mpiio, phdf5]",
     "  -e, --num-bytes=S          bytes per process per dataset; with -g the",
     "                             dataset is a square of side -e x processes",
     "                             [256K; 8K with -g]",
@@ -139,16 +142,21 @@ static const char *const help_text[] = {
     "  HDF5_PARAPREFIX  directory of the data files; a subdirectory named after",
     "                   $USER (or $LOGIN) is created in it [current directory]",
     "  HDF5_NOCLEANUP   if set, even to nothing, the data files are kept",
-    "  HDF5_MPI_INFO    MPI-IO hints key=value;key=value, given to MPI-IO and",
-    "                   HDF5 (blanks around keys and values are ignored)",
+    "  HDF5_MPI_INFO    MPI-IO hints key=value;key=value, given to MPI-IO,",
+    "                   HDF5 and PnetCDF (blanks around keys and values are",
+    "                   ignored)",
     "",
-    "Exit status:",
 };
 
 void help_print(FILE *out)
 {
     for (size_t i = 0; i < sizeof help_text / sizeof help_text[0]; i++)
         fprintf(out, "%s\n", help_text[i]);
+    fprintf(out, "APIs in this build:");
+    for (int a = 0; a < API_COUNT; a++)
+        if (api_built((enum api_id)a))
+            fprintf(out, " %s", api_descs[a].key);
+    fprintf(out, "\n\nExit status:\n");
     fprintf(out, "  %-6d every run succeeded\n", EXIT_OK);
     fprintf(out, "  %-6d a run failed: an I/O error or a data verification mismatch\n",
             EXIT_RUN_FAILED);

@@ -347,6 +347,11 @@ static int opt_api(struct config *cfg, const struct opt_spec *spec, const char *
                             "h5perf: %s '%s': unknown API '%.*s'; expected a "
                             "comma-separated list of %s",
                             spelled, value, (int)len, s, api_key_list());
+        if (!api_built((enum api_id)api))
+            return cli_fail(msg,
+                            "h5perf: %s '%s': this build of h5perf does not include %s "
+                            "(configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed)",
+                            spelled, value, api_desc((enum api_id)api)->err_name);
         cfg->apis |= API_BIT(api);
         if (s[len] == '\0')
             return 0;

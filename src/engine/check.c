@@ -17,6 +17,7 @@ struct backend_settings engine_settings(const struct config *c, const struct run
         .direct = c->direct,
         .align = c->align,
         .threshold = c->threshold,
+        .num_dsets = sweep_datasets(c),
     };
 }
 

@@ -5,8 +5,8 @@ independent reader (raw bytes for POSIX and MPI-IO, the HDF5 API for HDF5).
 Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
-files, report, failures, faults, results, caches, memory, block, particles, iomode, plots,
-load), each registering its cases with
+files, report, failures, faults, results, caches, memory, block, particles, iomode,
+pnetcdf, plots, load), each registering its cases with
 common.case; this file only imports them and runs one by name.
 """
 import os
@@ -26,6 +26,7 @@ import memory  # noqa: E402,F401
 import block  # noqa: E402,F401
 import particles  # noqa: E402,F401
 import iomode  # noqa: E402,F401
+import pnetcdf  # noqa: E402,F401
 import plots  # noqa: E402,F401
 import load  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402

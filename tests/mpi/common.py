@@ -26,7 +26,7 @@ FIG2 = bytes([1] * 8 + [2] * 8 + [3] * 8)
 FIG3 = bytes([1, 1, 2, 2, 3, 3] * 4)
 FIG3_HALF = bytes([1, 1, 2, 2, 3, 3] * 2)
 FIG2_ARGS = "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4"
-SUFFIX = {"posix": ".posix", "mpiio": ".mpio", "phdf5": ".h5"}
+SUFFIX = {"posix": ".posix", "mpiio": ".mpio", "phdf5": ".h5", "pnetcdf": ".nc"}
 
 
 def data_file(d, f, api):

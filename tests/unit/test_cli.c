@@ -108,6 +108,9 @@ static const struct parse_ok_case parse_ok_cases[] = {
     {A("-A", "posix"), "apis=1"},
     {A("-Ampiio"), "apis=2"},
     {A("--api=PHDF5"), "apis=4"},
+#ifdef H5PERF_HAVE_PNETCDF
+    {A("-A", "PnetCDF,mpiio"), "apis=10"},
+#endif
     {A("--api", "Posix,phdf5"), "apis=5"},
     {A("-A", "mpiio,POSIX,phdf5"), "apis=7"},
     {A("-B", "32K"), "B=32768"},
@@ -270,7 +273,7 @@ static void test_parse_spelled(void)
 #define SIZE_SYNTAX_TAIL                                                                           \
     "expected a size: digits with an optional K, M or G and an optional B, e.g. 512, 64K, 1MB"
 #define COUNT_TAIL "expected a whole number from 1 to 2147483647"
-#define API_TAIL   "expected a comma-separated list of posix, mpiio, phdf5"
+#define API_TAIL   "expected a comma-separated list of posix, mpiio, phdf5, pnetcdf"
 #define DEBUG_TAIL "expected a level 0-4 or the flags r, t, v, comma-separated"
 
 struct parse_err_case {
@@ -321,6 +324,12 @@ static const struct parse_err_case parse_err_cases[] = {
     {A("-A", "posix,"), "h5perf: -A 'posix,': empty API name; " API_TAIL},
     {A("-A", ""), "h5perf: -A '': empty API name; " API_TAIL},
     {A("--api="), "h5perf: --api '': empty API name; " API_TAIL},
+#ifndef H5PERF_HAVE_PNETCDF
+    /* PnetCDF is known in every build, refused in one without it */
+    {A("-A", "mpiio,PnetCDF"), "h5perf: -A 'mpiio,PnetCDF': this build of h5perf does not "
+                               "include PnetCDF (configure with -DH5PERF_PNETCDF=ON where "
+                               "PnetCDF is installed)"},
+#endif
     /* -D */
     {A("-D", "x"), "h5perf: -D 'x': unknown debug item 'x'; " DEBUG_TAIL},
     {A("-D", "rt"), "h5perf: -D 'rt': unknown debug item 'rt'; " DEBUG_TAIL},
