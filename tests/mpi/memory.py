@@ -121,9 +121,11 @@ def refused_in(r, cgroup, procs, need):
 def memory_buffers_must_fit_the_cgroup():
     """Processes in a memory cgroup limited to 256 MiB (a batch job's limit):
     2 x 128 MiB of buffers do not fit what it allows (less than its limit,
-    since the processes already use some), 2 x 64 MiB do. With each process
-    in a task cgroup of its own below the job's (as Slurm makes them), the
-    job's limit still counts both."""
+    since the processes already use some), 2 x 32 MiB do (2 x 64 MiB left
+    too little for the sanitizer build's own memory once PnetCDF was linked
+    in: the kernel killed it). With each process in a task cgroup of its own
+    below the job's (as Slurm makes them), the job's limit still counts
+    both."""
     with MemoryCgroup(256 << 20) as cg, TempDir() as d:
         def run_in(args):
             argv = mpiexec_command(2, [h5perf()] + args.split())
@@ -137,7 +139,7 @@ def memory_buffers_must_fit_the_cgroup():
         expect_eq(r.rc, 2, "exit status", r)
         refused_in(r, cg.rel, 2, "256 MiB")
         expect_eq(listing(d), [], "files created", r)
-        r = run_in("-e 64M -x 64M -X 64M -B 64M -A posix -w")
+        r = run_in("-e 32M -x 32M -X 32M -B 32M -A posix -w")
         expect_eq((r.rc, r.h5perf_err), (0, []), "buffers that fit", r)
         # Rank r moves itself into task cgroup t<r> before h5perf starts.
         task = ('r=${OMPI_COMM_WORLD_RANK:-$PMI_RANK}; echo $$ > "%s/t$r/cgroup.procs"'
@@ -146,6 +148,6 @@ def memory_buffers_must_fit_the_cgroup():
                 wrap=task)
         expect_eq(r.rc, 2, "exit status, a task cgroup per process", r)
         refused_in(r, cg.rel, 2, "256 MiB")
-        r = run(2, "-e 64M -x 64M -X 64M -B 64M -A posix -w", env={"HDF5_PARAPREFIX": d},
+        r = run(2, "-e 32M -x 32M -X 32M -B 32M -A posix -w", env={"HDF5_PARAPREFIX": d},
                 wrap=task)
         expect_eq((r.rc, r.h5perf_err), (0, []), "buffers that fit, task cgroups", r)
