@@ -1,4 +1,4 @@
-/* extent_flat(), extent_hdf5() (extent.h). The sizes come from the pattern
+/* extent_flat(), extent_hdf5(), extent_pnetcdf() (extent.h). The sizes come from the pattern
  * module (dataset and chunk bytes), never recomputed here. */
 #include "cli/extent.h"
 
@@ -78,4 +78,31 @@ int64_t extent_hdf5(const struct config *c, int nprocs, bool upper)
      * metadata not aligned follows it (EXTENT_SLACK at most). */
     int64_t end = extent_mul_add(multiples - each + 1, a, size);
     return !upper || end < 0 || end > INT64_MAX - EXTENT_SLACK ? end : end + EXTENT_SLACK;
+}
+
+/* A CDF-5 header: 12 bytes, the dimensions' list (24 bytes per dimension
+ * with its name), the empty attributes' list and the variables' list (below
+ * 136 bytes per variable of up to 64 characters and 3 dimensions): 1 KiB
+ * plus 256 bytes per variable bounds it. PnetCDF pads it to 512 bytes. */
+#define EXTENT_CDF_HEADER  1024
+#define EXTENT_CDF_PER_VAR 256
+#define EXTENT_CDF_ALIGN   512
+
+/* n rounded up to a multiple of a, or -1 when it does not fit. */
+static int64_t extent_round_up(int64_t n, int64_t a)
+{
+    int64_t q = n / a + (n % a != 0);
+    return extent_mul_add(q, a, 0);
+}
+
+int64_t extent_pnetcdf(const struct config *c, int nprocs)
+{
+    struct pattern pt;
+    if (!extent_pattern(c, nprocs, &pt))
+        return -1;
+    int64_t n = sweep_datasets(c);
+    int64_t a = c->align > 1 ? c->align : EXTENT_CDF_ALIGN;
+    int64_t header = extent_round_up(extent_mul_add(n, EXTENT_CDF_PER_VAR, EXTENT_CDF_HEADER), a);
+    int64_t var = extent_round_up(pt.dset_bytes, a);
+    return header < 0 || var < 0 ? -1 : extent_mul_add(n, var, header);
 }

@@ -231,9 +231,11 @@ static int fin_conflicts(const struct config *cfg, struct cli_msg *msg)
                         cfg->spelled[OPT_OVERHEAD], cfg->spelled[OPT_API], cfg->raw[OPT_API]);
     if (cfg->overhead && cfg->apis != 0 && !(cfg->apis & API_BIT(API_MPIIO)))
         return cli_fail(msg,
-                        "h5perf: %s: gives HDF5/MPI-IO and MPI-IO/POSIX ratios, but %s '%s' "
+                        "h5perf: %s: gives HDF5/MPI-IO%s and MPI-IO/POSIX ratios, but %s '%s' "
                         "does not select mpiio",
-                        cfg->spelled[OPT_OVERHEAD], cfg->spelled[OPT_API], cfg->raw[OPT_API]);
+                        cfg->spelled[OPT_OVERHEAD],
+                        cfg->apis & API_BIT(API_PNETCDF) ? ", PnetCDF/MPI-IO" : "",
+                        cfg->spelled[OPT_API], cfg->raw[OPT_API]);
     return 0;
 }
 

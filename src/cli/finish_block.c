@@ -187,8 +187,13 @@ static int app_places(const struct config *cfg, struct cli_msg *msg)
     if (!flat)
         return cli_fail(msg,
                         "h5perf: %s: places the data of POSIX and MPI-IO files, and %s '%s' "
-                        "selects neither (HDF5's alignment is -a and -T)",
-                        cfg->spelled[id], cfg->spelled[OPT_API], cfg->raw[OPT_API]);
+                        "selects neither (%s)",
+                        cfg->spelled[id], cfg->spelled[OPT_API], cfg->raw[OPT_API],
+                        cfg->apis & API_BIT(API_PHDF5)
+                            ? cfg->apis & API_BIT(API_PNETCDF)
+                                  ? "HDF5's alignment is -a and -T, PnetCDF's -a"
+                                  : "HDF5's alignment is -a and -T"
+                            : "PnetCDF's alignment is -a");
     if (!shared)
         return cli_fail(msg,
                         "h5perf: %s: places the data of a shared file, and %s '%s' has none "

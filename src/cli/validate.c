@@ -265,16 +265,45 @@ static int val_files(const struct config *cfg, int nprocs, struct cli_msg *msg)
     return 0;
 }
 
+/* -a with PnetCDF: at most EXTENT_PNETCDF_ALIGN_MAX (extent.h), and a file
+ * whose aligned variables end within 64 bits. */
+static int val_pnetcdf_align(const struct config *cfg, int nprocs, const struct val_src *a,
+                             struct cli_msg *msg)
+{
+    if (!(cfg->apis & API_BIT(API_PNETCDF)) || cfg->align <= 1)
+        return 0;
+    char body[640];
+    const char *api = cfg->spelled[OPT_API] ? cfg->spelled[OPT_API] : "-A";
+    if (cfg->align > EXTENT_PNETCDF_ALIGN_MAX) {
+        snprintf(body, sizeof body,
+                 "PnetCDF takes the alignment (nc_var_align_size) as a 32-bit value and fails "
+                 "from 2 GiB on; use at most 1G, or leave pnetcdf out of %s '%s'",
+                 api, cfg->raw[OPT_API]);
+        return val_line(msg, a->lead, body);
+    }
+    if (extent_pnetcdf(cfg, nprocs) >= 0)
+        return 0;
+    snprintf(body, sizeof body,
+             "PnetCDF places each variable at a multiple of the alignment; a file of %d "
+             "variable%s with %d %s would end beyond the largest 64-bit file offset; use a "
+             "smaller %s",
+             sweep_datasets(cfg), sweep_datasets(cfg) == 1 ? "" : "s", nprocs,
+             val_procs_word(nprocs), cfg->spelled[OPT_ALIGN] ? cfg->spelled[OPT_ALIGN] : "-a");
+    return val_line(msg, a->lead, body);
+}
+
 /* -a: an HDF5 file whose aligned allocations would reach beyond 64-bit
  * offsets (MPI-IO's and the kernel's limit): HDF5 fails on one process and
  * hangs the others in its collective calls, so it is refused up front. */
 int config_validate_extent(const struct config *cfg, int nprocs, struct cli_msg *msg)
 {
-    if (!(cfg->apis & API_BIT(API_PHDF5)) || extent_hdf5(cfg, nprocs, true) >= 0)
-        return 0;
     struct val_src a, t;
     char body[640];
     val_option(cfg, OPT_ALIGN, "-a", NULL, 0, &a);
+    if (val_pnetcdf_align(cfg, nprocs, &a, msg) < 0)
+        return -1;
+    if (!(cfg->apis & API_BIT(API_PHDF5)) || extent_hdf5(cfg, nprocs, true) >= 0)
+        return 0;
     val_option(cfg, OPT_THRESHOLD, "-T", NULL, 0, &t);
     snprintf(body, sizeof body,
              "HDF5 places every allocation of at least %" PRId64 " byte%s%s at a multiple of the "

@@ -21,8 +21,9 @@ struct backend_settings engine_settings(const struct config *c, const struct run
     };
 }
 
-/* "--global '65536x65536' with 2 processes, layout chunked", or "-c with
- * -B of 4 GiB" (the guide's settings do not depend on the run point). */
+/* "--global '65536x65536' with 2 processes, layout chunked"; in the guide's
+ * pattern "-c with -B of 4 GiB" for HDF5's chunks, else "transfer size
+ * 4 GiB with 2 processes" (PnetCDF's limit per call). */
 static void check_lead(const struct config *c, const struct run_point *p, char *buf, size_t len)
 {
     const char *s = p->nprocs == 1 ? "" : "es";
@@ -34,6 +35,11 @@ static void check_lead(const struct config *c, const struct run_point *p, char *
         return;
     }
     char b[32];
+    if (p->api != API_PHDF5 || !c->chunk) {
+        cli_bytes(b, sizeof b, p->xfer);
+        snprintf(buf, len, "transfer size %s with %d process%s", b, p->nprocs, s);
+        return;
+    }
     cli_bytes(b, sizeof b, c->block);
     snprintf(buf, len, "%s with -B of %s", c->spelled[OPT_CHUNK] ? c->spelled[OPT_CHUNK] : "-c", b);
 }

@@ -138,6 +138,26 @@ static int setup_check_outputs(const struct setup *s, int api, const char *name,
     return 0;
 }
 
+/* Rank 0: an aligned file (HDF5's, PnetCDF's) that ends beyond its data,
+ * at end, fits too; how says where the library puts what ("HDF5 places
+ * ... multiples"). */
+static int setup_check_aligned(const struct setup *s, int64_t end, int64_t flat, const char *how,
+                               struct cli_msg *m)
+{
+    const struct config *c = &s->cfg;
+    int p = sweep_procs_first(c);
+    int errnum = end > flat && end >= NAMES_PROBE_SIZE_MIN ? names_probe_size(s->dir, end) : 0;
+    if (errnum != EFBIG && errnum != EINVAL)
+        return 0;
+    char size[32];
+    cli_bytes(size, sizeof size, end);
+    return cli_fail(m,
+                    "h5perf: %s '%s': %s of the alignment, so its file could reach %s (%d "
+                    "process%s), more than the file system of '%s' can hold (%s); use a smaller %s",
+                    c->spelled[OPT_ALIGN], c->raw[OPT_ALIGN], how, size, p, p == 1 ? "" : "es",
+                    s->dir[0] ? s->dir : ".", strerror(errnum), c->spelled[OPT_ALIGN]);
+}
+
 /* Rank 0: the largest data file of the sweep (at the largest process count)
  * fits in the file system of the directory: a size its kernel refuses
  * (EFBIG, EINVAL) would fail mid-run, and in an HDF5 file on one process
@@ -176,16 +196,10 @@ static int setup_check_extent(const struct setup *s, struct cli_msg *m)
                         lead, size, n, app ? "variable" : "dataset", n == 1 ? "" : "s", dset, p,
                         p == 1 ? "" : "es", where, strerror(errnum));
     }
-    errnum = hdf5 > flat && hdf5 >= NAMES_PROBE_SIZE_MIN ? names_probe_size(s->dir, hdf5) : 0;
-    if (errnum != EFBIG && errnum != EINVAL)
-        return 0;
-    cli_bytes(size, sizeof size, hdf5);
-    return cli_fail(m,
-                    "h5perf: %s '%s': HDF5 places data and metadata at multiples of the "
-                    "alignment, so its file could reach %s (%d process%s), more than the file "
-                    "system of '%s' can hold (%s); use a smaller %s",
-                    c->spelled[OPT_ALIGN], c->raw[OPT_ALIGN], size, p, p == 1 ? "" : "es", where,
-                    strerror(errnum), c->spelled[OPT_ALIGN]);
+    if (setup_check_aligned(s, hdf5, flat, "HDF5 places data and metadata at multiples", m) < 0)
+        return -1;
+    int64_t nc = c->apis & API_BIT(API_PNETCDF) && c->align > 1 ? extent_pnetcdf(c, p) : 0;
+    return setup_check_aligned(s, nc, flat, "PnetCDF places each variable at a multiple", m);
 }
 
 /* Rank 0: the directory exists (creating the $USER level), accepts a new
