@@ -82,6 +82,14 @@ struct backend_ops {
      * doing collective I/O (docs/results.md, "actual_io_mode"). The engine
      * keeps the call outside its timers. */
     int (*io_mode)(struct backend_file *f, struct io_mode_seen *seen, struct err *e);
+    /* Optional, for files that are not flat (NULL: not checked). Local, on
+     * the file's process 0 once its write phase is over and it is closed:
+     * the size the file at path must have if every byte written reached it
+     * (the layout the library chose, read back from the file), or 0 when it
+     * has no data; -1 with the reason in why when the file cannot be read.
+     * The engine compares it with the file's size: some MPI-IO libraries
+     * report a lost write as success (docs/pnetcdf.md, "Errors"). */
+    int64_t (*written_end)(const char *path, char *why, size_t len);
 };
 
 /* check of a backend with nothing to check beyond the API table. */

@@ -381,6 +381,71 @@ static int pncdf_check_source(const char *path, int num_dsets, const struct patt
     return rc;
 }
 
+/* The bytes of an element of a netCDF type in the file; 0 if unknown. */
+static MPI_Offset pncdf_type_size(nc_type type)
+{
+    switch (type) {
+    case NC_BYTE:
+    case NC_CHAR:
+    case NC_UBYTE:
+        return 1;
+    case NC_SHORT:
+    case NC_USHORT:
+        return 2;
+    case NC_INT:
+    case NC_UINT:
+    case NC_FLOAT:
+        return 4;
+    case NC_DOUBLE:
+    case NC_INT64:
+    case NC_UINT64:
+        return 8;
+    default:
+        return 0;
+    }
+}
+
+/* The end of the file's last variable with data: with NC_NOFILL only
+ * the writes reach it, so a file that ends before lost some. */
+static int64_t pncdf_written_end(const char *path, char *why, size_t len)
+{
+    int ncid, nvars = 0, rc = ncmpi_open(MPI_COMM_SELF, path, NC_NOWRITE, MPI_INFO_NULL, &ncid);
+    if (rc != NC_NOERR) {
+        snprintf(why, len, "is not a readable netCDF file after the write phase: %s",
+                 ncmpi_strerror(rc));
+        return -1;
+    }
+    int64_t end = 0;
+    rc = ncmpi_inq_nvars(ncid, &nvars);
+    for (int v = 0; rc == NC_NOERR && v < nvars; v++) {
+        nc_type type;
+        int nd = 0, dimids[MODEL_MAX_DIMS];
+        MPI_Offset begin = 0, n = 1, size = 0, elem = 0;
+        rc = ncmpi_inq_var(ncid, v, NULL, &type, &nd, NULL, NULL);
+        if (rc == NC_NOERR && (nd < 1 || nd > MODEL_MAX_DIMS))
+            rc = NC_EMAXDIMS;
+        if (rc == NC_NOERR)
+            rc = ncmpi_inq_vardimid(ncid, v, dimids);
+        for (int d = 0; rc == NC_NOERR && d < nd; d++) {
+            rc = ncmpi_inq_dimlen(ncid, dimids[d], &size);
+            n *= size;
+        }
+        if (rc == NC_NOERR)
+            rc = ncmpi_inq_varoffset(ncid, v, &begin);
+        if (rc == NC_NOERR && (elem = pncdf_type_size(type)) == 0)
+            rc = NC_EBADTYPE;
+        if (rc == NC_NOERR && n > 0 && begin + n * elem > end)
+            end = begin + n * elem;
+    }
+    ncmpi_close(ncid);
+    if (rc != NC_NOERR) {
+        snprintf(why, len, "has a header h5perf cannot read after the write phase: %s",
+                 ncmpi_strerror(rc));
+        return -1;
+    }
+    return end;
+}
+
 /* What PnetCDF cannot carry out: a hyperslab that is not subarrays along
  * dimension 0 (no plan makes one), more than INT_MAX of them, and a
  * request above 2 GiB per process, which this PnetCDF (built without
@@ -428,4 +493,5 @@ const struct backend_ops backend_pnetcdf = {
     .check_source = pncdf_check_source,
     .check = pncdf_check,
     .version = pncdf_version,
+    .written_end = pncdf_written_end,
 };

@@ -69,7 +69,8 @@ static void engine_debug_line(const struct engine_api *a, const struct pattern *
 /* Collective, after a write phase, outside every timer: process 0 looks at
  * the file once. Its identity goes to every process's registry, so that a
  * cleanup process removes this file and no other of the name (files.h). A
- * flat file must hold exactly its datasets: MPI-IO libraries can lose data
+ * flat file must hold exactly its datasets, and a PnetCDF file end where its
+ * last variable does (backend written_end): MPI-IO libraries can lose data
  * while reporting success (ompio's collective writes on a full disk). */
 static bool engine_after_write(const struct engine_api *a, int slot, const char *path,
                                struct err *e)
@@ -78,6 +79,7 @@ static bool engine_after_write(const struct engine_api *a, int slot, const char 
     uint64_t v[4] = {0, 0, 0, 0}; /* identified, device, inode, failed */
     if (a->fctx.rank == 0) {
         int64_t want = pattern_file_end(&a->pt, sweep_datasets(&a->s->cfg));
+        char why[256];
         struct stat st;
         if (stat(path, &st) < 0) {
             if (flat)
@@ -86,7 +88,14 @@ static bool engine_after_write(const struct engine_api *a, int slot, const char 
             v[0] = 1;
             v[1] = (uint64_t)st.st_dev;
             v[2] = (uint64_t)st.st_ino;
-            if (flat && (int64_t)st.st_size != want)
+            if (!flat && a->ops->written_end) {
+                flat = true; /* the size is known: checked alike */
+                if ((want = a->ops->written_end(path, why, sizeof why)) < 0)
+                    err_set(e, a->ops->desc->err_name, "check size of", path, -1, -1, "%s", why);
+                else if (want == 0)
+                    flat = false;
+            }
+            if (flat && want >= 0 && (int64_t)st.st_size != want)
                 err_set(e, a->ops->desc->err_name, "check size of", path, -1, -1,
                         "the file holds %lld bytes after the write phase instead of %lld: data "
                         "was lost although every write reported success (file system full?)",

@@ -7,7 +7,7 @@ status, no data file left.
 import os
 
 from common import case, data_file
-from harness import TempDir, expect, expect_eq, listing, run
+from harness import TempDir, built_apis, expect, expect_eq, listing, run
 
 
 @case
@@ -26,6 +26,19 @@ def io_failure_file_size_limit():
             % name], "failure lines", r)
         expect(not any("IO API = MPIO" in l for l in r.lines), "the sweep stopped", r)
         expect_eq(listing(d), [], "files left after the failure", r)
+        if "pnetcdf" not in built_apis():
+            return
+        # PnetCDF: ROMIO returns the failed write (MPICH); ompio's short
+        # count reaches nobody, so the size check after the write phase
+        # finds the file 512 bytes short (its header comes first).
+        r = run(2, "-e 8M -B 1M -x 4M -X 4M -p 2 -A pnetcdf", env={"HDF5_PARAPREFIX": d},
+                wrap="ulimit -f 16384")
+        expect_eq(r.rc, 1, "exit status, PnetCDF", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: rank 0: PnetCDF check size of '%s': the file holds 8388608 bytes after the "
+            "write phase instead of 16777728: data was lost although every write reported "
+            "success (file system full?)" % data_file(d, 1, "pnetcdf")], "failure lines, PnetCDF", r)
+        expect_eq(listing(d), [], "files left after the failure, PnetCDF", r)
 
 
 @case
@@ -55,6 +68,22 @@ def verify_mismatch_reported():
         # Without -D v nothing is checked: the same corruption goes unnoticed.
         r = run(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -A posix", env=env)
         expect_eq(r.rc, 0, "exit status without -D v", r)
+        if "pnetcdf" not in built_apis():
+            return
+        # PnetCDF: the same bytes of its variable, after its 512-byte header.
+        env.update({"H5PERF_CORRUPT_SUFFIX": ".nc", "H5PERF_CORRUPT_OFFSET": "525"})
+        r = run(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -i 2 -A pnetcdf -D v", env=env)
+        expect_eq(r.rc, 1, "exit status, PnetCDF", r)
+        name = data_file(d, 1, "pnetcdf")
+        line = line.replace("POSIX", "PnetCDF")
+        expect_eq(r.h5perf_err, [line % (name, 1), line % (name, 2)], "mismatch lines, PnetCDF", r)
+        i = r.lines.index("        IO API = PnetCDF")
+        expect_eq(r.lines[i + 9:i + 13], [
+            "            Read (2 iteration(s)):",
+            "                FAILED: data verification (see stderr)",
+            "            Read Open-Close (2 iteration(s)):",
+            "                FAILED: data verification (see stderr)"], "PnetCDF report", r)
+        expect_eq(listing(d), [], "files left, PnetCDF", r)
 
 
 @case
@@ -122,6 +151,19 @@ def watchdog_ends_a_stuck_call():
         expect(r.h5perf_err and all(l in lines for l in r.h5perf_err),
                "only watchdog lines, HDF5", r)
         expect_eq(listing(d), [], "files left, HDF5", r)
+        if "pnetcdf" not in built_apis():
+            return
+        # PnetCDF: process 0 writes the header when the first dataset begins
+        # (ncmpi_enddef), and is stuck there; the other waits inside it.
+        env["H5PERF_FAULT_SUFFIX"] = ".nc"
+        r = run(2, "-e 64K -B 16K -x 32K -X 32K -p 2 -A pnetcdf -C --watchdog 2", env=env,
+                timeout=60)
+        expect(r.rc != 0, "non-zero exit status, PnetCDF", r)
+        lines = [STALL.replace(" write of", " begin dataset of") %
+                 (rank, "PnetCDF", data_file(d, 1, "pnetcdf")) for rank in (0, 1)]
+        expect(r.h5perf_err and all(l in lines for l in r.h5perf_err),
+               "only watchdog lines, PnetCDF", r)
+        expect_eq(listing(d), [], "files left, PnetCDF", r)
 
 
 @case

@@ -8,8 +8,8 @@ import subprocess
 import time
 
 from common import Skip, case, data_file
-from harness import (TempDir, base_env, expect, expect_eq, h5perf, launcher_is_hydra, listing,
-                     mpiexec_command, run)
+from harness import (TempDir, base_env, built_apis, expect, expect_eq, h5perf, launcher_is_hydra,
+                     listing, mpiexec_command, run)
 
 
 def mounted_tmpfs(path, size, read_only=False):
@@ -29,15 +29,16 @@ def unmount(path):
 
 @case
 def fault_full_file_system():
-    """A full file system (1 MiB tmpfs) in every API, independent and
-    collective: exit 1, one line per failing process, no data file left, no
-    hang. ompio reports success with a short count or none at all; the
-    count checks and the size check after the write phase catch it."""
+    """A full file system (1 MiB tmpfs) in every API of the build,
+    independent and collective: exit 1, one line per failing process, no
+    data file left, no hang. ompio reports success with a short count or
+    none at all; the count checks and the size check after the write phase
+    catch it (for PnetCDF, which hides the count, the size check)."""
     with TempDir() as d:
         mnt = os.path.join(d, "mnt")
         mounted_tmpfs(mnt, "1m")
         try:
-            for api in ("posix", "mpiio", "phdf5"):
+            for api in built_apis():
                 for extra in ("", " -C", " -C -I"):
                     # --watchdog 10: HDF5 over ROMIO (MPICH) can diverge inside its
                     # collective write after the disk fills; the watchdog ends it.
@@ -58,22 +59,30 @@ def fault_full_file_system():
 def fault_silent_data_loss():
     """ompio's collective writes on a full disk can report success for every
     byte while the file stays short (seen: 65536 or 147456 of 196608 bytes);
-    the size check after the write phase turns that into exit 1."""
+    the size check after the write phase turns that into exit 1. PnetCDF
+    passes ompio's success on: its file is checked against the end of its
+    last variable (196608 bytes after a 512-byte header)."""
+    size = ("h5perf: rank 0: %s check size of '%s': the file holds \\d+ bytes after the write "
+            "phase instead of %d: data was lost although every write reported success "
+            "\\(file system full\\?\\)$")
+    # ROMIO (MPICH) reports the full disk as a write error instead.
+    short = {"mpiio": "h5perf: rank \\d: MPI-IO write '%s' at offset \\d+, length \\d+: .+",
+             "pnetcdf": "h5perf: rank \\d: PnetCDF write '%s': transfer \\d+ of 'Dataset_1', .+"}
     with TempDir() as d:
         mnt = os.path.join(d, "mnt")
         mounted_tmpfs(mnt, "64k")
         try:
-            r = run(3, "-A mpiio -C -w -e 64K -B 16K -x 16K -X 16K", env={"HDF5_PARAPREFIX": mnt})
-            expect_eq(r.rc, 1, "exit status", r)
-            name = re.escape(data_file(mnt, 1, "mpiio"))
-            size = ("h5perf: rank 0: MPI-IO check size of '%s': the file holds \\d+ bytes after "
-                    "the write phase instead of 196608: data was lost although every write "
-                    "reported success \\(file system full\\?\\)$" % name)
-            # ROMIO (MPICH) reports the full disk as a write error instead.
-            short = "h5perf: rank \\d: MPI-IO write '%s' at offset \\d+, length \\d+: .+" % name
-            expect(r.h5perf_err and all(re.match(size, l) or re.match(short, l)
-                                        for l in r.h5perf_err), "failure lines", r)
-            expect_eq(listing(mnt), [], "files left", r)
+            for api, name, end in (("mpiio", "MPI-IO", 196608), ("pnetcdf", "PnetCDF", 197120)):
+                if api not in built_apis():
+                    continue
+                r = run(3, "-A %s -C -w -e 64K -B 16K -x 16K -X 16K" % api,
+                        env={"HDF5_PARAPREFIX": mnt})
+                expect_eq(r.rc, 1, "exit status (%s)" % api, r)
+                path = re.escape(data_file(mnt, 1, api))
+                expect(r.h5perf_err and all(re.match(size % (name, path, end), l) or
+                                            re.match(short[api] % path, l)
+                                            for l in r.h5perf_err), "failure lines (%s)" % api, r)
+                expect_eq(listing(mnt), [], "files left (%s)" % api, r)
         finally:
             unmount(mnt)
 
@@ -134,19 +143,20 @@ LONG_RUN = [h5perf(), "-e", "256M", "-B", "1M", "-x", "1M", "-X", "1M", "-i", "1
             "-A", "posix", "-p", "2"]
 
 
-def slow_env(d, extra=None):
+def slow_env(d, extra=None, suffix=".posix"):
     """A run whose every write waits 20 ms (the faults shim): its data file
     exists for seconds on end, so a kill always finds it there."""
     env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
-           "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_DELAY_US": "20000"}
+           "H5PERF_FAULT_SUFFIX": suffix, "H5PERF_FAULT_DELAY_US": "20000"}
     env.update(extra or {})
     return env
 
 
-def interrupted_run(d, kill, env=None):
+def interrupted_run(d, kill, env=None, argv=None):
     """Starts a long run, waits for its data file, then kill(mpiexec, ranks);
     returns mpiexec's status once every rank is gone."""
-    p = subprocess.Popen(mpiexec_command(2, LONG_RUN), env=base_env(env or {"HDF5_PARAPREFIX": d}),
+    p = subprocess.Popen(mpiexec_command(2, argv or LONG_RUN),
+                         env=base_env(env or {"HDF5_PARAPREFIX": d}),
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          stdin=subprocess.DEVNULL)
     try:
@@ -216,6 +226,11 @@ def fault_interrupted_twice_or_killed():
     with TempDir() as d:
         interrupted_run(d, kill_every_rank, slow_env(d))
         wait_until_gone(d, "every rank killed")
+    if "pnetcdf" in built_apis():
+        with TempDir() as d:
+            argv = LONG_RUN[:LONG_RUN.index("-A") + 1] + ["pnetcdf", "-p", "2"]
+            interrupted_run(d, kill_every_rank, slow_env(d, suffix=".nc"), argv)
+            wait_until_gone(d, "every rank killed, PnetCDF")
     with TempDir() as d:
         p = subprocess.run(["timeout", "-s", "INT", "3"] + mpiexec_command(2, LONG_RUN),
                            env=base_env(slow_env(d)), stdout=subprocess.DEVNULL,

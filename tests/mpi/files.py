@@ -7,7 +7,7 @@ import os
 import subprocess
 
 from common import FIG2_ARGS, Skip, case, data_file
-from harness import TempDir, expect, expect_eq, listing, run
+from harness import TempDir, built_apis, expect, expect_eq, listing, run
 
 
 @case
@@ -92,7 +92,7 @@ def overwrite_refuses_hard_links():
         victim = os.path.join(d, "victim")
         with open(victim, "wb") as fh:
             fh.write(b"precious")
-        for api in ("posix", "mpiio", "phdf5"):
+        for api in built_apis():
             os.link(victim, data_file(d, 1, api))
             refused_overwrite(d, api, "has 2 hard links (other names share its data)")
             with open(victim, "rb") as fh:

@@ -264,8 +264,9 @@ def pnetcdf_io_error_on_one_process():
     on rank 1). Through ROMIO, which returns the error, independent and
     collective: one PnetCDF line, no hang, exit 1, the file removed.
     Through Open MPI's ompio, which reports success with a short count
-    (docs/pnetcdf.md, "Errors"), PnetCDF reports success too: only -D v
-    finds the lost data."""
+    (docs/pnetcdf.md, "Errors"), PnetCDF reports success too: the size check
+    after the write phase finds the file short when the last process's data
+    is lost, and only -D v finds data lost before the end."""
     need_pnetcdf()
     args = "-e 64K -B 16K -x 32K -X 32K -p 3 -A pnetcdf"
     for coll in ("", " -C"):
@@ -290,6 +291,13 @@ def pnetcdf_io_error_on_one_process():
             "1): 65536 bytes differ, the first at offset 65536: expected 2, found 0" % path]),
             "exit status and lines, ompio with -D v", r)
         expect_eq(listing(d), [], "files left, ompio", r)
+        env["H5PERF_FAULT_EIO_RANK"] = "2"
+        r = run(3, args, env=env)
+        expect_eq((r.rc, r.h5perf_err), (1, [
+            "h5perf: rank 0: PnetCDF check size of '%s': the file holds 131584 bytes after the "
+            "write phase instead of 197120: data was lost although every write reported success "
+            "(file system full?)" % path]), "exit status and lines, ompio, the last process", r)
+        expect_eq(listing(d), [], "files left, ompio, the last process", r)
 
 
 @case
