@@ -57,7 +57,14 @@ MODES = [
          ("contig_1m", "contig_8m") + BLOCK),
     Mode("phdf5_coll", "HDF5 collective vs bare MPI-IO", "-A phdf5 -C", "-A mpiio -C",
          ("contig_1m", "contig_8m") + BLOCK),
+    # PnetCDF, like HDF5, against bare MPI-IO on the same bytes (only where
+    # the h5perf build includes it: fidelity.py leaves these modes out).
+    Mode("pnetcdf", "PnetCDF independent vs bare MPI-IO", "-A pnetcdf", "-A mpiio",
+         ("contig_1m", "contig_8m") + BLOCK),
+    Mode("pnetcdf_coll", "PnetCDF collective vs bare MPI-IO", "-A pnetcdf -C", "-A mpiio -C",
+         ("contig_1m", "contig_8m") + BLOCK),
 ]
+LIBRARY_MODES = ("phdf5", "phdf5_coll", "pnetcdf", "pnetcdf_coll")
 
 
 def applies(mode, config):

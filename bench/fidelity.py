@@ -41,8 +41,8 @@ def parse_args(argv):
                     help="comma-separated directories to run in [%(default)s]")
     ap.add_argument("--configs", default=",".join(c.name for c in configs.CONFIGS),
                     help="comma-separated configurations [all: %(default)s]")
-    ap.add_argument("--modes", default=",".join(m.name for m in configs.MODES),
-                    help="comma-separated API modes [all: %(default)s]")
+    ap.add_argument("--modes", help="comma-separated API modes [all of %s; the pnetcdf "
+                    "ones where the build has PnetCDF]" % ",".join(m.name for m in configs.MODES))
     ap.add_argument("--out", help="results directory [bench/results, or BUILD/fidelity-quick]")
     a = ap.parse_args(argv)
     if a.reps is None:
@@ -53,7 +53,7 @@ def parse_args(argv):
     known_m = {m.name: m for m in configs.MODES}
     try:
         a.configs = [known_c[n] for n in a.configs.split(",")]
-        a.modes = [known_m[n] for n in a.modes.split(",")]
+        a.modes = [known_m[n] for n in a.modes.split(",")] if a.modes else None
     except KeyError as e:
         ap.error("unknown configuration or mode %s" % e)
     a.targets = a.targets.split(",")
@@ -168,6 +168,13 @@ def main(argv):
     a = parse_args(argv)
     bins = build(a.build)
     use_results = contender.supports_results(bins["h5perf"])
+    apis = contender.built_apis(bins["h5perf"])
+    if a.modes is None:
+        a.modes = [m for m in configs.MODES if "pnetcdf" in apis or "pnetcdf" not in m.name]
+    missing = [m.name for m in a.modes if "pnetcdf" in m.name and "pnetcdf" not in apis]
+    if missing:
+        sys.exit("bench/run: --modes %s: this build of h5perf (%s) has no PnetCDF"
+                 % (",".join(missing), a.build))
     doc = {"schema": "h5perf-fidelity", "schema_version": 1,
            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "quick": a.quick, "command": " ".join(["bench/run"] + [shlex.quote(x) for x in argv]),

@@ -104,6 +104,17 @@ def supports_results(h5perf):
     return b"--results" in p.stdout
 
 
+def built_apis(h5perf):
+    """The APIs of this h5perf build, from the last line of its --help
+    ("APIs in this build: posix mpiio phdf5 pnetcdf"; older builds: the three)."""
+    p = subprocess.run([h5perf, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       env=launch_env("."), timeout=60)
+    for line in p.stdout.decode(errors="replace").splitlines():
+        if line.startswith("APIs in this build:"):
+            return line.split(":", 1)[1].split()
+    return ["posix", "mpiio", "phdf5"]
+
+
 def run_h5perf(np, exe, args, directory, hwm_lib, bytes_, use_results, timeout=900):
     results = os.path.join(directory, "h5perf-results.json")
     extra = ["--results=" + results] if use_results else []
