@@ -7,7 +7,11 @@
 # MPI. Linked into an MPICH build it would bring a second MPI library into
 # the process, so the C compiler pnetcdf-config reports (the MPI wrapper that
 # built it) must be the MPI wrapper CMake found, both symbolic links
-# resolved.
+# resolved; and, since a wrapper's name can be switched to another MPI
+# (Debian's alternatives make /usr/bin/mpicc either), the MPI library the
+# shared libpnetcdf needs (its ELF NEEDED libmpi.so.N or libmpich.so.N) must
+# be one of this build's MPI libraries (their SONAMEs), where readelf can
+# tell.
 set(H5PERF_HAVE_PNETCDF FALSE)
 string(TOUPPER "${H5PERF_PNETCDF}" _pnc_mode)
 if(NOT _pnc_mode MATCHES "^(AUTO|ON|OFF|TRUE|FALSE|YES|NO|1|0)$")
@@ -50,6 +54,34 @@ another MPI than this build's ${MPI_C_COMPILER} (${_pnc_mpicc_real})")
   else()
     message(STATUS "PnetCDF: cannot tell which MPI it was built with (no pnetcdf-config or \
 no MPI wrapper); assuming this build's")
+  endif()
+endif()
+
+if(PNETCDF_FOUND AND _pnc_why STREQUAL "")
+  find_program(H5PERF_READELF readelf)
+  set(_pnc_so "")
+  foreach(_l ${PNETCDF_LINK_LIBRARIES})
+    if(_l MATCHES "pnetcdf[^/]*\\.so")
+      set(_pnc_so "${_l}")
+    endif()
+  endforeach()
+  if(H5PERF_READELF AND _pnc_so)
+    execute_process(COMMAND ${H5PERF_READELF} -d "${_pnc_so}" OUTPUT_VARIABLE _pnc_dyn ERROR_QUIET)
+    string(REGEX MATCHALL "\\[libmpi(ch)?\\.so[^]]*\\]" _pnc_needed "${_pnc_dyn}")
+    set(_pnc_ours "")
+    foreach(_l ${MPI_C_LIBRARIES})
+      execute_process(COMMAND ${H5PERF_READELF} -d "${_l}" OUTPUT_VARIABLE _pnc_dyn ERROR_QUIET)
+      if(_pnc_dyn MATCHES "SONAME[^[]*\\[([^]]*)\\]")
+        list(APPEND _pnc_ours "${CMAKE_MATCH_1}")
+      endif()
+    endforeach()
+    foreach(_n ${_pnc_needed})
+      string(REGEX REPLACE "^\\[(.*)\\]$" "\\1" _n "${_n}")
+      if(_pnc_ours AND NOT _n IN_LIST _pnc_ours)
+        set(_pnc_why "PnetCDF ${PNETCDF_VERSION} (${_pnc_so}) needs ${_n}, another MPI \
+library than this build's (${_pnc_ours})")
+      endif()
+    endforeach()
   endif()
 endif()
 
