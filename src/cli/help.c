@@ -24,6 +24,8 @@ static const char *const help_text[] = {
     "",
     "Options:",
     "  -h, --help                 print this help and exit",
+    "      --version              print the versions of h5perf, its commit, HDF5,",
+    "                             MPI and each API's library, and exit",
     "  -A, --api=LIST             the APIs to run, comma-separated, any case:",
     "                             posix, mpiio, phdf5, pnetcdf (when this build",
     "                             includes PnetCDF: see below)",
