@@ -55,6 +55,7 @@ enum opt_id {
     OPT_SEED,
     OPT_ALIGN_DATA,
     OPT_SHIFT,
+    OPT_VERSION,
     OPT_COUNT
 };
 
@@ -104,6 +105,7 @@ struct config {
     bool overwrite;               /* --overwrite */
     bool read_only;               /* --read-only */
     bool help;                    /* -h */
+    bool version;                 /* --version */
     int debug_level;              /* -D 0..4 */
     const char *debug_level_text; /* the level as typed (into argv), for messages */
     int debug_level_len;

@@ -53,6 +53,7 @@ static int opt_places(struct config *, const struct opt_spec *, const char *, co
 
 static const struct opt_spec opt_table[] = {
     {"-h", "--help", NULL, OPT_HELP, opt_help},
+    {NULL, "--version", NULL, OPT_VERSION, opt_help},
     {"-a", "--align", "a size", OPT_ALIGN, opt_size},
     {"-A", "--api", "a list of APIs", OPT_API, opt_api},
     {"-B", "--block-size", "a size", OPT_BLOCK, opt_size},
@@ -117,11 +118,15 @@ void config_init(struct config *cfg)
 
 /* ---- handlers: each stores one option's value, or explains the refusal ---- */
 
+/* -h, --help and --version: whichever comes first wins over every error. */
 static int opt_help(struct config *cfg, const struct opt_spec *spec, const char *spelled,
                     const char *value, struct cli_msg *msg)
 {
-    (void)spec, (void)spelled, (void)value, (void)msg;
-    cfg->help = true;
+    (void)spelled, (void)value, (void)msg;
+    if (spec->id == OPT_VERSION)
+        cfg->version = true;
+    else
+        cfg->help = true;
     return 0;
 }
 
@@ -455,7 +460,7 @@ struct opt_scan {
     struct config *cfg;
     struct cli_msg *msg;
     int failed; /* msg holds the first error */
-    int help;   /* -h/--help seen */
+    int help;   /* -h, --help or --version seen: the first one ends the scan */
 };
 
 static void opt_error(struct opt_scan *sc, const struct cli_msg *m)
@@ -490,7 +495,7 @@ static void opt_apply(struct opt_scan *sc, const struct opt_spec *spec, const ch
 
     sc->cfg->spelled[spec->id] = spelled;
     sc->cfg->raw[spec->id] = value;
-    if (spec->id == OPT_HELP)
+    if (spec->id == OPT_HELP || spec->id == OPT_VERSION)
         sc->help = 1;
     if (spec->handler(sc->cfg, spec, spelled, value, &m) != 0)
         opt_error(sc, &m);

@@ -248,8 +248,7 @@ static bool context_optimized(const char *flags)
     return on;
 }
 
-/* The build of this h5perf (CMake's build type and flags), and a warning
- * when it is not optimised: its own overhead then weighs in the figures. */
+/* The build of this h5perf: CMake's build type and flags. */
 static void context_build(struct run_context *c)
 {
     snprintf(c->build_type, sizeof c->build_type, "%s", H5PERF_BUILD_TYPE);
@@ -259,6 +258,27 @@ static void context_build(struct run_context *c)
     snprintf(c->c_flags, sizeof c->c_flags, "%s", flags);
     snprintf(c->compiler, sizeof c->compiler, "%s", H5PERF_COMPILER);
     c->optimized = context_optimized(c->c_flags);
+}
+
+void context_versions(struct run_context *c)
+{
+    snprintf(c->version, sizeof c->version, "%s", H5PERF_VERSION);
+    snprintf(c->commit, sizeof c->commit, "%s", H5PERF_COMMIT);
+    context_build(c);
+    unsigned maj = 0, min = 0, rel = 0;
+    H5get_libversion(&maj, &min, &rel);
+    snprintf(c->hdf5_version, sizeof c->hdf5_version, "%u.%u.%u", maj, min, rel);
+    context_mpi(c);
+    for (int a = 0; a < API_COUNT; a++) {
+        const struct backend_ops *ops = backend_get((enum api_id)a);
+        if (ops)
+            ops->version(c->api_versions[a], sizeof c->api_versions[a]);
+    }
+}
+
+/* An unoptimised build's own overhead weighs in the figures: say so. */
+static void context_warn_build(const struct run_context *c)
+{
     if (!c->optimized)
         fprintf(stderr,
                 "h5perf: warning: this h5perf was built without optimisation (build type '%s', "
@@ -278,18 +298,8 @@ void context_init(struct run_context *c, const struct setup *s, int argc, char *
     free(by_rank);
     if (c->page_cache[0])
         fprintf(stderr, "%s\n", c->page_cache);
-    snprintf(c->version, sizeof c->version, "%s", H5PERF_VERSION);
-    snprintf(c->commit, sizeof c->commit, "%s", H5PERF_COMMIT);
-    context_build(c);
-    unsigned maj = 0, min = 0, rel = 0;
-    H5get_libversion(&maj, &min, &rel);
-    snprintf(c->hdf5_version, sizeof c->hdf5_version, "%u.%u.%u", maj, min, rel);
-    context_mpi(c);
-    for (int a = 0; a < API_COUNT; a++) {
-        const struct backend_ops *ops = backend_get((enum api_id)a);
-        if (ops)
-            ops->version(c->api_versions[a], sizeof c->api_versions[a]);
-    }
+    context_versions(c);
+    context_warn_build(c);
     c->processes = s->world_size;
     context_file_system(c, s->dir);
     context_now(c->start_time, sizeof c->start_time);

@@ -11,6 +11,11 @@
  * ranks c is zeroed. Call it just before the sweep: it stamps the start. */
 void context_init(struct run_context *c, const struct setup *s, int argc, char **argv);
 
+/* Local: fills the versions of c (h5perf, commit, build, HDF5, MPI and each
+ * API's library) and nothing else; context_init() calls it too, so --version
+ * and the JSON results say the same. */
+void context_versions(struct run_context *c);
+
 /* Local: the end time and the exit status. */
 void context_end(struct run_context *c, int exit_status);
 

@@ -17,10 +17,12 @@
 #include "cli/sweep.h"
 #include "engine/agree.h"
 #include "engine/check.h"
+#include "engine/context.h"
 #include "engine/files.h"
 #include "engine/memory.h"
 #include "engine/names.h"
 #include "exit_status.h"
+#include "report/version.h"
 
 /* Collective: agrees on `ok`; if not, the line of the lowest failing process
  * is printed by world rank 0. Returns true if every process was ok. */
@@ -68,7 +70,7 @@ static int setup_parse(struct setup *s, int argc, char **argv, struct cli_msg *m
         return -1;
     if (opt_parse(argc, argv, &s->cfg, m) < 0)
         return -1;
-    if (s->cfg.help)
+    if (s->cfg.help || s->cfg.version)
         return 0;
     if (config_finish(&s->cfg, s->world_size, w, m) < 0)
         return -1;
@@ -395,6 +397,14 @@ int setup_run(struct setup *s, int argc, char **argv)
     if (s->cfg.help) {
         if (s->world_rank == 0)
             help_print(stdout);
+        return EXIT_OK;
+    }
+    if (s->cfg.version) {
+        struct run_context c = {0};
+        if (s->world_rank == 0) {
+            context_versions(&c);
+            report_version(stdout, &c);
+        }
         return EXIT_OK;
     }
     if (s->world_rank == 0)
