@@ -155,10 +155,13 @@ def multihost_verify_read_shift():
     (host 1), the one that reads it."""
     with Cluster(3, "shared") as c:
         base = "-e 64K -B 16K -x 32K -X 32K -p 3 -A posix,mpiio,phdf5 -D v"
+        out = os.path.join(c.state, "r.json")
         for extra in (" --read-shift 1", " --read-shift 2 -C", " --read-shift 1 -I"):
-            r = c.run(3, base + extra)
+            r = c.run(3, base + extra + " --results " + out)
             expect_eq((r.rc, r.h5perf_err, r.page_cache), (0, [], []),
                       "exit status, lines (%s)" % extra.strip(), r)
+            ctx = load(out)["context"]
+            expect_eq((ctx["hosts"], ctx["host_names"]), (3, c.names), "the run's hosts", r)
         env = {"LD_PRELOAD": os.environ["FAULTS"], "H5PERF_CORRUPT_SUFFIX": ".posix",
                "H5PERF_CORRUPT_OFFSET": "65536", "H5PERF_CORRUPT_COUNT": "1"}
         r = c.run(3, "-e 64K -B 16K -x 32K -X 32K -p 3 -A posix --read-shift 1 -D v", env=env)
@@ -187,7 +190,8 @@ def multihost_remote_failure():
         expect_eq(r.h5perf_err, [
             "h5perf: rank 2: POSIX write '%s' at offset 131072, length 32768: "
             "Input/output error" % data_file(c.data, 1, ".posix")], "failure lines", r)
-        expect_eq(load(out)["context"]["host_names"], c.names, "the failed run's hosts", r)
+        ctx = load(out)["context"]
+        expect_eq((ctx["hosts"], ctx["host_names"]), (3, c.names), "the failed run's hosts", r)
         expect_eq(listing(c.data), [], "files left", r)
         wait_for_no_process(c, r)
     for api, suffix in (("posix", ".posix"), ("mpiio", ".mpio")):
@@ -207,12 +211,16 @@ def multihost_remote_failure():
 @case
 def multihost_node_local_files():
     """Node-local storage is each host's own: with a file per process and
-    HDF5_NOCLEANUP every host keeps exactly the files of its own processes;
-    without it a run leaves no file on any host."""
+    HDF5_NOCLEANUP every host (3, as the JSON says) keeps exactly the files
+    of its own processes; without it a run leaves no file on any host; a
+    shared file there fails on the other hosts, cleanly."""
     with Cluster(3, "local") as c:
         args = "--pattern block --global 12x4 --layout fpp -A posix -D v"
-        r = c.run(6, args, slots=2, env={"HDF5_NOCLEANUP": "1"})
+        out = os.path.join(c.state, "r.json")
+        r = c.run(6, args + " --results " + out, slots=2, env={"HDF5_NOCLEANUP": "1"})
         expect_eq((r.rc, r.h5perf_err), (0, []), "exit status, lines (HDF5_NOCLEANUP)", r)
+        ctx = load(out)["context"]
+        expect_eq((ctx["hosts"], ctx["host_names"]), (3, c.names), "the run's hosts", r)
         want = {h: ["#pio_tmp_1.%d.posix" % (2 * i), "#pio_tmp_1.%d.posix" % (2 * i + 1)]
                 for i, h in enumerate(c.names)}
         expect_eq(listings(c), want, "files kept on each host", r)
