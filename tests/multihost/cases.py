@@ -10,6 +10,7 @@ not root, no iproute2 or util-linux, no namespaces, or MPICH's launcher.
 """
 import json
 import os
+import signal
 import sys
 import time
 
@@ -290,6 +291,9 @@ if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
         print("usage: cases.py --list | cases.py NAME", file=sys.stderr)
         sys.exit(2)
+    # ctest ends a test that ran out of time with SIGTERM (or SIGKILL): leave
+    # through the clusters' cleanup; what a SIGKILL leaves, the next sweeps.
+    signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(128 + sig))
     why = why_not()
     if why:
         print("SKIP %s: %s" % (sys.argv[1], why))

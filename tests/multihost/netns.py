@@ -99,12 +99,15 @@ def sweep_stale():
     """Removes what clusters of dead processes left: their namespaces (after
     ending the processes inside), their tmpfs mounts, their state directories."""
     p = _quiet("ip", "netns", "list")
+    stale = []
     for line in p.stdout.decode(errors="replace").splitlines():
         name = line.split()[0] if line.split() else ""
         m = TAG_RE.match(name)
         if m and not _alive(int(m.group(1))):
-            _end_processes(name)
-            _quiet("ip", "netns", "del", name)
+            stale.append(name)
+    _end_processes(stale)
+    for name in stale:
+        _quiet("ip", "netns", "del", name)
     tmp = tempfile.gettempdir()
     stale = re.compile(re.escape(os.path.join(tmp, STATE_PREFIX)) + r"h5mh(\d+)x\d+-[^/]*(/|$)")
     for mnt in reversed(_mount_points()):
@@ -117,13 +120,17 @@ def sweep_stale():
             shutil.rmtree(os.path.join(tmp, entry), ignore_errors=True)
 
 
-def _end_processes(netns):
-    """Kills, by pid, the processes left in one of our namespaces (orteds and
-    ranks of a run that was cut short) and waits up to 10 s for them."""
+def _end_processes(names):
+    """Kills, by pid, the processes left in our namespaces `names` (orteds
+    and ranks of a run that was cut short), until one pass over all of them
+    finds none (an agent may be entering one while another is emptied);
+    gives up after 10 s."""
     deadline = time.time() + 10
     while time.time() < deadline:
-        p = _quiet("ip", "netns", "pids", netns)
-        pids = [int(x) for x in p.stdout.split()] if p.returncode == 0 else []
+        pids = []
+        for name in names:
+            p = _quiet("ip", "netns", "pids", name)
+            pids += [int(x) for x in p.stdout.split()] if p.returncode == 0 else []
         if not pids:
             return
         for pid in pids:
@@ -201,8 +208,8 @@ class Cluster:
     def close(self):
         """Ends what runs in the namespaces, removes them (their veths and the
         bridge go with them), unmounts the tmpfs and removes the state."""
+        _end_processes(self.made)
         for name in reversed(self.made):
-            _end_processes(name)
             _quiet("ip", "netns", "del", name)
         self.made = []
         for mnt in reversed(self.mounts):
