@@ -64,9 +64,10 @@ def why_not():
                 "plm_rsh_agent")
     if os.geteuid() != 0:
         return "network namespaces need root"
-    for tool in ("ip", "unshare", "mount", "umount"):
+    for tool, package in (("ip", "iproute2"), ("unshare", "util-linux"), ("mount", "mount"),
+                          ("umount", "mount")):
         if not shutil.which(tool):
-            return "'%s' not found (iproute2, util-linux)" % tool
+            return "'%s' not found (Debian package %s)" % (tool, package)
     probe = "h5mh%dx0-probe" % os.getpid()
     p = _quiet("ip", "netns", "add", probe)
     if p.returncode != 0:
