@@ -73,9 +73,17 @@ def why_not():
     if p.returncode != 0:
         return "cannot make a network namespace: " + p.stdout.decode(errors="replace").strip()
     try:
-        p = _quiet("ip", "netns", "exec", probe, "unshare", "--uts", "--", "hostname", "probe")
-        if p.returncode != 0:
-            return "cannot make a UTS namespace: " + p.stdout.decode(errors="replace").strip()
+        steps = (("a UTS namespace", ["ip", "netns", "exec", probe, "unshare", "--uts", "--",
+                                      "hostname", "probe"]),
+                 ("a bridge", ["ip", "-n", probe, "link", "add", "br0", "type", "bridge"]),
+                 ("a veth pair", ["ip", "-n", probe, "link", "add", "v1", "type", "veth", "peer",
+                                  "name", "v2"]),
+                 ("a tmpfs", ["ip", "netns", "exec", probe, "mount", "-t", "tmpfs", "tmpfs",
+                              tempfile.gettempdir()]))
+        for what, argv in steps:
+            p = _quiet(*argv)
+            if p.returncode != 0:
+                return "cannot make %s: %s" % (what, p.stdout.decode(errors="replace").strip())
     finally:
         _quiet("ip", "netns", "del", probe)
     return None
