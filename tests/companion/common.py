@@ -23,6 +23,7 @@ FAILURE = os.path.join(DATA, "failure.json")
 BLOCK = os.path.join(DATA, "block.json")
 PARTICLES = os.path.join(DATA, "particles.json")
 PARTICLES_PLACED = os.path.join(DATA, "particles-placed.json")
+HEADLINE = os.path.join(DATA, "headline.json")
 MIB = 1 << 20
 DATA_MEASURES = ("write", "write_open_close", "write_raw", "read", "read_open_close", "read_raw")
 
