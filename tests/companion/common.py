@@ -43,7 +43,7 @@ def run_tool(name, args, cwd=None, python=None, env=None):
     cmd = [] if python == "shebang" else [python or sys.executable]
     cmd += [os.path.join(TOOLS, name)] + list(args)
     p = subprocess.run(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, universal_newlines=True, timeout=100)
+                       stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
     return Result(p)
 
 
