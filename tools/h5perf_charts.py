@@ -30,16 +30,21 @@ LINESTYLES = ("-", "--", ":", "-.")
 # Bars tell inputs apart by hatching, as lines do by their style.
 HATCHES = ("", "//", "..", "xx", "\\\\", "++")
 NAN = float("nan")
+# The imbalance charts: the transfers alone, where processes differ most.
+IMBALANCE_MEASURES = ("write", "read")
+IMBALANCE_TITLE = "%s: slowest process's time over the fastest's, %s"
 
 
 class Series:
     """One line or one set of bars: label (also its SVG gid), style, and
     points (x, median, min, max); a failed point has NaN values. A bar
-    chart's x is the name of a group."""
+    chart's x is the name of a group. stats: the Stats the points come
+    from (both of a ratio's), so the report can say which are too short
+    to judge; apis: the APIs it charts (a ratio's two)."""
 
-    def __init__(self, label, color, marker, linestyle, points, hatch=""):
+    def __init__(self, label, color, marker, linestyle, points, hatch="", stats=(), apis=()):
         self.label, self.color, self.marker, self.linestyle = label, color, marker, linestyle
-        self.points, self.hatch = points, hatch
+        self.points, self.hatch, self.stats, self.apis = points, hatch, list(stats), set(apis)
 
     def has_gap(self):
         return any(math.isnan(p[1]) for p in self.points)
@@ -50,12 +55,17 @@ class Plot:
     log2 axis, or "layout", "layout ratio" or "placement", bars in groups
     (the names in groups, in order); y is "throughput" (with min..max error bars) or
     "ratio" (with a line at 1). subtitle, a second line under the title,
-    says what the particles pattern's charts measured."""
+    says what the particles pattern's charts measured. What it concerns,
+    for the report's warnings: measure, processes (None: several), size
+    (a transfer size, None: several) and apis (those charted, ratios'
+    both)."""
 
-    def __init__(self, name, section, title, x, y, series, groups=None, subtitle=None):
+    def __init__(self, name, section, title, x, y, series, groups=None, subtitle=None,
+                 measure=None, processes=None, size=None, apis=()):
         self.name, self.section, self.title = name, section, title
         self.x, self.y, self.series, self.groups = x, y, series, groups
         self.subtitle = subtitle
+        self.measure, self.processes, self.size, self.apis = measure, processes, size, set(apis)
 
     @property
     def caption(self):
@@ -74,19 +84,26 @@ def _point(stats, x):
     return (x, stats.median, stats.min, stats.max)
 
 
-def _api_series(inputs, keys_of):
+def _api_series(inputs, keys_of, point=None):
     """A series per input x API; keys_of(results, api) gives the (x, key)
-    pairs to plot, and inputs or APIs with none are left out."""
+    pairs to plot, and inputs or APIs with none are left out. point(stats,
+    x) makes a point (default: the median throughput, min..max)."""
+    point = point or _point
     series = []
     for i, res in enumerate(inputs):
         for api in APIS:
-            pairs = keys_of(res, api)
-            points = [_point(res.stats.get(k), x) for x, k in pairs if k in res.stats]
-            if points:
+            pairs = [(x, k) for x, k in keys_of(res, api) if k in res.stats]
+            if pairs:
                 series.append(Series(_label(inputs, i, api), API_COLORS[api],
                                      MARKERS[i % len(MARKERS)],
-                                     LINESTYLES[i % len(LINESTYLES)], points))
+                                     LINESTYLES[i % len(LINESTYLES)],
+                                     [point(res.stats[k], x) for x, k in pairs],
+                                     stats=[res.stats[k] for _, k in pairs], apis=[api]))
     return series
+
+
+def _apis_of(series):
+    return set().union(*(s.apis for s in series))
 
 
 def _measures(inputs):
@@ -109,7 +126,8 @@ def throughput_vs_size(inputs):
                 plots.append(Plot("throughput-size-%s-p%d" % (m, p), "size",
                                   "%s throughput vs transfer size, %s" % (
                                       MEASURE_TITLES[m], _procs_text(p)),
-                                  "size", "throughput", series))
+                                  "size", "throughput", series, measure=m, processes=p,
+                                  apis=_apis_of(series)))
     return plots
 
 
@@ -127,12 +145,11 @@ def throughput_vs_processes(inputs):
             plots.append(Plot("throughput-processes-%s-x%s" % (m, format_size(x)), "processes",
                               "%s throughput vs processes, transfer size %s" % (
                                   MEASURE_TITLES[m], format_size(x)),
-                              "processes", "throughput", series))
+                              "processes", "throughput", series, measure=m, size=x,
+                              apis=_apis_of(series)))
     return plots
 
 
-def _ratio(res, p, x, num, den, m):
-    return _ratio_point(res.stats[(p, x, num, m)], res.stats[(p, x, den, m)], x)
 
 
 def _ratio_point(a, b, x):
@@ -158,15 +175,50 @@ def overhead_ratios(inputs):
                     if not sizes:
                         continue
                     label = _label(inputs, i, "%s/%s, %s" % (num, den, _procs_text(p)))
+                    pairs = [(res.stats[(p, x, num, m)], res.stats[(p, x, den, m)])
+                             for x in sizes]
                     series.append(Series(label, RATIO_COLORS[(num, den)],
                                          MARKERS[procs.index(p) % len(MARKERS)],
                                          LINESTYLES[i % len(LINESTYLES)],
-                                         [_ratio(res, p, x, num, den, m) for x in sizes]))
+                                         [_ratio_point(a, b, x) for (a, b), x in zip(pairs, sizes)],
+                                         stats=[st for pair in pairs for st in pair],
+                                         apis=(num, den)))
         if series:
-            plots.append(Plot("overhead-%s" % m, "overhead",
-                              "%s overhead: phdf5/mpiio and mpiio/posix throughput" %
-                              MEASURE_TITLES[m], "size", "ratio", series))
+            names = ["%s/%s" % r for r in RATIOS if any(s.apis == set(r) for s in series)]
+            plots.append(Plot("overhead-%s" % m, "overhead", "%s overhead: %s throughput" % (
+                MEASURE_TITLES[m], _and(names)), "size", "ratio", series,
+                measure=m, apis=_apis_of(series)))
     return plots
+
+
+def _and(words):
+    """"a", "a and b", "a, b and c"."""
+    return words[0] if len(words) == 1 else "%s and %s" % (", ".join(words[:-1]), words[-1])
+
+
+def imbalance(inputs):
+    """Per-process imbalance of the transfers (write, read) at 2 processes
+    or more: the slowest process's time over the fastest's in each
+    iteration, median and min..max over the iterations, against the
+    transfer size; 1.0 is a perfect balance."""
+    plots = []
+    procs = sorted({p for res in inputs for p in res.process_counts() if p > 1})
+    for m in [m for m in _measures(inputs) if m in IMBALANCE_MEASURES]:
+        for p in procs:
+            series = _api_series(inputs, lambda res, api: [
+                (x, (p, x, api, m)) for x in res.transfer_sizes()], _imbalance_point)
+            if series:
+                plots.append(Plot("imbalance-%s-p%d" % (m, p), "imbalance",
+                                  IMBALANCE_TITLE % (MEASURE_TITLES[m], _procs_text(p)),
+                                  "size", "imbalance", series, measure=m, processes=p,
+                                  apis=_apis_of(series)))
+    return plots
+
+
+def _imbalance_point(stats, x):
+    if stats is None or not stats.ok or stats.imbalance is None:
+        return (x, NAN, NAN, NAN)
+    return (x,) + stats.imbalance
 
 
 # --- the block and particles patterns ----------------------------------------
@@ -175,25 +227,28 @@ def overhead_ratios(inputs):
 # particles pattern's charts are the block pattern's, named "particles-..."
 # and with a subtitle: the distribution and the counts at that process count.
 
-def _block_plots(inputs, section, title, x, y, groups, series_of):
-    """One Plot per data measure x process count; series_of(res, p, m)
-    gives the (label, color, points) of one input's sets of bars. section
-    is the block pattern's; the particles pattern's starts "particles"."""
+def _block_plots(inputs, section, title, x, y, groups, series_of, measures=None, least=1):
+    """One Plot per data measure (of measures, default all) x process count
+    (of least or more); series_of(res, p, m) gives the (label, color,
+    points, stats, apis) of one input's sets of bars (stats: the Stats
+    behind the points). section is the block pattern's; the particles
+    pattern's starts "particles"."""
     plots = []
     particles = inputs[0].particles
     if particles:
         section = "particles" + section[len("block"):]
-    procs = sorted({p for res in inputs for p in res.process_counts()})
-    for m in _measures(inputs):
+    procs = sorted({p for res in inputs for p in res.process_counts() if p >= least})
+    for m in [m for m in _measures(inputs) if measures is None or m in measures]:
         for p in procs:
             series = [Series(_label(inputs, i, label), color, "s", "-", points,
-                             HATCHES[i % len(HATCHES)])
+                             HATCHES[i % len(HATCHES)], stats, apis)
                       for i, res in enumerate(inputs)
-                      for label, color, points in series_of(res, p, m) if points]
+                      for label, color, points, stats, apis in series_of(res, p, m) if points]
             if series and groups:
                 plots.append(Plot("%s-%s-p%d" % (section, m, p), section,
                                   title % (MEASURE_TITLES[m], _procs_text(p)), x, y, series,
-                                  groups, _particles_subtitle(inputs, p) if particles else None))
+                                  groups, _particles_subtitle(inputs, p) if particles else None,
+                                  measure=m, processes=p, apis=_apis_of(series)))
     return plots
 
 
@@ -219,30 +274,48 @@ def _layouts(inputs):
 
 
 def _ratio_points(res, pairs):
-    """(group, numerator, denominator) of res.main -> ratio points, where
-    both ran."""
-    return [_ratio_point(res.main[a], res.main[b], group) for group, a, b in pairs
+    """(group, numerator, denominator) of res.main -> (ratio points, the
+    Stats behind them), where both ran."""
+    both = [(group, res.main[a], res.main[b]) for group, a, b in pairs
             if a in res.main and b in res.main]
+    return ([_ratio_point(a, b, group) for group, a, b in both],
+            [st for _, a, b in both for st in (a, b)])
+
+
+def _main_points(res, keys, point=None):
+    """(group, key) of res.main -> (points, the Stats behind them), where it ran."""
+    there = [(group, res.main[k]) for group, k in keys if k in res.main]
+    return [(point or _point)(st, group) for group, st in there], [st for _, st in there]
 
 
 def block_throughput(inputs):
     """The median throughput (min..max) of each API on each layout: of placed
     runs, those placed by the first --align-data and --shift (res.main)."""
     def series_of(res, p, m):
-        return [(api, API_COLORS[api], [_point(res.main[(p, api, layout, m)], layout)
-                                        for layout in LAYOUTS
-                                        if (p, api, layout, m) in res.main])
-                for api in APIS]
+        return [(api, API_COLORS[api]) + _main_points(
+            res, [(layout, (p, api, layout, m)) for layout in LAYOUTS]) + ([api],)
+            for api in APIS]
     return _block_plots(inputs, "block", "%s throughput by layout and API, %s", "layout",
                         "throughput", _layouts(inputs), series_of)
+
+
+def block_imbalance(inputs):
+    """Per-process imbalance of the transfers (write, read) at 2 processes
+    or more, per layout and API: as imbalance()."""
+    def series_of(res, p, m):
+        return [(api, API_COLORS[api]) + _main_points(
+            res, [(layout, (p, api, layout, m)) for layout in LAYOUTS], _imbalance_point) +
+            ([api],) for api in APIS]
+    return _block_plots(inputs, "block-imbalance", IMBALANCE_TITLE, "layout", "imbalance",
+                        _layouts(inputs), series_of, IMBALANCE_MEASURES, 2)
 
 
 def block_over_mpiio(inputs):
     """The library's overhead: each API's median over MPI-IO's on the same layout."""
     def series_of(res, p, m):
-        return [("%s/mpiio" % api, API_COLORS[api],
-                 _ratio_points(res, [(layout, (p, api, layout, m), (p, "mpiio", layout, m))
-                                     for layout in LAYOUTS]))
+        return [("%s/mpiio" % api, API_COLORS[api]) +
+                _ratio_points(res, [(layout, (p, api, layout, m), (p, "mpiio", layout, m))
+                                    for layout in LAYOUTS]) + ([api, "mpiio"],)
                 for api in APIS if api != "mpiio"]
     return _block_plots(inputs, "block-over-mpiio", "%s: each API over MPI-IO on the same "
                         "layout, %s", "layout", "ratio", _layouts(inputs), series_of)
@@ -252,9 +325,9 @@ def block_over_fpp(inputs):
     """The cost of a shared file: each layout's median over the file per
     process's with the same API."""
     def series_of(res, p, m):
-        return [(api, API_COLORS[api],
-                 _ratio_points(res, [("%s/fpp" % layout, (p, api, layout, m), (p, api, "fpp", m))
-                                     for layout in LAYOUTS if layout != "fpp"]))
+        return [(api, API_COLORS[api]) +
+                _ratio_points(res, [("%s/fpp" % layout, (p, api, layout, m), (p, api, "fpp", m))
+                                    for layout in LAYOUTS if layout != "fpp"]) + ([api],)
                 for api in APIS]
     groups = ["%s/fpp" % layout for layout in _layouts(inputs) if layout != "fpp"]
     return _block_plots(inputs, "block-over-fpp", "%s: each layout over fpp with the same "
@@ -280,10 +353,11 @@ def block_alignment(inputs):
                 if not placeable(api, layout):
                     continue
                 at = res.by_placement
-                points = [_point(at[c], placement_text(pair)) for pair in res.placements
-                          for c in [(p, api, layout, m) + pair] if c in at]
+                there = [(placement_text(pair), at[c]) for pair in res.placements
+                         for c in [(p, api, layout, m) + pair] if c in at]
                 color = CHUNKED_COLORS[api] if layout == "chunked" else API_COLORS[api]
-                out.append(("%s %s" % (api, layout), color, points))
+                out.append(("%s %s" % (api, layout), color, [_point(st, g) for g, st in there],
+                            [st for _, st in there], [api]))
         return out
     return _block_plots(inputs, "block-align", "%s throughput against --align-data and "
                         "--shift, %s", "placement", "throughput", groups, series_of)
@@ -294,8 +368,9 @@ def plan_charts(inputs):
     report shows them."""
     if inputs and inputs[0].by_layout:
         return block_throughput(inputs) + block_over_mpiio(inputs) + block_over_fpp(inputs) + \
-            block_alignment(inputs)
-    return throughput_vs_size(inputs) + throughput_vs_processes(inputs) + overhead_ratios(inputs)
+            block_alignment(inputs) + block_imbalance(inputs)
+    return throughput_vs_size(inputs) + throughput_vs_processes(inputs) + \
+        overhead_ratios(inputs) + imbalance(inputs)
 
 
 # --- drawing ------------------------------------------------------------------
@@ -305,6 +380,7 @@ AXIS_LABELS = {
     "processes": "MPI processes (log2 scale)",
     "throughput": "throughput (MiB/s)",
     "ratio": "ratio of median throughputs (×)",
+    "imbalance": "slowest process's time / fastest's (×)",
     "layout": "file layout",
     "layout ratio": "file layout, over the file per process (fpp)",
     "placement": "--align-data (+ --shift), bytes",
@@ -352,7 +428,7 @@ def _draw_bars(ax, plot):
         xs = [plot.groups.index(p[0]) + (j - (n - 1) / 2) * width for p in s.points]
         ok = [(x, p) for x, p in zip(xs, s.points) if not math.isnan(p[1])]
         yerr = None
-        if plot.y == "throughput" and ok:
+        if plot.y in ("throughput", "imbalance") and ok:
             yerr = [[p[1] - p[2] for _, p in ok], [p[3] - p[1] for _, p in ok]]
         if ok:
             bars = ax.bar([x for x, _ in ok], [p[1] for _, p in ok], width, yerr=yerr,
@@ -373,43 +449,16 @@ def _draw_bars(ax, plot):
     return handles
 
 
+# 'none' keeps titles and legends as text in the SVG; a fixed hash salt makes
+# the SVG's internal ids, and so the files, reproducible.
+RC = {"svg.fonttype": "none", "svg.hashsalt": "h5perf-plot"}
+
+
 def render(plot, outdir):
     """Draws plot into OUTDIR/<name>.png and .svg; returns the two paths."""
     import matplotlib
-    from matplotlib.figure import Figure
-    # 'none' keeps titles and legends as text in the SVG; a fixed hash salt
-    # makes the SVG's internal ids, and so the files, reproducible.
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "h5perf-plot"}):
-        fig = Figure(figsize=(8, 4.5), layout="constrained")
-        ax = fig.add_subplot()
-        handles = None
-        if plot.groups is not None:
-            handles = _draw_bars(ax, plot)
-        else:
-            for s in plot.series:
-                _draw_series(ax, s, plot.y == "throughput")
-        ax.set_ylim(bottom=0)
-        if plot.y == "ratio":
-            # Parity: above the line the upper layer is faster than the lower.
-            ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
-            ax.set_ylim(top=max(ax.get_ylim()[1], 1.1))
-        if plot.groups is None:
-            _x_axis(ax, plot.x, sorted({p[0] for s in plot.series for p in s.points}))
-        ax.set_ylabel(AXIS_LABELS[plot.y])
-        if plot.subtitle:
-            # Two texts in the SVG: the title, as for the block pattern, then
-            # what was measured, smaller.
-            fig.suptitle(plot.title)
-            ax.set_title(plot.subtitle, fontsize=9)
-        else:
-            ax.set_title(plot.title)
-        ax.grid(True, alpha=0.3, axis="both" if plot.groups is None else "y")
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
-        # A bar chart says "failed" where a bar is missing.
-        if plot.groups is None and any(s.has_gap() for s in plot.series):
-            # Bottom right, under the legend, clear of the x axis label.
-            fig.text(0.995, 0.005, "gaps: failed measurements\n(listed in report.html)",
-                     fontsize=8, color="#666666", ha="right", va="bottom")
+    with matplotlib.rc_context(RC):
+        fig = figure(plot)
         paths = []
         for ext in ("png", "svg"):
             path = os.path.join(outdir, "%s.%s" % (plot.name, ext))
@@ -417,3 +466,43 @@ def render(plot, outdir):
             fig.savefig(path, format=ext, dpi=100, metadata=meta)
             paths.append(path)
     return paths
+
+
+def figure(plot):
+    """The matplotlib Figure of plot (no pyplot: no global state); the
+    tests measure its texts."""
+    import matplotlib
+    from matplotlib.figure import Figure
+    with matplotlib.rc_context(RC):
+        fig = Figure(figsize=(8, 4.5), layout="constrained")
+        ax = fig.add_subplot()
+        handles = None
+        if plot.groups is not None:
+            handles = _draw_bars(ax, plot)
+        else:
+            for s in plot.series:
+                _draw_series(ax, s, plot.y in ("throughput", "imbalance"))
+        ax.set_ylim(bottom=0)
+        if plot.y in ("ratio", "imbalance"):
+            # Parity: above the line the upper layer is faster than the lower;
+            # for imbalance, 1.0 is every process as fast as the others.
+            ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
+            ax.set_ylim(top=max(ax.get_ylim()[1], 1.1))
+        if plot.groups is None:
+            _x_axis(ax, plot.x, sorted({p[0] for s in plot.series for p in s.points}))
+        ax.set_ylabel(AXIS_LABELS[plot.y])
+        # The title over the whole figure, legend included: over the axes
+        # alone a long one (three overhead ratios) is cut off. The
+        # particles pattern's second line, what was measured, goes under
+        # it, smaller; both are texts in the SVG.
+        fig.suptitle(plot.title)
+        if plot.subtitle:
+            ax.set_title(plot.subtitle, fontsize=9)
+        ax.grid(True, alpha=0.3, axis="both" if plot.groups is None else "y")
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+        # A bar chart says "failed" where a bar is missing.
+        if plot.groups is None and any(s.has_gap() for s in plot.series):
+            # Bottom right, under the legend, clear of the x axis label.
+            fig.text(0.995, 0.005, "gaps: failed measurements\n(listed in report.html)",
+                     fontsize=8, color="#666666", ha="right", va="bottom")
+    return fig

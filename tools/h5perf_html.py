@@ -10,6 +10,8 @@ import html
 import math
 import shlex
 
+import h5perf_headline
+import h5perf_warnings
 from h5perf_results import (MEASURE_TITLES, counts_text, distribution_text, format_size,
                             placement, placement_text, run_placement, size_text)
 
@@ -20,25 +22,36 @@ th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; vertica
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.failed td { background: #fde8e8; }
 .charts { display: flex; flex-wrap: wrap; gap: 1em; }
-figure { margin: 0; }
+figure { margin: 0; width: 640px; max-width: 100%; }
 figure img { width: 640px; max-width: 100%; }
-code { white-space: pre-wrap; }
+code { white-space: pre-wrap; overflow-wrap: anywhere; }
+table.context td + td { overflow-wrap: anywhere; }
+figcaption { font-size: 0.85em; }
+ul.warnings { margin: 0.3em 0 0; padding: 0; list-style: none; font-size: 0.85em; }
+ul.warnings li { margin: 0.2em 0; padding: 0.2em 0.5em; border-left: 4px solid #e08a00;
+                 background: #fff4e0; overflow-wrap: anywhere; }
+ul.warnings li.short { border-color: #999; background: #f2f2f2; }
+table.headline td.num { min-width: 5em; }
 """
 
 ALIGN_HEADING = "Placement: throughput against --align-data and --shift (placed runs)"
+IMBALANCE_HEADING = "Per-process imbalance: the slowest process's time over the fastest's"
 SECTIONS = (("size", "Throughput vs transfer size"),
             ("processes", "Throughput vs process count"),
             ("overhead", "Overhead ratios: HDF5 over MPI-IO, MPI-IO over POSIX"),
+            ("imbalance", IMBALANCE_HEADING),
             ("block", "Throughput by layout and API"),
             ("block-over-mpiio", "Library overhead: each API over MPI-IO on the same layout"),
             ("block-over-fpp", "Shared file: each layout over the file per process (fpp) "
                                "with the same API"),
             ("block-align", ALIGN_HEADING),
+            ("block-imbalance", IMBALANCE_HEADING),
             ("particles", "Throughput by layout and API"),
             ("particles-over-mpiio", "Library overhead: each API over MPI-IO on the same layout"),
             ("particles-over-fpp", "Shared file: each layout over the file per process (fpp) "
                                    "with the same API"),
-            ("particles-align", ALIGN_HEADING))
+            ("particles-align", ALIGN_HEADING),
+            ("particles-imbalance", IMBALANCE_HEADING))
 
 
 def esc(value):
@@ -184,8 +197,8 @@ def _size(cfg, key):
     return format_size(v) if isinstance(v, int) and not isinstance(v, bool) and v > 0 else "?"
 
 
-def _table(header, rows, row_classes=None):
-    out = ["<table>", "<tr>" + "".join("<th>%s</th>" % esc(h) for h in header) + "</tr>"]
+def _table(header, rows, row_classes=None, cls=None):
+    out = ["<table%s>" % (' class="%s"' % cls if cls else ""), "<tr>" + "".join("<th>%s</th>" % esc(h) for h in header) + "</tr>"]
     for i, row in enumerate(rows):
         cls = row_classes[i] if row_classes else ""
         out.append("<tr%s>" % (' class="%s"' % cls if cls else "") + "".join(row) + "</tr>")
@@ -202,7 +215,7 @@ def inputs_section(inputs):
     for res in inputs:
         out.append("<h3>%s</h3>" % esc(res.name))
         rows = [[_td(k), _td(v)] for k, v in _context_rows(res)]
-        out.append(_table(("", res.name), rows))
+        out.append(_table(("", res.name), rows, cls="context"))
     return "\n".join(out)
 
 
@@ -228,7 +241,27 @@ def failures_section(inputs):
     return "<h2>Failed runs</h2>\n" + _table(header, rows, ["failed"] * len(rows))
 
 
-def charts_section(plots):
+def _heading(section, heading, these):
+    """The overhead charts' heading names PnetCDF over MPI-IO when it is charted."""
+    if section == "overhead" and any("pnetcdf" in p.plot.apis for p in these):
+        return heading + ", PnetCDF over MPI-IO"
+    return heading
+
+
+def warning_items(warnings):
+    """<ul class="warnings"> of (kind, text[, note]), or nothing: each text
+    exact in a <span class="text">, a note after it."""
+    if not warnings:
+        return ""
+    return '<ul class="warnings">%s</ul>' % "".join(
+        '<li class="%s" data-kind="%s"><span class="text">%s</span>%s</li>' % (
+            w[0], w[0], esc(w[1]), ' <span class="note">%s</span>' % esc(w[2])
+            if len(w) > 2 else "") for w in warnings)
+
+
+def charts_section(plots, inputs=()):
+    """The charts by section; beside each, the warnings that concern it."""
+    notes = h5perf_warnings.input_notes(inputs)
     out = ["<h2>Charts</h2>"]
     if not plots:
         out.append("<p>No successful data measure to plot.</p>")
@@ -236,14 +269,36 @@ def charts_section(plots):
         these = [p for p in plots if p.plot.section == section]
         if not these:
             continue
-        out.append("<h3>%s</h3>\n<div class=\"charts\">" % esc(heading))
+        out.append("<h3>%s</h3>\n<div class=\"charts\">" % esc(_heading(section, heading, these)))
         for p in these:
             data = base64.b64encode(p.svg).decode("ascii")
-            out.append('<figure><img alt="%s" src="data:image/svg+xml;base64,%s">'
-                       "<figcaption>%s.png, %s.svg</figcaption></figure>" % (
-                           esc(p.plot.caption), data, esc(p.plot.name), esc(p.plot.name)))
+            warnings = h5perf_warnings.chart_warnings(notes, p.plot, len(inputs) > 1)
+            out.append('<figure id="chart-%s"><img alt="%s" src="data:image/svg+xml;base64,%s">'
+                       "<figcaption>%s.png, %s.svg</figcaption>%s</figure>" % (
+                           esc(p.plot.name), esc(p.plot.caption), data, esc(p.plot.name),
+                           esc(p.plot.name), warning_items(warnings)))
         out.append("</div>")
     return "\n".join(out)
+
+
+def warnings_section(inputs, rendered):
+    """Every warning once, with how many charts it is beside."""
+    several = len(inputs) > 1
+    notes = h5perf_warnings.input_notes(inputs)
+    items = []
+    for n in notes:
+        beside = sum(n.concerns(p.plot) for p in rendered)
+        items.append((n.kind, "%s%s" % ("%s: " % n.name if several else "", n.text),
+                      "(beside %d chart%s)" % (beside, "" if beside == 1 else "s")))
+    short = sum(h5perf_warnings.short_text(p.plot) is not None for p in rendered)
+    if short:
+        items.append((h5perf_warnings.SHORT, "%d chart%s %s figures whose median time is under "
+                      "%g s, too short to judge (said beside each)" % (
+                          short, "" if short == 1 else "s", "has" if short == 1 else "have",
+                          h5perf_warnings.MIN_SECONDS)))
+    if not items:
+        return "<h2>Warnings</h2>\n<p>None.</p>"
+    return "<h2>Warnings</h2>\n" + warning_items(items)
 
 
 def _num(v, fmt):
@@ -285,7 +340,9 @@ def runs_section(inputs):
 
 def report(title, inputs, rendered):
     """The whole page as a string; rendered holds (plot, svg bytes) records
-    with attributes .plot and .svg."""
+    with attributes .plot and .svg. title: None for the default
+    (h5perf_headline.title())."""
+    title = title or h5perf_headline.title(inputs)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -293,11 +350,14 @@ def report(title, inputs, rendered):
             esc(title), CSS),
         "<body>",
         "<h1>%s</h1>" % esc(title),
-        "<p>%d input file%s, %d charts. Throughput is in MiB/s (2<sup>20</sup> bytes per "
-        "second).</p>" % (len(inputs), "" if len(inputs) == 1 else "s", len(rendered)),
+        "<p>%d input file%s (%s), %d charts. %s</p>" % (
+            len(inputs), "" if len(inputs) == 1 else "s",
+            ", ".join(esc(r.path) for r in inputs), len(rendered), h5perf_headline.MB_TEXT),
+        h5perf_headline.section(inputs),
+        warnings_section(inputs, rendered),
         inputs_section(inputs),
         failures_section(inputs),
-        charts_section(rendered),
+        charts_section(rendered, inputs),
         runs_section(inputs),
         "</body>",
         "</html>",

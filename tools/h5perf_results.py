@@ -65,6 +65,9 @@ PARTICLES_KEYS = ("per_process", "distribution", "seed", "vars")
 PLACEMENT_KEYS = ("align_data", "shift")
 PLACEABLE_APIS = ("posix", "mpiio")
 PACKED = (0, 0)
+# Figures whose median time is below this are too short to judge: h5perf-compare's default
+# --min-time (docs/companion.md, "The minimum time"); the report says so beside their charts.
+MIN_SECONDS = 0.1
 
 
 class ResultsError(Exception):
@@ -86,7 +89,7 @@ class Stats:
     failed measure, ok is False and every number is None.
     """
 
-    def __init__(self, status, times=(), nbytes=0, data=True):
+    def __init__(self, status, times=(), nbytes=0, data=True, spread=()):
         self.status = status
         self.iterations = len(times)
         self.ok = status == "ok" and self.iterations > 0
@@ -96,6 +99,16 @@ class Stats:
             self.median = mib_per_s(nbytes, self.median_seconds)
             self.max = mib_per_s(nbytes, min(times))
             self.min = mib_per_s(nbytes, max(times))
+        # Per-process imbalance: each successful iteration's slowest process
+        # time over its fastest's (1.0: balanced), median, min and max.
+        self.imbalance = None
+        if self.ok and data and spread:
+            self.imbalance = (statistics.median(spread), min(spread), max(spread))
+
+    @property
+    def short(self):
+        """Whether the median time is too short to judge (MIN_SECONDS)."""
+        return self.ok and self.median_seconds < MIN_SECONDS
 
     @property
     def failure(self):
@@ -313,8 +326,16 @@ def measure_stats(run, measure):
     """Stats of one measure of one run, from its samples (the raw data), so
     that a document whose summaries were edited or left out still agrees
     with itself."""
-    times = [s["seconds"]["slowest"] for s in measure["samples"] if s["status"] == "ok"]
-    return Stats(measure["status"], times, run["bytes"], measure["measure"] in DATA_MEASURES)
+    ok = [s["seconds"] for s in measure["samples"] if s["status"] == "ok"]
+    times = [s["slowest"] for s in ok]
+    # A fastest time too small to divide by (a process with nothing to do)
+    # has no ratio; "fastest" is read leniently: the light check needs only
+    # "slowest".
+    spread = [s["slowest"] / s["fastest"] for s in ok
+              if isinstance(s.get("fastest"), (int, float)) and not isinstance(s["fastest"], bool)
+              and s["fastest"] >= sys.float_info.epsilon]
+    return Stats(measure["status"], times, run["bytes"], measure["measure"] in DATA_MEASURES,
+                 spread if len(spread) == len(times) else ())
 
 
 def format_size(n):

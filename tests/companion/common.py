@@ -23,6 +23,7 @@ FAILURE = os.path.join(DATA, "failure.json")
 BLOCK = os.path.join(DATA, "block.json")
 PARTICLES = os.path.join(DATA, "particles.json")
 PARTICLES_PLACED = os.path.join(DATA, "particles-placed.json")
+HEADLINE = os.path.join(DATA, "headline.json")
 MIB = 1 << 20
 DATA_MEASURES = ("write", "write_open_close", "write_raw", "read", "read_open_close", "read_raw")
 
@@ -42,7 +43,7 @@ def run_tool(name, args, cwd=None, python=None, env=None):
     cmd = [] if python == "shebang" else [python or sys.executable]
     cmd += [os.path.join(TOOLS, name)] + list(args)
     p = subprocess.run(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, universal_newlines=True, timeout=100)
+                       stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
     return Result(p)
 
 

@@ -20,6 +20,12 @@ committed; rerun this only to change them:
   particles-placed.json  the same at 1 and 2 processes with --align-data
                 4K,1M --shift 0,512: POSIX and MPI-IO on the shared layout run
                 4 times (4K, 4K+512, 1M, 1M+512), HDF5 and fpp once, packed
+  headline.json  the guide's 2D pattern, collective (-C), version 2: 4 APIs
+                (with PnetCDF) x 2, 4 processes x 256KiB, 1MiB, 3 iterations;
+                processes unbalanced differently by API, HDF5's writes at 4
+                processes and 1MiB fell back to independent I/O, the reads at
+                2 processes under a page-cache warning, figures on both sides
+                of 0.1 s (the HTML report's headline, warnings and imbalance)
 """
 import json
 import os
@@ -32,8 +38,8 @@ KIB = 1 << 10
 DIR = "/scratch/h5perf"
 # Base throughput of one process in MiB/s, and how each API pays for small
 # transfers (a fixed cost per call): HDF5 slower than MPI-IO, MPI-IO than POSIX.
-BANDWIDTH = {"posix": 900.0, "mpiio": 860.0, "phdf5": 760.0}
-CALL_COST = {"posix": 32 * KIB, "mpiio": 48 * KIB, "phdf5": 96 * KIB}
+BANDWIDTH = {"posix": 900.0, "mpiio": 860.0, "phdf5": 760.0, "pnetcdf": 800.0}
+CALL_COST = {"posix": 32 * KIB, "mpiio": 48 * KIB, "phdf5": 96 * KIB, "pnetcdf": 64 * KIB}
 EXT = {"posix": "posix", "mpiio": "mpio", "phdf5": "h5"}
 # The block pattern: how much of an API's bandwidth each layout gets (one
 # shared file in the array's order costs most, HDF5 most of all).
@@ -63,9 +69,10 @@ def summary(nbytes, times, data):
     return {"iterations": len(s), "seconds": sec, "mib_per_s": mbs}
 
 
-def measure(name, nbytes, slowest, failed):
+def measure(name, nbytes, slowest, failed, balance=0.91):
     """One measure; slowest[i] is iteration i+1's time, failed maps an
-    iteration to its status."""
+    iteration to its status; balance is the fastest process's time over
+    the slowest's."""
     data = name in ("write", "write_open_close", "write_raw", "read", "read_open_close",
                     "read_raw")
     samples, times = [], []
@@ -73,7 +80,8 @@ def measure(name, nbytes, slowest, failed):
         st = failed.get(i, "ok")
         sec = None
         if st == "ok":
-            sec = {"slowest": t, "fastest": t * 0.91, "mean": t * 0.96}
+            sec = {"slowest": t, "fastest": t * balance, "mean": t * (1 + balance) / 2
+                   if balance != 0.91 else t * 0.96}
             times.append(t)
         samples.append({"iteration": i, "status": st, "bytes": nbytes if data else 0,
                         "seconds": sec})
@@ -91,9 +99,11 @@ def measure_names(raw, times):
     return names
 
 
-def run(rng, api, procs, xfer, nbytes, iterations, names, failed=None, errors=(), share=1.0):
+def run(rng, api, procs, xfer, nbytes, iterations, names, failed=None, errors=(), share=1.0,
+        balance=None):
     """One run; failed maps a phase ("write"/"read") to {iteration: status};
-    share scales the bandwidth."""
+    share scales the bandwidth; balance(i) is iteration i's fastest process
+    time over the slowest's (default 0.91)."""
     failed = failed or {}
     bw = BANDWIDTH[api] * procs ** 0.8 * xfer / (xfer + CALL_COST[api]) * share
     measures = []
@@ -104,7 +114,16 @@ def run(rng, api, procs, xfer, nbytes, iterations, names, failed=None, errors=()
                  "open": 0.003 + 0.001 * procs, "close": 0.001}[kind]
         t = base + extra if kind not in ("open", "close") else extra
         slowest = [t * rng.uniform(0.97, 1.03) for _ in range(iterations)]
-        measures.append(measure(name, nbytes, slowest, failed.get(phase, {})))
+        if balance is None:
+            measures.append(measure(name, nbytes, slowest, failed.get(phase, {})))
+        else:
+            m = measure(name, nbytes, slowest, failed.get(phase, {}), 0.5)
+            for i, sample in enumerate(m["samples"]):
+                if sample["seconds"] is not None:
+                    b = balance(i)
+                    sample["seconds"].update(fastest=sample["seconds"]["slowest"] * b,
+                                             mean=sample["seconds"]["slowest"] * (1 + b) / 2)
+            measures.append(m)
     status = next((m["status"] for m in measures if m["status"] != "ok"), "ok")
     return {"processes": procs, "transfer_size": xfer, "api": api, "bytes": nbytes,
             "status": status, "errors": list(errors), "measures": measures}
@@ -300,11 +319,58 @@ def particles_placed():
                     particles=spec)
 
 
+# headline.json: the fastest process's share of the slowest's time, by API
+# (iteration i: this less 0.01 i), and what HDF5 reported of its collective
+# transfers.
+BALANCE = {"posix": 0.95, "mpiio": 0.8, "phdf5": 0.6, "pnetcdf": 0.7}
+COLLECTIVE = {"mode": "contiguous_collective", "modes": ["contiguous_collective"],
+              "collective": True, "cause": None, "cause_processes": 0, "processes_agree": True}
+FELL_BACK = {"mode": "no_collective", "modes": ["no_collective"], "collective": False,
+             "cause": "datatype conversion", "cause_processes": 1, "processes_agree": True}
+PAGE_CACHE = ("h5perf: warning: the read throughputs of posix, mpiio, phdf5, pnetcdf with 2 "
+              "processes can only come from the page cache: each process reads data written "
+              "moments before on its own host, through that host's cache (use --direct for "
+              "POSIX, or --read-shift with processes on several hosts)")
+
+
+def headline():
+    """As h5perf writes it: process counts from the smallest up, at each the
+    transfer sizes, at each the APIs; -e 64M, 2D, collective."""
+    rng = random.Random(10)
+    procs, xfers, iterations, per_proc = (2, 4), (256 * KIB, MIB), 3, 64 * MIB
+    apis = ("posix", "mpiio", "phdf5", "pnetcdf")
+    names = measure_names(False, False)
+    runs = []
+    for p in procs:
+        for x in xfers:
+            for api in apis:
+                r = run(rng, api, p, x, per_proc * p, iterations, names,
+                        balance=lambda i, api=api: BALANCE[api] - 0.01 * i)
+                if api == "phdf5":
+                    r["actual_io_mode"] = {"write": FELL_BACK if (p, x) == (4, MIB)
+                                           else COLLECTIVE, "read": COLLECTIVE}
+                runs.append(r)
+    cfg = {"bytes_per_process": per_proc, "min_xfer_size": xfers[0], "max_xfer_size": xfers[-1],
+           "block_size": 256 * KIB, "num_dsets": 1, "num_files": 1, "iterations": iterations,
+           "min_processes": 2, "max_processes": 4, "write_only": False, "read_only": False,
+           "debug": {"level": 0, "raw": False, "times": False, "verify": False},
+           "apis": list(apis), "geometry": "2d", "io_mode": "collective"}
+    doc = document(runs, cfg, ["h5perf", "-A", "posix,mpiio,phdf5,pnetcdf", "-2", "-C", "-e",
+                               "64M", "-x", "256K", "-X", "1M", "-B", "256K", "-p", "2", "-P",
+                               "4", "-i", "3", "--format=json"])
+    doc["schema_version"] = 2
+    doc["config"] = dict([("apis", doc["config"]["apis"]), ("pattern", "guide")] +
+                         [kv for kv in doc["config"].items() if kv[0] != "apis"])
+    return dict(list(doc.items())[:4] + [("page_cache_warnings", [PAGE_CACHE])] +
+                list(doc.items())[4:])
+
+
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
     os.makedirs(out, exist_ok=True)
     for name, doc in (("sweep", sweep()), ("failure", failure()), ("block", block()),
-                      ("particles", particles()), ("particles-placed", particles_placed())):
+                      ("particles", particles()), ("particles-placed", particles_placed()),
+                      ("headline", headline())):
         with open(os.path.join(out, name + ".json"), "w") as f:
             json.dump(doc, f, indent=1)
             f.write("\n")

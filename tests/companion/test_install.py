@@ -13,7 +13,8 @@ import checks
 import common
 
 TOOLS = ("h5perf-plot", "h5perf-compare")
-MODULES = ("h5perf_results.py", "h5perf_charts.py", "h5perf_html.py")
+MODULES = ("h5perf_results.py", "h5perf_charts.py", "h5perf_html.py", "h5perf_headline.py",
+           "h5perf_warnings.py")
 
 
 def run(cmd, **kw):

@@ -82,15 +82,32 @@ class Rendering:
     def path(self, name):
         return os.path.join(self.out, name)
 
+    def all_charts(self):
+        """CHARTS and the imbalance charts {name: alt text}: for the write and
+        read transfers at every process count of 2 or more (their contents
+        are test_report.py's)."""
+        prefix = getattr(self, "PREFIX", None)
+        procs = sorted({r["processes"] for _, doc in self.DOCS for r in doc["runs"]
+                        if r["processes"] > 1})
+        out = dict(self.CHARTS)
+        for m in ("write", "read"):
+            for p in procs:
+                alt = "%s: slowest process's time over the fastest's, %s" % (m, procs_text(p))
+                titled = getattr(self, "TITLED", {}).get("%s-write-p%d" % (prefix, p))
+                out["%s-%s-p%d" % (prefix + "-imbalance" if prefix else "imbalance", m, p)] = \
+                    "%s (%s)" % (alt, titled[1]) if titled else alt
+        return out
+
     def test_exit_status_and_messages(self):
         r = self.result
         self.assertEqual(r.rc, 0, r)
         self.assertEqual([l for l in r.err_lines if not FOREIGN_STDERR.match(l)], [], r)
         self.assertEqual(r.out, "h5perf-plot: %d charts and report.html in '%s'\n" % (
-            len(self.CHARTS), self.OUTDIR), r)
+            len(self.all_charts()), self.OUTDIR), r)
 
     def test_exactly_the_expected_files(self):
-        expected = {n + ext for n in self.CHARTS for ext in (".png", ".svg")} | {"report.html"}
+        expected = {n + ext for n in self.all_charts() for ext in (".png", ".svg")} | {
+            "report.html"}
         self.assertEqual(sorted(os.listdir(self.out)), sorted(expected))
 
     def test_pngs_are_images(self):
@@ -140,13 +157,13 @@ class Rendering:
         self.assertNotIn("@import", raw)
         embedded = sorted(page.svg_images())
         files = []
-        for name in self.CHARTS:
+        for name in self.all_charts():
             with open(self.path(name + ".svg"), "rb") as f:
                 files.append(f.read())
-        self.assertEqual(len(embedded), len(self.CHARTS))
+        self.assertEqual(len(embedded), len(self.all_charts()))
         self.assertEqual(embedded, sorted(files))
         alts = {i.get("alt") for i in page.imgs}
-        self.assertEqual(alts, set(self.CHARTS.values()))
+        self.assertEqual(alts, set(self.all_charts().values()))
 
     def run_cells(self, run):
         """The runs table's cells that name a run (a subclass adds more)."""
@@ -254,7 +271,9 @@ class TwoInputs(Rendering, unittest.TestCase):
     def test_no_failures(self):
         page = self.page()
         self.assertIn("None: every run succeeded.", " ".join(page.text))
-        self.assertEqual(page.title, "h5perf results: sweep, slow")
+        self.assertEqual(page.title, "h5perf guide 1D, independent I/O: posix, mpiio, phdf5 at "
+                         "1, 2 and 4 processes: sweep (node001, 2026-11-22 08:00 UTC); slow "
+                         "(node001, 2026-11-22 08:00 UTC)")
 
 
 if __name__ == "__main__":

@@ -207,7 +207,8 @@ class BlockFixture(BlockRendering, unittest.TestCase):
     def test_no_failures(self):
         page = self.page()
         self.assertIn("None: every run succeeded.", " ".join(page.text))
-        self.assertEqual(page.title, "h5perf results: block")
+        self.assertEqual(page.title, "h5perf block pattern 512x512x256, independent I/O: posix, "
+                         "mpiio, phdf5 at 1, 2 and 4 processes on node001, 2026-11-22 08:00 UTC")
 
 
 class BlockTwoInputs(BlockRendering, unittest.TestCase):
@@ -244,7 +245,9 @@ class BlockTwoInputs(BlockRendering, unittest.TestCase):
 
     def test_title_and_contexts(self):
         page = self.page()
-        self.assertEqual(page.title, "h5perf results: block, slow")
+        self.assertEqual(page.title, "h5perf block pattern 512x512x256, independent I/O: posix, "
+                         "mpiio, phdf5 at 1, 2 and 4 processes: block (node001, 2026-11-22 08:00 "
+                         "UTC); slow (node001, 2026-11-22 08:00 UTC)")
         c = self.context("slow")
         self.assertEqual(c["read grid"], "4x1x1")
         self.assertEqual(c["layouts"], "shared, fpp")

@@ -128,7 +128,8 @@ class ParticlesFixture(ParticlesRendering, unittest.TestCase):
         self.assertIn("The transfer size of the particles pattern is the largest process's "
                       "particles of one variable, its one call.", text)
         self.assertIn("None: every run succeeded.", text)
-        self.assertEqual(page.title, "h5perf results: particles")
+        self.assertEqual(page.title, "h5perf particles imbalance:0.5, independent I/O: posix, "
+                         "mpiio, phdf5 at 1, 2 and 4 processes on node001, 2026-11-22 08:00 UTC")
 
 
 class ParticlesTwoDistributions(ParticlesRendering, unittest.TestCase):
@@ -184,8 +185,10 @@ class Plan(unittest.TestCase):
     def test_same_distribution_gives_the_counts(self):
         doc = common.load(common.PARTICLES)
         plots = self.plan([("a", doc), ("b", common.slowed(doc, 2.0))])
-        self.assertEqual(len(plots), 36)
+        # 36 charts by layout, and 4 of imbalance (write, read at 2 and 4 processes).
+        self.assertEqual(len(plots), 40)
         self.assertEqual(plots["particles-read-p4"].subtitle, subtitle_same(4))
+        self.assertEqual(plots["particles-imbalance-read-p4"].subtitle, subtitle_same(4))
         self.assertEqual(plots["particles-over-fpp-write-p1"].caption,
                          "write: each layout over fpp with the same API, 1 process (%s)"
                          % subtitle_same(1))

@@ -25,6 +25,9 @@ import checks  # noqa: E402
 MEASURES = {"write": "write", "write_open_close": "write incl. open/close", "read": "read",
             "read_open_close": "read incl. open/close"}
 APIS = ("posix", "mpiio", "phdf5")
+# The imbalance charts' title (h5perf-plot: the slowest process's time over
+# the fastest's in each iteration of the transfers).
+IMBALANCE = "%s: slowest process's time over the fastest's, %s"
 SIZES = ("32KiB", "64KiB")
 # The fault shim's sleep before each POSIX write in the slowed run: every
 # write iteration lasts at least this long, 3 times the default minimum time
@@ -53,12 +56,15 @@ def expected_charts():
             charts["throughput-processes-%s-x%s" % (m, x)] = \
                 "%s throughput vs processes, transfer size %s" % (title, x)
         charts["overhead-%s" % m] = "%s overhead: phdf5/mpiio and mpiio/posix throughput" % title
+        if m in ("write", "read"):
+            charts["imbalance-%s-p2" % m] = IMBALANCE % (title, "2 processes")
     return charts
 
 
 def expected_series(name):
-    """{series id: points drawn}: two sizes or two process counts each."""
-    if name.startswith("throughput"):
+    """{series id: points drawn}: two sizes or two process counts each (the
+    imbalance charts: two sizes at 2 processes)."""
+    if name.startswith("throughput") or name.startswith("imbalance"):
         return {api: 2 for api in APIS}
     return {"%s, %s" % (ratio, procs): 2 for ratio in ("phdf5/mpiio", "mpiio/posix")
             for procs in ("1 process", "2 processes")}
@@ -83,6 +89,8 @@ def plot_and_check(results, plots, charts):
         expect(title in svg.texts, "%s: title '%s' in %s" % (name, title, svg.texts))
         ratio = name.startswith("overhead") or "-over-" in name
         unit = "ratio of median throughputs (×)" if ratio else "throughput (MiB/s)"
+        if "imbalance" in name:
+            unit = "slowest process's time / fastest's (×)"
         expect(unit in svg.texts, "%s: y axis '%s'" % (name, unit))
     with open(os.path.join(plots, "report.html"), encoding="utf-8") as fh:
         page = checks.Page(fh.read())
@@ -211,6 +219,10 @@ def expected_block_charts():
             charts["block-over-fpp-%s-p%d" % (m, p)] = (
                 "%s: each layout over fpp with the same API, %s" % (title, procs),
                 {"%s [%s/fpp]" % (api, layout) for api in APIS for layout in LAYOUTS[:2]})
+            if m in ("write", "read") and p == 2:
+                charts["block-imbalance-%s-p%d" % (m, p)] = (
+                    IMBALANCE % (title, procs),
+                    {"%s [%s]" % (api, layout) for api in APIS for layout in LAYOUTS})
     return charts
 
 
