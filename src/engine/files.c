@@ -155,8 +155,24 @@ static void files_cleaner(int mfd, int rfd)
 }
 #endif
 
+/* Standard input, output and error that were closed (`>&-`) get /dev/null
+ * opened read-only in their place: otherwise the registry's memory file,
+ * the pipe or one of MPI's sockets would become descriptor 1, and the
+ * report would be written into it. A write to a read-only descriptor fails
+ * with EBADF, as on the closed one, so the run still says the report was
+ * lost. */
+static void files_hold_std_fds(void)
+{
+    /* open() takes the lowest free descriptor: fd, the lower ones being
+     * open by then. */
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDONLY) < 0)
+            return;
+}
+
 int files_guard(void)
 {
+    files_hold_std_fds();
 #ifdef __linux__
     int pipe_fd[2];
     int mfd = memfd_create("h5perf-files", MFD_CLOEXEC);

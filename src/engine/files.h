@@ -20,7 +20,8 @@
  * process's session and ignores the job's signals, so that only a kill of
  * its own (or of everything, as a batch system's cgroup kill) stops it.
  * Returns 0, or -1 with errno when it could not be started (the run then
- * goes on without it). */
+ * goes on without it). First, a closed standard input, output or error is
+ * held by a read-only /dev/null, so that nothing else becomes them. */
 int files_guard(void);
 
 /* The errno of a failed files_guard() (0 if it ran or was not called). */

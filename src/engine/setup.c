@@ -383,6 +383,32 @@ static int setup_info(struct setup *s)
     return 0;
 }
 
+/* -h or --version, printed by rank 0 on standard output. A write that
+ * fails (a full disk, a closed standard output) fails the run, with one
+ * line, as a report that cannot be written does. Collective. */
+static int setup_print_info(const struct setup *s)
+{
+    int status = EXIT_OK;
+    if (s->world_rank == 0) {
+        errno = 0;
+        int rc;
+        if (s->cfg.help) {
+            help_print(stdout);
+            rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
+        } else {
+            struct run_context c = {0};
+            context_versions(&c);
+            rc = report_version(stdout, &c);
+        }
+        if (rc < 0) {
+            fprintf(stderr, "h5perf: cannot write the %s to standard output: %s\n",
+                    s->cfg.help ? "help" : "version", strerror(errno ? errno : EIO));
+            status = EXIT_RUN_FAILED;
+        }
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return status;
+}
 int setup_run(struct setup *s, int argc, char **argv)
 {
     memset(s, 0, sizeof *s);
@@ -394,19 +420,8 @@ int setup_run(struct setup *s, int argc, char **argv)
     bool ok = setup_parse(s, argc, argv, &m, &w) == 0;
     if (!setup_agree(s, ok, m.line))
         return EXIT_USAGE;
-    if (s->cfg.help) {
-        if (s->world_rank == 0)
-            help_print(stdout);
-        return EXIT_OK;
-    }
-    if (s->cfg.version) {
-        struct run_context c = {0};
-        if (s->world_rank == 0) {
-            context_versions(&c);
-            report_version(stdout, &c);
-        }
-        return EXIT_OK;
-    }
+    if (s->cfg.help || s->cfg.version)
+        return setup_print_info(s);
     if (s->world_rank == 0)
         for (int i = 0; i < w.count; i++)
             fprintf(stderr, "%s\n", w.line[i]);

@@ -3,6 +3,8 @@
 the same without mpiexec (a singleton), first line "h5perf <the version of
 CMakeLists.txt's project()>", and every fact equal to what the JSON results
 of a real run record under "context" (they come from the same function).
+Output that cannot be written (a full disk, a closed standard output) fails
+with one line and exit 1.
 """
 import json
 import os
@@ -66,7 +68,40 @@ def main():
     expect_eq(fields["mpi"], "%s (MPI %s)" % (c["mpi_library"], c["mpi_version"]),
               "mpi = JSON mpi_library, mpi_version")
     expect_eq({a: fields[a] for a in apis}, c["api_versions"], "each API = JSON api_versions")
+    lost_output()
     print("PASS version")
+
+
+def singleton(args, redirect, env=None):
+    """h5perf alone (no mpiexec) with its standard output redirected by sh:
+    '>/dev/full' (every write fails) or '>&-' (closed)."""
+    return subprocess.run(["sh", "-c", 'exec "$0" "$@" ' + redirect, h5perf()] + args,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          stdin=subprocess.DEVNULL, env=base_env(env or {}), timeout=60)
+
+
+def h5perf_lines(p):
+    return [l for l in p.stderr.decode().splitlines() if l.startswith("h5perf:")]
+
+
+def lost_output():
+    """--version and -h whose output cannot be written fail with one line,
+    exit 1, as a report does; a closed standard output stays closed for the
+    report (h5perf holds it with a read-only /dev/null, so that no file of
+    its own or MPI's takes its place)."""
+    for redirect, why in ((">/dev/full", "No space left on device"),
+                          (">&-", "Bad file descriptor")):
+        for opt, what in (("--version", "version"), ("-h", "help")):
+            p = singleton([opt], redirect)
+            expect_eq((p.returncode, h5perf_lines(p)), (1, [
+                "h5perf: cannot write the %s to standard output: %s" % (what, why)]),
+                "%s %s" % (opt, redirect), p)
+    with TempDir() as d:
+        p = singleton(["-e", "8K", "-A", "posix", "-w"], ">&-", {"HDF5_PARAPREFIX": d})
+        expect_eq((p.returncode, h5perf_lines(p)), (1, [
+            "h5perf: cannot write the report to standard output: Bad file descriptor"]),
+            "a run with standard output closed", p)
+        expect_eq(os.listdir(d), [], "files left by the run with standard output closed")
 
 
 if __name__ == "__main__":
