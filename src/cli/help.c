@@ -18,11 +18,12 @@
 
 const struct help_item help_items[] = {
     {HELP_PARA, NULL,
-     "Measures the parallel write and read throughput of POSIX, MPI-IO and\n"
-     "parallel HDF5 for a sweep of process counts (halving from -P down to -p)\n"
-     "and transfer sizes (doubling from -x up to -X); with --pattern block, of\n"
-     "an N-dimensional array decomposed in blocks over the processes; with\n"
-     "--pattern particles, of particle arrays with uneven counts per process."},
+     "Measures the parallel write and read throughput of POSIX, MPI-IO,\n"
+     "parallel HDF5 and PnetCDF (where built in) for a sweep of process counts\n"
+     "(halving from -P down to -p) and transfer sizes (doubling from -x up to\n"
+     "-X); with --pattern block, of an N-dimensional array decomposed in blocks\n"
+     "over the processes; with --pattern particles, of particle arrays with\n"
+     "uneven counts per process."},
     {HELP_PARA, NULL,
      "S is a size in bytes: digits with an optional K, M or G (x1024, x1048576,\n"
      "x1073741824) and an optional B, e.g. 512, 64K, 256KB, 1m; it must be above\n"
@@ -38,7 +39,7 @@ const struct help_item help_items[] = {
     {HELP_OPTION, "-A, --api=LIST",
      "the APIs to run, comma-separated, any case:\n"
      "posix, mpiio, phdf5, pnetcdf (when this build\n"
-     "includes PnetCDF: see below)\n"
+     "includes PnetCDF: \"APIs in this build\" below)\n"
      "[posix, mpiio, phdf5]"},
     {HELP_OPTION, "-e, --num-bytes=S",
      "bytes per process per dataset; with -g the\n"
@@ -64,7 +65,9 @@ const struct help_item help_items[] = {
      "largest process count, at most the processes\n"
      "started [the processes started]"},
     {HELP_OPTION, "-w, --write-only", "skip the read phase"},
-    {HELP_OPTION, "-a, --align=S", "HDF5 alignment (H5Pset_alignment) [1]"},
+    {HELP_OPTION, "-a, --align=S",
+     "HDF5 alignment (H5Pset_alignment); PnetCDF's\n"
+     "nc_var_align_size, at most 1G with pnetcdf [1]"},
     {HELP_OPTION, "-T, --threshold=S", "HDF5 alignment threshold [1]"},
     {HELP_OPTION, "-o, --output=FILE",
      "write the report to FILE, replacing it; never\n"
