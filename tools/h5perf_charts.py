@@ -67,6 +67,11 @@ class Plot:
         self.subtitle = subtitle
         self.measure, self.processes, self.size, self.apis = measure, processes, size, set(apis)
 
+    def has_data(self):
+        """Whether any point has a value: a chart of runs that all failed
+        or never ran is left out of the report."""
+        return any(not math.isnan(p[1]) for s in self.series for p in s.points)
+
     @property
     def caption(self):
         """The title and the subtitle on one line (the HTML report's alt text)."""
@@ -364,13 +369,15 @@ def block_alignment(inputs):
 
 
 def plan_charts(inputs):
-    """Every chart for these inputs (all of one pattern), in the order the
-    report shows them."""
+    """Every chart with data for these inputs (all of one pattern), in the
+    order the report shows them."""
     if inputs and inputs[0].by_layout:
-        return block_throughput(inputs) + block_over_mpiio(inputs) + block_over_fpp(inputs) + \
+        plots = block_throughput(inputs) + block_over_mpiio(inputs) + block_over_fpp(inputs) + \
             block_alignment(inputs) + block_imbalance(inputs)
-    return throughput_vs_size(inputs) + throughput_vs_processes(inputs) + \
-        overhead_ratios(inputs) + imbalance(inputs)
+    else:
+        plots = throughput_vs_size(inputs) + throughput_vs_processes(inputs) + \
+            overhead_ratios(inputs) + imbalance(inputs)
+    return [p for p in plots if p.has_data()]
 
 
 # --- drawing ------------------------------------------------------------------

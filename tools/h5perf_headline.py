@@ -76,23 +76,42 @@ def title(inputs):
     for res in inputs:
         if kind(res) not in kinds:
             kinds.append(kind(res))
-    apis = [a for a in APIS if any(a in {k[2] for k in res.stats} for res in inputs)]
+    apis = [a for a in APIS if any(a in _apis(res) for res in inputs)]
     counts = {p for res in inputs for p in res.process_counts()}
     head = "h5perf %s: %s at %s" % ("; ".join(kinds), ", ".join(apis) or "no API",
                                     procs_text(counts))
     if len(inputs) == 1:
-        return "%s on %s, %s" % (head, _hosts(inputs[0]), _when(inputs[0]))
-    return "%s: %s" % (head, "; ".join("%s (%s, %s)" % (res.name, _hosts(res), _when(res))
+        return "%s on %s, %s%s" % (head, _hosts(inputs[0]), _when(inputs[0]),
+                                   _failed(inputs[0], ", "))
+    return "%s: %s" % (head, "; ".join("%s (%s, %s%s)" % (res.name, _hosts(res), _when(res),
+                                                          _failed(res, ", "))
                                        for res in inputs))
+
+
+def _apis(res):
+    """The APIs an input asked for (its config), else those that ran."""
+    asked = res.config.get("apis")
+    return set(asked) if isinstance(asked, list) else {k[2] for k in res.stats}
+
+
+def _failed(res, sep):
+    """sep + "failed: io_error" for a run whose status is not ok, else ""."""
+    status = res.doc.get("status", "ok")
+    return "" if status == "ok" else "%sfailed: %s" % (sep, status)
 
 
 def rows(res):
     """The headline rows of one input: (API, layout or None, {phase: cell
     values}), in APIS then LAYOUTS order. A phase's values: (median, best,
     where) of its best run, the one with the highest median throughput, or
-    ("not run", "", "") and ("failed", "", "...")."""
+    ("not run", "", "") and ("failed", "", "..."). An API the run asked
+    for and never reached (a failure stopped the sweep) has one row, "not
+    run"."""
     out = []
     for api in APIS:
+        if api in _apis(res) and not any(k[2] == api for k in res.keys()):
+            out.append((api, None, {ph: _cells(res, []) for ph in PHASES}))
+            continue
         for layout in (LAYOUTS if res.by_layout else (None,)):
             keys = [k for k in res.keys() if k[2] == api and (layout is None or k[4] == layout)]
             if not keys:

@@ -247,7 +247,7 @@ class BlockTwoInputs(BlockRendering, unittest.TestCase):
         page = self.page()
         self.assertEqual(page.title, "h5perf block pattern 512x512x256, independent I/O: posix, "
                          "mpiio, phdf5 at 1, 2 and 4 processes: block (node001, 2026-11-22 08:00 "
-                         "UTC); slow (node001, 2026-11-22 08:00 UTC)")
+                         "UTC); slow (node001, 2026-11-22 08:00 UTC, failed: verify_failed)")
         c = self.context("slow")
         self.assertEqual(c["read grid"], "4x1x1")
         self.assertEqual(c["layouts"], "shared, fpp")

@@ -8,10 +8,13 @@ warning, figures on both sides of 0.1 s, processes unbalanced by API):
   best run (highest median), in MB/s with two decimals, as the text report;
 - each warning is beside exactly the charts it concerns, in h5perf's words;
 - the imbalance charts exist and chart each run's slowest/fastest times;
-- the overhead chart's title names PnetCDF/MPI-IO when it is charted.
+- the overhead chart's title names PnetCDF/MPI-IO when it is charted;
+- a failed run: its title says so, APIs it never reached are "not run",
+  and no chart is drawn without a point.
 Expected values come from the JSON here, not from tools/.
 """
 import html
+import json
 import os
 import re
 import statistics
@@ -160,6 +163,55 @@ class Report(unittest.TestCase):
                       svg.texts)
         self.assertIn("<h3>Overhead ratios: HDF5 over MPI-IO, MPI-IO over POSIX, PnetCDF over "
                       "MPI-IO</h3>", self.text)
+
+
+class FailedRun(unittest.TestCase):
+    """headline.json as a run that failed in its first API's reads and so
+    never reached the others (status io_error, only posix runs, their
+    reads failed): the title says so, the APIs it never reached are "not
+    run" in the headline, and no chart is drawn without a point."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        doc = common.load(common.HEADLINE)
+        doc["status"], doc["exit_status"] = "io_error", 1
+        doc["runs"] = [r for r in doc["runs"] if r["api"] == "posix"]
+        for run in doc["runs"]:
+            run["status"] = "io_error"
+            for m in run["measures"]:
+                if m["measure"].startswith("read"):
+                    m["status"], m["summary"] = "io_error", None
+        path = os.path.join(cls.tmp.name, "failed.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        cls.out = os.path.join(cls.tmp.name, "out")
+        r = common.run_tool("h5perf-plot", ["-o", cls.out, path])
+        assert r.rc == 0, r
+        with open(os.path.join(cls.out, "report.html"), encoding="utf-8") as f:
+            cls.page = checks.Page(f.read())
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_title_says_it_failed(self):
+        self.assertEqual(self.page.title, TITLE + ", failed: io_error")
+
+    def test_apis_not_reached_are_not_run(self):
+        rows = self.page.table_with("write median MB/s")
+        self.assertEqual([r["API"] for r in rows], ["posix", "mpiio", "phdf5", "pnetcdf"])
+        self.assertEqual(rows[0]["read median MB/s"], "failed")
+        self.assertNotIn(rows[0]["write median MB/s"], ("failed", "not run"))
+        for row in rows[1:]:
+            self.assertEqual((row["write median MB/s"], row["read median MB/s"]),
+                             ("not run", "not run"), row["API"])
+
+    def test_no_chart_without_a_point(self):
+        charts = sorted(n[:-4] for n in os.listdir(self.out) if n.endswith(".svg"))
+        self.assertTrue(charts)
+        self.assertEqual([n for n in charts if "read" in n or n.startswith("overhead")], [])
+        self.assertEqual(len(self.page.svg_images()), len(charts))
 
 
 if __name__ == "__main__":
