@@ -319,6 +319,23 @@ static int pncdf_close(struct backend_file *f, struct err *e)
     return rc;
 }
 
+/* Variable varid's type and shape: nd dimensions (1 to MODEL_MAX_DIMS; the
+ * ids are asked for only once their number fits, PnetCDF's NC_MAX_VAR_DIMS
+ * being INT_MAX) of dims elements. Returns a PnetCDF status. */
+static int pncdf_var_shape(int ncid, int varid, nc_type *type, int *nd,
+                           MPI_Offset dims[MODEL_MAX_DIMS])
+{
+    int dimids[MODEL_MAX_DIMS];
+    int rc = ncmpi_inq_var(ncid, varid, NULL, type, nd, NULL, NULL);
+    if (rc == NC_NOERR && (*nd < 1 || *nd > MODEL_MAX_DIMS))
+        rc = NC_EMAXDIMS;
+    if (rc == NC_NOERR)
+        rc = ncmpi_inq_vardimid(ncid, varid, dimids);
+    for (int d = 0; rc == NC_NOERR && d < *nd; d++)
+        rc = ncmpi_inq_dimlen(ncid, dimids[d], &dims[d]);
+    return rc;
+}
+
 /* Whether variable varid of an open file holds what dataset d of pt reads:
  * its type, and its shape (the guide reads a prefix of a larger kept file;
  * the application patterns the array they would have written). */
@@ -326,18 +343,13 @@ static int pncdf_check_var(int ncid, int varid, const char *name, int d, const s
                            char *why, size_t len)
 {
     nc_type type;
-    /* The dimensions' ids only once their number is known to fit: PnetCDF's
-     * NC_MAX_VAR_DIMS is INT_MAX. */
-    int nd = 0, dimids[MODEL_MAX_DIMS];
+    int nd = 0;
+    MPI_Offset dims[MODEL_MAX_DIMS];
     MPI_Datatype mem;
     bool exact = pt->kind != PATTERN_GUIDE;
-    bool bad = ncmpi_inq_var(ncid, varid, NULL, &type, &nd, NULL, NULL) != NC_NOERR ||
-               nd != pt->slab.ndims || ncmpi_inq_vardimid(ncid, varid, dimids) != NC_NOERR;
-    for (int i = 0; !bad && i < nd; i++) {
-        MPI_Offset n = 0;
-        bad = ncmpi_inq_dimlen(ncid, dimids[i], &n) != NC_NOERR ||
-              (exact ? n != pt->slab.dims[i] : n < pt->slab.dims[i]);
-    }
+    bool bad = pncdf_var_shape(ncid, varid, &type, &nd, dims) != NC_NOERR || nd != pt->slab.ndims;
+    for (int i = 0; !bad && i < nd; i++)
+        bad = exact ? dims[i] != pt->slab.dims[i] : dims[i] < pt->slab.dims[i];
     if (bad) {
         char need[96] = "";
         size_t used = 0;
@@ -419,17 +431,11 @@ static int64_t pncdf_written_end(const char *path, char *why, size_t len)
     rc = ncmpi_inq_nvars(ncid, &nvars);
     for (int v = 0; rc == NC_NOERR && v < nvars; v++) {
         nc_type type;
-        int nd = 0, dimids[MODEL_MAX_DIMS];
-        MPI_Offset begin = 0, n = 1, size = 0, elem = 0;
-        rc = ncmpi_inq_var(ncid, v, NULL, &type, &nd, NULL, NULL);
-        if (rc == NC_NOERR && (nd < 1 || nd > MODEL_MAX_DIMS))
-            rc = NC_EMAXDIMS;
-        if (rc == NC_NOERR)
-            rc = ncmpi_inq_vardimid(ncid, v, dimids);
-        for (int d = 0; rc == NC_NOERR && d < nd; d++) {
-            rc = ncmpi_inq_dimlen(ncid, dimids[d], &size);
-            n *= size;
-        }
+        int nd = 0;
+        MPI_Offset dims[MODEL_MAX_DIMS], begin = 0, n = 1, elem = 0;
+        rc = pncdf_var_shape(ncid, v, &type, &nd, dims);
+        for (int d = 0; rc == NC_NOERR && d < nd; d++)
+            n *= dims[d];
         if (rc == NC_NOERR)
             rc = ncmpi_inq_varoffset(ncid, v, &begin);
         if (rc == NC_NOERR && (elem = pncdf_type_size(type)) == 0)

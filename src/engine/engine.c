@@ -66,37 +66,49 @@ static void engine_debug_line(const struct engine_api *a, const struct pattern *
                 pt->rank_begin % pt->side, pt->rank_bytes);
 }
 
+/* What the file at path must hold after its write phase, if every byte
+ * written reached it: a flat file exactly its datasets, a file of a backend
+ * with written_end the end its layout gives. ENGINE_SIZE_UNCHECKED where
+ * neither tells (HDF5; a PnetCDF file without data); ENGINE_SIZE_UNREADABLE
+ * with why when the backend cannot read the file back. */
+#define ENGINE_SIZE_UNCHECKED  (-1)
+#define ENGINE_SIZE_UNREADABLE (-2)
+static int64_t engine_written_size(const struct engine_api *a, const char *path, char *why,
+                                   size_t len)
+{
+    if (a->ops->desc->caps & API_CAP_FLAT_FILE)
+        return pattern_file_end(&a->pt, sweep_datasets(&a->s->cfg));
+    if (!a->ops->written_end)
+        return ENGINE_SIZE_UNCHECKED;
+    int64_t end = a->ops->written_end(path, why, len);
+    return end < 0 ? ENGINE_SIZE_UNREADABLE : end == 0 ? ENGINE_SIZE_UNCHECKED : end;
+}
+
 /* Collective, after a write phase, outside every timer: process 0 looks at
  * the file once. Its identity goes to every process's registry, so that a
- * cleanup process removes this file and no other of the name (files.h). A
- * flat file must hold exactly its datasets, and a PnetCDF file end where its
- * last variable does (backend written_end): MPI-IO libraries can lose data
+ * cleanup process removes this file and no other of the name (files.h).
+ * Its size must be engine_written_size(): MPI-IO libraries can lose data
  * while reporting success (ompio's collective writes on a full disk). */
 static bool engine_after_write(const struct engine_api *a, int slot, const char *path,
                                struct err *e)
 {
-    bool flat = a->ops->desc->caps & API_CAP_FLAT_FILE;
     uint64_t v[4] = {0, 0, 0, 0}; /* identified, device, inode, failed */
     if (a->fctx.rank == 0) {
-        int64_t want = pattern_file_end(&a->pt, sweep_datasets(&a->s->cfg));
-        char why[256];
+        const char *api = a->ops->desc->err_name;
         struct stat st;
         if (stat(path, &st) < 0) {
-            if (flat)
-                err_errno(e, a->ops->desc->err_name, "check size of", path, -1, -1, errno);
+            if (a->ops->desc->caps & API_CAP_FLAT_FILE)
+                err_errno(e, api, "check size of", path, -1, -1, errno);
         } else {
             v[0] = 1;
             v[1] = (uint64_t)st.st_dev;
             v[2] = (uint64_t)st.st_ino;
-            if (!flat && a->ops->written_end) {
-                flat = true; /* the size is known: checked alike */
-                if ((want = a->ops->written_end(path, why, sizeof why)) < 0)
-                    err_set(e, a->ops->desc->err_name, "check size of", path, -1, -1, "%s", why);
-                else if (want == 0)
-                    flat = false;
-            }
-            if (flat && want >= 0 && (int64_t)st.st_size != want)
-                err_set(e, a->ops->desc->err_name, "check size of", path, -1, -1,
+            char why[256];
+            int64_t want = engine_written_size(a, path, why, sizeof why);
+            if (want == ENGINE_SIZE_UNREADABLE)
+                err_set(e, api, "check size of", path, -1, -1, "%s", why);
+            else if (want >= 0 && (int64_t)st.st_size != want)
+                err_set(e, api, "check size of", path, -1, -1,
                         "the file holds %lld bytes after the write phase instead of %lld: data "
                         "was lost although every write reported success (file system full?)",
                         (long long)st.st_size, (long long)want);
