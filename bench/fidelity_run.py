@@ -8,6 +8,7 @@ times are read is one function, h5perf_seconds(): its --results JSON when the
 binary writes it, else the text report. No statistics here.
 """
 import collections
+import functools
 import json
 import os
 import re
@@ -97,19 +98,23 @@ def read_peaks(text, np):
     return [peaks.get(r, -1) for r in range(np)]
 
 
-def supports_results(h5perf):
-    """Does this h5perf have --results (builds before it do not)?"""
+@functools.lru_cache(maxsize=None)
+def help_text(h5perf):
+    """What h5perf --help prints (run once per binary)."""
     p = subprocess.run([h5perf, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        env=launch_env("."), timeout=60)
-    return b"--results" in p.stdout
+    return p.stdout.decode(errors="replace")
+
+
+def supports_results(h5perf):
+    """Does this h5perf have --results (builds before it do not)?"""
+    return "--results" in help_text(h5perf)
 
 
 def built_apis(h5perf):
     """The APIs of this h5perf build, from the last line of its --help
     ("APIs in this build: posix mpiio phdf5 pnetcdf"; older builds: the three)."""
-    p = subprocess.run([h5perf, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       env=launch_env("."), timeout=60)
-    for line in p.stdout.decode(errors="replace").splitlines():
+    for line in help_text(h5perf).splitlines():
         if line.startswith("APIs in this build:"):
             return line.split(":", 1)[1].split()
     return ["posix", "mpiio", "phdf5"]
