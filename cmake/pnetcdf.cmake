@@ -31,7 +31,10 @@ find_package(PkgConfig QUIET)
 if(PkgConfig_FOUND)
   pkg_check_modules(PNETCDF QUIET IMPORTED_TARGET pnetcdf)
 endif()
-if(NOT PNETCDF_FOUND)
+if(NOT PkgConfig_FOUND)
+  set(_pnc_why "pkg-config, which finds PnetCDF, is not installed (Debian: apt-get install \
+pkg-config)")
+elseif(NOT PNETCDF_FOUND)
   set(_pnc_why "pkg-config finds no 'pnetcdf' (Debian: apt-get install libpnetcdf-dev; \
 elsewhere add PnetCDF's lib/pkgconfig to PKG_CONFIG_PATH)")
 else()

@@ -56,7 +56,9 @@ const struct help_item help_items[] = {
     {HELP_OPTION, "-c, --chunk",
      "chunked HDF5 datasets of -B bytes\n"
      "[contiguous]"},
-    {HELP_OPTION, "-C, --collective", "collective MPI-IO and HDF5 I/O [independent]"},
+    {HELP_OPTION, "-C, --collective",
+     "collective MPI-IO, HDF5 and PnetCDF I/O\n"
+     "[independent]"},
     {HELP_OPTION, "-d, --num-dsets=N", "datasets per file [1]"},
     {HELP_OPTION, "-F, --num-files=N", "files per run [1]"},
     {HELP_OPTION, "-i, --num-iterations=N", "iterations of each run [1]"},

@@ -29,6 +29,9 @@ def tool(name):
 
 def main():
     mpicc, mpiexec, h5pcc = tool("mpicc.mpich"), tool("mpiexec.mpich"), tool("h5pcc.mpich")
+    if not tool("pkg-config"):
+        print("skipped: needs pkg-config to find PnetCDF (Debian: apt-get install pkg-config)")
+        return SKIP
     have_pnetcdf = subprocess.run(["pkg-config", "--exists", "pnetcdf"]).returncode == 0
     if not (mpicc and mpiexec and h5pcc and have_pnetcdf and tool("readelf")):
         print("skipped: needs MPICH (mpicc.mpich, h5pcc.mpich), PnetCDF (pkg-config pnetcdf) "
