@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/dims.h"
 #include "cli/sweep.h"
 
 static const char limit_usage[] =
@@ -74,14 +73,19 @@ static int limit_check(const struct limit *l)
     if (p != l->nprocs || sweep_procs_next(c, p) != 0)
         return limit_refuse(l, "-p/-P: one process count only: -p and -P equal to the processes "
                                "started");
-    if (c->pattern == PATTERN_BLOCK)
-        return c->nlayouts == 1 ? LIMIT_OK
-                                : limit_refuse(l, "--layout: one layout only: shared, chunked or "
-                                                  "fpp");
-    int64_t x = sweep_xfer_first(c);
-    if (x == 0 || sweep_xfer_next(c, x) != 0)
-        return limit_refuse(l, "-x/-X: one transfer size only: -x equal to -X");
+    if (l->session.npoints != 1)
+        return limit_refuse(l, c->spelled[OPT_LAYOUT] || c->spelled[OPT_GLOBAL]
+                                   ? "--layout: one layout only: shared, chunked or fpp"
+                                   : "-x/-X: one transfer size only: -x equal to -X");
     return LIMIT_OK;
+}
+
+/* MPI_Dims_create, as h5perf's set-up gives it to the session. */
+static void limit_dims(int nprocs, int ndims, int *dims)
+{
+    for (int d = 0; d < ndims; d++)
+        dims[d] = 0;
+    MPI_Dims_create(nprocs, ndims, dims);
 }
 
 /* Takes --dir out of argv (h5perf's parser does not know it) and parses the
@@ -116,23 +120,18 @@ static int limit_parse(struct limit *l, int argc, char **argv)
     }
     if (rc == 0)
         rc = config_finish(&l->cfg, l->nprocs, &w, &m);
-    if (rc == 0 && l->cfg.pattern == PATTERN_BLOCK && !l->cfg.spelled[OPT_GRID]) {
-        /* The grid h5perf's set-up gives the one process count. */
-        int dims[MODEL_MAX_DIMS] = {0, 0, 0};
-        MPI_Dims_create(l->nprocs, l->cfg.ndims, dims);
-        for (int d = 0; d < MODEL_MAX_DIMS; d++)
-            l->cfg.auto_grid[0][d] = d < l->cfg.ndims ? dims[d] : 0;
-    }
+    /* The run plan h5perf's set-up makes, with the grids it makes. */
     if (rc == 0)
-        rc = config_validate(&l->cfg, &m);
+        rc = session_build(&l->session, &l->cfg, limit_dims, &m);
     if (rc != 0)
         return limit_fail_msg(l, &m);
     if (limit_check(l) != LIMIT_OK)
         return LIMIT_USAGE;
+    l->sp = &l->session.points[0];
     l->mpiio = l->cfg.apis == API_BIT(API_MPIIO);
     l->collective = l->mpiio && l->cfg.collective;
-    l->block = l->cfg.pattern == PATTERN_BLOCK;
-    l->fpp = l->block && l->cfg.layouts[0] == LAYOUT_FPP;
+    const struct layout_desc *ld = layout_desc(l->sp->p.layout);
+    l->fpp = ld && ld->per_process;
     return -1;
 }
 
@@ -180,23 +179,20 @@ static void limit_json_tail(const struct limit *l, const double *sec, const long
 static void limit_json_block(const struct limit *l, const double *sec, const long long *peak)
 {
     const struct config *c = &l->cfg;
-    const struct pattern *pt = &l->pt;
-    int grid[MODEL_MAX_DIMS];
-    sweep_grid(c, l->nprocs, grid);
     printf("{\"program\":\"limit\",\"api\":\"%s\",\"io_mode\":\"%s\",\"pattern\":\"block\","
            "\"layout\":\"%s\",\"processes\":%d,\"global\":[",
            l->mpiio ? "mpiio" : "posix", l->collective ? "collective" : "independent",
-           dims_layout_name(c->layouts[0]), l->nprocs);
+           layout_name(l->sp->p.layout), l->nprocs);
     for (int d = 0; d < c->ndims; d++)
         printf("%s%" PRId64, d ? "," : "", c->global[d]);
     printf("],\"grid\":[");
     for (int d = 0; d < c->ndims; d++)
-        printf("%s%d", d ? "," : "", grid[d]);
+        printf("%s%d", d ? "," : "", l->sp->p.grid[d]);
     printf("],\"element_size\":%d,\"vars\":%d,\"iterations\":%d,\"write_only\":%s,", c->elem,
            c->nvars, c->iterations, c->write_only ? "true" : "false");
     printf("\"bytes\":%" PRId64 ",\"transfer_buffer\":%" PRId64 ",\"calls_per_process\":%" PRId64
            ",\"seconds\":{",
-           sweep_file_bytes(c, l->nprocs), pt->xfer_bytes, limit_calls(l));
+           l->sp->m.phase_bytes, l->plan.buffer_bytes, limit_calls(l));
     limit_json_tail(l, sec, peak);
 }
 
@@ -204,8 +200,7 @@ static void limit_json_block(const struct limit *l, const double *sec, const lon
 static void limit_json(const struct limit *l, const double *sec, const long long *peak)
 {
     const struct config *c = &l->cfg;
-    const struct pattern *pt = &l->pt;
-    if (l->block) {
+    if (l->sp->p.layout >= 0) {
         limit_json_block(l, sec, peak);
         return;
     }
@@ -216,33 +211,25 @@ static void limit_json(const struct limit *l, const double *sec, const long long
            c->chunk && c->geometry_2d ? "chunked" : "contiguous", l->nprocs);
     printf("\"bytes_per_process\":%" PRId64 ",\"transfer_size\":%" PRId64 ",\"block_size\":%" PRId64
            ",\"num_dsets\":%d,\"num_files\":%d,\"iterations\":%d,\"write_only\":%s,",
-           c->bytes, pt->p.xfer, c->block, c->num_dsets, c->num_files, c->iterations,
+           c->bytes, l->sp->p.xfer, c->block, c->num_dsets, c->num_files, c->iterations,
            c->write_only ? "true" : "false");
     printf("\"bytes\":%" PRId64 ",\"transfer_buffer\":%" PRId64 ",\"calls_per_process\":%" PRId64
            ",\"seconds\":{",
-           (int64_t)c->num_files * c->num_dsets * pt->dset_bytes, pt->xfer_bytes, limit_calls(l));
+           l->sp->m.phase_bytes, l->plan.buffer_bytes, limit_calls(l));
     limit_json_tail(l, sec, peak);
 }
 
-/* Collective: the buffer, the plan and the types, all before any timer. */
+/* Collective: the plan, the buffer and the info object, all before any
+ * timer. */
 static int limit_prepare(struct limit *l)
 {
-    struct pattern_params pp = sweep_pattern_params(&l->cfg, l->nprocs, l->cfg.xfer_min);
     void *buf = NULL;
     long tag = (long)getpid();
     MPI_Bcast(&tag, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     l->tag = tag;
-    /* The first --align-data and --shift values, as h5perf's first point. */
-    struct run_point point = {l->nprocs,
-                              0,
-                              l->block ? l->cfg.layouts[0] : LAYOUT_SHARED,
-                              l->mpiio ? API_MPIIO : API_POSIX,
-                              l->cfg.nalign ? l->cfg.align_data[0] : 0,
-                              l->cfg.nshift ? l->cfg.shifts[0] : 0};
-    int planned = l->block ? sweep_plan(&l->cfg, &point, l->rank, l->rank, false, &l->pt, NULL)
-                           : pattern_init(&l->pt, &pp, l->rank, l->rank, NULL);
-    int ok = planned == 0 &&
-             posix_memalign(&buf, 4096, (size_t)(l->pt.xfer_bytes > 0 ? l->pt.xfer_bytes : 1)) == 0;
+    int ok = l->session.pattern->plan(&l->cfg, &l->sp->p, l->rank, 0, &l->plan) == 0 &&
+             posix_memalign(&buf, 4096,
+                            (size_t)(l->plan.buffer_bytes > 0 ? l->plan.buffer_bytes : 1)) == 0;
     l->buf = buf;
     if (!ok)
         fprintf(stderr, "limit: rank %d: cannot plan or allocate the transfer buffer\n", l->rank);
@@ -257,7 +244,6 @@ static int limit_run(struct limit *l)
 {
     int status = LIMIT_FAILED;
     int n = l->cfg.iterations;
-    l->piece = l->filetype = MPI_DATATYPE_NULL;
     l->info = MPI_INFO_NULL;
     double *sec = calloc((size_t)n * LIMIT_MEASURES, sizeof *sec);
     long long *peak = calloc((size_t)l->nprocs, sizeof *peak);
@@ -277,6 +263,7 @@ static int limit_run(struct limit *l)
         status = LIMIT_OK;
     }
     limit_io_release(l);
+    session_release(&l->session);
     free(l->buf);
     free(sec);
     free(peak);

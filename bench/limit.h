@@ -10,8 +10,7 @@
 #include <stdint.h>
 
 #include "cli/config.h"
-#include "cli/sweep.h"
-#include "pattern/pattern.h"
+#include "session/session.h"
 
 enum { LIMIT_OK = 0, LIMIT_FAILED = 1, LIMIT_USAGE = 2 };
 
@@ -25,29 +24,25 @@ enum limit_measure {
 };
 
 struct limit {
-    struct config cfg; /* parsed with h5perf's own parser, defaults applied */
-    const char *dir;   /* directory of the data files */
-    bool mpiio;        /* -A mpiio (else -A posix) */
-    bool collective;   /* -C with -A mpiio */
-    int rank, nprocs;  /* in MPI_COMM_WORLD: one run of all processes */
-    long tag;          /* rank 0's pid: makes the file names unique */
-    struct pattern pt;
-    unsigned char *buf;           /* pt.xfer_bytes, page-aligned, filled outside the timers */
-    MPI_Info info;                /* HDF5_MPI_INFO hints, as h5perf gives them, or MPI_INFO_NULL */
-    MPI_Datatype piece, filetype; /* the collective view of src/backend/mpiio.c */
-    bool view;                    /* collective transfers go through the view */
-    bool tiled;                   /* one view per dataset (pattern xfer_step) */
-    bool block;                   /* --pattern block: one whole-block call per variable */
-    bool fpp;                     /* its fpp layout: a file per process (MPI_COMM_SELF) */
-    bool subarray;                /* its shared layout: the block through a subarray view */
+    struct config cfg;              /* parsed with h5perf's own parser, defaults applied */
+    const char *dir;                /* directory of the data files */
+    bool mpiio;                     /* -A mpiio (else -A posix) */
+    bool collective;                /* -C with -A mpiio */
+    int rank, nprocs;               /* in MPI_COMM_WORLD: one run of all processes */
+    long tag;                       /* rank 0's pid: makes the file names unique */
+    struct session session;         /* h5perf's run plan: one run point */
+    const struct session_point *sp; /* that point */
+    struct plan plan;               /* this process's plan of it */
+    unsigned char *buf;             /* plan.buffer_bytes, page-aligned, filled outside the timers */
+    MPI_Info info; /* HDF5_MPI_INFO hints, as h5perf gives them, or MPI_INFO_NULL */
+    bool fpp;      /* a file per process (MPI_COMM_SELF) */
 };
 
 /* Local: the I/O calls one process makes in one phase of one iteration. */
 int64_t limit_calls(const struct limit *l);
 
-/* Collective: builds the datatypes and the info object (before any timer).
- * Returns 0, or -1 after printing one line (a configuration the MPI-IO
- * calls cannot express). */
+/* Collective: the info object and the signal handlers (before any timer).
+ * Returns 0. */
 int limit_io_setup(struct limit *l);
 
 /* Collective: releases what limit_io_setup() built. */

@@ -56,33 +56,55 @@ static void limit_die_mpi(const struct limit *l, const char *op, int64_t off, in
     limit_die(l, op, off, len, text);
 }
 
+/* How MPI-IO moves a variable's steps, as src/backend/mpiio.c decides. */
+enum limit_view { LIMIT_NO_VIEW, LIMIT_TILED, LIMIT_WHOLE, LIMIT_STEP_VIEW };
+
+static enum limit_view limit_view_of(const struct limit *l, const struct plan_access *acc)
+{
+    if (!l->mpiio || !acc->view_any || (!l->collective && acc->split_runs))
+        return LIMIT_NO_VIEW;
+    return acc->tile > 0 ? LIMIT_TILED : acc->nwhole > 0 ? LIMIT_WHOLE : LIMIT_STEP_VIEW;
+}
+
 int64_t limit_calls(const struct limit *l)
 {
-    int64_t per_transfer = l->view || (l->block && l->mpiio) ? 1 : l->pt.outer * l->pt.shape.count;
-    return (int64_t)l->cfg.num_files * sweep_datasets(&l->cfg) * l->pt.ntransfers * per_transfer;
+    int64_t calls = 0;
+    for (int v = 0; v < l->plan.nvars; v++) {
+        struct plan_access acc;
+        plan_access(&l->plan, 0, v, &acc);
+        bool one = limit_view_of(l, &acc) != LIMIT_NO_VIEW;
+        for (int64_t k = 0; k < acc.nsteps; k++) {
+            struct plan_step s;
+            plan_step(&l->plan, 0, v, k, &s);
+            int64_t runs = plan_step_runs(&s);
+            calls += one || (l->mpiio && runs == 0) ? 1 : runs;
+        }
+    }
+    return (int64_t)l->plan.nfiles * calls;
 }
 
 /* --- POSIX ---------------------------------------------------------------- */
 
-/* As src/backend/posix.c: one call per contiguous piece, `outer` times (a
- * 3D block's planes). */
-static void posix_transfers(const struct limit *l, int fd, bool write)
+/* As src/backend/posix.c: one call per contiguous run of every step. */
+static void posix_transfers(const struct limit *l, int fd, int phase, bool write)
 {
-    const struct pattern *pt = &l->pt;
-    for (int d = 0; d < sweep_datasets(&l->cfg); d++) {
-        int64_t base = pattern_var_base(pt, d);
-        for (int64_t k = 0; k < pt->ntransfers; k++) {
-            struct pattern_vec v = pattern_file_vec(pt, k);
-            unsigned char *p = l->buf;
-            for (int64_t j = 0; j < pt->outer; j++)
-                for (int64_t i = 0; i < v.count; i++, p += v.len) {
-                    off_t off = (off_t)(base + v.disp + j * pt->outer_stride + i * v.stride);
-                    ssize_t n = write ? pwrite(fd, p, (size_t)v.len, off)
-                                      : pread(fd, p, (size_t)v.len, off);
-                    if (n != v.len)
-                        limit_die(l, write ? "pwrite" : "pread", off, v.len,
-                                  n < 0 ? strerror(errno) : "short count");
-                }
+    for (int v = 0; v < l->plan.nvars; v++) {
+        struct plan_access acc;
+        plan_access(&l->plan, phase, v, &acc);
+        for (int64_t k = 0; k < acc.nsteps; k++) {
+            struct plan_step s;
+            plan_step(&l->plan, phase, v, k, &s);
+            unsigned char *p = l->buf + s.mem_off;
+            for (int64_t i = 0, n = plan_step_runs(&s); i < n; i++) {
+                int64_t off, len;
+                plan_step_run(&s, i, &off, &len);
+                ssize_t got = write ? pwrite(fd, p, (size_t)len, (off_t)off)
+                                    : pread(fd, p, (size_t)len, (off_t)off);
+                if (got != len)
+                    limit_die(l, write ? "pwrite" : "pread", off, len,
+                              got < 0 ? strerror(errno) : "short count");
+                p += len;
+            }
         }
     }
 }
@@ -97,7 +119,7 @@ static void posix_phase(const struct limit *l, bool write, double *fine, double 
     if (fd < 0)
         limit_die(l, "open", -1, -1, strerror(errno));
     double t1 = MPI_Wtime();
-    posix_transfers(l, fd, write);
+    posix_transfers(l, fd, write ? 0 : 1, write);
     double t2 = MPI_Wtime();
     if (close(fd) < 0)
         limit_die(l, "close", -1, -1, strerror(errno));
@@ -134,72 +156,146 @@ static int mpiio_at(const struct limit *l, MPI_File fh, bool write, MPI_Offset o
                          : MPI_File_read_at(fh, off, p, count, type, st);
 }
 
-/* The block pattern, as src/backend/mpiio.c: per variable, the whole block
- * in one call, through the subarray view (shared) or at its offset. */
-static void mpiio_block_transfers(const struct limit *l, MPI_File fh, bool write)
+/* The types of a variable's view (built before any timer, from variable 0
+ * and its first step: every variable and step has the same shape), as
+ * src/backend/mpiio.c builds them. */
+struct limit_types {
+    enum limit_view view;
+    MPI_Datatype etype, piece, filetype;
+    int esize;
+};
+
+static void limit_types_free(struct limit_types *t)
 {
-    const struct pattern *pt = &l->pt;
-    MPI_Status st;
-    int count = (int)pt->xfer_bytes, rc;
-    for (int d = 0; d < sweep_datasets(&l->cfg); d++) {
-        int64_t base = pattern_var_base(pt, d), off = base + pt->shape.disp;
-        if (!l->subarray) {
-            rc = mpiio_at(l, fh, write, (MPI_Offset)off, l->buf, count, MPI_BYTE, &st);
-            mpiio_check(l, write, rc, &st, MPI_BYTE, off, count);
-            continue;
+    MPI_Datatype *all[3] = {&t->etype, &t->piece, &t->filetype};
+    for (int i = 0; i < 3; i++)
+        if (*all[i] != MPI_DATATYPE_NULL && *all[i] != MPI_BYTE)
+            MPI_Type_free(all[i]);
+}
+
+static int limit_types_make(const struct limit *l, struct limit_types *t)
+{
+    struct plan_access acc;
+    struct plan_step s;
+    *t = (struct limit_types){
+        .etype = MPI_BYTE, .piece = MPI_DATATYPE_NULL, .filetype = MPI_DATATYPE_NULL, .esize = 1};
+    plan_access(&l->plan, 0, 0, &acc);
+    t->view = limit_view_of(l, &acc);
+    if (t->view == LIMIT_NO_VIEW)
+        return MPI_SUCCESS;
+    int rc = MPI_SUCCESS;
+    if (t->view == LIMIT_WHOLE) {
+        const struct plan_piece *pc = plan_whole(&acc);
+        const struct model_slab *sl = &pc[0].slab;
+        struct plan_var var;
+        plan_var(&l->plan, 0, &var);
+        if (acc.array_base < 0 || acc.nwhole != 1 || model_slab_elems(sl) == 0) {
+            fprintf(stderr, "limit: a view of several pieces is not supported\n");
+            return MPI_ERR_TYPE;
         }
-        rc = MPI_File_set_view(fh, (MPI_Offset)base, l->piece, l->filetype, "native", l->info);
-        if (rc != MPI_SUCCESS)
-            limit_die_mpi(l, "set view", base, -1, rc);
-        if (l->collective)
-            rc = write ? MPI_File_write_all(fh, l->buf, count, MPI_BYTE, &st)
-                       : MPI_File_read_all(fh, l->buf, count, MPI_BYTE, &st);
-        else
-            rc = write ? MPI_File_write(fh, l->buf, count, MPI_BYTE, &st)
-                       : MPI_File_read(fh, l->buf, count, MPI_BYTE, &st);
-        mpiio_check(l, write, rc, &st, MPI_BYTE, off, count);
+        int sizes[MODEL_MAX_DIMS], sub[MODEL_MAX_DIMS], starts[MODEL_MAX_DIMS];
+        for (int d = 0; d < sl->ndims; d++) {
+            sizes[d] = (int)var.dims[d];
+            sub[d] = (int)(sl->count[d] * sl->block[d]);
+            starts[d] = (int)sl->start[d];
+        }
+        t->esize = var.elem;
+        rc = MPI_Type_contiguous(var.elem, MPI_BYTE, &t->etype);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Type_commit(&t->etype);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Type_create_subarray(sl->ndims, sizes, sub, starts, MPI_ORDER_C, t->etype,
+                                          &t->filetype);
+    } else {
+        plan_step(&l->plan, 0, 0, 0, &s);
+        const struct model_runs *r = &plan_pieces(&s)[0].runs;
+        MPI_Datatype vec = MPI_DATATYPE_NULL;
+        rc = MPI_Type_contiguous((int)r->len, MPI_BYTE, &t->piece);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Type_commit(&t->piece);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Type_create_hvector((int)r->count[1], 1, (MPI_Aint)r->stride[1], t->piece,
+                                         t->view == LIMIT_TILED ? &vec : &t->filetype);
+        if (rc == MPI_SUCCESS && t->view == LIMIT_TILED)
+            rc = MPI_Type_create_resized(vec, 0, (MPI_Aint)acc.tile, &t->filetype);
+        if (vec != MPI_DATATYPE_NULL)
+            MPI_Type_free(&vec);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&t->filetype);
+    return rc;
+}
+
+/* One step, as src/backend/mpiio.c moves it. */
+static void mpiio_step(const struct limit *l, MPI_File fh, const struct limit_types *t,
+                       const struct plan_access *acc, const struct plan_step *s, bool write)
+{
+    MPI_Status st;
+    unsigned char *p = l->buf + s->mem_off;
+    const struct plan_piece *pc = plan_pieces(s);
+    int64_t nruns = plan_step_runs(s), off = 0, len = 0;
+    int rc;
+    if (t->view == LIMIT_TILED || t->view == LIMIT_STEP_VIEW) {
+        const struct model_runs *r = &pc[0].runs;
+        if (t->view == LIMIT_STEP_VIEW || s->index == 0) {
+            rc = MPI_File_set_view(fh, (MPI_Offset)r->disp, MPI_BYTE, t->filetype, "native",
+                                   l->info);
+            if (rc != MPI_SUCCESS)
+                limit_die_mpi(l, "set view", r->disp, -1, rc);
+        }
+        MPI_Offset at = t->view == LIMIT_TILED ? (MPI_Offset)(s->index * s->bytes) : 0;
+        rc = mpiio_at(l, fh, write, at, p, (int)r->count[1], t->piece, &st);
+        mpiio_check(l, write, rc, &st, t->piece, r->disp, r->count[1] * r->len);
+        return;
+    }
+    if (t->view == LIMIT_WHOLE) {
+        rc = mpiio_at(l, fh, write, (MPI_Offset)(s->mem_off / t->esize), p, (int)s->bytes, MPI_BYTE,
+                      &st);
+        mpiio_check(l, write, rc, &st, MPI_BYTE, acc->array_base, s->bytes);
+        return;
+    }
+    if (nruns <= 1) {
+        if (nruns == 1)
+            plan_step_run(s, 0, &off, &len);
+        else if (s->npieces > 0)
+            off = pc[0].runs.disp;
+        rc = mpiio_at(l, fh, write, (MPI_Offset)off, p, (int)len, MPI_BYTE, &st);
+        mpiio_check(l, write, rc, &st, MPI_BYTE, off, len);
+        return;
+    }
+    for (int64_t i = 0; i < nruns; i++) {
+        plan_step_run(s, i, &off, &len);
+        rc = mpiio_at(l, fh, write, (MPI_Offset)off, p, (int)len, MPI_BYTE, &st);
+        mpiio_check(l, write, rc, &st, MPI_BYTE, off, len);
+        p += len;
     }
 }
 
-static void mpiio_transfers(const struct limit *l, MPI_File fh, bool write)
+static void mpiio_transfers(const struct limit *l, MPI_File fh, const struct limit_types *t,
+                            int phase, bool write)
 {
-    const struct pattern *pt = &l->pt;
-    if (l->block) {
-        mpiio_block_transfers(l, fh, write);
-        return;
-    }
-    MPI_Status st;
-    for (int d = 0; d < l->cfg.num_dsets; d++) {
-        int64_t base = pattern_var_base(pt, d);
-        for (int64_t k = 0; k < pt->ntransfers; k++) {
-            struct pattern_vec v = pattern_file_vec(pt, k);
-            int64_t off = base + v.disp;
-            if (l->view) {
-                /* As mpiio.c: one view per dataset where the pattern tiles,
-                 * else one per transfer. */
-                int rc = MPI_SUCCESS;
-                if (!l->tiled || k == 0)
-                    rc = MPI_File_set_view(fh, (MPI_Offset)off, MPI_BYTE, l->filetype, "native",
-                                           l->info);
-                if (rc != MPI_SUCCESS)
-                    limit_die_mpi(l, "set view", off, -1, rc);
-                MPI_Offset at = l->tiled ? (MPI_Offset)(k * pt->xfer_bytes) : 0;
-                rc = mpiio_at(l, fh, write, at, l->buf, (int)v.count, l->piece, &st);
-                mpiio_check(l, write, rc, &st, l->piece, off, v.count * v.len);
-                continue;
-            }
-            for (int64_t i = 0; i < v.count; i++) {
-                int64_t o = off + i * v.stride;
-                int rc = mpiio_at(l, fh, write, (MPI_Offset)o, l->buf + i * v.len, (int)v.len,
-                                  MPI_BYTE, &st);
-                mpiio_check(l, write, rc, &st, MPI_BYTE, o, v.len);
-            }
+    for (int v = 0; v < l->plan.nvars; v++) {
+        struct plan_access acc;
+        plan_access(&l->plan, phase, v, &acc);
+        if (t->view == LIMIT_WHOLE) {
+            int rc = MPI_File_set_view(fh, (MPI_Offset)acc.array_base, t->etype, t->filetype,
+                                       "native", l->info);
+            if (rc != MPI_SUCCESS)
+                limit_die_mpi(l, "set view", acc.array_base, -1, rc);
+        }
+        for (int64_t k = 0; k < acc.nsteps; k++) {
+            struct plan_step s;
+            plan_step(&l->plan, phase, v, k, &s);
+            mpiio_step(l, fh, t, &acc, &s, write);
         }
     }
 }
 
 static void mpiio_phase(const struct limit *l, bool write, double *fine, double *gross)
 {
+    struct limit_types t;
+    if (limit_types_make(l, &t) != MPI_SUCCESS)
+        limit_die(l, "datatype", -1, -1, "cannot build the file view's datatypes");
     int amode = write ? MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_EXCL : MPI_MODE_RDONLY;
     MPI_File fh;
     MPI_Barrier(MPI_COMM_WORLD);
@@ -209,88 +305,21 @@ static void mpiio_phase(const struct limit *l, bool write, double *fine, double 
     if (rc != MPI_SUCCESS)
         limit_die_mpi(l, "open", -1, -1, rc);
     double t1 = MPI_Wtime();
-    mpiio_transfers(l, fh, write);
+    mpiio_transfers(l, fh, &t, write ? 0 : 1, write);
     double t2 = MPI_Wtime();
     rc = MPI_File_close(&fh);
     if (rc != MPI_SUCCESS)
         limit_die_mpi(l, "close", -1, -1, rc);
     double t3 = MPI_Wtime();
+    limit_types_free(&t);
     *fine += t2 - t1;
     *gross += t3 - t0;
 }
 
 /* --- set-up and the iteration ---------------------------------------------- */
 
-/* The block pattern's view, as src/backend/mpiio.c: elements of elem
- * bytes, the block a subarray of the array; only where the block is not
- * one run. */
-static int limit_block_types(struct limit *l)
-{
-    const struct pattern *pt = &l->pt;
-    const struct pattern_slab *s = &pt->slab;
-    l->subarray = !(pt->outer == 1 && pt->shape.count == 1);
-    if (!l->subarray)
-        return 0;
-    int sizes[MODEL_MAX_DIMS], sub[MODEL_MAX_DIMS], starts[MODEL_MAX_DIMS];
-    for (int d = 0; d < s->ndims; d++) {
-        sizes[d] = (int)s->dims[d]; /* h5perf's MPI-IO check: below 2^31 */
-        sub[d] = (int)s->count[d];
-        starts[d] = (int)s->start[d];
-    }
-    int rc = MPI_Type_contiguous(pt->elem, MPI_BYTE, &l->piece);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_commit(&l->piece);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_create_subarray(s->ndims, sizes, sub, starts, MPI_ORDER_C, l->piece,
-                                      &l->filetype);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_commit(&l->filetype);
-    if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "limit: rank %d: cannot build the subarray view\n", l->rank);
-        return -1;
-    }
-    return 0;
-}
-
-/* The same pieces and view as src/backend/mpiio.c: a contiguous piece of
- * len bytes, and count of them at stride for a collective transfer. */
-static int limit_types(struct limit *l)
-{
-    if (l->block)
-        return limit_block_types(l);
-    const struct pattern_vec *s = &l->pt.shape;
-    if (s->len > INT_MAX || s->count > INT_MAX) {
-        if (l->rank == 0)
-            fprintf(stderr, "limit: pieces above INT_MAX bytes or counts are not supported\n");
-        return -1;
-    }
-    l->view = l->collective && s->count > 1;
-    if (!l->view)
-        return 0;
-    int rc = MPI_Type_contiguous((int)s->len, MPI_BYTE, &l->piece);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_commit(&l->piece);
-    MPI_Datatype vec = MPI_DATATYPE_NULL;
-    l->tiled = l->pt.xfer_step > 0;
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_create_hvector((int)s->count, 1, (MPI_Aint)s->stride, l->piece,
-                                     l->tiled ? &vec : &l->filetype);
-    if (rc == MPI_SUCCESS && l->tiled)
-        rc = MPI_Type_create_resized(vec, 0, (MPI_Aint)l->pt.xfer_step, &l->filetype);
-    if (vec != MPI_DATATYPE_NULL)
-        MPI_Type_free(&vec);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_commit(&l->filetype);
-    if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "limit: rank %d: cannot build the file view's datatypes\n", l->rank);
-        return -1;
-    }
-    return 0;
-}
-
 int limit_io_setup(struct limit *l)
 {
-    l->piece = l->filetype = MPI_DATATYPE_NULL;
     l->info = MPI_INFO_NULL;
     if (l->mpiio && l->cfg.info_defined) {
         MPI_Info_create(&l->info);
@@ -303,15 +332,11 @@ int limit_io_setup(struct limit *l)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    return l->mpiio ? limit_types(l) : 0;
+    return 0;
 }
 
 void limit_io_release(struct limit *l)
 {
-    if (l->filetype != MPI_DATATYPE_NULL)
-        MPI_Type_free(&l->filetype);
-    if (l->piece != MPI_DATATYPE_NULL)
-        MPI_Type_free(&l->piece);
     if (l->info != MPI_INFO_NULL)
         MPI_Info_free(&l->info);
 }
@@ -337,12 +362,9 @@ void limit_iteration(struct limit *l, double t[LIMIT_MEASURES])
 {
     void (*phase)(const struct limit *, bool, double *, double *) =
         l->mpiio ? mpiio_phase : posix_phase;
-    for (int f = 0; f < l->cfg.num_files; f++) {
+    for (int f = 0; f < l->plan.nfiles; f++) {
         limit_claim(l, f);
-        if (l->block)
-            pattern_fill(&l->pt, 0, l->buf);
-        else
-            memset(l->buf, pattern_fill_value(&l->pt), (size_t)l->pt.xfer_bytes);
+        l->plan.ops->fill(&l->plan, 0, 0, l->buf, false);
         phase(l, true, &t[LIMIT_WRITE], &t[LIMIT_WRITE_OPEN_CLOSE]);
         if (!l->cfg.write_only)
             phase(l, false, &t[LIMIT_READ], &t[LIMIT_READ_OPEN_CLOSE]);

@@ -47,3 +47,11 @@ bool api_built(enum api_id id)
     return (int)id >= 0 && id < API_COUNT && id != API_PNETCDF;
 #endif
 }
+
+int api_reference(void)
+{
+    for (int a = 0; a < API_COUNT; a++)
+        if (api_descs[a].caps & API_CAP_REFERENCE)
+            return a;
+    return -1;
+}

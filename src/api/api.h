@@ -21,6 +21,9 @@ enum {
      * size after a write phase is known, which catches data a library lost
      * while reporting success (ompio on a full disk). */
     API_CAP_FLAT_FILE = 1u << 2,
+    /* The API the libraries layered over it are measured against (raw
+     * MPI-IO): the reports' "over MPI-IO" ratios. */
+    API_CAP_REFERENCE = 1u << 3,
 };
 
 /* X(ID, key, report name, error name, file suffix, capabilities, the most
@@ -29,8 +32,8 @@ enum {
  * the error name starts error lines. */
 #define H5PERF_APIS(X)                                                                             \
     X(POSIX, posix, "POSIX", "POSIX", ".posix", API_CAP_FLAT_FILE, 0)                              \
-    X(MPIIO, mpiio, "MPIO", "MPI-IO", ".mpio", API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO,          \
-      INT64_C(2147483647))                                                                         \
+    X(MPIIO, mpiio, "MPIO", "MPI-IO", ".mpio",                                                     \
+      API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE, INT64_C(2147483647))          \
     X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0)                                          \
     X(PNETCDF, pnetcdf, "PnetCDF", "PnetCDF", ".nc",                                               \
@@ -70,6 +73,9 @@ const char *api_key_list(void);
 /* Whether this build includes the API: PnetCDF is optional at build time
  * (docs/pnetcdf.md); the others always are. */
 bool api_built(enum api_id id);
+
+/* The API with API_CAP_REFERENCE. */
+int api_reference(void);
 
 /* The APIs run when -A is not given: the original's three (PnetCDF only
  * when -A names it). */

@@ -31,20 +31,17 @@ int backend_check_table(void)
         const struct backend_ops *b = backend_table[i];
         if (!b)
             continue;
-        if (b->desc != api_desc((enum api_id)i) || !b->open || !b->dset_begin || !b->transfer ||
-            !b->dset_end || !b->close || !b->check_source || !b->check || !b->version)
+        if (b->desc != api_desc((enum api_id)i) || !b->open || !b->var_begin || !b->transfer ||
+            !b->var_end || !b->close || !b->check_source || !b->check || !b->version)
             return -1;
     }
     return 0;
 }
 
-int backend_check_none(const struct backend_settings *set, const struct pattern *pt, char *why,
-                       size_t len)
+int backend_check_none(const struct backend_settings *set, const struct plan *plan,
+                       const struct pattern_measure *m, char *why, size_t len)
 {
-    (void)set;
-    (void)pt;
-    (void)why;
-    (void)len;
+    (void)set, (void)plan, (void)m, (void)why, (void)len;
     return 0;
 }
 
@@ -63,11 +60,10 @@ int backend_replaceable(const struct stat *st, bool owner, char *why, size_t why
     return -1;
 }
 
-int backend_check_flat(const char *path, int num_dsets, const struct pattern *pt, char *why,
-                       size_t len)
+int backend_check_flat(const char *path, const struct plan *plan, char *why, size_t len)
 {
     struct stat st;
-    int64_t need = pattern_file_end(pt, num_dsets);
+    int64_t need = plan->flat_bytes;
     if (stat(path, &st) < 0) {
         snprintf(why, len, "%s", strerror(errno));
         return -1;
@@ -77,9 +73,10 @@ int backend_check_flat(const char *path, int num_dsets, const struct pattern *pt
                  (long long)st.st_size, (long long)need);
         return -1;
     }
-    /* The block pattern's file is its variables' arrays, nothing more: a
-     * larger one holds another array, whose elements would be misplaced. */
-    if (pt->kind != PATTERN_GUIDE && (int64_t)st.st_size != need) {
+    /* An application pattern's file is its variables' arrays, nothing
+     * more: a larger one holds another array, whose elements would be
+     * misplaced. */
+    if (plan->exact_source && (int64_t)st.st_size != need) {
         snprintf(why, len, "holds %lld bytes, not the %lld of the array this run reads",
                  (long long)st.st_size, (long long)need);
         return -1;

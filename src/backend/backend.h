@@ -10,22 +10,24 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "api/api.h"
 #include "backend/err.h"
-#include "cli/config.h"
 #include "pattern/pattern.h"
+#include "plan/plan.h"
 #include "report/iomode.h"
 
 enum backend_mode { BACKEND_WRITE, BACKEND_READ };
 
+/* What a backend's check found wrong. */
+enum { BACKEND_REFUSED = -1, BACKEND_REFUSED_CHUNKS = -2 };
+
 /* The run's settings a backend acts on, passed in: backends never read the
  * configuration. */
 struct backend_settings {
-    bool collective;          /* -C: collective transfers (MPI-IO, HDF5) */
-    bool chunked;             /* -c: chunked HDF5 datasets */
+    bool collective;          /* -C: collective transfers (MPI-IO, HDF5, PnetCDF) */
     bool fsync;               /* --fsync: flush before closing a written file */
     bool direct;              /* --direct: POSIX with O_DIRECT */
     int64_t align, threshold; /* -a, -T: HDF5's alignment (-a: PnetCDF's too) */
-    int num_dsets;            /* datasets (variables) of each file */
 };
 
 struct backend_ctx {
@@ -37,42 +39,46 @@ struct backend_ctx {
 
 struct backend_file; /* a backend's open file, opaque to the engine */
 
-/* A backend carries out the I/O of one API; its identity, capabilities
- * and limits are its entry of the API table (api/api.h). Open and close are
- * always collective over ctx->comm. With API_CAP_COLLECTIVE_DSET the engine
- * agrees after each dset_begin; with API_CAP_COLLECTIVE_IO and -C, after a
- * local error a process keeps making the (collective) transfers. */
+/* A backend carries out the I/O of one API on the plan it is given
+ * (plan/plan.h); its identity, capabilities and limits are its entry of the
+ * API table (api/api.h). Open and close are always collective over
+ * ctx->comm. With API_CAP_COLLECTIVE_DSET the engine agrees after each
+ * var_begin; with API_CAP_COLLECTIVE_IO and -C, after a local error a
+ * process keeps making the (collective) transfers. */
 struct backend_ops {
-    const struct api_desc *desc; /* &api_descs[id]; the null backend has its own */
+    const struct api_desc *desc; /* &api_descs[id]; a test backend has its own */
     /* Collective over ctx->comm. BACKEND_WRITE creates the file: exclusively
-     * unless may_truncate. On success *out is set. On failure *out is NULL,
-     * or, if the file was opened before a later step failed, the open file,
-     * which the engine then closes (collectively) like any other. Every
-     * process that fails because the file exists sets e->exists. */
+     * unless may_truncate. plan (every variable of the file) stays valid
+     * until close. On success *out is set. On failure *out is NULL, or, if
+     * the file was opened before a later step failed, the open file, which
+     * the engine then closes (collectively) like any other. Every process
+     * that fails because the file exists sets e->exists. */
     int (*open)(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
-                enum backend_mode mode, bool may_truncate, struct err *e);
-    /* Prepares dataset `dset` (0-based) for the transfers of pattern pt:
-     * creates/opens it, builds datatypes, views and selections once. */
-    int (*dset_begin)(struct backend_file *f, int dset, const struct pattern *pt, struct err *e);
-    /* Moves transfer k of the current dataset to/from buf (pt->xfer_bytes). */
-    int (*transfer)(struct backend_file *f, int64_t k, void *buf, struct err *e);
-    /* Releases what dset_begin built. */
-    int (*dset_end)(struct backend_file *f, struct err *e);
+                enum backend_mode mode, bool may_truncate, const struct plan *plan, struct err *e);
+    /* Prepares variable var for the steps acc describes (this process's,
+     * in the current phase): creates or opens it, builds datatypes, views
+     * and selections that serve every step. */
+    int (*var_begin)(struct backend_file *f, int var, const struct plan_access *acc, struct err *e);
+    /* Moves one I/O step of the current variable to or from buf (the
+     * step's s->bytes, already offset by s->mem_off). */
+    int (*transfer)(struct backend_file *f, const struct plan_step *s, void *buf, struct err *e);
+    /* Releases what var_begin built. */
+    int (*var_end)(struct backend_file *f, struct err *e);
     /* Closes and frees f, also after errors (f may be NULL: no-op). */
     int (*close)(struct backend_file *f, struct err *e);
     /* Local, before a --read-only run reads anything: can the existing
-     * regular file at path serve as the source of num_dsets datasets of
-     * pattern pt? Returns 0, or -1 with the reason in why ("holds 8 bytes,
-     * fewer than the 24 this run reads"). */
-    int (*check_source)(const char *path, int num_dsets, const struct pattern *pt, char *why,
-                        size_t len);
-    /* Pure, before any file exists: can this API carry out plan pt with
-     * these settings? What only the backend knows (HDF5's chunk limit); the
-     * limits of the API table are validation's. Returns 0, or -1 with the
-     * reason and a remedy in why ("its chunks of 4294967296 bytes are above
-     * HDF5's limit of 4294967295 bytes per chunk; use more processes"). */
-    int (*check)(const struct backend_settings *set, const struct pattern *pt, char *why,
-                 size_t len);
+     * regular file at path serve plan's variables? Returns 0, or -1 with
+     * the reason in why ("holds 8 bytes, fewer than the 24 this run
+     * reads"). */
+    int (*check_source)(const char *path, const struct plan *plan, char *why, size_t len);
+    /* Pure, before any file exists: can this API carry out a run point
+     * whose plan (of process 0) and measures over all processes are these,
+     * with these settings? What only the backend knows (HDF5's chunk limit,
+     * PnetCDF's bytes per call); the limits of the API table are
+     * validation's. Returns 0, or BACKEND_REFUSED (BACKEND_REFUSED_CHUNKS
+     * when its chunks are to blame) with the reason and a remedy in why. */
+    int (*check)(const struct backend_settings *set, const struct plan *plan,
+                 const struct pattern_measure *m, char *why, size_t len);
     /* The library behind the API as the run found it ("HDF5 1.10.8"), for
      * the results' context. Local; may call the library, not start I/O. */
     void (*version)(char *buf, size_t len);
@@ -93,8 +99,8 @@ struct backend_ops {
 };
 
 /* check of a backend with nothing to check beyond the API table. */
-int backend_check_none(const struct backend_settings *set, const struct pattern *pt, char *why,
-                       size_t len);
+int backend_check_none(const struct backend_settings *set, const struct plan *plan,
+                       const struct pattern_measure *m, char *why, size_t len);
 
 /* Local. May h5perf replace (truncate and rewrite) the existing file whose
  * lstat() is st? Only a regular file with one link and, if owner, owned by
@@ -107,9 +113,10 @@ int backend_check_none(const struct backend_settings *set, const struct pattern 
  * (names_mount_point()). */
 int backend_replaceable(const struct stat *st, bool owner, char *why, size_t why_len);
 
-/* check_source of flat files (API_CAP_FLAT_FILE): the size suffices. */
-int backend_check_flat(const char *path, int num_dsets, const struct pattern *pt, char *why,
-                       size_t len);
+/* check_source of flat files (API_CAP_FLAT_FILE): the size suffices: at
+ * least the plan's (a kept file of the guide's may be larger), exactly
+ * when the plan says its file is its data alone. */
+int backend_check_flat(const char *path, const struct plan *plan, char *why, size_t len);
 
 extern const struct backend_ops backend_posix;
 extern const struct backend_ops backend_mpiio;
@@ -117,7 +124,6 @@ extern const struct backend_ops backend_phdf5;
 #ifdef H5PERF_HAVE_PNETCDF
 extern const struct backend_ops backend_pnetcdf;
 #endif
-extern const struct backend_ops backend_null;
 
 /* The backend of an API; NULL if not compiled in. */
 const struct backend_ops *backend_get(enum api_id api);

@@ -1,11 +1,13 @@
-/* MPI-IO backend: explicit offsets for independent I/O, a file view and the
- * _all calls for collective I/O (docs/original.md §5.1-5.2). Datatypes are
- * built once per open file; where the pattern tiles (1D), one view per dataset
- * serves every transfer, else the view moves per transfer (2D). The block
- * pattern moves a process's whole block in one call: through a subarray view
- * of the array (shared layout), or at its offset (chunked, fpp), independent
- * or _all. Every return code and byte count is checked (ompio returns success
- * with a short count on a full disk). Must not print, time or exit. */
+/* MPI-IO backend: a step of one contiguous run moves at its offset
+ * (independent, or the _all call); a step of several runs moves either run
+ * by run at explicit offsets (independent I/O of the guide's patterns, as
+ * the original) or in one call through a file view (docs/design.md, "MPI-IO
+ * views"): one tiled view per variable when every step is the first moved
+ * by a constant (the guide's 1D), one view of the process's whole selection
+ * per variable when the steps are ranges of it (a subarray of an array in C
+ * order), else a view per step. Every return code and byte count is checked
+ * (ompio returns success with a short count on a full disk). Must not print,
+ * time or exit. */
 #include "backend/backend.h"
 
 #include <inttypes.h>
@@ -14,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum mpiio_view { VIEW_NONE = 0, VIEW_TILED, VIEW_WHOLE, VIEW_STEP };
+
 struct backend_file {
     MPI_File fh;
     enum backend_mode mode;
@@ -21,15 +25,29 @@ struct backend_file {
     bool sync; /* --fsync */
     MPI_Info info;
     const char *path;
-    const struct pattern *pt;
-    int64_t base;          /* file offset of the current dataset */
-    MPI_Datatype piece;    /* len bytes */
-    MPI_Datatype filetype; /* count pieces at stride, for the collective view */
-    bool types;
-    bool tiled;    /* filetype's extent is the pattern's xfer_step */
-    bool view_set; /* the tiled view of the current dataset is in place */
-    bool subarray; /* the block pattern's shared layout: filetype is the block */
+    const struct plan *plan;
+    struct plan_access acc; /* the current variable's (whole points into it when local) */
+    int var;
+    enum mpiio_view view;
+    bool view_set;      /* the variable's view is in place */
+    MPI_Datatype etype; /* the view's elementary type (MPI_BYTE, or an element) */
+    MPI_Datatype filetype;
+    MPI_Datatype piece; /* a run of a tiled view */
 };
+
+static void mpiio_free_type(MPI_Datatype *t)
+{
+    if (*t != MPI_DATATYPE_NULL && *t != MPI_BYTE)
+        MPI_Type_free(t);
+    *t = MPI_DATATYPE_NULL;
+}
+
+static void mpiio_free_types(struct backend_file *f)
+{
+    mpiio_free_type(&f->filetype);
+    mpiio_free_type(&f->piece);
+    mpiio_free_type(&f->etype);
+}
 
 /* The backend_file is allocated before the collective MPI_File_open, so that
  * no process fails after the open and is left to close the file alone
@@ -39,7 +57,8 @@ struct backend_file {
  * failure (truncation) returns the open file in *out for the engine to close
  * collectively. */
 static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
-                      enum backend_mode mode, bool may_truncate, struct err *e)
+                      enum backend_mode mode, bool may_truncate, const struct plan *plan,
+                      struct err *e)
 {
     *out = NULL;
     const char *op = mode == BACKEND_WRITE ? "create" : "open";
@@ -51,7 +70,8 @@ static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, 
     f->sync = ctx->set->fsync;
     f->info = ctx->info;
     f->path = path;
-    f->piece = f->filetype = MPI_DATATYPE_NULL;
+    f->plan = plan;
+    f->etype = f->filetype = f->piece = MPI_DATATYPE_NULL;
     int amode = MPI_MODE_RDONLY;
     if (mode == BACKEND_WRITE)
         amode = MPI_MODE_CREATE | MPI_MODE_RDWR | (may_truncate ? 0 : MPI_MODE_EXCL);
@@ -69,113 +89,128 @@ static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, 
     return 0;
 }
 
-static void mpiio_free_types(struct backend_file *f)
+/* The runs of one piece as a datatype of bytes whose displacements are
+ * relative to base: count[1] runs of len, stride[1] apart, repeated
+ * count[0] times stride[0] apart. */
+static int mpiio_runs_type(const struct model_runs *r, int64_t base, MPI_Datatype *out)
 {
-    if (f->filetype != MPI_DATATYPE_NULL)
-        MPI_Type_free(&f->filetype);
-    if (f->piece != MPI_DATATYPE_NULL)
-        MPI_Type_free(&f->piece);
-    f->types = f->subarray = false;
+    MPI_Datatype row = MPI_DATATYPE_NULL, rows = MPI_DATATYPE_NULL;
+    int rc = MPI_Type_create_hvector((int)r->count[1], (int)r->len, (MPI_Aint)r->stride[1],
+                                     MPI_BYTE, &row);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_create_hvector((int)r->count[0], 1, (MPI_Aint)r->stride[0], row, &rows);
+    if (rc == MPI_SUCCESS) {
+        int one = 1;
+        MPI_Aint disp = (MPI_Aint)(r->disp - base);
+        rc = MPI_Type_create_struct(1, &one, &disp, &rows, out);
+    }
+    if (row != MPI_DATATYPE_NULL)
+        MPI_Type_free(&row);
+    if (rows != MPI_DATATYPE_NULL)
+        MPI_Type_free(&rows);
+    return rc;
 }
 
-/* Ends building a view's types: rc is the last call's status; commits the
- * filetype, or reports the failure and frees what was built. */
-static int mpiio_commit_view(struct backend_file *f, int rc, struct err *e)
+/* The filetype of n pieces, one after another in the file: their runs,
+ * displacements relative to base (the first run's). */
+static int mpiio_pieces_type(const struct plan_piece *pc, int n, int64_t base, MPI_Datatype *out)
 {
+    if (n == 1)
+        return mpiio_runs_type(&pc[0].runs, base, out);
+    MPI_Datatype *types = calloc((size_t)n, sizeof *types);
+    int *ones = calloc((size_t)n, sizeof *ones);
+    MPI_Aint *zeros = calloc((size_t)n, sizeof *zeros);
+    int rc = types && ones && zeros ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+        ones[i] = 1;
+        types[i] = MPI_DATATYPE_NULL;
+        rc = mpiio_runs_type(&pc[i].runs, base, &types[i]);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_create_struct(n, ones, zeros, types, out);
+    for (int i = 0; types && i < n; i++)
+        if (types[i] != MPI_DATATYPE_NULL)
+            MPI_Type_free(&types[i]);
+    free(types);
+    free(ones);
+    free(zeros);
+    return rc;
+}
+
+/* The whole selection of a box of an array stored in C order: a subarray
+ * of elements (the array's dimensions fit in ints: check()). */
+static int mpiio_subarray(struct backend_file *f, const struct plan_var *v,
+                          const struct model_slab *s)
+{
+    int sizes[MODEL_MAX_DIMS], sub[MODEL_MAX_DIMS], starts[MODEL_MAX_DIMS];
+    for (int d = 0; d < s->ndims; d++) {
+        sizes[d] = (int)v->dims[d];
+        sub[d] = (int)(s->count[d] * s->block[d]);
+        starts[d] = (int)s->start[d];
+    }
+    int rc = MPI_Type_contiguous(v->elem, MPI_BYTE, &f->etype);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&f->etype);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_create_subarray(s->ndims, sizes, sub, starts, MPI_ORDER_C, f->etype,
+                                      &f->filetype);
+    return rc;
+}
+
+/* Collective: the view of the variable's whole selection, set once. A
+ * process that could not build its types still joins the collective call,
+ * with the default view, then fails. */
+static int mpiio_whole_view(struct backend_file *f, struct err *e)
+{
+    const struct plan_piece *pc = plan_whole(&f->acc);
+    int64_t disp = f->acc.array_base;
+    int rc;
+    struct plan_var v;
+    plan_var(f->plan, f->var, &v);
+    if (disp >= 0 && f->acc.nwhole == 1 && model_slab_elems(&pc[0].slab) > 0) {
+        rc = mpiio_subarray(f, &v, &pc[0].slab);
+    } else {
+        disp = f->acc.nwhole > 0 ? pc[0].runs.disp : 0;
+        f->etype = MPI_BYTE;
+        rc = mpiio_pieces_type(pc, f->acc.nwhole, disp, &f->filetype);
+    }
     if (rc == MPI_SUCCESS)
         rc = MPI_Type_commit(&f->filetype);
     if (rc != MPI_SUCCESS) {
         err_mpi(e, "datatype", f->path, -1, -1, rc);
         mpiio_free_types(f);
-        return -1;
-    }
-    f->types = true;
-    return 0;
-}
-
-/* The collective view's types: count pieces of len bytes, stride apart;
- * with tiling, the filetype's extent is the step between transfers, so that
- * transfer k is k * xfer_bytes further into one view. */
-static int mpiio_types(struct backend_file *f, const struct pattern *pt, struct err *e)
-{
-    const struct pattern_vec *s = &pt->shape;
-    MPI_Datatype vec = MPI_DATATYPE_NULL;
-    f->tiled = pt->xfer_step > 0;
-    int rc = MPI_Type_contiguous((int)s->len, MPI_BYTE, &f->piece);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_commit(&f->piece);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_create_hvector((int)s->count, 1, (MPI_Aint)s->stride, f->piece,
-                                     f->tiled ? &vec : &f->filetype);
-    if (rc == MPI_SUCCESS && f->tiled)
-        rc = MPI_Type_create_resized(vec, 0, (MPI_Aint)pt->xfer_step, &f->filetype);
-    if (vec != MPI_DATATYPE_NULL)
-        MPI_Type_free(&vec);
-    return mpiio_commit_view(f, rc, e);
-}
-
-/* The block pattern's shared layout: a subarray of the array, in elements
- * of elem bytes, built once per file (every variable has the same). */
-static int mpiio_subarray(struct backend_file *f, const struct pattern *pt, struct err *e)
-{
-    const struct pattern_slab *s = &pt->slab;
-    int sizes[MODEL_MAX_DIMS], sub[MODEL_MAX_DIMS], starts[MODEL_MAX_DIMS];
-    for (int d = 0; d < s->ndims; d++) {
-        sizes[d] = (int)s->dims[d]; /* validation: dimensions below 2^31 */
-        sub[d] = (int)s->count[d];
-        starts[d] = (int)s->start[d];
-    }
-    int rc = MPI_Type_contiguous(pt->elem, MPI_BYTE, &f->piece);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_commit(&f->piece);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_create_subarray(s->ndims, sizes, sub, starts, MPI_ORDER_C, f->piece,
-                                      &f->filetype);
-    f->subarray = true;
-    return mpiio_commit_view(f, rc, e);
-}
-
-/* The block pattern: the view of this variable (a collective call on every
- * process, empty blocks included), for the shared layout. */
-static int mpiio_block_begin(struct backend_file *f, const struct pattern *pt, struct err *e)
-{
-    /* One contiguous run: written at its offset. Every block of an even
-     * grid has the same shape, so all processes take the same branch (with
-     * uneven or empty blocks, those too must join the view). */
-    if (pt->outer == 1 && pt->shape.count == 1)
-        return 0;
-    if (!f->types && mpiio_subarray(f, pt, e) < 0) {
-        /* Join the collective call the others make, then fail. */
         MPI_File_set_view(f->fh, 0, MPI_BYTE, MPI_BYTE, "native", f->info);
         return -1;
     }
-    int rc =
-        MPI_File_set_view(f->fh, (MPI_Offset)f->base, f->piece, f->filetype, "native", f->info);
+    rc = MPI_File_set_view(f->fh, (MPI_Offset)disp, f->etype, f->filetype, "native", f->info);
     f->view_set = rc == MPI_SUCCESS;
-    return f->view_set ? 0 : err_mpi(e, "set view", f->path, f->base, -1, rc);
+    return f->view_set ? 0 : err_mpi(e, "set view", f->path, disp, -1, rc);
 }
 
-static int mpiio_dset_begin(struct backend_file *f, int dset, const struct pattern *pt,
-                            struct err *e)
+static int mpiio_var_begin(struct backend_file *f, int var, const struct plan_access *acc,
+                           struct err *e)
 {
-    f->pt = pt;
-    f->base = pattern_var_base(pt, dset);
+    f->acc = *acc;
+    f->var = var;
     f->view_set = false;
-    if (pt->whole)
-        return mpiio_block_begin(f, pt, e);
-    const struct pattern_vec *s = &pt->shape;
-    if (s->len > INT_MAX || s->count > INT_MAX)
-        return err_set(e, "MPI-IO", "set up", f->path, -1, s->len,
-                       "pieces of more than 2 GiB or more than %d pieces per transfer are not "
-                       "supported by the MPI-IO backend",
-                       INT_MAX);
-    if (!f->collective || s->count == 1 || f->types)
+    mpiio_free_types(f);
+    f->view = VIEW_NONE;
+    if (!acc->view_any || (!f->collective && acc->split_runs))
         return 0;
-    return mpiio_types(f, pt, e);
+    if (acc->tile > 0) {
+        f->view = VIEW_TILED;
+        return 0;
+    }
+    if (acc->nwhole > 0) {
+        f->view = VIEW_WHOLE;
+        return mpiio_whole_view(f, e);
+    }
+    f->view = VIEW_STEP;
+    return 0;
 }
 
 /* Checks rc and the number of bytes actually moved: `count` items of `type`
- * must be `bytes` bytes (MPI_BYTE elements). */
+ * must be `bytes` bytes. */
 static int mpiio_check(struct backend_file *f, int rc, MPI_Status *st, MPI_Datatype type,
                        int64_t off, int64_t bytes, struct err *e)
 {
@@ -183,6 +218,7 @@ static int mpiio_check(struct backend_file *f, int rc, MPI_Status *st, MPI_Datat
     if (rc != MPI_SUCCESS)
         return err_mpi(e, op, f->path, off, bytes, rc);
     MPI_Count n = 0;
+    /* The basic elements of a derived type of bytes: bytes. */
     rc = MPI_Get_elements_x(st, type, &n);
     if (rc != MPI_SUCCESS)
         return err_mpi(e, op, f->path, off, bytes, rc);
@@ -203,80 +239,129 @@ static int mpiio_at(struct backend_file *f, MPI_Offset off, void *buf, int count
                : MPI_File_read_at(f->fh, off, buf, count, type, st);
 }
 
-/* A collective transfer through the view: set once per dataset when the
- * pattern tiles, else moved to this transfer. A process whose view could
- * not be set still joins the collective call, moving nothing, so that the
- * others are not left waiting in it. */
-static int mpiio_transfer_view(struct backend_file *f, int64_t k, int64_t off, int64_t count,
-                               void *buf, struct err *e)
+/* The tiled view (set at the first step, from its runs, whose extent is the
+ * tile): step k is k step's bytes into it, count runs of len bytes. A
+ * process whose view could not be set still joins the collective call,
+ * moving nothing, so that the others are not left waiting in it. */
+static int mpiio_transfer_tiled(struct backend_file *f, const struct plan_step *s, void *buf,
+                                struct err *e)
 {
+    const struct model_runs *r = &plan_pieces(s)[0].runs;
     MPI_Status st;
     int rc = MPI_SUCCESS;
-    MPI_Offset at = f->tiled ? (MPI_Offset)(k * f->pt->xfer_bytes) : 0;
-    if (!f->tiled || !f->view_set) {
-        int64_t disp = f->tiled ? f->base + f->pt->shape.disp : off;
-        rc = MPI_File_set_view(f->fh, (MPI_Offset)disp, MPI_BYTE, f->filetype, "native", f->info);
+    if (!f->view_set) {
+        MPI_Datatype vec = MPI_DATATYPE_NULL;
+        rc = MPI_Type_contiguous((int)r->len, MPI_BYTE, &f->piece);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Type_commit(&f->piece);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Type_create_hvector((int)r->count[1], 1, (MPI_Aint)r->stride[1], f->piece,
+                                         &vec);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Type_create_resized(vec, 0, (MPI_Aint)f->acc.tile, &f->filetype);
+        if (vec != MPI_DATATYPE_NULL)
+            MPI_Type_free(&vec);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Type_commit(&f->filetype);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_File_set_view(f->fh, (MPI_Offset)r->disp, MPI_BYTE, f->filetype, "native",
+                                   f->info);
         f->view_set = rc == MPI_SUCCESS;
     }
     if (rc != MPI_SUCCESS) {
-        err_mpi(e, "set view", f->path, off, -1, rc);
-        mpiio_at(f, 0, buf, 0, f->piece, true, &st);
+        err_mpi(e, "set view", f->path, r->disp, -1, rc);
+        mpiio_at(f, 0, buf, 0, MPI_BYTE, true, &st);
         return -1;
     }
-    /* count pieces (not count * len bytes, which may pass INT_MAX):
-     * dset_begin checked count and len against INT_MAX, and every transfer
-     * has the shape's count, so the cast is exact and count * len fits in 64
-     * bits. Checking here instead would skip a collective call on this
-     * process only. */
-    rc = mpiio_at(f, at, buf, (int)count, f->piece, true, &st);
-    return mpiio_check(f, rc, &st, f->piece, off, count * f->pt->shape.len, e);
+    /* count runs (not count * len bytes, which may pass INT_MAX): check()
+     * keeps both below INT_MAX. */
+    rc = mpiio_at(f, (MPI_Offset)(s->index * s->bytes), buf, (int)r->count[1], f->piece,
+                  f->collective, &st);
+    return mpiio_check(f, rc, &st, f->piece, r->disp, r->count[1] * r->len, e);
 }
 
-/* The block pattern: the whole block in one call, through the view or at
- * its offset; validation keeps a block below 2^31 bytes. */
-static int mpiio_transfer_block(struct backend_file *f, void *buf, struct err *e)
+/* A view of this step alone, at its first run: its runs, count runs of len
+ * bytes for one piece of one length, else bytes. */
+static int mpiio_transfer_step_view(struct backend_file *f, const struct plan_step *s, void *buf,
+                                    struct err *e)
+{
+    const struct plan_piece *pc = plan_pieces(s);
+    int64_t disp = s->npieces > 0 ? pc[0].runs.disp : 0;
+    MPI_Status st;
+    mpiio_free_types(f);
+    int rc = mpiio_pieces_type(pc, s->npieces > 0 ? s->npieces : 0, disp, &f->filetype);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&f->filetype);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_File_set_view(f->fh, (MPI_Offset)disp, MPI_BYTE, f->filetype, "native", f->info);
+    if (rc != MPI_SUCCESS) {
+        err_mpi(e, "set view", f->path, disp, -1, rc);
+        mpiio_at(f, 0, buf, 0, MPI_BYTE, true, &st);
+        return -1;
+    }
+    bool uniform = s->npieces == 1;
+    int64_t count = uniform ? pc[0].runs.count[0] * pc[0].runs.count[1] : s->bytes;
+    MPI_Datatype type = MPI_BYTE;
+    if (uniform &&
+        (rc = MPI_Type_contiguous((int)pc[0].runs.len, MPI_BYTE, &f->piece)) == MPI_SUCCESS &&
+        (rc = MPI_Type_commit(&f->piece)) == MPI_SUCCESS)
+        type = f->piece;
+    rc = mpiio_at(f, 0, buf, (int)count, type, f->collective, &st);
+    return mpiio_check(f, rc, &st, type, disp, s->bytes, e);
+}
+
+static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
+                          struct err *e)
 {
     MPI_Status st;
-    int count = (int)f->pt->xfer_bytes, rc;
-    int64_t off = f->base + f->pt->shape.disp;
-    bool write = f->mode == BACKEND_WRITE;
-    if (!f->subarray)
-        rc = mpiio_at(f, (MPI_Offset)off, buf, count, MPI_BYTE, f->collective, &st);
-    else if (!f->view_set)
-        return -1; /* dset_begin failed, every process agreed: no one is here */
-    else if (f->collective)
-        rc = write ? MPI_File_write_all(f->fh, buf, count, MPI_BYTE, &st)
-                   : MPI_File_read_all(f->fh, buf, count, MPI_BYTE, &st);
-    else
-        rc = write ? MPI_File_write(f->fh, buf, count, MPI_BYTE, &st)
-                   : MPI_File_read(f->fh, buf, count, MPI_BYTE, &st);
-    return mpiio_check(f, rc, &st, MPI_BYTE, off, count, e);
-}
-
-static int mpiio_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
-{
-    if (f->pt->whole)
-        return mpiio_transfer_block(f, buf, e);
-    struct pattern_vec v = pattern_file_vec(f->pt, k);
+    const struct plan_piece *pc = plan_pieces(s);
+    int64_t nruns = plan_step_runs(s);
+    if (f->view == VIEW_TILED)
+        return mpiio_transfer_tiled(f, s, buf, e);
+    if (f->view == VIEW_STEP)
+        return mpiio_transfer_step_view(f, s, buf, e);
+    if (f->view == VIEW_WHOLE) {
+        if (!f->view_set)
+            return -1; /* var_begin failed, every process agreed: no one is here */
+        /* Offsets in a view count its elementary type: an element of a
+         * subarray, else bytes. */
+        int size = 1;
+        if (f->etype != MPI_BYTE)
+            MPI_Type_size(f->etype, &size);
+        int rc = mpiio_at(f, (MPI_Offset)(s->mem_off / size), buf, (int)s->bytes, MPI_BYTE,
+                          f->collective, &st);
+        return mpiio_check(f, rc, &st, MPI_BYTE, s->npieces > 0 ? pc[0].runs.disp : 0, s->bytes, e);
+    }
+    /* No view: each run at its offset, in one call or (split) one call per
+     * run; a step without runs still makes its call, which a collective
+     * one needs. */
+    if (nruns <= 1) {
+        int64_t off = 0, len = 0;
+        if (nruns == 1)
+            plan_step_run(s, 0, &off, &len);
+        else if (s->npieces > 0)
+            off = pc[0].runs.disp;
+        int rc = mpiio_at(f, (MPI_Offset)off, buf, (int)len, MPI_BYTE, f->collective, &st);
+        return mpiio_check(f, rc, &st, MPI_BYTE, off, len, e);
+    }
     unsigned char *p = buf;
-    MPI_Status st;
-    int64_t off = f->base + v.disp;
-    if (f->collective && f->types)
-        return mpiio_transfer_view(f, k, off, v.count, buf, e);
-    for (int64_t i = 0; i < v.count; i++) {
-        int64_t o = off + i * v.stride;
-        int rc =
-            mpiio_at(f, (MPI_Offset)o, p + i * v.len, (int)v.len, MPI_BYTE, f->collective, &st);
-        if (mpiio_check(f, rc, &st, MPI_BYTE, o, v.len, e) < 0)
+    for (int64_t i = 0; i < nruns; i++) {
+        int64_t off, len;
+        plan_step_run(s, i, &off, &len);
+        int rc = mpiio_at(f, (MPI_Offset)off, p, (int)len, MPI_BYTE, f->collective, &st);
+        if (mpiio_check(f, rc, &st, MPI_BYTE, off, len, e) < 0)
             return -1;
+        p += len;
     }
     return 0;
 }
 
-static int mpiio_dset_end(struct backend_file *f, struct err *e)
+static int mpiio_var_end(struct backend_file *f, struct err *e)
 {
     (void)e;
-    f->pt = NULL;
+    mpiio_free_types(f);
+    f->view = VIEW_NONE;
+    f->view_set = false;
     return 0;
 }
 
@@ -298,23 +383,26 @@ static int mpiio_close(struct backend_file *f, struct err *e)
     return rc != MPI_SUCCESS ? err_mpi(e, "close", path, -1, -1, rc) : synced;
 }
 
-/* The block pattern's subarray view takes the array's dimensions as ints:
- * a block that is not one run (its view is needed) must lie in an array
- * whose dimensions are below 2^31 elements. */
-static int mpiio_check_plan(const struct backend_settings *set, const struct pattern *pt, char *why,
-                            size_t len)
+/* A view of a box of an array in C order is a subarray, whose dimensions
+ * are ints; and a run or a call's runs are counted in ints. */
+static int mpiio_check_plan(const struct backend_settings *set, const struct plan *plan,
+                            const struct pattern_measure *m, char *why, size_t len)
 {
     (void)set;
-    if (!pt->whole || (pt->outer == 1 && pt->shape.count == 1))
-        return 0;
-    for (int d = 0; d < pt->slab.ndims; d++)
-        if (pt->slab.dims[d] > INT_MAX) {
-            snprintf(why, len,
-                     "dimension %d of %" PRId64 " elements is above the %d elements of an "
-                     "MPI subarray; use --layout chunked or fpp",
-                     d + 1, pt->slab.dims[d], INT_MAX);
-            return -1;
-        }
+    struct plan_access acc;
+    plan_access(plan, 0, 0, &acc);
+    if (m->views && acc.array_base >= 0 && acc.nwhole > 0) {
+        struct plan_var v;
+        plan_var(plan, 0, &v);
+        for (int d = 0; d < v.ndims; d++)
+            if (v.dims[d] > INT_MAX) {
+                snprintf(why, len,
+                         "dimension %d of %" PRId64 " elements is above the %d elements of an "
+                         "MPI subarray; use --layout chunked or fpp",
+                         d + 1, v.dims[d], INT_MAX);
+                return -1;
+            }
+    }
     return 0;
 }
 
@@ -332,9 +420,9 @@ static void mpiio_version(char *buf, size_t len)
 const struct backend_ops backend_mpiio = {
     .desc = &api_descs[API_MPIIO],
     .open = mpiio_open,
-    .dset_begin = mpiio_dset_begin,
+    .var_begin = mpiio_var_begin,
     .transfer = mpiio_transfer,
-    .dset_end = mpiio_dset_end,
+    .var_end = mpiio_var_end,
     .close = mpiio_close,
     .check_source = backend_check_flat,
     .check = mpiio_check_plan,

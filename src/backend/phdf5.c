@@ -1,29 +1,32 @@
-/* Parallel HDF5 backend through the MPI-IO driver: datasets Dataset_1..D of
- * unsigned chars, one hyperslab selected per dataset and moved per transfer
- * with H5Soffset_simple, independent or collective transfer property list
- * (docs/original.md §4.2, §5.3); the block pattern's datasets v0..v<n-1> of
- * little-endian unsigned integers of the element size, of the array's shape,
- * chunked by blocks in its chunked layout (docs/block.md); the particles
- * pattern's VPIC-IO datasets Timestep_<t>/x ... id_2 (docs/particles.md). Must not print,
- * time or exit; HDF5's automatic error printing is turned off by the engine
- * and the stack becomes one line. */
+/* Parallel HDF5 backend through the MPI-IO driver: one dataset per
+ * variable of the plan (its name, a path whose groups are created; its
+ * little-endian type, shape and chunks; never filled unless the plan keeps
+ * the library's fill, as the guide's datasets do, docs/original.md §5.3),
+ * each step a union of hyperslabs (a step of the last one's shape moves it
+ * with H5Soffset_simple), independent or collective transfer property list
+ * (docs/original.md §4.2). Must not print, time or exit; HDF5's automatic
+ * error printing is turned off by the engine and the stack becomes one
+ * line. */
 #include "backend/backend.h"
 
 #include <hdf5.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#include "pattern/particles.h"
+#include <string.h>
 
 struct backend_file {
     hid_t file, fapl, dxpl;
     enum backend_mode mode;
     const char *path;
-    const struct pattern *pt;
-    hid_t dset, fspace, mspace;
-    int dset_no; /* 0-based number of the current dataset */
-    bool chunk;
+    const struct plan *plan;
+    struct plan_var var; /* the current variable */
+    int var_no;
+    hid_t dset, fspace, mspace, type;
+    /* The hyperslab selected last (a step of one piece): a step of the
+     * same shape moves it with H5Soffset_simple instead of selecting anew. */
+    bool selected;
+    struct model_slab sel;
     bool sync; /* --fsync after a write phase: H5Fflush (MPI_File_sync) before closing */
     /* The last transfer called H5Dwrite or H5Dread, which left what HDF5
      * did in dxpl (phdf5_io_mode()). */
@@ -53,7 +56,8 @@ static int phdf5_props(struct backend_file *f, const struct backend_ctx *ctx, st
 static int phdf5_close(struct backend_file *f, struct err *e);
 
 static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
-                      enum backend_mode mode, bool may_truncate, struct err *e)
+                      enum backend_mode mode, bool may_truncate, const struct plan *plan,
+                      struct err *e)
 {
     *out = NULL;
     struct backend_file *f = calloc(1, sizeof *f);
@@ -62,7 +66,7 @@ static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, 
     f->file = f->fapl = f->dxpl = f->dset = f->fspace = f->mspace = H5I_INVALID_HID;
     f->mode = mode;
     f->path = path;
-    f->chunk = ctx->set->chunked;
+    f->plan = plan;
     f->sync = mode == BACKEND_WRITE && ctx->set->fsync;
     if (phdf5_props(f, ctx, e) < 0) {
         phdf5_close(f, e);
@@ -93,18 +97,16 @@ static hid_t phdf5_space(int ndims, const int64_t *dims)
     return H5Screate_simple(ndims, d, NULL);
 }
 
-/* The element type of dataset var: the guide's bytes, the block pattern's
- * unsigned little-endian integers, the particles pattern's 32-bit
- * little-endian floats and integers (docs/particles.md); in memory as in
+/* The file's and memory's type of a variable: little-endian in memory as in
  * the file (the buffer is little-endian whatever the host), so HDF5
  * converts nothing. */
-static hid_t phdf5_type(const struct pattern *pt, int var)
+static hid_t phdf5_type(const struct plan_var *v)
 {
-    if (pt->kind == PATTERN_GUIDE)
-        return H5T_NATIVE_UCHAR;
-    if (pt->kind == PATTERN_PARTICLES)
-        return particles_var_is_int(var) ? H5T_STD_I32LE : H5T_IEEE_F32LE;
-    switch (pt->elem) {
+    if (v->kind == PLAN_FLOAT)
+        return H5T_IEEE_F32LE;
+    if (v->kind == PLAN_SIGNED)
+        return H5T_STD_I32LE;
+    switch (v->elem) {
     case 2:
         return H5T_STD_U16LE;
     case 4:
@@ -116,38 +118,37 @@ static hid_t phdf5_type(const struct pattern *pt, int var)
     }
 }
 
-/* The guide's datasets keep the original's creation properties
- * (docs/original.md §5.3): parallel HDF5 then writes zeros into every chunk
- * when it creates a chunked dataset. The block pattern writes every element
- * itself, so its datasets are never filled (docs/block.md): the chunked
- * layout is not charged for writing the array twice. */
-static int phdf5_create(struct backend_file *f, const char *name, const struct pattern_slab *s,
-                        struct err *e)
+static bool phdf5_chunked(const struct plan_var *v)
 {
-    hid_t dcpl = H5P_DEFAULT;
-    bool block = f->pt->kind != PATTERN_GUIDE;
-    if (f->chunk || block) {
+    return v->chunk[0] > 0;
+}
+
+/* Creates the current variable's dataset: chunked if the plan says so,
+ * never filled unless it keeps the library's fill (the guide's datasets,
+ * which parallel HDF5 then fills when it creates them chunked), its
+ * groups made on the way. */
+static int phdf5_create(struct backend_file *f, struct err *e)
+{
+    const struct plan_var *v = &f->var;
+    hid_t dcpl = H5P_DEFAULT, lcpl = H5P_DEFAULT;
+    if (phdf5_chunked(v) || !v->library_fill) {
         hsize_t chunk[MODEL_MAX_DIMS];
-        for (int i = 0; i < s->ndims; i++)
-            chunk[i] = (hsize_t)s->chunk[i];
+        for (int i = 0; i < v->ndims; i++)
+            chunk[i] = (hsize_t)v->chunk[i];
         dcpl = H5Pcreate(H5P_DATASET_CREATE);
-        if (dcpl < 0 || (f->chunk && H5Pset_chunk(dcpl, s->ndims, chunk) < 0) ||
-            (block && H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0)) {
+        if (dcpl < 0 || (phdf5_chunked(v) && H5Pset_chunk(dcpl, v->ndims, chunk) < 0) ||
+            (!v->library_fill && H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0)) {
             phdf5_fail(f, "dataset creation properties", e);
             if (dcpl >= 0)
                 H5Pclose(dcpl);
             return -1;
         }
     }
-    /* The particles pattern's datasets are in the group of the iteration:
-     * the first creates it. */
-    hid_t lcpl = H5P_DEFAULT;
-    if (f->pt->kind == PATTERN_PARTICLES &&
+    if (strchr(v->name, '/') &&
         ((lcpl = H5Pcreate(H5P_LINK_CREATE)) < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0))
         f->dset = H5I_INVALID_HID;
     else
-        f->dset = H5Dcreate2(f->file, name, phdf5_type(f->pt, f->dset_no), f->fspace, lcpl, dcpl,
-                             H5P_DEFAULT);
+        f->dset = H5Dcreate2(f->file, v->name, f->type, f->fspace, lcpl, dcpl, H5P_DEFAULT);
     if (f->dset < 0)
         phdf5_fail(f, "create dataset", e);
     if (dcpl != H5P_DEFAULT)
@@ -157,103 +158,126 @@ static int phdf5_create(struct backend_file *f, const char *name, const struct p
     return f->dset < 0 ? -1 : 0;
 }
 
-static int phdf5_dset_begin(struct backend_file *f, int dset, const struct pattern *pt,
-                            struct err *e)
+static int phdf5_var_begin(struct backend_file *f, int var, const struct plan_access *acc,
+                           struct err *e)
 {
-    const struct pattern_slab *s = &pt->slab;
-    char name[64];
-    pattern_dataset_name(pt, dset, name, sizeof name);
-    f->pt = pt;
-    f->dset_no = dset;
-    if ((f->fspace = phdf5_space(s->ndims, s->dims)) < 0 ||
-        (f->mspace = phdf5_space(s->ndims, s->mem_dims)) < 0)
+    (void)acc;
+    plan_var(f->plan, var, &f->var);
+    f->var_no = var;
+    f->type = phdf5_type(&f->var);
+    f->selected = false;
+    if ((f->fspace = phdf5_space(f->var.ndims, f->var.dims)) < 0)
         return phdf5_fail(f, "dataspace", e);
-    if (f->mode == BACKEND_WRITE) {
-        if (phdf5_create(f, name, s, e) < 0)
-            return -1;
-    } else if ((f->dset = H5Dopen2(f->file, name, H5P_DEFAULT)) < 0) {
+    if (f->mode == BACKEND_WRITE)
+        return phdf5_create(f, e);
+    if ((f->dset = H5Dopen2(f->file, f->var.name, H5P_DEFAULT)) < 0)
         return phdf5_fail(f, "open dataset", e);
+    return 0;
+}
+
+static bool phdf5_same_shape(const struct model_slab *a, const struct model_slab *b)
+{
+    for (int d = 0; d < a->ndims; d++)
+        if (a->stride[d] != b->stride[d] || a->count[d] != b->count[d] ||
+            a->block[d] != b->block[d])
+            return false;
+    return a->ndims == b->ndims;
+}
+
+static void phdf5_hsize(int n, const int64_t *v, hsize_t *out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = (hsize_t)v[i];
+}
+
+/* The file and memory selections of step s: the union of its pieces'
+ * hyperslabs; memory the shape of a single piece, else one dimension. */
+static int phdf5_select(struct backend_file *f, const struct plan_step *s, struct err *e)
+{
+    const struct plan_piece *pc = plan_pieces(s);
+    int64_t elems = 0;
+    for (int i = 0; i < s->npieces; i++)
+        elems += model_slab_elems(&pc[i].slab);
+    if (s->npieces == 1 && f->selected && phdf5_same_shape(&f->sel, &pc[0].slab)) {
+        hssize_t off[MODEL_MAX_DIMS];
+        for (int d = 0; d < f->sel.ndims; d++)
+            off[d] = (hssize_t)(pc[0].slab.start[d] - f->sel.start[d]);
+        return H5Soffset_simple(f->fspace, off) < 0 ? phdf5_fail(f, "offset selection", e) : 0;
     }
-    hsize_t start[MODEL_MAX_DIMS], stride[MODEL_MAX_DIMS], count[MODEL_MAX_DIMS],
-        block[MODEL_MAX_DIMS];
-    for (int i = 0; i < s->ndims; i++) {
-        start[i] = (hsize_t)s->start[i];
-        stride[i] = (hsize_t)s->stride[i];
-        count[i] = (hsize_t)s->count[i];
-        block[i] = (hsize_t)s->block[i];
+    f->selected = false;
+    if (f->mspace >= 0)
+        H5Sclose(f->mspace);
+    int64_t mdims[MODEL_MAX_DIMS] = {elems, 0, 0};
+    int mnd = 1;
+    if (s->npieces == 1) {
+        mnd = pc[0].slab.ndims;
+        for (int d = 0; d < mnd; d++)
+            mdims[d] = pc[0].slab.count[d] * pc[0].slab.block[d];
     }
-    /* A process without particles selects nothing and still takes part. */
-    if (model_product(s->ndims, s->count) == 0) {
+    hssize_t zero[MODEL_MAX_DIMS] = {0, 0, 0};
+    if ((f->mspace = phdf5_space(mnd, mdims)) < 0 || H5Soffset_simple(f->fspace, zero) < 0)
+        return phdf5_fail(f, "dataspace", e);
+    /* A process without data selects nothing and still takes part. */
+    if (elems == 0) {
         if (H5Sselect_none(f->fspace) < 0 || H5Sselect_none(f->mspace) < 0)
             return phdf5_fail(f, "select none", e);
         return 0;
     }
-    if (H5Sselect_hyperslab(f->fspace, H5S_SELECT_SET, start, stride, count, block) < 0)
-        return phdf5_fail(f, "select hyperslab", e);
+    for (int i = 0, n = 0; i < s->npieces; i++) {
+        const struct model_slab *sl = &pc[i].slab;
+        hsize_t start[MODEL_MAX_DIMS], stride[MODEL_MAX_DIMS], count[MODEL_MAX_DIMS],
+            block[MODEL_MAX_DIMS];
+        if (model_slab_elems(sl) == 0)
+            continue;
+        phdf5_hsize(sl->ndims, sl->start, start);
+        phdf5_hsize(sl->ndims, sl->stride, stride);
+        phdf5_hsize(sl->ndims, sl->count, count);
+        phdf5_hsize(sl->ndims, sl->block, block);
+        if (H5Sselect_hyperslab(f->fspace, n++ == 0 ? H5S_SELECT_SET : H5S_SELECT_OR, start, stride,
+                                count, block) < 0)
+            return phdf5_fail(f, "select hyperslab", e);
+    }
+    if (s->npieces == 1) {
+        f->sel = pc[0].slab;
+        f->selected = true;
+    }
     return 0;
 }
 
-/* Records a failed transfer k. Its bytes are not at one file offset (the
- * library places the dataset, possibly in chunks), so the line names the
- * transfer and the span of the dataset its selection lies in, in elements
- * (bytes): "transfer 3 of 'Dataset_1', 4096 bytes within dataset bytes
- * 8192..12287" or "... within rows 0..3, columns 8..1031". */
-static int phdf5_transfer_fail(struct backend_file *f, int64_t k, const int64_t o[2], struct err *e)
+/* Records a failed step: its dataset and the first element of its
+ * selection, "transfer 3 of 'Dataset_1', 4096 bytes from element (8192)". */
+static int phdf5_transfer_fail(struct backend_file *f, const struct plan_step *s, struct err *e)
 {
-    const struct pattern_slab *s = &f->pt->slab;
-    int64_t first[MODEL_MAX_DIMS], last[MODEL_MAX_DIMS];
-    for (int i = 0; i < s->ndims; i++) {
-        first[i] = s->start[i] + (i < 2 ? o[i] : 0);
-        last[i] = first[i] + (s->count[i] - 1) * s->stride[i] + s->block[i] - 1;
-    }
-    const char *op = f->mode == BACKEND_WRITE ? "write" : "read";
-    int64_t bytes = f->pt->xfer_bytes;
-    char name[64];
-    pattern_dataset_name(f->pt, f->dset_no, name, sizeof name);
-    if (f->pt->kind != PATTERN_GUIDE) {
-        char at[96] = "";
-        size_t used = 0;
-        for (int i = 0; i < s->ndims && used < sizeof at; i++)
-            used +=
-                (size_t)snprintf(at + used, sizeof at - used, "%s%" PRId64, i ? "," : "", first[i]);
-        return err_hdf5_ctx(e, op, f->path, -1, bytes,
-                            "the block of '%s', %" PRId64 " bytes from element (%s)", name, bytes,
-                            at);
-    }
-    if (s->ndims == 1)
-        return err_hdf5_ctx(e, op, f->path, -1, bytes,
-                            "transfer %" PRId64 " of 'Dataset_%d', %" PRId64
-                            " bytes within dataset bytes %" PRId64 "..%" PRId64,
-                            k, f->dset_no + 1, bytes, first[0], last[0]);
-    return err_hdf5_ctx(e, op, f->path, -1, bytes,
-                        "transfer %" PRId64 " of 'Dataset_%d', %" PRId64
-                        " bytes within rows %" PRId64 "..%" PRId64 ", columns %" PRId64
-                        "..%" PRId64,
-                        k, f->dset_no + 1, bytes, first[0], last[0], first[1], last[1]);
+    char at[96] = "";
+    size_t used = 0;
+    const struct model_slab *sl = &plan_pieces(s)[0].slab;
+    for (int i = 0; s->npieces > 0 && i < sl->ndims && used < sizeof at; i++)
+        used +=
+            (size_t)snprintf(at + used, sizeof at - used, "%s%" PRId64, i ? "," : "", sl->start[i]);
+    return err_hdf5_ctx(e, f->mode == BACKEND_WRITE ? "write" : "read", f->path, -1, s->bytes,
+                        "transfer %" PRId64 " of '%s', %" PRId64 " bytes from element (%s)",
+                        s->index, f->var.name, s->bytes, at);
 }
 
-static int phdf5_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
+static int phdf5_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
+                          struct err *e)
 {
     /* An empty dataset has no storage to move to (HDF5 fails on its
      * undefined address): the file per process of a process without
-     * particles, which no other process opens. */
+     * data, which no other process opens. */
     f->called = false;
-    if (model_product(f->pt->slab.ndims, f->pt->slab.dims) == 0)
+    if (model_product(f->var.ndims, f->var.dims) == 0)
         return 0;
-    int64_t o[2] = {0, 0};
-    pattern_slab_offset(f->pt, k, o);
-    hssize_t off[MODEL_MAX_DIMS] = {(hssize_t)o[0], (hssize_t)o[1], 0};
-    if (H5Soffset_simple(f->fspace, off) < 0)
-        return phdf5_fail(f, "offset selection", e);
-    hid_t type = phdf5_type(f->pt, f->dset_no);
+    if (phdf5_select(f, s, e) < 0)
+        return -1;
     herr_t rc = f->mode == BACKEND_WRITE
-                    ? H5Dwrite(f->dset, type, f->mspace, f->fspace, f->dxpl, buf)
-                    : H5Dread(f->dset, type, f->mspace, f->fspace, f->dxpl, buf);
+                    ? H5Dwrite(f->dset, f->type, f->mspace, f->fspace, f->dxpl, buf)
+                    : H5Dread(f->dset, f->type, f->mspace, f->fspace, f->dxpl, buf);
     f->called = rc >= 0;
-    return rc < 0 ? phdf5_transfer_fail(f, k, o, e) : 0;
+    return rc < 0 ? phdf5_transfer_fail(f, s, e) : 0;
 }
 
-static int phdf5_dset_end(struct backend_file *f, struct err *e)
+static int phdf5_var_end(struct backend_file *f, struct err *e)
 {
     int rc = 0;
     if (f->dset >= 0 && H5Dclose(f->dset) < 0)
@@ -263,7 +287,7 @@ static int phdf5_dset_end(struct backend_file *f, struct err *e)
     if (f->mspace >= 0)
         H5Sclose(f->mspace);
     f->dset = f->fspace = f->mspace = H5I_INVALID_HID;
-    f->pt = NULL;
+    f->selected = false;
     return rc;
 }
 
@@ -273,7 +297,7 @@ static int phdf5_close(struct backend_file *f, struct err *e)
         return 0;
     int rc = 0;
     if (f->dset >= 0 || f->fspace >= 0 || f->mspace >= 0)
-        rc = phdf5_dset_end(f, e);
+        rc = phdf5_var_end(f, e);
     /* Collective on every process that opened the file, like H5Fclose. */
     if (f->sync && f->file >= 0 && H5Fflush(f->file, H5F_SCOPE_GLOBAL) < 0)
         rc = phdf5_fail(f, "flush (--fsync)", e);
@@ -287,10 +311,48 @@ static int phdf5_close(struct backend_file *f, struct err *e)
     return rc;
 }
 
-/* Opens the file serially (default driver) and checks that every dataset
- * exists and is at least as large as the run's selection covers. */
-static int phdf5_check_source(const char *path, int num_dsets, const struct pattern *pt, char *why,
-                              size_t len)
+/* Whether dataset dset holds variable v as the run reads it: its shape
+ * (the guide reads a prefix of a larger kept file; the application
+ * patterns the array they would have written) and, exactly, its type. */
+static int phdf5_check_dataset(hid_t dset, const struct plan_var *v, bool exact, char *why,
+                               size_t len)
+{
+    hid_t space = H5Dget_space(dset);
+    hsize_t dims[MODEL_MAX_DIMS] = {0, 0, 0};
+    int nd = H5Sget_simple_extent_ndims(space);
+    bool bad = nd != v->ndims || H5Sget_simple_extent_dims(space, dims, NULL) < 0;
+    for (int i = 0; !bad && i < nd; i++)
+        bad = exact ? (int64_t)dims[i] != v->dims[i] : (int64_t)dims[i] < v->dims[i];
+    H5Sclose(space);
+    if (bad) {
+        char need[96] = "";
+        size_t used = 0;
+        for (int i = 0; i < v->ndims && used < sizeof need; i++)
+            used += (size_t)snprintf(need + used, sizeof need - used, "%s%lld", i ? "x" : "",
+                                     (long long)v->dims[i]);
+        if (exact)
+            snprintf(why, len, "has a dataset '%s' that is not the %s array this run reads",
+                     v->name, need);
+        else
+            snprintf(why, len, "has a dataset '%s' smaller than the %s bytes this run reads",
+                     v->name, need);
+        return -1;
+    }
+    hid_t type = exact ? H5Dget_type(dset) : H5I_INVALID_HID;
+    int rc = 0;
+    if (type >= 0) {
+        if (H5Tequal(type, phdf5_type(v)) <= 0) {
+            snprintf(why, len, "has a dataset '%s' whose elements are not the %s this run reads",
+                     v->name, plan_kind_text(v->kind, v->elem));
+            rc = -1;
+        }
+        H5Tclose(type);
+    }
+    return rc;
+}
+
+/* Opens the file serially (default driver) and checks every dataset. */
+static int phdf5_check_source(const char *path, const struct plan *plan, char *why, size_t len)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -300,58 +362,16 @@ static int phdf5_check_source(const char *path, int num_dsets, const struct patt
         return -1;
     }
     int rc = 0;
-    for (int d = 0; rc == 0 && d < num_dsets; d++) {
-        char name[64];
-        pattern_dataset_name(pt, d, name, sizeof name);
-        hid_t dset = H5Dopen2(file, name, H5P_DEFAULT);
+    for (int d = 0; rc == 0 && d < plan->nvars; d++) {
+        struct plan_var v;
+        plan_var(plan, d, &v);
+        hid_t dset = H5Dopen2(file, v.name, H5P_DEFAULT);
         if (dset < 0) {
-            snprintf(why, len, "has no dataset '%s'", name);
+            snprintf(why, len, "has no dataset '%s'", v.name);
             rc = -1;
             break;
         }
-        hid_t space = H5Dget_space(dset);
-        hsize_t dims[MODEL_MAX_DIMS] = {0, 0, 0};
-        int nd = H5Sget_simple_extent_ndims(space);
-        bool block = pt->kind != PATTERN_GUIDE;
-        bool small = nd != pt->slab.ndims ||
-                     H5Sget_simple_extent_dims(space, nd == pt->slab.ndims ? dims : NULL, NULL) < 0;
-        /* The guide reads a prefix of a larger kept file; the block pattern
-         * reads the array it would have written, with its element type. */
-        for (int i = 0; !small && i < nd; i++)
-            small =
-                block ? (int64_t)dims[i] != pt->slab.dims[i] : (int64_t)dims[i] < pt->slab.dims[i];
-        if (small) {
-            char need[96] = "";
-            size_t used = 0;
-            for (int i = 0; i < pt->slab.ndims && used < sizeof need; i++)
-                used += (size_t)snprintf(need + used, sizeof need - used, "%s%lld", i ? "x" : "",
-                                         (long long)pt->slab.dims[i]);
-            if (block)
-                snprintf(why, len, "has a dataset '%s' that is not the %s array this run reads",
-                         name, need);
-            else
-                snprintf(why, len, "has a dataset '%s' smaller than the %s bytes this run reads",
-                         name, need);
-            rc = -1;
-        }
-        hid_t type = rc == 0 && block ? H5Dget_type(dset) : H5I_INVALID_HID;
-        if (type >= 0) {
-            if (H5Tequal(type, phdf5_type(pt, d)) <= 0) {
-                if (pt->kind == PATTERN_PARTICLES)
-                    snprintf(why, len,
-                             "has a dataset '%s' whose elements are not the 32-bit "
-                             "little-endian %s this run reads",
-                             name, particles_var_is_int(d) ? "integers" : "floats");
-                else
-                    snprintf(why, len,
-                             "has a dataset '%s' whose elements are not the %d-byte unsigned "
-                             "little-endian integers this run reads",
-                             name, pt->elem);
-                rc = -1;
-            }
-            H5Tclose(type);
-        }
-        H5Sclose(space);
+        rc = phdf5_check_dataset(dset, &v, plan->exact_source, why, len);
         H5Dclose(dset);
     }
     H5Eclear2(H5E_DEFAULT);
@@ -361,23 +381,28 @@ static int phdf5_check_source(const char *path, int num_dsets, const struct patt
 
 /* HDF5 refuses a chunk of 4 GiB or more (H5Pset_chunk counts elements,
  * H5Dcreate bytes): a chunked dataset's chunk must stay below. */
-static int phdf5_check(const struct backend_settings *set, const struct pattern *pt, char *why,
-                       size_t len)
+static int phdf5_check(const struct backend_settings *set, const struct plan *plan,
+                       const struct pattern_measure *m, char *why, size_t len)
 {
-    if (!set->chunked)
-        return 0;
-    const struct pattern_slab *s = &pt->slab;
-    uint64_t bytes = (uint64_t)pt->elem;
-    for (int d = 0; d < s->ndims; d++)
-        bytes =
-            bytes > UINT64_MAX / (uint64_t)s->chunk[d] ? UINT64_MAX : bytes * (uint64_t)s->chunk[d];
-    if (bytes <= UINT32_MAX)
-        return 0;
-    snprintf(why, len,
-             "its chunks of %" PRIu64 " bytes are above HDF5's limit of %" PRIu32
-             " bytes per chunk; use %s",
-             bytes, UINT32_MAX, pt->kind == PATTERN_BLOCK ? "more processes" : "a smaller -B");
-    return -1;
+    (void)set;
+    for (int d = 0; d < plan->nvars; d++) {
+        struct plan_var v;
+        plan_var(plan, d, &v);
+        if (!phdf5_chunked(&v))
+            continue;
+        uint64_t bytes = (uint64_t)v.elem;
+        for (int i = 0; i < v.ndims; i++)
+            bytes = bytes > UINT64_MAX / (uint64_t)v.chunk[i] ? UINT64_MAX
+                                                              : bytes * (uint64_t)v.chunk[i];
+        if (bytes <= UINT32_MAX)
+            continue;
+        snprintf(why, len,
+                 "its chunks of %" PRIu64 " bytes are above HDF5's limit of %" PRIu32
+                 " bytes per chunk; use %s",
+                 bytes, UINT32_MAX, m->smaller_chunks ? m->smaller_chunks : "smaller chunks");
+        return BACKEND_REFUSED_CHUNKS;
+    }
+    return 0;
 }
 
 static void phdf5_version(char *buf, size_t len)
@@ -436,9 +461,9 @@ static int phdf5_io_mode(struct backend_file *f, struct io_mode_seen *seen, stru
 const struct backend_ops backend_phdf5 = {
     .desc = &api_descs[API_PHDF5],
     .open = phdf5_open,
-    .dset_begin = phdf5_dset_begin,
+    .var_begin = phdf5_var_begin,
     .transfer = phdf5_transfer,
-    .dset_end = phdf5_dset_end,
+    .var_end = phdf5_var_end,
     .close = phdf5_close,
     .check_source = phdf5_check_source,
     .check = phdf5_check,

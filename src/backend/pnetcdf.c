@@ -1,9 +1,11 @@
 /* PnetCDF backend (docs/pnetcdf.md): CDF-5 files of netCDF variables of the
- * plan's shape, named like the HDF5 datasets (Dataset_1.., v0.., and the
- * particles' x, y, ... without their group), all defined at the first
- * dataset of a written file; transfers by ncmpi_put_vara/get_vara (the
- * guide's interleaved 1D blocks by the varn calls), independent data mode or
- * the collective _all calls (-C). Must not print, time or exit. */
+ * plan's shape, named like the HDF5 datasets without their groups
+ * (Dataset_1.., v0.., the particles' x, y, ...), all defined at the first
+ * variable of a written file; a step's pieces as subarrays, moved by
+ * ncmpi_put_vara/get_vara (one) or the varn calls (several: the guide's
+ * interleaved 1D blocks, a --transfer-size range of a block), independent
+ * data mode or the collective _all calls (-C). Must not print, time or
+ * exit. */
 #include "backend/backend.h"
 
 #include <inttypes.h>
@@ -13,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pattern/particles.h"
-
 struct backend_file {
     int ncid;
     bool open;    /* ncid is an open file */
@@ -23,16 +23,15 @@ struct backend_file {
     bool collective, sync;
     enum backend_mode mode;
     const char *path;
-    int num_dsets;
-    MPI_Info info; /* a copy of the run's hints with PnetCDF's alignment, or MPI_INFO_NULL */
-    const struct pattern *pt;
-    int dset_no, varid;
+    const struct plan *plan;
+    MPI_Info info;       /* a copy of the run's hints with PnetCDF's alignment, or MPI_INFO_NULL */
+    struct plan_var var; /* the current variable */
+    int varid;
     MPI_Datatype mtype;
-    /* Transfer 0's subarrays: npieces, each of ndims starts and counts; a
-     * transfer moves them by pattern_slab_offset(). */
-    int npieces;
+    /* The current step's subarrays: n of them, each of ndims starts and
+     * counts, in room for cap. */
+    int npieces, cap;
     MPI_Offset *starts, *counts, **start_ptrs, **count_ptrs;
-    MPI_Offset nelems; /* elements per transfer */
 };
 
 /* Records a PnetCDF status as one line. Returns -1. */
@@ -45,19 +44,21 @@ static int pncdf_err(struct err *e, const char *op, const char *path, int64_t le
     return -1;
 }
 
-/* The file's type of dataset var and the memory type of its elements: the
- * guide's bytes, the block pattern's unsigned integers of the element
- * size, the particles' 32-bit floats and integers (docs/pnetcdf.md). The
- * buffer is little-endian, the host's order on the machines h5perf is
- * tested on; PnetCDF converts to the file's big-endian order. */
-static nc_type pncdf_type(const struct pattern *pt, int var, MPI_Datatype *mem)
+/* The file's type of a variable and the memory type of its elements
+ * (docs/pnetcdf.md). The buffer is little-endian, the host's order on the
+ * machines h5perf is tested on; PnetCDF converts to the file's big-endian
+ * order. */
+static nc_type pncdf_type(const struct plan_var *v, MPI_Datatype *mem)
 {
-    if (pt->kind == PATTERN_PARTICLES) {
-        bool is_int = particles_var_is_int(var);
-        *mem = is_int ? MPI_INT : MPI_FLOAT;
-        return is_int ? NC_INT : NC_FLOAT;
+    if (v->kind == PLAN_FLOAT) {
+        *mem = MPI_FLOAT;
+        return NC_FLOAT;
     }
-    switch (pt->kind == PATTERN_GUIDE ? 1 : pt->elem) {
+    if (v->kind == PLAN_SIGNED) {
+        *mem = MPI_INT;
+        return NC_INT;
+    }
+    switch (v->elem) {
     case 2:
         *mem = MPI_UNSIGNED_SHORT;
         return NC_USHORT;
@@ -71,16 +72,6 @@ static nc_type pncdf_type(const struct pattern *pt, int var, MPI_Datatype *mem)
         *mem = MPI_UNSIGNED_CHAR;
         return NC_UBYTE;
     }
-}
-
-/* netCDF names may not hold '/': the particles' variables lose their HDF5
- * group (each iteration's file holds one time step). */
-static void pncdf_name(const struct pattern *pt, int d, char *buf, size_t len)
-{
-    if (pt->kind == PATTERN_PARTICLES)
-        snprintf(buf, len, "%s", particles_var_name(d));
-    else
-        pattern_dataset_name(pt, d, buf, len);
 }
 
 /* The run's hints, plus nc_var_align_size from -a when it asks for more
@@ -102,7 +93,8 @@ static int pncdf_hints(struct backend_file *f, const struct backend_ctx *ctx, st
 static int pncdf_close(struct backend_file *f, struct err *e);
 
 static int pncdf_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
-                      enum backend_mode mode, bool may_truncate, struct err *e)
+                      enum backend_mode mode, bool may_truncate, const struct plan *plan,
+                      struct err *e)
 {
     *out = NULL;
     struct backend_file *f = calloc(1, sizeof *f);
@@ -112,7 +104,7 @@ static int pncdf_open(struct backend_file **out, const struct backend_ctx *ctx, 
     f->path = path;
     f->collective = ctx->set->collective;
     f->sync = mode == BACKEND_WRITE && ctx->set->fsync;
-    f->num_dsets = ctx->set->num_dsets;
+    f->plan = plan;
     f->info = MPI_INFO_NULL;
     if (pncdf_hints(f, ctx, e) < 0) {
         pncdf_close(f, e);
@@ -149,24 +141,52 @@ static int pncdf_open(struct backend_file **out, const struct backend_ctx *ctx, 
     return 0;
 }
 
+/* The dimensions of variable v: those of the first variable when it has
+ * the same shape (every pattern so far: "dim0".. as before), else its own
+ * ("<name>_dim0"..). */
+static int pncdf_def_dims(struct backend_file *f, const struct plan_var *v,
+                          const struct plan_var *first, const int *first_ids, int *ids)
+{
+    bool same = v->ndims == first->ndims;
+    for (int d = 0; same && d < v->ndims; d++)
+        same = v->dims[d] == first->dims[d];
+    int rc = NC_NOERR;
+    for (int d = 0; rc == NC_NOERR && d < v->ndims; d++) {
+        char name[PLAN_NAME_MAX + 16];
+        if (same && first_ids) {
+            ids[d] = first_ids[d];
+            continue;
+        }
+        if (first_ids)
+            snprintf(name, sizeof name, "%s_dim%d", plan_var_leaf(v), d);
+        else
+            snprintf(name, sizeof name, "dim%d", d);
+        rc = ncmpi_def_dim(f->ncid, name, (MPI_Offset)v->dims[d], &ids[d]);
+    }
+    return rc;
+}
+
 /* Collective: the file's dimensions and every variable, then data mode
  * (independent unless -C). netCDF defines a file's variables before any
  * data: defining them one by one would rewrite the header, and move the
- * data after it, at every dataset. */
-static int pncdf_define(struct backend_file *f, const struct pattern *pt, struct err *e)
+ * data after it, at every variable. */
+static int pncdf_define(struct backend_file *f, struct err *e)
 {
-    const struct pattern_slab *s = &pt->slab;
-    int dimids[MODEL_MAX_DIMS], rc = NC_NOERR;
-    char name[64];
-    for (int i = 0; rc == NC_NOERR && i < s->ndims; i++) {
-        snprintf(name, sizeof name, "dim%d", i);
-        rc = ncmpi_def_dim(f->ncid, name, (MPI_Offset)s->dims[i], &dimids[i]);
-    }
-    for (int v = 0; rc == NC_NOERR && v < f->num_dsets; v++) {
+    int first_ids[MODEL_MAX_DIMS], ids[MODEL_MAX_DIMS], rc = NC_NOERR;
+    struct plan_var first;
+    plan_var(f->plan, 0, &first);
+    for (int v = 0; rc == NC_NOERR && v < f->plan->nvars; v++) {
+        struct plan_var var;
         MPI_Datatype mem;
         int varid;
-        pncdf_name(pt, v, name, sizeof name);
-        rc = ncmpi_def_var(f->ncid, name, pncdf_type(pt, v, &mem), s->ndims, dimids, &varid);
+        if (v == 0)
+            var = first;
+        else
+            plan_var(f->plan, v, &var);
+        rc = pncdf_def_dims(f, &var, &first, v == 0 ? NULL : first_ids, v == 0 ? first_ids : ids);
+        if (rc == NC_NOERR)
+            rc = ncmpi_def_var(f->ncid, plan_var_leaf(&var), pncdf_type(&var, &mem), var.ndims,
+                               v == 0 ? first_ids : ids, &varid);
     }
     if (rc != NC_NOERR)
         return pncdf_err(e, "define variables", f->path, -1, rc);
@@ -190,86 +210,103 @@ static void pncdf_free_pieces(struct backend_file *f)
     free(f->count_ptrs);
     f->starts = f->counts = NULL;
     f->start_ptrs = f->count_ptrs = NULL;
-    f->npieces = 0;
+    f->npieces = f->cap = 0;
 }
 
-/* The hyperslab (start, stride, count, block) as subarrays: one, or in
- * dimension 0 one per block when the blocks are apart (the guide's 1D
- * interleaved pattern). pncdf_check() refused any other shape, so the
- * subarrays in order take the buffer in the order HDF5's selection does. */
-static int pncdf_pieces(struct backend_file *f, struct err *e)
+/* Room for n subarrays of the current variable. */
+static int pncdf_room(struct backend_file *f, int n, struct err *e)
 {
-    const struct pattern_slab *s = &f->pt->slab;
-    int n = s->ndims;
-    bool split = s->count[0] > 1 && s->stride[0] != s->block[0];
-    f->npieces = split ? (int)s->count[0] : 1;
-    size_t cells = (size_t)f->npieces * (size_t)n;
+    if (n <= f->cap)
+        return 0;
+    pncdf_free_pieces(f);
+    size_t cells = (size_t)n * MODEL_MAX_DIMS;
     f->starts = calloc(cells, sizeof *f->starts);
     f->counts = calloc(cells, sizeof *f->counts);
-    f->start_ptrs = calloc((size_t)f->npieces, sizeof *f->start_ptrs);
-    f->count_ptrs = calloc((size_t)f->npieces, sizeof *f->count_ptrs);
+    f->start_ptrs = calloc((size_t)n, sizeof *f->start_ptrs);
+    f->count_ptrs = calloc((size_t)n, sizeof *f->count_ptrs);
     if (!f->starts || !f->counts || !f->start_ptrs || !f->count_ptrs)
-        return err_set(e, "PnetCDF", "begin dataset", f->path, -1, -1, "out of memory");
-    f->nelems = 1;
-    for (int d = 0; d < n; d++)
-        f->nelems *= s->count[d] * s->block[d];
-    for (int p = 0; p < f->npieces; p++) {
-        f->start_ptrs[p] = f->starts + (size_t)p * (size_t)n;
-        f->count_ptrs[p] = f->counts + (size_t)p * (size_t)n;
-        for (int d = 0; d < n; d++)
-            f->count_ptrs[p][d] = d == 0 && split ? s->block[0] : s->count[d] * s->block[d];
+        return err_set(e, "PnetCDF", "begin variable", f->path, -1, -1, "out of memory");
+    for (int p = 0; p < n; p++) {
+        f->start_ptrs[p] = f->starts + (size_t)p * MODEL_MAX_DIMS;
+        f->count_ptrs[p] = f->counts + (size_t)p * MODEL_MAX_DIMS;
     }
+    f->cap = n;
     return 0;
 }
 
-static int pncdf_dset_begin(struct backend_file *f, int dset, const struct pattern *pt,
-                            struct err *e)
+/* A slab that is not contiguous along dimension 0 (blocks apart) moves as
+ * one subarray per block; check() refused any other shape, so the
+ * subarrays in order take the buffer in the order HDF5's selection does. */
+static bool pncdf_split(const struct model_slab *s)
 {
-    char name[64];
-    f->pt = pt;
-    f->dset_no = dset;
-    f->varid = -1;
-    if (!f->defined && pncdf_define(f, pt, e) < 0)
-        return -1;
-    pncdf_name(pt, dset, name, sizeof name);
-    pncdf_type(pt, dset, &f->mtype);
-    int rc = ncmpi_inq_varid(f->ncid, name, &f->varid);
-    if (rc != NC_NOERR)
-        return pncdf_err(e, "find variable", f->path, -1, rc);
-    return pncdf_pieces(f, e);
+    return s->count[0] > 1 && s->stride[0] != s->block[0];
 }
 
-/* Records a failed transfer k: the variable and the first element of its
- * subarray, "transfer 3 of 'Dataset_1', 4096 bytes from element (8192): ". */
-static int pncdf_transfer_fail(struct backend_file *f, int64_t k, int status, struct err *e)
+/* Step s's pieces as subarrays; an empty step as one of no element. */
+static int pncdf_pieces(struct backend_file *f, const struct plan_step *s, struct err *e)
 {
-    char name[64], at[96] = "";
+    const struct plan_piece *pc = plan_pieces(s);
+    int n = 0;
+    for (int i = 0; i < s->npieces; i++)
+        n += pncdf_split(&pc[i].slab) ? (int)pc[i].slab.count[0] : 1;
+    if (pncdf_room(f, n > 0 ? n : 1, e) < 0)
+        return -1;
+    int at = 0, nd = f->var.ndims;
+    for (int i = 0; i < s->npieces; i++) {
+        const struct model_slab *sl = &pc[i].slab;
+        bool split = pncdf_split(sl);
+        for (int64_t b = 0; b < (split ? sl->count[0] : 1); b++, at++)
+            for (int d = 0; d < nd; d++) {
+                f->start_ptrs[at][d] = sl->start[d] + (d == 0 ? b * sl->stride[0] : 0);
+                f->count_ptrs[at][d] = d == 0 && split ? sl->block[0] : sl->count[d] * sl->block[d];
+            }
+    }
+    if (at == 0)
+        for (int d = 0; d < nd; d++)
+            f->start_ptrs[0][d] = f->count_ptrs[0][d] = 0;
+    f->npieces = at > 0 ? at : 1;
+    return 0;
+}
+
+static int pncdf_var_begin(struct backend_file *f, int var, const struct plan_access *acc,
+                           struct err *e)
+{
+    (void)acc;
+    f->varid = -1;
+    plan_var(f->plan, var, &f->var);
+    if (!f->defined && pncdf_define(f, e) < 0)
+        return -1;
+    pncdf_type(&f->var, &f->mtype);
+    int rc = ncmpi_inq_varid(f->ncid, plan_var_leaf(&f->var), &f->varid);
+    return rc == NC_NOERR ? 0 : pncdf_err(e, "find variable", f->path, -1, rc);
+}
+
+/* Records a failed step: the variable and the first element of its
+ * subarrays, "transfer 3 of 'Dataset_1', 4096 bytes from element (8192): ". */
+static int pncdf_transfer_fail(struct backend_file *f, const struct plan_step *s, int status,
+                               struct err *e)
+{
+    char at[96] = "";
     size_t used = 0;
-    pncdf_name(f->pt, f->dset_no, name, sizeof name);
-    for (int d = 0; d < f->pt->slab.ndims && used < sizeof at; d++)
+    for (int d = 0; d < f->var.ndims && used < sizeof at; d++)
         used += (size_t)snprintf(at + used, sizeof at - used, "%s%lld", d ? "," : "",
                                  (long long)f->starts[d]);
-    return err_set(e, "PnetCDF", f->mode == BACKEND_WRITE ? "write" : "read", f->path, -1,
-                   f->pt->xfer_bytes,
-                   "transfer %" PRId64 " of '%s', %" PRId64 " bytes from element (%s): %s", k, name,
-                   f->pt->xfer_bytes, at, ncmpi_strerror(status));
+    return err_set(e, "PnetCDF", f->mode == BACKEND_WRITE ? "write" : "read", f->path, -1, s->bytes,
+                   "transfer %" PRId64 " of '%s', %" PRId64 " bytes from element (%s): %s",
+                   s->index, plan_var_leaf(&f->var), s->bytes, at, ncmpi_strerror(status));
 }
 
-static int pncdf_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
+static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
+                          struct err *e)
 {
-    const struct pattern_slab *s = &f->pt->slab;
     /* An empty variable (the file per process of a process without
      * particles, which no other process opens) has nothing to move. */
-    if (model_product(s->ndims, s->dims) == 0)
+    if (model_product(f->var.ndims, f->var.dims) == 0)
         return 0;
-    int64_t o[2] = {0, 0};
-    pattern_slab_offset(f->pt, k, o);
-    for (int p = 0; p < f->npieces; p++)
-        for (int d = 0; d < s->ndims; d++)
-            f->start_ptrs[p][d] =
-                s->start[d] + (d < 2 ? o[d] : 0) + (d == 0 ? (int64_t)p * s->stride[0] : 0);
+    if (pncdf_pieces(f, s, e) < 0)
+        return -1;
     int id = f->ncid, v = f->varid, rc;
-    MPI_Offset n = f->nelems;
+    MPI_Offset n = s->bytes / f->var.elem;
     if (f->mode == BACKEND_WRITE && f->npieces == 1)
         rc = f->collective ? ncmpi_put_vara_all(id, v, f->starts, f->counts, buf, n, f->mtype)
                            : ncmpi_put_vara(id, v, f->starts, f->counts, buf, n, f->mtype);
@@ -286,14 +323,12 @@ static int pncdf_transfer(struct backend_file *f, int64_t k, void *buf, struct e
                                                 buf, n, f->mtype)
                            : ncmpi_get_varn(id, v, f->npieces, f->start_ptrs, f->count_ptrs, buf, n,
                                             f->mtype);
-    return rc == NC_NOERR ? 0 : pncdf_transfer_fail(f, k, rc, e);
+    return rc == NC_NOERR ? 0 : pncdf_transfer_fail(f, s, rc, e);
 }
 
-static int pncdf_dset_end(struct backend_file *f, struct err *e)
+static int pncdf_var_end(struct backend_file *f, struct err *e)
 {
     (void)e;
-    pncdf_free_pieces(f);
-    f->pt = NULL;
     f->varid = -1;
     return 0;
 }
@@ -336,41 +371,39 @@ static int pncdf_var_shape(int ncid, int varid, nc_type *type, int *nd,
     return rc;
 }
 
-/* Whether variable varid of an open file holds what dataset d of pt reads:
- * its type, and its shape (the guide reads a prefix of a larger kept file;
- * the application patterns the array they would have written). */
-static int pncdf_check_var(int ncid, int varid, const char *name, int d, const struct pattern *pt,
-                           char *why, size_t len)
+/* Whether variable varid of an open file holds what variable v of the run
+ * reads: its type, and its shape (the guide reads a prefix of a larger
+ * kept file; the application patterns the array they would have written). */
+static int pncdf_check_var(int ncid, int varid, const struct plan_var *v, bool exact, char *why,
+                           size_t len)
 {
     nc_type type;
     int nd = 0;
     MPI_Offset dims[MODEL_MAX_DIMS];
     MPI_Datatype mem;
-    bool exact = pt->kind != PATTERN_GUIDE;
-    bool bad = pncdf_var_shape(ncid, varid, &type, &nd, dims) != NC_NOERR || nd != pt->slab.ndims;
+    bool bad = pncdf_var_shape(ncid, varid, &type, &nd, dims) != NC_NOERR || nd != v->ndims;
     for (int i = 0; !bad && i < nd; i++)
-        bad = exact ? dims[i] != pt->slab.dims[i] : dims[i] < pt->slab.dims[i];
+        bad = exact ? dims[i] != v->dims[i] : dims[i] < v->dims[i];
     if (bad) {
         char need[96] = "";
         size_t used = 0;
-        for (int i = 0; i < pt->slab.ndims && used < sizeof need; i++)
+        for (int i = 0; i < v->ndims && used < sizeof need; i++)
             used += (size_t)snprintf(need + used, sizeof need - used, "%s%lld", i ? "x" : "",
-                                     (long long)pt->slab.dims[i]);
-        snprintf(why, len, "has a variable '%s' %s the %s elements this run reads", name,
-                 exact ? "that is not" : "smaller than", need);
+                                     (long long)v->dims[i]);
+        snprintf(why, len, "has a variable '%s' %s the %s elements this run reads",
+                 plan_var_leaf(v), exact ? "that is not" : "smaller than", need);
         return -1;
     }
-    if (type != pncdf_type(pt, d, &mem)) {
+    if (type != pncdf_type(v, &mem)) {
         snprintf(why, len, "has a variable '%s' whose elements are not of the type this run reads",
-                 name);
+                 plan_var_leaf(v));
         return -1;
     }
     return 0;
 }
 
 /* Local: opens the file alone and checks every variable. */
-static int pncdf_check_source(const char *path, int num_dsets, const struct pattern *pt, char *why,
-                              size_t len)
+static int pncdf_check_source(const char *path, const struct plan *plan, char *why, size_t len)
 {
     int ncid;
     if (ncmpi_open(MPI_COMM_SELF, path, NC_NOWRITE, MPI_INFO_NULL, &ncid) != NC_NOERR) {
@@ -378,15 +411,15 @@ static int pncdf_check_source(const char *path, int num_dsets, const struct patt
         return -1;
     }
     int rc = 0;
-    for (int d = 0; rc == 0 && d < num_dsets; d++) {
-        char name[64];
+    for (int d = 0; rc == 0 && d < plan->nvars; d++) {
+        struct plan_var v;
         int varid;
-        pncdf_name(pt, d, name, sizeof name);
-        if (ncmpi_inq_varid(ncid, name, &varid) != NC_NOERR) {
-            snprintf(why, len, "has no variable '%s'", name);
+        plan_var(plan, d, &v);
+        if (ncmpi_inq_varid(ncid, plan_var_leaf(&v), &varid) != NC_NOERR) {
+            snprintf(why, len, "has no variable '%s'", plan_var_leaf(&v));
             rc = -1;
         } else {
-            rc = pncdf_check_var(ncid, varid, name, d, pt, why, len);
+            rc = pncdf_check_var(ncid, varid, &v, plan->exact_source, why, len);
         }
     }
     ncmpi_close(ncid);
@@ -452,30 +485,42 @@ static int64_t pncdf_written_end(const char *path, char *why, size_t len)
     return end;
 }
 
-/* What PnetCDF cannot carry out: a hyperslab that is not subarrays along
- * dimension 0 (no plan makes one), more than INT_MAX of them, and a
- * request above 2 GiB per process, which this PnetCDF (built without
- * large single requests) refuses. */
-static int pncdf_check(const struct backend_settings *set, const struct pattern *pt, char *why,
-                       size_t len)
+/* What PnetCDF cannot carry out: a slab that is not subarrays along
+ * dimension 0 (no plan makes one), more than INT_MAX of them, and a request
+ * above 2 GiB of any process (measured over all of them), which this
+ * PnetCDF (built without large single requests) refuses. */
+static int pncdf_check(const struct backend_settings *set, const struct plan *plan,
+                       const struct pattern_measure *m, char *why, size_t len)
 {
     (void)set;
-    const struct pattern_slab *s = &pt->slab;
-    for (int d = 1; d < s->ndims; d++)
-        if (s->count[d] > 1 && s->stride[d] != s->block[d]) {
-            snprintf(why, len, "its selection is not a set of subarrays along dimension 0");
-            return -1;
+    for (int ph = 0; ph < plan->nphases; ph++) {
+        struct plan_access acc;
+        struct plan_step st;
+        plan_access(plan, ph, 0, &acc);
+        if (acc.nsteps == 0)
+            continue;
+        plan_step(plan, ph, 0, 0, &st);
+        const struct plan_piece *pc = plan_pieces(&st);
+        for (int i = 0; i < st.npieces; i++) {
+            const struct model_slab *s = &pc[i].slab;
+            for (int d = 1; d < s->ndims; d++)
+                if (s->count[d] > 1 && s->stride[d] != s->block[d]) {
+                    snprintf(why, len, "its selection is not a set of subarrays along dimension 0");
+                    return -1;
+                }
+            if (s->count[0] > INT_MAX) {
+                snprintf(why, len,
+                         "a transfer of %lld blocks is above PnetCDF's %d subarrays per call",
+                         (long long)s->count[0], INT_MAX);
+                return -1;
+            }
         }
-    if (s->count[0] > INT_MAX) {
-        snprintf(why, len, "a transfer of %lld blocks is above PnetCDF's %d subarrays per call",
-                 (long long)s->count[0], INT_MAX);
-        return -1;
     }
-    if (pt->xfer_bytes > INT_MAX) {
+    if (m->max_call > INT_MAX) {
         snprintf(why, len,
                  "a transfer of %lld bytes is above PnetCDF's limit of %d bytes per call; use "
                  "smaller transfers or more processes",
-                 (long long)pt->xfer_bytes, INT_MAX);
+                 (long long)m->max_call, INT_MAX);
         return -1;
     }
     return 0;
@@ -492,9 +537,9 @@ static void pncdf_version(char *buf, size_t len)
 const struct backend_ops backend_pnetcdf = {
     .desc = &api_descs[API_PNETCDF],
     .open = pncdf_open,
-    .dset_begin = pncdf_dset_begin,
+    .var_begin = pncdf_var_begin,
     .transfer = pncdf_transfer,
-    .dset_end = pncdf_dset_end,
+    .var_end = pncdf_var_end,
     .close = pncdf_close,
     .check_source = pncdf_check_source,
     .check = pncdf_check,

@@ -1,4 +1,4 @@
-/* POSIX backend: pwrite/pread of each piece of the pattern's vector, with
+/* POSIX backend: pwrite/pread of each flat run of a step's pieces, with
  * short counts looped over and errors reported with their offset. Process 0
  * creates the file; the others open it after hearing that it exists. Never
  * follows a symbolic link to the data file. Must not print, time or exit. */
@@ -19,8 +19,6 @@ struct backend_file {
     bool sync; /* --fsync after a write phase: fsync() before close() */
     enum backend_mode mode;
     const char *path;
-    const struct pattern *pt;
-    int64_t base; /* file offset of the current dataset */
 };
 
 /* --direct: O_DIRECT, where the system has it (config validation has made
@@ -110,8 +108,10 @@ static int posix_create(const struct backend_ctx *ctx, const char *path, bool ma
 }
 
 static int posix_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
-                      enum backend_mode mode, bool may_truncate, struct err *e)
+                      enum backend_mode mode, bool may_truncate, const struct plan *plan,
+                      struct err *e)
 {
+    (void)plan;
     *out = NULL;
     int fd = -1;
     if (mode == BACKEND_WRITE) {
@@ -135,12 +135,10 @@ static int posix_open(struct backend_file **out, const struct backend_ctx *ctx, 
     return 0;
 }
 
-static int posix_dset_begin(struct backend_file *f, int dset, const struct pattern *pt,
-                            struct err *e)
+static int posix_var_begin(struct backend_file *f, int var, const struct plan_access *acc,
+                           struct err *e)
 {
-    (void)e;
-    f->pt = pt;
-    f->base = pattern_var_base(pt, dset);
+    (void)f, (void)var, (void)acc, (void)e;
     return 0;
 }
 
@@ -167,25 +165,26 @@ static int posix_piece(struct backend_file *f, unsigned char *buf, int64_t len, 
     return 0;
 }
 
-/* One pwrite or pread per contiguous piece (a 3D block: per row of each
+/* One pwrite or pread per contiguous run (a 3D block: per row of each
  * plane, unless its rows are whole). */
-static int posix_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
+static int posix_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
+                          struct err *e)
 {
-    struct pattern_vec v = pattern_file_vec(f->pt, k);
     unsigned char *p = buf;
-    for (int64_t j = 0; j < f->pt->outer; j++) {
-        int64_t at = f->base + v.disp + j * f->pt->outer_stride;
-        for (int64_t i = 0; i < v.count; i++, p += v.len)
-            if (posix_piece(f, p, v.len, at + i * v.stride, e) < 0)
-                return -1;
+    const struct plan_piece *pc = plan_pieces(s);
+    for (int k = 0; k < s->npieces; k++) {
+        const struct model_runs *r = &pc[k].runs;
+        for (int64_t j = 0; r->len > 0 && j < r->count[0]; j++)
+            for (int64_t i = 0; i < r->count[1]; i++, p += r->len)
+                if (posix_piece(f, p, r->len, r->disp + j * r->stride[0] + i * r->stride[1], e) < 0)
+                    return -1;
     }
     return 0;
 }
 
-static int posix_dset_end(struct backend_file *f, struct err *e)
+static int posix_var_end(struct backend_file *f, struct err *e)
 {
-    (void)e;
-    f->pt = NULL;
+    (void)f, (void)e;
     return 0;
 }
 
@@ -224,9 +223,9 @@ static void posix_version(char *buf, size_t len)
 const struct backend_ops backend_posix = {
     .desc = &api_descs[API_POSIX],
     .open = posix_open,
-    .dset_begin = posix_dset_begin,
+    .var_begin = posix_var_begin,
     .transfer = posix_transfer,
-    .dset_end = posix_dset_end,
+    .var_end = posix_var_end,
     .close = posix_close,
     .check_source = backend_check_flat,
     .check = backend_check_none,

@@ -49,33 +49,20 @@ int env_parse(struct config *cfg, const char *mpi_info, const char *nocleanup,
  * processes started. Returns 0, or -1 with msg. */
 int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg);
 
-/* The part of config_finish() for the block pattern (finish_block.c): its
- * options refused without --pattern block, the guide's that do not apply
- * refused with it, its defaults, the grid. Returns 0, or -1 with msg. */
-int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg);
+/* -a: refuses an HDF5 file (or -a with PnetCDF) whose aligned allocations
+ * would end beyond 64-bit offsets at nprocs processes, for files as f
+ * describes them (cli/extent.h). Returns 0 or -1. */
+struct extent_file;
+int config_validate_extent(const struct config *cfg, int nprocs, const struct extent_file *f,
+                           struct cli_msg *msg);
 
-/* The particles pattern's part of it (finish_particles.c): defaults (8
- * variables, both layouts, 1048576 particles, uniform, seed 1), chunked
- * refused, a list's processes. Returns 0, or -1 with msg. */
-int config_finish_particles(struct config *cfg, int world_size, struct cli_msg *msg);
+/* Appends "h5perf: warning: <text>" to w (finish.c). */
+void cli_warn(struct cli_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The option that sizes an application pattern's data, for messages:
- * "--global '512x512'", "--distribution 'list:1,2'", "--particles '4096'"
- * or "--particles 1048576 (the default)". */
-void cli_app_option(const struct config *cfg, char *buf, size_t len);
-
-/* Validates every (process count, transfer size) of the sweep of a finished
- * config: block/transfer/bytes divisibility, 64-bit overflow. Names the
- * option (and says when the culprit is a default). Returns 0 or -1 with msg. */
-int config_validate(const struct config *cfg, struct cli_msg *msg);
-
-/* -a: refuses an HDF5 file whose aligned allocations would end beyond
- * 64-bit offsets at nprocs processes (cli/extent.h). Returns 0 or -1. */
-int config_validate_extent(const struct config *cfg, int nprocs, struct cli_msg *msg);
-
-/* config_validate() for the block pattern (validate_block.c): every grid
- * divides the array, sizes fit, blocks within the APIs' call limits. */
-int config_validate_block(const struct config *cfg, struct cli_msg *msg);
+/* How the user spelled option id, or short_name when it was not given; its
+ * raw value, or "". */
+const char *cli_name(const struct config *cfg, enum opt_id id, const char *short_name);
+const char *cli_raw(const struct config *cfg, enum opt_id id);
 
 /* Writes the help text (every option, its default, the environment). */
 void help_print(FILE *out);

@@ -7,7 +7,8 @@
 #include <stdint.h>
 
 #include "api/api.h"
-#include "pattern/pattern.h"
+#include "pattern/dist.h"
+#include "plan/point.h"
 
 /* Options whose spelling and raw value are remembered for messages. */
 enum opt_id {
@@ -56,6 +57,7 @@ enum opt_id {
     OPT_ALIGN_DATA,
     OPT_SHIFT,
     OPT_VERSION,
+    OPT_TRANSFER_SIZE,
     OPT_COUNT
 };
 
@@ -124,18 +126,15 @@ struct config {
     bool no_memory_check;              /* --no-memory-check: allocate what does not fit */
 
     /* The block pattern (--pattern block; docs/block.md). */
-    enum pattern_kind pattern;                 /* --pattern: guide (default), block, particles */
-    int ndims;                                 /* --global's dimensions, 0 = not given */
-    int64_t global[MODEL_MAX_DIMS];            /* --global, in elements */
-    int grid[MODEL_MAX_DIMS];                  /* --grid, zeros = MPI_Dims_create's */
-    int read_grid[MODEL_MAX_DIMS];             /* --read-grid, zeros = the write grid */
-    int elem;                                  /* --element-size, 0 = default (8) */
-    int nvars;                                 /* --vars, 0 = default (block 1, particles 8) */
-    int nlayouts;                              /* --layout, 0 = default (all three) */
-    enum pattern_layout layouts[LAYOUT_COUNT]; /* in the order given */
-    /* MPI_Dims_create's grid of each process count of the sweep, in sweep
-     * order; filled (outside this pure module) before validation. */
-    int auto_grid[CONFIG_MAX_SWEEP][MODEL_MAX_DIMS];
+    int pattern;                    /* --pattern: its index in pattern_table (0: guide) */
+    int ndims;                      /* --global's dimensions, 0 = not given */
+    int64_t global[MODEL_MAX_DIMS]; /* --global, in elements */
+    int grid[MODEL_MAX_DIMS];       /* --grid, zeros = MPI_Dims_create's */
+    int read_grid[MODEL_MAX_DIMS];  /* --read-grid, zeros = the write grid */
+    int elem;                       /* --element-size, 0 = default (8) */
+    int nvars;                      /* --vars, 0 = default (block 1, particles 8) */
+    int nlayouts;                   /* --layout, 0 = default (all three) */
+    int layouts[LAYOUT_COUNT];      /* enum plan_layout, in the order given */
 
     /* The particles pattern (--pattern particles; docs/particles.md), with
      * --vars and --layout above. dist.mean is --particles (0 = default);
@@ -146,6 +145,7 @@ struct config {
     /* Both application patterns' placement in raw shared files
      * (docs/particles.md, "Alignment"), each value in turn; none given:
      * packed (one value, 0). */
+    int64_t transfer_size; /* --transfer-size: most bytes per call, 0 = the whole selection */
     int nalign, nshift;
     int64_t align_data[CONFIG_MAX_PLACES]; /* --align-data, bytes > 0 */
     int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */

@@ -2,13 +2,13 @@
  * --layout. */
 #include "cli/dims.h"
 
+#include "pattern/pattern.h"
+
 #include <stdbool.h>
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-
-static const char *const dims_layouts[LAYOUT_COUNT] = {"shared", "chunked", "fpp"};
 
 int dims_scan(const char *text, int64_t max, int64_t out[MODEL_MAX_DIMS])
 {
@@ -33,24 +33,6 @@ int dims_scan(const char *text, int64_t max, int64_t out[MODEL_MAX_DIMS])
     }
 }
 
-int dims_layout(const char *s, size_t len)
-{
-    for (int l = 0; l < LAYOUT_COUNT; l++) {
-        size_t i = 0;
-        const char *name = dims_layouts[l];
-        while (i < len && name[i] && tolower((unsigned char)s[i]) == name[i])
-            i++;
-        if (i == len && name[i] == '\0')
-            return l;
-    }
-    return -1;
-}
-
-const char *dims_layout_name(enum pattern_layout l)
-{
-    return (int)l >= 0 && l < LAYOUT_COUNT ? dims_layouts[l] : "unknown";
-}
-
 void dims_text(char *buf, size_t len, int n, const int64_t *dims)
 {
     size_t used = 0;
@@ -63,32 +45,16 @@ void dims_text(char *buf, size_t len, int n, const int64_t *dims)
     }
 }
 
-/* value is word, any case. */
-static bool dims_word(const char *value, const char *word)
-{
-    size_t n = strlen(word);
-    if (strlen(value) != n)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (tolower((unsigned char)value[i]) != word[i])
-            return false;
-    return true;
-}
-
 static int dims_pattern(struct config *cfg, const char *spelled, const char *value,
                         struct cli_msg *msg)
 {
-    if (dims_word(value, "guide"))
-        cfg->pattern = PATTERN_GUIDE;
-    else if (dims_word(value, "block"))
-        cfg->pattern = PATTERN_BLOCK;
-    else if (dims_word(value, "particles"))
-        cfg->pattern = PATTERN_PARTICLES;
-    else
-        return cli_fail(msg,
-                        "h5perf: %s '%s': expected guide (the guide's 1D and 2D patterns), "
-                        "block or particles",
-                        spelled, value);
+    int p = pattern_find(value, strlen(value));
+    if (p < 0) {
+        char keys[256];
+        pattern_key_list(keys, sizeof keys);
+        return cli_fail(msg, "h5perf: %s '%s': expected %s", spelled, value, keys);
+    }
+    cfg->pattern = p;
     return 0;
 }
 
@@ -124,17 +90,17 @@ static int dims_layouts_option(struct config *cfg, const char *spelled, const ch
     cfg->nlayouts = 0;
     for (;;) {
         size_t len = strcspn(s, ",");
-        int l = dims_layout(s, len);
+        int l = layout_find(s, len);
         if (l < 0)
             return cli_fail(msg,
                             "h5perf: %s '%s': %s layout '%.*s'; expected a comma-separated list "
                             "of shared, chunked, fpp",
                             spelled, value, len ? "unknown" : "empty", (int)len, s);
         for (int i = 0; i < cfg->nlayouts; i++)
-            if (cfg->layouts[i] == (enum pattern_layout)l)
+            if (cfg->layouts[i] == l)
                 return cli_fail(msg, "h5perf: %s '%s': layout '%s' given twice", spelled, value,
-                                dims_layout_name((enum pattern_layout)l));
-        cfg->layouts[cfg->nlayouts++] = (enum pattern_layout)l;
+                                layout_name(l));
+        cfg->layouts[cfg->nlayouts++] = l;
         if (s[len] == '\0')
             return 0;
         s += len + 1;

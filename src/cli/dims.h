@@ -7,18 +7,10 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
-#include "pattern/pattern.h"
 
 /* Scans 1 to 3 whole numbers from 1 to max separated by 'x' (any case):
  * ^[0-9]+([xX][0-9]+){0,2}$. Returns the number of dimensions, or -1. */
 int dims_scan(const char *text, int64_t max, int64_t out[MODEL_MAX_DIMS]);
-
-/* The layout whose name is [s, s+len) (shared, chunked, fpp; any case),
- * or -1. */
-int dims_layout(const char *s, size_t len);
-
-/* "shared", "chunked", "fpp". */
-const char *dims_layout_name(enum pattern_layout l);
 
 /* "512x512x512" into buf. */
 void dims_text(char *buf, size_t len, int n, const int64_t *dims);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pattern/particles.h"
+#include "pattern/particles_dist.h"
 
 /* [s, s+len) is digits only, at most max: into *out. */
 static bool dist_whole(const char *s, size_t len, uint64_t max, uint64_t *out)

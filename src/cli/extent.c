@@ -1,9 +1,6 @@
-/* extent_flat(), extent_hdf5(), extent_pnetcdf() (extent.h). The sizes come from the pattern
- * module (dataset and chunk bytes), never recomputed here. */
+/* extent_hdf5(), extent_pnetcdf() (extent.h). The sizes come from the
+ * pattern (variable and chunk bytes), never recomputed here. */
 #include "cli/extent.h"
-
-#include "cli/sweep.h"
-#include "pattern/pattern.h"
 
 /* Metadata blocks below this size are what HDF5 1.10 allocates for a file's
  * objects (its default metadata block size); a threshold above it aligns
@@ -20,52 +17,25 @@ static int64_t extent_mul_add(int64_t a, int64_t b, int64_t c)
     return a * b + c;
 }
 
-/* The plan of the sweep's largest file at nprocs (the block pattern's
- * shared layout). */
-static bool extent_pattern(const struct config *c, int nprocs, struct pattern *pt)
+int64_t extent_hdf5(const struct extent_file *f, int64_t align, int64_t threshold, bool upper)
 {
-    struct run_point p = {nprocs, c->xfer_max, LAYOUT_SHARED, API_PHDF5, 0, 0};
-    return sweep_plan(c, &p, 0, 0, false, pt, NULL) == 0;
-}
-
-/* HDF5 datasets are chunked: -c, or the block pattern's chunked layout. */
-static bool extent_chunked(const struct config *c)
-{
-    if (c->pattern == PATTERN_GUIDE)
-        return c->chunk;
-    for (int l = 0; l < c->nlayouts; l++)
-        if (c->layouts[l] == LAYOUT_CHUNKED)
-            return true;
-    return false;
-}
-
-int64_t extent_flat(const struct config *c, int nprocs)
-{
-    return sweep_file_bytes(c, nprocs);
-}
-
-int64_t extent_hdf5(const struct config *c, int nprocs, bool upper)
-{
-    struct pattern pt;
-    if (!extent_pattern(c, nprocs, &pt))
-        return -1;
-    int ndsets = sweep_datasets(c);
-    bool chunked = extent_chunked(c);
-    int64_t data = extent_mul_add(ndsets, pt.dset_bytes, 0);
+    int ndsets = f->nvars;
+    bool chunked = f->chunk_bytes > 0;
+    int64_t data = extent_mul_add(ndsets, f->var_bytes, 0);
     /* One allocation per dataset, or one per chunk. */
-    int64_t size = pt.dset_bytes, per_dset = 1;
+    int64_t size = f->var_bytes, per_dset = 1;
     if (chunked) {
-        size = model_product(pt.slab.ndims, pt.slab.chunk) * pt.elem;
-        per_dset = pt.dset_bytes / size;
+        size = f->chunk_bytes;
+        per_dset = f->var_bytes / size;
     }
-    if (c->align <= 1 || size < c->threshold || data < 0)
+    if (align <= 1 || size < threshold || data < 0)
         return data;
-    int64_t a = c->align, each = size / a + (size % a != 0); /* multiples per allocation */
+    int64_t a = align, each = size / a + (size % a != 0); /* multiples per allocation */
     int64_t allocs = extent_mul_add(ndsets, per_dset, 0);
     int64_t multiples = extent_mul_add(allocs, each, 0);
     if (multiples < 0)
         return -1;
-    if (upper && c->threshold < EXTENT_META_BLOCK) {
+    if (upper && threshold < EXTENT_META_BLOCK) {
         /* The metadata blocks, and a whole multiple for the last block
          * (measured: up to 8 KiB after the last multiple). */
         int64_t meta = extent_mul_add(ndsets, chunked ? 2 : 1, 4);
@@ -95,14 +65,11 @@ static int64_t extent_round_up(int64_t n, int64_t a)
     return extent_mul_add(q, a, 0);
 }
 
-int64_t extent_pnetcdf(const struct config *c, int nprocs)
+int64_t extent_pnetcdf(const struct extent_file *f, int64_t align)
 {
-    struct pattern pt;
-    if (!extent_pattern(c, nprocs, &pt))
-        return -1;
-    int64_t n = sweep_datasets(c);
-    int64_t a = c->align > 1 ? c->align : EXTENT_CDF_ALIGN;
+    int64_t n = f->nvars;
+    int64_t a = align > 1 ? align : EXTENT_CDF_ALIGN;
     int64_t header = extent_round_up(extent_mul_add(n, EXTENT_CDF_PER_VAR, EXTENT_CDF_HEADER), a);
-    int64_t var = extent_round_up(pt.dset_bytes, a);
+    int64_t var = extent_round_up(f->var_bytes, a);
     return header < 0 || var < 0 ? -1 : extent_mul_add(n, var, header);
 }

@@ -9,10 +9,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli/config.h"
-
-/* The bytes of one flat data file with nprocs processes; -1 beyond 64 bits. */
-int64_t extent_flat(const struct config *c, int nprocs);
+/* What a data file holds: nvars variables of var_bytes each, stored in
+ * chunks of chunk_bytes (HDF5; 0: contiguous). */
+struct extent_file {
+    int nvars;
+    int64_t var_bytes;
+    int64_t chunk_bytes;
+};
 
 /* The end of an HDF5 data file with nprocs processes. With -a 1 its data
  * bytes. With alignment: lower (upper false) is where the data must end at
@@ -21,7 +24,7 @@ int64_t extent_flat(const struct config *c, int nprocs);
  * blocks it aligns when -T is small (one per dataset, two per chunked
  * dataset, and four more) and a whole multiple for the last block; with a
  * larger -T, 64 KiB of metadata after the data. Returns -1 beyond 64 bits. */
-int64_t extent_hdf5(const struct config *c, int nprocs, bool upper);
+int64_t extent_hdf5(const struct extent_file *f, int64_t align, int64_t threshold, bool upper);
 
 /* PnetCDF takes -a (nc_var_align_size) as a 32-bit value: 1.12.3 fails from
  * 2 GiB - 1 on and writes a file that is not netCDF above 2^62, so h5perf
@@ -31,6 +34,6 @@ int64_t extent_hdf5(const struct config *c, int nprocs, bool upper);
 /* An upper bound of the end of a PnetCDF data file with nprocs processes:
  * its header, then each variable at a multiple of -a (of 512 bytes without
  * -a). Returns -1 beyond 64 bits. */
-int64_t extent_pnetcdf(const struct config *c, int nprocs);
+int64_t extent_pnetcdf(const struct extent_file *f, int64_t align);
 
 #endif

@@ -9,27 +9,25 @@
 
 #include "cli/cli.h"
 #include "cli/sweep.h"
+#include "pattern/pattern.h"
 #include "report/text.h"
 
-#define FINISH_BYTES_1D  INT64_C(262144) /* 256K */
-#define FINISH_BYTES_2D  INT64_C(8192)   /* 8K */
 #define FINISH_MAX_DEBUG 4
 #define FINISH_WATCHDOG  120 /* seconds */
 
-/* How the user spelled an option, or its short form when it was not given. */
-static const char *fin_name(const struct config *cfg, enum opt_id id, const char *short_name)
+const char *cli_name(const struct config *cfg, enum opt_id id, const char *short_name)
 {
     return cfg->spelled[id] != NULL ? cfg->spelled[id] : short_name;
 }
 
-static const char *fin_raw(const struct config *cfg, enum opt_id id)
+const char *cli_raw(const struct config *cfg, enum opt_id id)
 {
     return cfg->raw[id] != NULL ? cfg->raw[id] : "";
 }
 
-/* Appends "h5perf: warning: <text>"; more than CLI_MAX_WARNINGS are dropped
- * (there are far fewer kinds of warning than that). */
-static void fin_warn(struct cli_warnings *w, const char *fmt, ...)
+/* More than CLI_MAX_WARNINGS are dropped (there are far fewer kinds of
+ * warning than that). */
+void cli_warn(struct cli_warnings *w, const char *fmt, ...)
 {
     va_list ap;
     int n;
@@ -65,77 +63,12 @@ static void fin_simple(struct config *cfg)
         cfg->apis = API_DEFAULT_SET;
 }
 
-/* -e and what defaults to a fraction of it: -X = e, -x = B = e/2, which is
- * 0 for e == 1 and then has to be given explicitly. */
-static int fin_bytes(struct config *cfg, struct cli_msg *msg)
-{
-    int64_t half;
-    const char *which;
-
-    if (cfg->bytes == 0)
-        cfg->bytes = cfg->geometry_2d ? FINISH_BYTES_2D : FINISH_BYTES_1D;
-    half = cfg->bytes / 2;
-    if (cfg->xfer_max == 0)
-        cfg->xfer_max = cfg->bytes;
-    if (half == 0 && (cfg->xfer_min == 0 || cfg->block == 0)) {
-        which = cfg->xfer_min != 0 ? "-B" : cfg->block != 0 ? "-x" : "-x and -B";
-        return cli_fail(msg,
-                        "h5perf: %s '%s': half of -e, the default of %s, is 0; "
-                        "give %s explicitly",
-                        fin_name(cfg, OPT_BYTES, "-e"), fin_raw(cfg, OPT_BYTES), which, which);
-    }
-    if (cfg->xfer_min == 0)
-        cfg->xfer_min = half;
-    if (cfg->block == 0)
-        cfg->block = half;
-    return 0;
-}
-
-/* One "<opt> '<raw>' is larger than the bytes per process (e)" warning. */
-static void fin_clamp_to_bytes(struct config *cfg, enum opt_id id, const char *short_name,
-                               int64_t *field, struct cli_warnings *w)
-{
-    char e_text[32];
-
-    if (*field <= cfg->bytes)
-        return;
-    text_size(e_text, sizeof e_text, cfg->bytes);
-    fin_warn(w, "%s '%s' is larger than the bytes per process (%s); using %s",
-             fin_name(cfg, id, short_name), fin_raw(cfg, id), e_text, e_text);
-    *field = cfg->bytes;
-}
-
-/* docs/original.md §1.6 steps 4-6: 1D transfer sizes at most e, -x at most -X,
- * B at most e. A default -x above a given -X is lowered silently: the user
- * asked for nothing that was not done. */
-static void fin_xfer(struct config *cfg, struct cli_warnings *w)
-{
-    char x_text[32];
-
-    if (!cfg->geometry_2d) {
-        fin_clamp_to_bytes(cfg, OPT_MIN_XFER, "-x", &cfg->xfer_min, w);
-        fin_clamp_to_bytes(cfg, OPT_MAX_XFER, "-X", &cfg->xfer_max, w);
-    }
-    if (cfg->xfer_min > cfg->xfer_max) {
-        text_size(x_text, sizeof x_text, cfg->xfer_max);
-        if (cfg->spelled[OPT_MIN_XFER] != NULL && cfg->spelled[OPT_MAX_XFER] != NULL)
-            fin_warn(w, "%s '%s' is larger than %s '%s'; using %s", cfg->spelled[OPT_MIN_XFER],
-                     fin_raw(cfg, OPT_MIN_XFER), cfg->spelled[OPT_MAX_XFER],
-                     fin_raw(cfg, OPT_MAX_XFER), x_text);
-        else if (cfg->spelled[OPT_MIN_XFER] != NULL)
-            fin_warn(w, "%s '%s' is larger than the default -X (%s, equal to -e); using %s",
-                     cfg->spelled[OPT_MIN_XFER], fin_raw(cfg, OPT_MIN_XFER), x_text, x_text);
-        cfg->xfer_min = cfg->xfer_max;
-    }
-    fin_clamp_to_bytes(cfg, OPT_BLOCK, "-B", &cfg->block, w);
-}
-
 /* -P defaults to the processes started and may not exceed them; -p at
  * most -P. */
 static int fin_procs(struct config *cfg, int world_size, struct cli_warnings *w,
                      struct cli_msg *msg)
 {
-    const char *max_name = fin_name(cfg, OPT_MAX_PROCS, "-P");
+    const char *max_name = cli_name(cfg, OPT_MAX_PROCS, "-P");
 
     if (cfg->max_procs == 0) {
         cfg->max_procs = world_size;
@@ -143,17 +76,17 @@ static int fin_procs(struct config *cfg, int world_size, struct cli_warnings *w,
         return cli_fail(msg,
                         "h5perf: %s '%s': only %d process%s started; start at least %d "
                         "or lower %s",
-                        max_name, fin_raw(cfg, OPT_MAX_PROCS), world_size,
+                        max_name, cli_raw(cfg, OPT_MAX_PROCS), world_size,
                         world_size == 1 ? " was" : "es were", cfg->max_procs, max_name);
     }
     if (cfg->min_procs > cfg->max_procs) {
         if (cfg->spelled[OPT_MAX_PROCS] != NULL)
-            fin_warn(w, "%s '%s' is larger than %s '%s'; using %d",
-                     fin_name(cfg, OPT_MIN_PROCS, "-p"), fin_raw(cfg, OPT_MIN_PROCS), max_name,
-                     fin_raw(cfg, OPT_MAX_PROCS), cfg->max_procs);
+            cli_warn(w, "%s '%s' is larger than %s '%s'; using %d",
+                     cli_name(cfg, OPT_MIN_PROCS, "-p"), cli_raw(cfg, OPT_MIN_PROCS), max_name,
+                     cli_raw(cfg, OPT_MAX_PROCS), cfg->max_procs);
         else
-            fin_warn(w, "%s '%s' is larger than the number of processes started (%d); using %d",
-                     fin_name(cfg, OPT_MIN_PROCS, "-p"), fin_raw(cfg, OPT_MIN_PROCS),
+            cli_warn(w, "%s '%s' is larger than the number of processes started (%d); using %d",
+                     cli_name(cfg, OPT_MIN_PROCS, "-p"), cli_raw(cfg, OPT_MIN_PROCS),
                      cfg->max_procs, cfg->max_procs);
         cfg->min_procs = cfg->max_procs;
     }
@@ -165,8 +98,8 @@ static void fin_debug(struct config *cfg, struct cli_warnings *w)
     if (cfg->debug_level <= FINISH_MAX_DEBUG)
         return;
     /* The level as typed: 99999999999999999999 is kept as 1000. */
-    fin_warn(w, "%s: debug level %.*s is above the highest level (%d); using %d",
-             fin_name(cfg, OPT_DEBUG, "-D"), cfg->debug_level_len, cfg->debug_level_text,
+    cli_warn(w, "%s: debug level %.*s is above the highest level (%d); using %d",
+             cli_name(cfg, OPT_DEBUG, "-D"), cfg->debug_level_len, cfg->debug_level_text,
              FINISH_MAX_DEBUG, FINISH_MAX_DEBUG);
     cfg->debug_level = FINISH_MAX_DEBUG;
 }
@@ -176,7 +109,7 @@ static void fin_debug(struct config *cfg, struct cli_warnings *w)
 static void fin_caches(struct config *cfg, struct cli_warnings *w)
 {
     if (cfg->direct && (cfg->apis & ~API_BIT(API_POSIX)))
-        fin_warn(w, "%s applies to POSIX only: MPI-IO and HDF5 still go through the page cache",
+        cli_warn(w, "%s applies to POSIX only: MPI-IO and HDF5 still go through the page cache",
                  cfg->spelled[OPT_DIRECT]);
     if (!cfg->read_shift)
         return;
@@ -189,10 +122,10 @@ static void fin_caches(struct config *cfg, struct cli_warnings *w)
             count++;
         }
     if (count)
-        fin_warn(w,
+        cli_warn(w,
                  "%s '%s': with %s process%s each process reads its own data (the shift is a "
                  "multiple of the process count)",
-                 cfg->spelled[OPT_READ_SHIFT], fin_raw(cfg, OPT_READ_SHIFT), list,
+                 cfg->spelled[OPT_READ_SHIFT], cli_raw(cfg, OPT_READ_SHIFT), list,
                  count == 1 && strcmp(list, "1") == 0 ? "" : "es");
 }
 
@@ -239,19 +172,78 @@ static int fin_conflicts(const struct config *cfg, struct cli_msg *msg)
     return 0;
 }
 
+/* Does pattern p take option id? Options no pattern names are every
+ * pattern's. */
+static bool fin_takes(const struct pattern_desc *p, enum opt_id id)
+{
+    for (int i = 0; i < p->noptions; i++)
+        if (p->options[i] == id)
+            return true;
+    return false;
+}
+
+static bool fin_patterns_option(enum opt_id id)
+{
+    for (int i = 0; i < pattern_count; i++)
+        if (fin_takes(pattern_table[i], id))
+            return true;
+    return false;
+}
+
+/* The patterns that take option id: "--pattern block or particles", "the
+ * guide's patterns". */
+static void fin_takers(enum opt_id id, char *buf, size_t len)
+{
+    size_t used = 0;
+    int n = 0, total = 0;
+    for (int i = 0; i < pattern_count; i++)
+        total += fin_takes(pattern_table[i], id);
+    buf[0] = '\0';
+    for (int i = 0; i < pattern_count && used < len; i++) {
+        const struct pattern_desc *p = pattern_table[i];
+        if (!fin_takes(p, id))
+            continue;
+        const char *sep = n == 0 ? "" : n + 1 == total ? " or " : ", ";
+        if (i == 0)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", sep, p->title);
+        else
+            used += (size_t)snprintf(buf + used, len - used, "%s%s%s", sep,
+                                     n == 0 ? "--pattern " : "", p->key);
+        n++;
+    }
+}
+
+/* An option of another pattern than the one chosen: refused, naming the
+ * patterns that take it (docs/design.md, "Options"). */
+static int fin_applicable(const struct config *cfg, struct cli_msg *msg)
+{
+    const struct pattern_desc *chosen = pattern_of(cfg);
+    for (int id = 0; id < OPT_COUNT; id++) {
+        if (!cfg->spelled[id] || !fin_patterns_option((enum opt_id)id) ||
+            fin_takes(chosen, (enum opt_id)id))
+            continue;
+        char takers[160], not_to[96] = "";
+        fin_takers((enum opt_id)id, takers, sizeof takers);
+        if (cfg->pattern != 0)
+            snprintf(not_to, sizeof not_to, ", not to %s %s", cfg->spelled[OPT_PATTERN],
+                     chosen->key);
+        return cli_fail(msg, "h5perf: %s: applies to %s%s%s", cfg->spelled[id], takers, not_to,
+                        cfg->pattern == 0 && (id == OPT_ALIGN_DATA || id == OPT_SHIFT)
+                            ? " (the guide's HDF5 alignment is -a and -T)"
+                            : "");
+    }
+    return 0;
+}
+
 int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg)
 {
     w->count = 0;
     msg->line[0] = '\0';
-    if (config_finish_block(cfg, world_size, msg) != 0 || fin_conflicts(cfg, msg) != 0)
+    if (fin_applicable(cfg, msg) != 0 || fin_conflicts(cfg, msg) != 0)
         return -1;
     fin_simple(cfg);
-    if (cfg->pattern == PATTERN_GUIDE) {
-        if (fin_bytes(cfg, msg) != 0)
-            return -1;
-        fin_xfer(cfg, w);
-    }
-    if (fin_procs(cfg, world_size, w, msg) != 0)
+    if (pattern_of(cfg)->finish(cfg, world_size, w, msg) != 0 ||
+        fin_procs(cfg, world_size, w, msg) != 0)
         return -1;
     fin_debug(cfg, w);
     fin_caches(cfg, w);

@@ -178,6 +178,10 @@ const struct help_item help_items[] = {
     {HELP_OPTION, "--shift=LIST",
      "bytes, each in turn, added to every offset\n"
      "(unaligned on purpose) [0]"},
+    {HELP_OPTION, "--transfer-size=S",
+     "each call moves at most S bytes (whole\n"
+     "elements) of a process's part of a variable,\n"
+     "in its C order [the whole part in one call]"},
     {HELP_PARA, NULL,
      "A transfer size must be a multiple of -B and must divide -e (in 2D: the\n"
      "dataset side, and -B must divide -e). Transfer sizes above -e (1D), -x\n"

@@ -97,6 +97,7 @@ static const struct opt_spec opt_table[] = {
     {NULL, "--seed", "a whole number", OPT_SEED, opt_particles},
     {NULL, "--align-data", "a list of sizes", OPT_ALIGN_DATA, opt_places},
     {NULL, "--shift", "a list of sizes", OPT_SHIFT, opt_places},
+    {NULL, "--transfer-size", "a size", OPT_TRANSFER_SIZE, opt_size},
 };
 
 #define OPT_TABLE_LEN (sizeof opt_table / sizeof opt_table[0])
@@ -143,6 +144,8 @@ static int64_t *opt_size_field(struct config *cfg, enum opt_id id)
         return &cfg->bytes;
     case OPT_MIN_XFER:
         return &cfg->xfer_min;
+    case OPT_TRANSFER_SIZE:
+        return &cfg->transfer_size;
     default:
         return &cfg->xfer_max;
     }

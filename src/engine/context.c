@@ -21,7 +21,6 @@
 #endif
 
 #include "backend/backend.h"
-#include "cli/sweep.h"
 #include "engine/memory.h"
 #include "engine/sink.h"
 #include "h5perf_commit.h"
@@ -161,32 +160,36 @@ static void context_rank_name(const char *by_rank, int r, const char **name, siz
     *len = p ? strcspn(p, "\n") : 0;
 }
 
-/* Are the first p processes all on one host? */
-static bool context_one_host(const char *by_rank, int p)
-{
-    const char *a, *b;
-    size_t la, lb;
-    context_rank_name(by_rank, 0, &a, &la);
-    for (int r = 1; r < p; r++) {
-        context_rank_name(by_rank, r, &b, &lb);
-        if (la != lb || memcmp(a, b, la) != 0)
-            return false;
-    }
-    return true;
-}
-
-/* Does every process of a run of p read data written on its own host? */
-static bool context_reads_local(const char *by_rank, int p, int shift)
+/* Does every process of a run of p read data written on its own host?
+ * The pattern says whose data each process reads back (-1: parts of
+ * every process's, local only when all are on one host). */
+static bool context_reads_local(const struct session *s, const char *by_rank, int p)
 {
     for (int r = 0; r < p; r++) {
         const char *a, *b;
         size_t la, lb;
+        int src = s->pattern->read_source(s->cfg, p, r);
         context_rank_name(by_rank, r, &a, &la);
-        context_rank_name(by_rank, (int)(((int64_t)r + shift) % p), &b, &lb);
-        if (la != lb || memcmp(a, b, la) != 0)
-            return false;
+        for (int q = src < 0 ? 0 : src; q < (src < 0 ? p : src + 1); q++) {
+            context_rank_name(by_rank, q, &b, &lb);
+            if (la != lb || memcmp(a, b, la) != 0)
+                return false;
+        }
     }
     return true;
+}
+
+/* The bytes one file's variables hold at a process count: what must stay
+ * in the page cache between its write and its read. */
+static int64_t context_file_bytes(const struct session *s, const struct session_count *k)
+{
+    int64_t most = 0;
+    for (int i = k->first; i < k->first + k->n; i++) {
+        const struct pattern_measure *m = &s->points[i].m;
+        int64_t b = m->var_bytes * m->nvars;
+        most = b > most ? b : most;
+    }
+    return most;
 }
 
 /* Rank 0: the page-cache warning (docs/differences.md, "Caches") when the reads of this run can
@@ -194,8 +197,9 @@ static bool context_reads_local(const char *by_rank, int p, int shift)
  * through its cache, and small enough to stay there. Each file is written, read back and removed
  * before the next (docs/original.md §3.6), so one file's datasets at a process count is what
  * must fit. */
-static void context_page_cache(struct run_context *c, const struct config *cfg, const char *by_rank)
+static void context_page_cache(struct run_context *c, const struct session *s, const char *by_rank)
 {
+    const struct config *cfg = s->cfg;
     unsigned apis = cfg->apis & ~(cfg->direct ? API_BIT(API_POSIX) : 0u);
     if (!by_rank || cfg->write_only || cfg->read_only || !apis)
         return;
@@ -203,15 +207,11 @@ static void context_page_cache(struct run_context *c, const struct config *cfg, 
     size_t n = 0;
     int local = 0, all = 0;
     double avail = (double)memory_host_available();
-    bool block = cfg->pattern != PATTERN_GUIDE;
-    for (int p = sweep_procs_first(cfg); p != 0; p = sweep_procs_next(cfg, p), all++) {
-        int64_t bytes = sweep_file_bytes(cfg, p);
-        /* The block pattern reads its own block back, or with --read-grid
-         * any block: local only if every process is on one host. */
-        bool reads_local = block && cfg->read_grid[0] > 0
-                               ? context_one_host(by_rank, p)
-                               : context_reads_local(by_rank, p, block ? 0 : cfg->read_shift);
-        if (!reads_local || bytes < 0 || (avail >= 0 && (double)bytes > avail))
+    for (int k = 0; k < s->ncounts; k++, all++) {
+        int p = s->counts[k].nprocs;
+        int64_t bytes = context_file_bytes(s, &s->counts[k]);
+        if (!context_reads_local(s, by_rank, p) || bytes < 0 ||
+            (avail >= 0 && (double)bytes > avail))
             continue;
         if (n < sizeof counts - 16)
             n += (size_t)snprintf(counts + n, sizeof counts - n, "%s%d", local ? ", " : "", p);
@@ -230,10 +230,7 @@ static void context_page_cache(struct run_context *c, const struct config *cfg, 
              "that host's cache (%s)",
              names, local < all ? " with " : "", local < all ? counts : "",
              local < all ? (strcmp(counts, "1") == 0 ? " process" : " processes") : "",
-             cfg->pattern == PATTERN_PARTICLES ? "use more particles than the hosts' memory holds"
-             : block ? "use an array larger than the hosts' memory, or --read-grid with "
-                       "processes on several hosts"
-                     : "use --direct for POSIX, or --read-shift with processes on several hosts");
+             s->pattern->cache_advice);
 }
 
 /* Does a flag of flags ask for optimisation (-O, which is -O1, -O1..-O3,
@@ -294,7 +291,7 @@ void context_init(struct run_context *c, const struct setup *s, int argc, char *
     context_hosts(c, s->world_rank, &by_rank);
     if (s->world_rank != 0)
         return;
-    context_page_cache(c, &s->cfg, by_rank);
+    context_page_cache(c, &s->session, by_rank);
     free(by_rank);
     if (c->page_cache[0])
         fprintf(stderr, "%s\n", c->page_cache);

@@ -1,8 +1,10 @@
-/* engine_run(): the loops of docs/original.md §3.2-3.6 over the sweep's run
- * points (cli/sweep.h): one function per level (process count, run point,
- * iteration, file); the per-iteration work (files, phases, reductions) is in
- * engine_iteration(). Only world rank 0 writes the report; per-rank lines go
- * through the sink. */
+/* engine_run(): the loops of docs/original.md §3.2-3.6 over the session's
+ * run points (session/session.h): one function per level (process count,
+ * run point, iteration, file); the per-iteration work (files, phases,
+ * reductions) is in engine_iteration(). It knows no pattern and no API: the
+ * plan says what each process does, the backend how, the pattern's report
+ * hooks what the text report says. Only world rank 0 writes the report;
+ * per-rank lines go through the sink. */
 #include "engine/engine.h"
 
 #include <errno.h>
@@ -11,35 +13,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/dims.h"
-#include "cli/sweep.h"
 #include "engine/agree.h"
 #include "engine/check.h"
 #include "engine/files.h"
-#include "engine/iomode.h"
+#include "engine/iomode_sum.h"
 #include "engine/names.h"
 #include "engine/phase.h"
 #include "engine/progress.h"
 #include "engine/sink.h"
 #include "exit_status.h"
-#include "pattern/particles.h"
-#include "report/block.h"
-#include "report/text.h"
 
 enum { ENGINE_OK = 0, ENGINE_VERIFY_FAILED = 1, ENGINE_IO_FAILED = 2 };
 
-/* Everything one run point (an API at one (P, X) or (P, layout)) needs. */
-struct engine_api {
+/* Everything one process needs to run one run point. */
+struct point_run {
     const struct setup *s;
-    const struct run_point *point;
-    enum api_id api; /* the slot being run (names, report), whatever ops is */
+    const struct session_point *sp;
     const struct backend_ops *ops;
     struct backend_ctx ctx;  /* the run's processes: agreement, reductions */
     struct backend_ctx fctx; /* the file's: ctx, or this process alone (fpp) */
     struct backend_settings set;
-    bool fpp;               /* the block pattern's file per process */
-    struct pattern pt;      /* this process's own data: the write phase */
-    struct pattern pt_read; /* the read phase: with --read-shift another's data */
+    struct plan plan; /* this process's, of the current iteration */
     unsigned char *buf;
     FILE *out;               /* the text report on rank 0 of the run, else NULL */
     struct results_log *log; /* on rank 0 of the run (world rank 0), else NULL */
@@ -48,39 +42,21 @@ struct engine_api {
     struct io_mode_seen seen[2]; /* what it did, write and read phases */
 };
 
-static void engine_debug_line(const struct engine_api *a, const struct pattern *pt, FILE *dbg)
-{
-    if (a->s->cfg.debug_level < 4)
-        return;
-    /* The original labels both phases do_write (docs/original.md §7.4); kept for parsers. */
-    if (pt->p.geometry == 1)
-        fprintf(dbg,
-                "%d: Debug(do_write): buf_size=%" PRId64 ", bytes_begin=%" PRId64
-                ", bytes_count=%" PRId64 "\n",
-                a->s->world_rank, pt->xfer_bytes, pt->rank_begin, pt->rank_bytes);
-    else
-        fprintf(dbg,
-                "%d: Debug(do_write): linear buf_size=%" PRId64 ", bytes_begin=(%" PRId64
-                ",%" PRId64 "), bytes_count=%" PRId64 "\n",
-                a->s->world_rank, pt->xfer_bytes, pt->rank_begin / pt->side,
-                pt->rank_begin % pt->side, pt->rank_bytes);
-}
-
 /* What the file at path must hold after its write phase, if every byte
- * written reached it: a flat file exactly its datasets, a file of a backend
+ * written reached it: a flat file exactly its data, a file of a backend
  * with written_end the end its layout gives. ENGINE_SIZE_UNCHECKED where
  * neither tells (HDF5; a PnetCDF file without data); ENGINE_SIZE_UNREADABLE
  * with why when the backend cannot read the file back. */
 #define ENGINE_SIZE_UNCHECKED  (-1)
 #define ENGINE_SIZE_UNREADABLE (-2)
-static int64_t engine_written_size(const struct engine_api *a, const char *path, char *why,
+static int64_t engine_written_size(const struct point_run *r, const char *path, char *why,
                                    size_t len)
 {
-    if (a->ops->desc->caps & API_CAP_FLAT_FILE)
-        return pattern_file_end(&a->pt, sweep_datasets(&a->s->cfg));
-    if (!a->ops->written_end)
+    if (r->ops->desc->caps & API_CAP_FLAT_FILE)
+        return r->plan.flat_bytes;
+    if (!r->ops->written_end)
         return ENGINE_SIZE_UNCHECKED;
-    int64_t end = a->ops->written_end(path, why, len);
+    int64_t end = r->ops->written_end(path, why, len);
     return end < 0 ? ENGINE_SIZE_UNREADABLE : end == 0 ? ENGINE_SIZE_UNCHECKED : end;
 }
 
@@ -89,22 +65,21 @@ static int64_t engine_written_size(const struct engine_api *a, const char *path,
  * cleanup process removes this file and no other of the name (files.h).
  * Its size must be engine_written_size(): MPI-IO libraries can lose data
  * while reporting success (ompio's collective writes on a full disk). */
-static bool engine_after_write(const struct engine_api *a, int slot, const char *path,
-                               struct err *e)
+static bool engine_after_write(const struct point_run *r, int slot, const char *path, struct err *e)
 {
     uint64_t v[4] = {0, 0, 0, 0}; /* identified, device, inode, failed */
-    if (a->fctx.rank == 0) {
-        const char *api = a->ops->desc->err_name;
+    if (r->fctx.rank == 0) {
+        const char *api = r->ops->desc->err_name;
         struct stat st;
         if (stat(path, &st) < 0) {
-            if (a->ops->desc->caps & API_CAP_FLAT_FILE)
+            if (r->ops->desc->caps & API_CAP_FLAT_FILE)
                 err_errno(e, api, "check size of", path, -1, -1, errno);
         } else {
             v[0] = 1;
             v[1] = (uint64_t)st.st_dev;
             v[2] = (uint64_t)st.st_ino;
             char why[256];
-            int64_t want = engine_written_size(a, path, why, sizeof why);
+            int64_t want = engine_written_size(r, path, why, sizeof why);
             if (want == ENGINE_SIZE_UNREADABLE)
                 err_set(e, api, "check size of", path, -1, -1, "%s", why);
             else if (want >= 0 && (int64_t)st.st_size != want)
@@ -117,86 +92,84 @@ static bool engine_after_write(const struct engine_api *a, int slot, const char 
     }
     /* The other processes agreed on the phase: only process 0 can fail here
      * (each process with its own file, fpp). */
-    if (a->fpp) {
+    if (r->plan.per_process) {
         if (v[0])
             files_identify(slot, v[1], v[2]);
-        return agree_all(a->ctx.comm, !v[3]);
+        return agree_all(r->ctx.comm, !v[3]);
     }
-    MPI_Bcast(v, 4, MPI_UINT64_T, 0, a->ctx.comm);
+    MPI_Bcast(v, 4, MPI_UINT64_T, 0, r->ctx.comm);
     if (v[0])
         files_identify(slot, v[1], v[2]);
     return !v[3];
 }
 
-/* One file: write phase unless --read-only, then read phase unless -w, then
- * cleanup (which leaves alone a file this run did not create). */
-static bool engine_file(struct engine_api *a, int slot, double *t, struct verify_state *v,
+/* -D 4: the pattern's line of a phase. */
+static void engine_debug_line(const struct point_run *r, int phase, FILE *dbg)
+{
+    const struct pattern_desc *pd = r->s->session.pattern;
+    char line[512] = "";
+    if (r->s->cfg.debug_level < 4 || !pd->debug_line)
+        return;
+    pd->debug_line(&r->plan, phase, r->s->world_rank, line, sizeof line);
+    fputs(line, dbg);
+}
+
+/* One file: its phases in order (writing ones unless --read-only, reading
+ * ones unless -w), then cleanup (which leaves alone a file this run did not
+ * create). */
+static bool engine_file(struct point_run *r, int slot, double *t, struct verify_state *v,
                         struct err *e, FILE *dbg)
 {
-    const struct config *c = &a->s->cfg;
-    struct phase_io io = {.ops = a->ops,
-                          .ctx = &a->fctx,
-                          .pt = &a->pt,
+    const struct config *c = &r->s->cfg;
+    struct phase_io io = {.ops = r->ops,
+                          .ctx = &r->fctx,
+                          .plan = &r->plan,
                           .slot = slot,
                           .path = files_path(slot),
-                          .mode = BACKEND_WRITE,
-                          .num_dsets = sweep_datasets(c),
-                          .buf = a->buf,
-                          .verify = false,
+                          .buf = r->buf,
                           .overwrite = c->overwrite,
-                          .fill_each = a->pt.kind != PATTERN_GUIDE,
-                          .agree = a->ctx.comm,
-                          .seen = a->io_mode ? &a->seen[0] : NULL};
-    if (!c->read_only) {
-        if (!io.fill_each)
-            pattern_fill(&a->pt, 0, a->buf);
-        engine_debug_line(a, &a->pt, dbg);
-        if (!phase_run(&io, t + TIMER_WRITE_GROSS, v, e) ||
-            !engine_after_write(a, slot, io.path, e))
+                          .agree = r->ctx.comm};
+    for (int ph = 0; ph < r->plan.nphases; ph++) {
+        const struct plan_phase *p = &r->plan.phases[ph];
+        if (p->write ? c->read_only : c->write_only)
+            continue;
+        io.phase = ph;
+        io.verify = !p->write && c->debug_verify;
+        io.seen = r->io_mode ? &r->seen[p->write ? 0 : 1] : NULL;
+        engine_debug_line(r, ph, dbg);
+        if (!phase_run(&io, t + p->slot * PHASE_TIMERS, v, e) ||
+            (p->write && !engine_after_write(r, slot, io.path, e)))
             return false;
     }
-    if (!c->write_only) {
-        io.mode = BACKEND_READ;
-        io.verify = c->debug_verify;
-        io.pt = &a->pt_read;
-        io.seen = a->io_mode ? &a->seen[1] : NULL;
-        engine_debug_line(a, io.pt, dbg);
-        if (!phase_run(&io, t + TIMER_READ_GROSS, v, e))
-            return false;
-    }
-    MPI_Barrier(a->ctx.comm);
-    files_remove(slot, a->fpp || a->ctx.rank == 0);
+    MPI_Barrier(r->ctx.comm);
+    files_remove(slot, r->plan.per_process || r->ctx.rank == 0);
     return true;
 }
 
 /* Collective: one line per process whose data did not verify, to stderr. */
-static void engine_report_mismatch(const struct engine_api *a, const struct verify_state *v,
+static void engine_report_mismatch(const struct point_run *r, const struct verify_state *v,
                                    int iteration)
 {
-    char line[4800] = "", what[64];
-    if (a->pt.kind != PATTERN_GUIDE)
-        snprintf(what, sizeof what, "layout %s", dims_layout_name(a->point->layout));
-    else
-        snprintf(what, sizeof what, "transfer size %" PRId64, a->pt.p.xfer);
+    char line[4800] = "";
     if (v->bad)
         snprintf(line, sizeof line,
                  "h5perf: rank %d: verify '%s' (%s, %d processes, %s, iteration %d): %" PRId64
                  " bytes differ, the first at offset %" PRId64 ": expected %u, found %u\n",
-                 a->s->world_rank, v->path, a->ops->desc->err_name, a->ctx.nprocs, what, iteration,
-                 v->bad, v->first_offset, v->expected, v->found);
-    sink_gather(a->ctx.comm, line, stderr, NULL);
+                 r->s->world_rank, v->path, r->ops->desc->err_name, r->ctx.nprocs,
+                 r->sp->label_exact, iteration, v->bad, v->first_offset, v->expected, v->found);
+    sink_gather(r->ctx.comm, line, stderr, NULL);
 }
 
 /* Collective: reduces the timers of one iteration into it (on rank 0). */
-static int engine_reduce(const struct engine_api *a, const double *t, bool bad,
+static int engine_reduce(const struct point_run *r, const double *t, bool bad,
                          struct iter_result *it)
 {
     double lo[TIMER_COUNT], hi[TIMER_COUNT + 1], sum[TIMER_COUNT], mine[TIMER_COUNT + 1];
     memcpy(mine, t, sizeof lo);
     mine[TIMER_COUNT] = bad ? 1.0 : 0.0;
-    MPI_Reduce(mine, lo, TIMER_COUNT, MPI_DOUBLE, MPI_MIN, 0, a->ctx.comm);
-    MPI_Reduce(mine, sum, TIMER_COUNT, MPI_DOUBLE, MPI_SUM, 0, a->ctx.comm);
-    MPI_Allreduce(mine, hi, TIMER_COUNT + 1, MPI_DOUBLE, MPI_MAX, a->ctx.comm);
+    MPI_Reduce(mine, lo, TIMER_COUNT, MPI_DOUBLE, MPI_MIN, 0, r->ctx.comm);
+    MPI_Reduce(mine, sum, TIMER_COUNT, MPI_DOUBLE, MPI_SUM, 0, r->ctx.comm);
+    MPI_Allreduce(mine, hi, TIMER_COUNT + 1, MPI_DOUBLE, MPI_MAX, r->ctx.comm);
     if (it)
         for (int i = 0; i < TIMER_COUNT; i++)
             it->t[i] = (struct timer_stat){lo[i], hi[i], sum[i]};
@@ -208,10 +181,10 @@ static int engine_reduce(const struct engine_api *a, const double *t, bool bad,
 /* One iteration over all files, its result into it (rank 0) and, after an
  * I/O error, the error lines into *errors (rank 0). Returns an ENGINE_*
  * status. */
-static int engine_iteration(struct engine_api *a, int iteration, struct iter_result *it,
+static int engine_iteration(struct point_run *r, int iteration, struct iter_result *it,
                             char **errors)
 {
-    const struct config *c = &a->s->cfg;
+    const struct config *c = &r->s->cfg;
     double t[TIMER_COUNT] = {0};
     struct verify_state v = {0};
     struct err e;
@@ -221,236 +194,203 @@ static int engine_iteration(struct engine_api *a, int iteration, struct iter_res
     FILE *dbg = open_memstream(&text, &text_len);
     if (!dbg)
         err_set(&e, "h5perf", "allocate", "", -1, -1, "out of memory");
-    bool ok = agree_all(a->ctx.comm, dbg != NULL);
-    /* The particles pattern's HDF5 group is the iteration's; a read-only
-     * run reads the one of a kept one-iteration file (docs/particles.md). */
-    a->pt.step = iteration - 1;
-    a->pt_read.step = c->read_only ? 0 : iteration - 1;
-    if (a->out && c->debug_level >= 4)
-        fprintf(a->out, "Timer details:\n");
-    for (int f = 0; ok && f < c->num_files; f++) {
-        int slot = names_slot(f, a->api, a->fpp);
+    /* A pattern may name its variables after the iteration. */
+    if (r->s->session.pattern->plan(c, &r->sp->p, r->ctx.rank, iteration - 1, &r->plan) < 0)
+        err_set(&e, "h5perf", "plan", "", -1, -1, "invalid pattern (validation missed it)");
+    bool ok = agree_all(r->ctx.comm, !e.set);
+    if (r->out && c->debug_level >= 4)
+        fprintf(r->out, "Timer details:\n");
+    for (int f = 0; ok && f < r->plan.nfiles; f++) {
+        int slot = names_slot(f, r->sp->p.api, r->plan.per_process);
         if (c->debug_level >= 1)
-            fprintf(dbg, "rank %d: data filename=%s\n", a->s->world_rank, files_path(slot));
-        ok = engine_file(a, slot, t, &v, &e, dbg);
+            fprintf(dbg, "rank %d: data filename=%s\n", r->s->world_rank, files_path(slot));
+        ok = engine_file(r, slot, t, &v, &e, dbg);
     }
     if (dbg)
         fclose(dbg);
     if (c->debug_level >= 1)
-        sink_gather(a->ctx.comm, text, a->out, NULL);
+        sink_gather(r->ctx.comm, text, r->out, NULL);
     free(text);
     if (!ok) {
-        agree_report(a->ctx.comm, &e, a->s->world_rank, stderr, errors);
+        agree_report(r->ctx.comm, &e, r->s->world_rank, stderr, errors);
         if (it)
             it->status = RUN_IO_ERROR;
         return ENGINE_IO_FAILED;
     }
-    int status = engine_reduce(a, t, v.bad > 0, it);
+    int status = engine_reduce(r, t, v.bad > 0, it);
     if (status == ENGINE_VERIFY_FAILED)
-        engine_report_mismatch(a, &v, iteration);
+        engine_report_mismatch(r, &v, iteration);
     return status;
 }
 
-/* Collective: the buffer and the plans of one run point: this process's
- * data for the write phase; for the read phase another process's with
- * --read-shift, or the block pattern's --read-grid. */
-static bool engine_prepare(struct engine_api *a, struct err *e)
+/* Collective: this process's plan of one run point and its buffer (one
+ * byte at least: a process whose share is empty still takes part). */
+static bool engine_prepare(struct point_run *r, struct err *e)
 {
-    const struct config *c = &a->s->cfg;
     void *buf = NULL;
-    int rank = a->ctx.rank, nprocs = a->point->nprocs;
-    int source = (int)(((int64_t)rank + c->read_shift) % nprocs);
-    memset(&a->pt, 0, sizeof a->pt);
-    if (sweep_plan(c, a->point, rank, rank, false, &a->pt, NULL) < 0 ||
-        sweep_plan(c, a->point, rank, source, true, &a->pt_read, NULL) < 0)
+    int64_t bytes = 0;
+    if (r->s->session.pattern->plan(&r->s->cfg, &r->sp->p, r->ctx.rank, 0, &r->plan) < 0)
         err_set(e, "h5perf", "plan", "", -1, -1, "invalid pattern (validation missed it)");
-    int64_t bytes =
-        a->pt.xfer_bytes > a->pt_read.xfer_bytes ? a->pt.xfer_bytes : a->pt_read.xfer_bytes;
-    /* One byte at least: a process whose block is empty still takes part. */
+    else
+        bytes = r->plan.buffer_bytes;
     if (!e->set && posix_memalign(&buf, 4096, (size_t)(bytes > 0 ? bytes : 1)) != 0)
         err_set(e, "h5perf", "allocate transfer buffer", "", -1, bytes, "out of memory");
-    a->buf = buf;
-    return agree_all(a->ctx.comm, !e->set);
+    r->buf = buf;
+    return agree_all(r->ctx.comm, !e->set);
 }
 
 /* Rank 0: the record of one run point, or false (out of memory: the run
  * goes on without a record, and without a text block). */
-static bool engine_record(struct engine_api *a, struct api_result *r)
+static bool engine_record(struct point_run *r, struct api_result *res)
 {
-    const struct config *c = &a->s->cfg;
-    const struct run_point *p = a->point;
-    int64_t bytes = (int64_t)c->num_files * sweep_file_bytes(c, p->nprocs);
-    /* The block pattern moves a process's whole block per call; the
-     * particles pattern a process's particles of one variable: the most. */
-    int64_t xfer = c->pattern == PATTERN_BLOCK ? a->pt.xfer_bytes
-                   : c->pattern == PATTERN_PARTICLES
-                       ? 4 * particles_max_count(&a->pt.q.dist, p->nprocs)
-                       : p->xfer;
-    if (a->ctx.rank != 0 || results_init(r, a->api, p->nprocs, xfer, bytes, c->iterations) != 0)
+    const struct run_point *p = &r->sp->p;
+    const struct pattern_measure *m = &r->sp->m;
+    /* The guide's transfer size, or the most bytes one call moves. */
+    int64_t xfer = p->xfer > 0 ? p->xfer : m->max_call;
+    if (r->ctx.rank != 0 ||
+        results_init(res, p->api, p->nprocs, xfer, m->phase_bytes, r->s->cfg.iterations) != 0)
         return false;
-    r->layout = c->pattern != PATTERN_GUIDE ? (int)p->layout : -1;
-    r->align = p->align;
-    r->shift = p->shift;
+    res->layout = p->layout;
+    res->align = p->align;
+    res->shift = p->shift;
+    memcpy(res->grid, p->grid, sizeof res->grid);
     return true;
 }
 
 /* Collective: what the library did with the run point's collective
- * transfers, into r (rank 0; NULL without a record) and, where it did not
+ * transfers, into res (rank 0; NULL without a record) and, where it did not
  * do collective I/O, one line on stderr (rank 0), never in the report. */
-static void engine_io_mode(const struct engine_api *a, struct api_result *r)
+static void engine_io_mode(const struct point_run *r, struct api_result *res)
 {
     struct io_mode_phase sum[2];
-    engine_io_mode_sum(a->ctx.comm, a->seen, sum);
-    if (a->ctx.rank != 0)
+    engine_io_mode_sum(r->ctx.comm, r->seen, sum);
+    if (r->ctx.rank != 0)
         return;
-    if (r) {
-        r->io_mode_known = true;
-        r->io_mode[0] = sum[0];
-        r->io_mode[1] = sum[1];
+    if (res) {
+        res->io_mode_known = true;
+        res->io_mode[0] = sum[0];
+        res->io_mode[1] = sum[1];
     }
-    char what[64], line[512];
-    if (a->point->xfer > 0) {
-        char size[32];
-        text_size(size, sizeof size, a->point->xfer);
-        snprintf(what, sizeof what, "transfer size %s", size);
-    } else {
-        snprintf(what, sizeof what, "layout %s", dims_layout_name(a->point->layout));
-    }
-    io_mode_warning(line, sizeof line, sum, a->ctx.nprocs, what);
+    char line[512];
+    io_mode_warning(line, sizeof line, sum, r->ctx.nprocs, r->sp->label);
     if (line[0])
         fprintf(stderr, "%s\n", line);
 }
 
 /* Rank 0: the text block of a completed run, then the record into the log. */
-static void engine_keep(struct engine_api *a, struct api_result *r, int status)
+static void engine_keep(struct point_run *r, struct api_result *res)
 {
-    if (a->out && status != ENGINE_IO_FAILED && a->s->cfg.pattern == PATTERN_GUIDE)
-        text_api_results(a->out, &a->s->cfg, r);
-    if (a->log && results_log_add(a->log, r) < 0)
+    const struct pattern_report *rep = r->s->session.pattern->report;
+    if (r->out && rep->point_end)
+        rep->point_end(r->out, &r->s->cfg, res);
+    if (r->log && results_log_add(r->log, res) < 0)
         fprintf(stderr, "h5perf: out of memory for the results; the JSON and CSV results "
                         "will lack runs\n");
-    results_release(r);
+    results_release(res);
 }
 
-/* Collective over the run's processes: the API and the file's processes of
- * a run point (the block pattern's fpp: each process alone, its chunked
- * layout: HDF5's chunks are the blocks). */
-static void engine_point(struct engine_api *a, const struct backend_ops *const ops[API_COUNT],
-                         const struct run_point *p)
+/* The API and the file's processes of a run point (each process alone
+ * where every process has a file of its own). */
+static void engine_point(struct point_run *r, const struct backend_ops *const ops[API_COUNT],
+                         const struct session_point *sp)
 {
-    const struct config *c = &a->s->cfg;
-    a->point = p;
-    a->api = p->api;
-    a->ops = ops[p->api];
-    a->fpp = c->pattern != PATTERN_GUIDE && p->layout == LAYOUT_FPP;
-    a->set = engine_settings(c, p);
-    a->fctx = a->ctx;
-    if (a->fpp)
-        a->fctx = (struct backend_ctx){
-            .comm = MPI_COMM_SELF, .info = a->ctx.info, .rank = 0, .nprocs = 1, .set = &a->set};
-    a->io_mode = a->set.collective && (a->ops->desc->caps & API_CAP_COLLECTIVE_IO) &&
-                 a->ops->io_mode != NULL;
-    memset(a->seen, 0, sizeof a->seen);
+    const struct config *c = &r->s->cfg;
+    r->sp = sp;
+    r->ops = ops[sp->p.api];
+    r->set = engine_settings(c);
+    r->fctx = r->ctx;
+    if (layout_desc(sp->p.layout) && layout_desc(sp->p.layout)->per_process)
+        r->fctx = (struct backend_ctx){
+            .comm = MPI_COMM_SELF, .info = r->ctx.info, .rank = 0, .nprocs = 1, .set = &r->set};
+    r->io_mode = r->set.collective && (r->ops->desc->caps & API_CAP_COLLECTIVE_IO) &&
+                 r->ops->io_mode != NULL;
+    memset(r->seen, 0, sizeof r->seen);
 }
 
 /* Collective over comm: every iteration of one run point. */
-static int engine_api_run(struct engine_api *a)
+static int engine_point_run(struct point_run *r)
 {
-    const struct config *c = &a->s->cfg;
-    const struct run_point *p = a->point;
+    const struct config *c = &r->s->cfg;
     struct err e;
     err_clear(&e);
-    if (a->out && c->pattern == PATTERN_GUIDE)
-        text_api(a->out, a->api);
-    bool prepared = engine_prepare(a, &e);
-    struct api_result r;
-    bool keep = engine_record(a, &r);
+    bool prepared = engine_prepare(r, &e);
+    struct api_result res;
+    bool keep = engine_record(r, &res);
     int status = ENGINE_OK;
     if (!prepared) {
         /* The failure is this run's only iteration, so that it is recorded. */
-        struct iter_result *it = keep ? results_next_iteration(&r) : NULL;
+        struct iter_result *it = keep ? results_next_iteration(&res) : NULL;
         if (it)
             it->status = RUN_IO_ERROR;
-        agree_report(a->ctx.comm, &e, a->s->world_rank, stderr, keep ? &r.errors : NULL);
+        agree_report(r->ctx.comm, &e, r->s->world_rank, stderr, keep ? &res.errors : NULL);
         status = ENGINE_IO_FAILED;
     }
     for (int i = 0; prepared && i < c->iterations; i++) {
-        progress_begin(a->progress, p, i + 1, c->iterations);
-        int st = engine_iteration(a, i + 1, keep ? results_next_iteration(&r) : NULL,
-                                  keep ? &r.errors : NULL);
+        progress_begin(r->progress, r->sp, i + 1, c->iterations);
+        int st = engine_iteration(r, i + 1, keep ? results_next_iteration(&res) : NULL,
+                                  keep ? &res.errors : NULL);
         status = st > status ? st : status;
         if (st == ENGINE_IO_FAILED)
             break;
-        progress_add(a->progress, (int64_t)c->num_files * sweep_file_bytes(c, p->nprocs));
+        progress_add(r->progress, r->sp->m.phase_bytes);
     }
-    if (a->io_mode)
-        engine_io_mode(a, keep ? &r : NULL);
+    if (r->io_mode)
+        engine_io_mode(r, keep ? &res : NULL);
     if (keep)
-        engine_keep(a, &r, status);
-    if (a->out)
-        fflush(a->out);
-    free(a->buf);
-    a->buf = NULL;
+        engine_keep(r, &res);
+    if (r->out)
+        fflush(r->out);
+    free(r->buf);
+    r->buf = NULL;
     return status;
 }
 
-/* Collective over comm (the P processes of this run): the n run points of
- * this process count, in order. */
-static int engine_nprocs(const struct setup *s, const struct backend_ops *const ops[API_COUNT],
-                         MPI_Comm comm, const struct run_point *pts, int n, struct results_log *log,
-                         struct progress *progress)
+/* Collective over comm (the processes of this count): its run points, in
+ * order. */
+static int engine_count(const struct setup *s, const struct backend_ops *const ops[API_COUNT],
+                        MPI_Comm comm, const struct session_count *k, struct results_log *log,
+                        struct progress *progress)
 {
     const struct config *c = &s->cfg;
-    struct engine_api a = {.s = s, .progress = progress};
-    a.ctx = (struct backend_ctx){.comm = comm, .info = s->info, .set = &a.set};
-    MPI_Comm_rank(comm, &a.ctx.rank);
-    MPI_Comm_size(comm, &a.ctx.nprocs);
-    a.out = a.ctx.rank == 0 ? s->report : NULL;
-    a.log = a.ctx.rank == 0 ? log : NULL;
-    bool guide = c->pattern == PATTERN_GUIDE;
-    if (a.out && guide)
-        text_nprocs(a.out, pts[0].nprocs);
+    const struct pattern_report *rep = s->session.pattern->report;
+    struct point_run r = {.s = s, .progress = progress};
+    r.ctx = (struct backend_ctx){.comm = comm, .info = s->info, .set = &r.set};
+    MPI_Comm_rank(comm, &r.ctx.rank);
+    MPI_Comm_size(comm, &r.ctx.nprocs);
+    r.out = r.ctx.rank == 0 ? s->report : NULL;
+    r.log = r.ctx.rank == 0 ? log : NULL;
+    if (r.out && rep->nprocs_begin)
+        rep->nprocs_begin(r.out, c, k->nprocs);
     int status = ENGINE_OK;
-    for (int i = 0; i < n; i++) {
-        if (a.out && guide && (i == 0 || pts[i].xfer != pts[i - 1].xfer))
-            text_xfer(a.out, c, pts[i].nprocs, pts[i].xfer);
-        engine_point(&a, ops, &pts[i]);
-        int st = engine_api_run(&a);
+    for (int i = k->first; i < k->first + k->n; i++) {
+        const struct session_point *sp = &s->session.points[i];
+        if (r.out && rep->point_begin)
+            rep->point_begin(r.out, c, i > k->first ? &sp[-1].p : NULL, &sp->p);
+        engine_point(&r, ops, sp);
+        int st = engine_point_run(&r);
         status = st > status ? st : status;
         if (st == ENGINE_IO_FAILED)
             break;
     }
-    if (a.out && !guide && a.log)
-        text_block_table(a.out, c, a.log, pts[0].nprocs);
+    if (r.out && r.log && rep->nprocs_end)
+        rep->nprocs_end(r.out, c, r.log, k->nprocs);
     return status;
 }
 
 int engine_run(const struct setup *s, const struct backend_ops *const ops[API_COUNT],
                struct results_log *log)
 {
-    const struct config *c = &s->cfg;
     int status = ENGINE_OK;
-    int n = sweep_points(c, NULL, 0);
-    struct run_point *pts = malloc(sizeof *pts * (size_t)(n > 0 ? n : 1));
-    if (!agree_all(MPI_COMM_WORLD, pts != NULL)) {
-        if (s->world_rank == 0)
-            fprintf(stderr, "h5perf: out of memory for the %d runs of the sweep\n", n);
-        free(pts);
-        return EXIT_RUN_FAILED;
-    }
-    sweep_points(c, pts, n);
     struct progress progress;
-    progress_init(&progress, c, pts, n, c->progress && s->world_rank == 0, stderr);
-    for (int i = 0, j; i < n; i = j) {
-        int p = pts[i].nprocs;
-        for (j = i; j < n && pts[j].nprocs == p; j++)
-            ;
+    progress_init(&progress, &s->session, s->cfg.progress && s->world_rank == 0, stderr);
+    for (int k = 0; k < s->session.ncounts; k++) {
+        const struct session_count *sc = &s->session.counts[k];
         MPI_Comm comm;
-        int color = s->world_rank < p ? 0 : MPI_UNDEFINED;
+        int color = s->world_rank < sc->nprocs ? 0 : MPI_UNDEFINED;
         MPI_Comm_split(MPI_COMM_WORLD, color, s->world_rank, &comm);
         int mine = ENGINE_OK, all = ENGINE_OK;
         if (comm != MPI_COMM_NULL) {
-            mine = engine_nprocs(s, ops, comm, pts + i, j - i, log, &progress);
+            mine = engine_count(s, ops, comm, sc, log, &progress);
             MPI_Comm_free(&comm);
         }
         /* Processes outside this run learn how it ended. */
@@ -462,6 +402,5 @@ int engine_run(const struct setup *s, const struct backend_ops *const ops[API_CO
     if (status == ENGINE_IO_FAILED)
         files_remove_all(s->world_rank == 0);
     progress_end(&progress);
-    free(pts);
     return status == ENGINE_OK ? EXIT_OK : EXIT_RUN_FAILED;
 }

@@ -1,6 +1,6 @@
 /* engine_io_mode_sum() (iomode.h): three reductions, outside every timer,
  * once per run point. Collective only. */
-#include "engine/iomode.h"
+#include "engine/iomode_sum.h"
 
 #include <stdint.h>
 

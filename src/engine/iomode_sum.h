@@ -1,8 +1,8 @@
 /* What HDF5 did with a run point's collective transfers, summed over its
  * processes for the results and the stderr warning (docs/results.md,
  * "actual_io_mode"). */
-#ifndef H5PERF_ENGINE_IOMODE_H
-#define H5PERF_ENGINE_IOMODE_H
+#ifndef H5PERF_IOMODE_SUM_H
+#define H5PERF_IOMODE_SUM_H
 
 #include <mpi.h>
 

@@ -11,9 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/sweep.h"
-#include "pattern/pattern.h"
-
 #define MEMORY_DIR 4096
 /* A v1 limit at or above this is "no limit" (the kernel writes 2^63 minus a
  * page). */
@@ -182,78 +179,34 @@ static bool memory_inside(const char *path, const char *ancestor)
     return strncmp(path, ancestor, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-/* "-X '16G'", or "-e '16G' (the default -X)"; in 2D, where the buffer is
- * -B x -X, the block size too; the block pattern's array and process
- * count. */
-static void memory_lead(const struct config *c, int nprocs, char *lead, size_t len)
-{
-    int n;
-    if (c->pattern != PATTERN_GUIDE) {
-        char opt[120];
-        cli_app_option(c, opt, sizeof opt);
-        snprintf(lead, len, "%s over %d process%s", opt, nprocs, nprocs == 1 ? "" : "es");
-        return;
-    }
-    if (c->spelled[OPT_MAX_XFER])
-        n = snprintf(lead, len, "%s '%s'", c->spelled[OPT_MAX_XFER], c->raw[OPT_MAX_XFER]);
-    else if (c->spelled[OPT_BYTES])
-        n = snprintf(lead, len, "%s '%s' (the default -X)", c->spelled[OPT_BYTES],
-                     c->raw[OPT_BYTES]);
-    else
-        n = snprintf(lead, len, "-X");
-    if (!c->geometry_2d || n < 0 || (size_t)n >= len)
-        return;
-    if (c->spelled[OPT_BLOCK])
-        snprintf(lead + n, len - (size_t)n, " with %s '%s'", c->spelled[OPT_BLOCK],
-                 c->raw[OPT_BLOCK]);
-    else
-        snprintf(lead + n, len - (size_t)n, " with the default -B");
-}
-
-/* The buffers at P processes of buf each, of all (inside NULL) or of
- * those whose cgroup is inside that one; their number in *procs. */
-static int64_t memory_sum(const struct memory_report *r, int n, const char *inside, int nprocs,
-                          int64_t buf, int *procs)
+/* The buffers of the processes of count k on this host (the session
+ * knows each process's largest, docs/design.md "The run plan"), of all
+ * (inside NULL) or of those whose cgroup is inside that one; their number
+ * in *procs. */
+static int64_t memory_sum(const struct memory_report *r, int n, const char *inside,
+                          const struct session_count *k, int *procs)
 {
     int64_t sum = 0;
     *procs = 0;
     for (int i = 0; i < n; i++)
-        if (r[i].world_rank < nprocs && (!inside || memory_inside(r[i].cgroup, inside))) {
-            sum += buf;
+        if (r[i].world_rank < k->nprocs && (!inside || memory_inside(r[i].cgroup, inside))) {
+            int64_t b = k->buffers[r[i].world_rank];
+            sum = sum > INT64_MAX - b ? INT64_MAX : sum + b;
             (*procs)++;
         }
     return sum;
 }
 
-/* A process holds one buffer at a time: the largest of the write and read
- * plans of the runs of P processes (the block pattern's blocks grow as P
- * shrinks; the guide's buffers do not depend on P). */
-static int64_t memory_buffer(const struct config *c, int nprocs)
-{
-    int64_t buf = 0;
-    int n = 0;
-    struct run_point *pts = sweep_points_all(c, &n);
-    if (!pts)
-        return INT64_MAX; /* refused: no memory even for the list */
-    for (int i = 0; i < n; i++)
-        for (int read = 0; read < 2 && pts[i].nprocs == nprocs; read++) {
-            struct pattern pt;
-            if (sweep_plan(c, &pts[i], 0, 0, read, &pt, NULL) == 0 && pt.xfer_bytes > buf)
-                buf = pt.xfer_bytes;
-        }
-    free(pts);
-    return buf;
-}
-
 /* The refusal: where ("on host 'n1'", "in memory cgroup '/job' on host
  * 'n1'") and what there is (a host has it available, a cgroup allows it
  * more). */
-static bool memory_refuse(const struct config *c, int nprocs, int64_t buf, int procs,
+static bool memory_refuse(const struct session *s, int nprocs, int64_t buf, int procs,
                           const char *where, int64_t sum, bool cgroup, int64_t avail,
                           struct cli_msg *m)
 {
-    char lead[160], each[32], need[32], have[32], what[64];
-    memory_lead(c, nprocs, lead, sizeof lead);
+    const struct pattern_desc *pd = s->pattern;
+    char lead[256], each[32], need[32], have[32], what[64];
+    pd->memory_lead(s->cfg, nprocs, lead, sizeof lead);
     cli_bytes(each, sizeof each, buf);
     cli_bytes(need, sizeof need, sum);
     cli_bytes(have, sizeof have, avail);
@@ -264,13 +217,8 @@ static bool memory_refuse(const struct config *c, int nprocs, int64_t buf, int p
     cli_fail(m,
              "h5perf: %s: the largest %s is %s per process; the %d process%s %s need%s %s, and "
              "%s; use %s, or give --no-memory-check",
-             lead,
-             c->pattern == PATTERN_BLOCK       ? "block"
-             : c->pattern == PATTERN_PARTICLES ? "variable's particles"
-                                               : "transfer buffer",
-             each, procs, procs == 1 ? "" : "es", where, procs == 1 ? "s" : "", need, what,
-             c->pattern != PATTERN_GUIDE ? "more processes, on more hosts"
-                                         : "smaller transfer sizes or fewer processes per host");
+             lead, pd->buffer_name, each, procs, procs == 1 ? "" : "es", where,
+             procs == 1 ? "s" : "", need, what, pd->buffer_remedy);
     return false;
 }
 
@@ -278,29 +226,29 @@ static bool memory_refuse(const struct config *c, int nprocs, int64_t buf, int p
  * against the host, and against every limited cgroup a process of the
  * host is in or below (a batch job's limit is on the job's cgroup, above
  * each task's), with what it allows taken as the least any process read. */
-static bool memory_host_at(const struct config *c, const struct memory_report *r, int n, int nprocs,
-                           struct cli_msg *m)
+static bool memory_host_at(const struct session *s, const struct memory_report *r, int n,
+                           const struct session_count *k, struct cli_msg *m)
 {
     char host[MPI_MAX_PROCESSOR_NAME], where[MPI_MAX_PROCESSOR_NAME + MEMORY_PATH + 64];
     int hl = 0, procs = 0;
     MPI_Get_processor_name(host, &hl);
-    int64_t buf = memory_buffer(c, nprocs);
-    int64_t sum = memory_sum(r, n, NULL, nprocs, buf, &procs), avail = memory_host_available();
+    int64_t buf = k->max_buffer;
+    int64_t sum = memory_sum(r, n, NULL, k, &procs), avail = memory_host_available();
     snprintf(where, sizeof where, "on host '%s'", host);
     if (avail >= 0 && sum > avail)
-        return memory_refuse(c, nprocs, buf, procs, where, sum, false, avail, m);
+        return memory_refuse(s, k->nprocs, buf, procs, where, sum, false, avail, m);
     for (int i = 0; i < n; i++)
         for (int l = 0; l < r[i].nlimits; l++) {
             const char *cg = r[i].limits[l].path;
             int64_t allows = r[i].limits[l].avail;
             for (int j = 0; j < n; j++)
-                for (int k = 0; k < r[j].nlimits; k++)
-                    if (strcmp(r[j].limits[k].path, cg) == 0 && r[j].limits[k].avail < allows)
-                        allows = r[j].limits[k].avail;
-            sum = memory_sum(r, n, cg, nprocs, buf, &procs);
+                for (int q = 0; q < r[j].nlimits; q++)
+                    if (strcmp(r[j].limits[q].path, cg) == 0 && r[j].limits[q].avail < allows)
+                        allows = r[j].limits[q].avail;
+            sum = memory_sum(r, n, cg, k, &procs);
             snprintf(where, sizeof where, "in memory cgroup '%s' on host '%s'", cg, host);
             if (sum > allows)
-                return memory_refuse(c, nprocs, buf, procs, where, sum, true, allows, m);
+                return memory_refuse(s, k->nprocs, buf, procs, where, sum, true, allows, m);
         }
     return true;
 }
@@ -321,8 +269,8 @@ bool memory_check(const struct setup *s, struct cli_msg *m)
     struct memory_report *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
     MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, node);
     bool ok = true;
-    for (int p = sweep_procs_first(c); p != 0 && ok && all; p = sweep_procs_next(c, p))
-        ok = memory_host_at(c, all, size, p, m);
+    for (int k = 0; k < s->session.ncounts && ok && all; k++)
+        ok = memory_host_at(&s->session, all, size, &s->session.counts[k], m);
     free(all);
     MPI_Comm_free(&node);
     return ok;

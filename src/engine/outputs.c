@@ -10,13 +10,13 @@
 #include "exit_status.h"
 #include "report/csv.h"
 #include "report/json.h"
-#include "report/text.h"
+#include "pattern/pattern.h"
 
 static int outputs_document(FILE *f, enum report_format format, const struct config *cfg,
                             const struct run_context *ctx, const struct results_log *log)
 {
     if (format == FORMAT_JSON)
-        return json_write(f, cfg, ctx, log);
+        return json_write(f, pattern_of(cfg), cfg, ctx, log);
     if (format == FORMAT_CSV)
         return csv_write(f, cfg, log);
     return 0;
@@ -51,8 +51,9 @@ int outputs_finish(struct setup *s, struct run_context *ctx, const struct result
     int bad = 0;
     if (s->world_rank == 0) {
         context_end(ctx, status);
-        if (s->report && c->overhead)
-            text_overhead(s->report, c, log);
+        const struct pattern_report *rep = s->session.pattern->report;
+        if (s->report && rep->footer)
+            rep->footer(s->report, c, log);
         bool ok = outputs_document(s->out, c->format, c, ctx, log) == 0;
         if (!outputs_close(s->out, ok)) {
             outputs_complain(c->format == FORMAT_TEXT ? "report" : "results", c->output);

@@ -1,32 +1,41 @@
-/* phase_run(): open, datasets, transfers, close, timed per
- * docs/original.md §6.1. Rules that keep collective calls matched after a
- * local error: agree after open, and after each dataset begin when datasets or
- * transfers are collective; a process whose transfer failed stops transferring
- * unless transfers are collective, but always ends its datasets and closes.
- * Verification time, and the backend's account of what its library did
- * (io_mode), are subtracted from every running timer. */
+/* phase_run(): open, variables, steps, close, timed per docs/original.md
+ * §6.1. Rules that keep collective calls matched after a local error: agree
+ * after open, and after each variable begin when variables or transfers
+ * are collective; a process whose transfer failed stops transferring unless
+ * transfers are collective, but always ends its variables and closes.
+ * Filling and poisoning the buffer, verification, and the backend's account
+ * of what its library did (io_mode) are subtracted from every running
+ * timer. */
 #include "engine/phase.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/agree.h"
 #include "engine/files.h"
 #include "engine/watchdog.h"
 
-/* Checks every byte of read transfer k of dataset d; records the first
- * mismatch. */
-static void phase_verify(const struct phase_io *io, int d, int64_t k, struct verify_state *v)
+static bool phase_writes(const struct phase_io *io)
 {
-    struct pattern_mismatch m;
-    if (pattern_verify(io->pt, d, k, io->buf, &m) == 0)
+    return io->plan->phases[io->phase].write;
+}
+
+/* Checks every byte step s read; records the first mismatch. */
+static void phase_verify(const struct phase_io *io, const struct plan_step *s,
+                         struct verify_state *v)
+{
+    int64_t off = 0;
+    unsigned char want = 0, got = 0;
+    int64_t bad = io->plan->ops->verify(io->plan, io->phase, s, io->buf, &off, &want, &got);
+    if (bad == 0)
         return;
     if (v->bad == 0) {
-        v->first_offset = pattern_var_base(io->pt, d) + pattern_file_offset(io->pt, k, m.mem_off);
-        v->expected = m.expected;
-        v->found = m.found;
+        v->first_offset = plan_step_file_offset(s, off);
+        v->expected = want;
+        v->found = got;
         snprintf(v->path, sizeof v->path, "%s", io->path);
     }
-    v->bad += m.bad;
+    v->bad += bad;
 }
 
 /* Collective: agree on ok, arming the watchdog first if this process failed
@@ -47,42 +56,76 @@ static void phase_enter(const struct phase_io *io, const char *op, int64_t bytes
 
 static bool phase_open(const struct phase_io *io, struct backend_file **f, struct err *e)
 {
-    bool may_truncate = false;
-    if (io->mode == BACKEND_WRITE) {
+    bool may_truncate = false, write = phase_writes(io);
+    if (write) {
         may_truncate = io->overwrite || files_contains(io->slot);
         files_add(io->slot, io->ctx->nprocs == 1);
     }
-    phase_enter(io, io->mode == BACKEND_WRITE ? "create" : "open", 0);
-    bool ok = io->ops->open(f, io->ctx, io->path, io->mode, may_truncate, e) == 0;
+    phase_enter(io, write ? "create" : "open", 0);
+    bool ok = io->ops->open(f, io->ctx, io->path, write ? BACKEND_WRITE : BACKEND_READ,
+                            may_truncate, io->plan, e) == 0;
     watchdog_leave();
-    if (!ok && e->exists && io->mode == BACKEND_WRITE)
+    if (!ok && e->exists && write)
         files_forget(io->slot); /* someone else's file: never ours to remove */
     return phase_agree(io, ok, e);
 }
 
-/* The transfers of one dataset; returns the seconds spent verifying and
- * noting what the library did. */
-static double phase_dataset(const struct phase_io *io, struct backend_file *f, int d,
-                            struct verify_state *v, struct err *e)
+/* A step that is not I/O: busy work, a barrier, or the token of processes
+ * that take turns. */
+static void phase_pause(const struct phase_io *io, const struct plan_step *s)
+{
+    int rank = io->ctx->rank, n = io->ctx->nprocs, token = 0;
+    switch (s->kind) {
+    case PLAN_STEP_COMPUTE: {
+        double end = MPI_Wtime() + s->seconds;
+        while (MPI_Wtime() < end)
+            ;
+        break;
+    }
+    case PLAN_STEP_BARRIER:
+        MPI_Barrier(io->agree);
+        break;
+    case PLAN_STEP_TOKEN_WAIT:
+        if (rank > 0)
+            MPI_Recv(&token, 1, MPI_INT, rank - 1, 0, io->agree, MPI_STATUS_IGNORE);
+        break;
+    case PLAN_STEP_TOKEN_PASS:
+        if (rank + 1 < n)
+            MPI_Send(&token, 1, MPI_INT, rank + 1, 0, io->agree);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The steps of variable v; returns the seconds spent poisoning, verifying
+ * and noting what the library did. */
+static double phase_steps(const struct phase_io *io, struct backend_file *f, int v,
+                          const struct plan_access *acc, struct verify_state *vs, struct err *e)
 {
     bool collective_io = io->ctx->set->collective && (io->ops->desc->caps & API_CAP_COLLECTIVE_IO);
-    bool check = io->verify && io->mode == BACKEND_READ;
-    int64_t moved = io->pt->xfer_bytes * (collective_io ? io->ctx->nprocs : 1);
-    const char *op = io->mode == BACKEND_WRITE ? "write" : "read";
+    bool check = io->verify && !phase_writes(io);
+    const char *op = phase_writes(io) ? "write" : "read";
     double excluded = 0;
-    for (int64_t k = 0; k < io->pt->ntransfers; k++) {
+    struct plan_step s;
+    for (int64_t k = 0; k < acc->nsteps; k++) {
         if (e->set && !collective_io)
             break;
+        plan_step(io->plan, io->phase, v, k, &s);
+        if (s.kind != PLAN_STEP_IO) {
+            phase_pause(io, &s);
+            continue;
+        }
         /* Outside the timers: a verified read starts from a buffer that
-         * holds none of the expected bytes (the block pattern's is
-         * prepared per dataset, phase_prepare()). */
-        if (check && !io->fill_each) {
+         * holds none of the expected bytes (poisoned per variable where
+         * the content differs between them, phase_prepare()). */
+        if (check && !io->plan->fill_per_var) {
             double t0 = MPI_Wtime();
-            pattern_poison(io->pt, d, io->buf);
+            io->plan->ops->fill(io->plan, io->phase, v, io->buf, true);
             excluded += MPI_Wtime() - t0;
         }
-        phase_enter(io, op, moved);
-        int rc = io->ops->transfer(f, k, io->buf, e);
+        phase_enter(io, op, s.bytes * (collective_io ? io->ctx->nprocs : 1));
+        int rc = io->ops->transfer(f, &s, io->buf + s.mem_off, e);
         watchdog_leave();
         if (rc < 0) {
             /* Collective transfers go on after an error; a library may not. */
@@ -100,43 +143,48 @@ static double phase_dataset(const struct phase_io *io, struct backend_file *f, i
         if (!check)
             continue;
         double t0 = MPI_Wtime();
-        phase_verify(io, d, k, v);
+        phase_verify(io, &s, vs);
         excluded += MPI_Wtime() - t0;
     }
     return excluded;
 }
 
-static void phase_end_dataset(const struct phase_io *io, struct backend_file *f, struct err *e)
+static void phase_end_var(const struct phase_io *io, struct backend_file *f, struct err *e)
 {
-    phase_enter(io, "end dataset", io->pt->dset_bytes);
-    io->ops->dset_end(f, e);
+    phase_enter(io, "end dataset", io->plan->flat_bytes);
+    io->ops->var_end(f, e);
     watchdog_leave();
 }
 
 /* A close may flush the whole file (--fsync, or the library's cache). */
 static void phase_close(const struct phase_io *io, struct backend_file *f, struct err *e)
 {
-    phase_enter(io, "close", (int64_t)io->num_dsets * io->pt->dset_bytes);
+    phase_enter(io, "close", io->plan->flat_bytes);
     io->ops->close(f, e);
     watchdog_leave();
 }
 
-/* Collective over io->agree, the block pattern: the buffer of dataset d
- * (its variable's content to write, or poison before a verified read),
- * then, from the second dataset on, a barrier. Each process's I/O is timed
- * without this work; were the processes let go one by one after it, their
- * transfers to a shared file would overlap less than the bare calls' and
- * the slowest process's time would flatter the run (docs/performance.md).
- * Dataset 0's is done before the phase's own barrier. Returns the seconds
- * spent. */
-static double phase_prepare(const struct phase_io *io, int d)
+/* Collective over io->agree where the buffer's content differs between
+ * variables (fill_per_var): the buffer of variable v (its content to write,
+ * or poison before a verified read), then, from the second variable on, a
+ * barrier. Each process's I/O is timed without this work; were the
+ * processes let go one by one after it, their transfers to a shared file
+ * would overlap less than the bare calls' and the slowest process's time
+ * would flatter the run (docs/performance.md). Variable 0's is done before
+ * the phase's own barrier. Elsewhere, a write's buffer is filled once, here.
+ * Returns the seconds spent. */
+static double phase_prepare(const struct phase_io *io, int v)
 {
     double t0 = MPI_Wtime();
-    if (io->mode == BACKEND_WRITE)
-        pattern_fill(io->pt, d, io->buf);
-    else if (io->verify)
-        pattern_poison(io->pt, d, io->buf);
-    if (d > 0)
+    bool write = phase_writes(io);
+    if (!io->plan->fill_per_var) {
+        if (v == 0 && write)
+            io->plan->ops->fill(io->plan, io->phase, 0, io->buf, false);
+        return MPI_Wtime() - t0;
+    }
+    if (write || io->verify)
+        io->plan->ops->fill(io->plan, io->phase, v, io->buf, !write);
+    if (v > 0)
         MPI_Barrier(io->agree);
     return MPI_Wtime() - t0;
 }
@@ -145,12 +193,8 @@ bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, str
 {
     struct backend_file *f = NULL;
     unsigned caps = io->ops->desc->caps;
-    /* The block pattern's MPI-IO sets a view per dataset: collective too. */
-    bool dset_collective = (caps & API_CAP_COLLECTIVE_DSET) || io->pt->whole;
-    bool agree_dsets =
-        dset_collective || (io->ctx->set->collective && (caps & API_CAP_COLLECTIVE_IO));
-    if (io->fill_each)
-        phase_prepare(io, 0);
+    bool collective_io = io->ctx->set->collective && (caps & API_CAP_COLLECTIVE_IO);
+    phase_prepare(io, 0);
     MPI_Barrier(io->agree);
     double t_open = MPI_Wtime();
     if (!phase_open(io, &f, e)) {
@@ -158,25 +202,31 @@ bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, str
         return false;
     }
     double t_fine = MPI_Wtime(), excluded = 0;
-    for (int d = 0; d < io->num_dsets; d++) {
-        if (io->fill_each && d > 0)
+    for (int d = 0; d < io->plan->nvars; d++) {
+        struct plan_access acc;
+        if (d > 0)
             excluded += phase_prepare(io, d);
-        phase_enter(io, "begin dataset", io->pt->dset_bytes);
-        bool ok = io->ops->dset_begin(f, d, io->pt, e) == 0;
+        plan_access(io->plan, io->phase, d, &acc);
+        /* A variable whose begin is collective for this API: HDF5's and
+         * PnetCDF's datasets, a flat API's file view. */
+        bool var_collective = (caps & API_CAP_COLLECTIVE_DSET) ||
+                              (acc.view_any && (collective_io || !acc.split_runs));
+        phase_enter(io, "begin dataset", io->plan->flat_bytes);
+        bool ok = io->ops->var_begin(f, d, &acc, e) == 0;
         watchdog_leave();
-        if (agree_dsets && !phase_agree(io, ok, e)) {
-            phase_end_dataset(io, f, e);
+        if ((var_collective || collective_io) && !phase_agree(io, ok, e)) {
+            phase_end_var(io, f, e);
             break;
         }
         double t_raw = MPI_Wtime(), x = 0;
         if (ok)
-            x = phase_dataset(io, f, d, v, e);
+            x = phase_steps(io, f, d, &acc, v, e);
         t[PHASE_RAW] += MPI_Wtime() - t_raw - x;
         excluded += x;
-        if (e->set && dset_collective)
+        if (e->set && var_collective)
             watchdog_arm(e);
-        phase_end_dataset(io, f, e);
-        if (e->set && !dset_collective)
+        phase_end_var(io, f, e);
+        if (e->set && !var_collective)
             break;
     }
     double t_close = MPI_Wtime();

@@ -1,5 +1,5 @@
-/* One phase (write or read) of one file: barrier, open, every dataset's
- * transfers, close, with the timers of docs/original.md §6.1 and the
+/* One phase of a plan (plan/plan.h) on one file: barrier, open, every
+ * variable's steps, close, with the timers of docs/original.md §6.1 and the
  * verification of -D v kept outside every timer. */
 #ifndef H5PERF_PHASE_H
 #define H5PERF_PHASE_H
@@ -24,16 +24,13 @@ struct verify_state {
 struct phase_io {
     const struct backend_ops *ops;
     const struct backend_ctx *ctx;
-    const struct pattern *pt;
-    int slot;         /* the file's slot in the created-files registry */
-    const char *path; /* files_path(slot) */
-    enum backend_mode mode;
-    int num_dsets;
-    unsigned char *buf; /* pt->xfer_bytes, filled with the data value for writes */
-    bool verify;        /* read phase: check every byte read */
+    const struct plan *plan;
+    int phase;          /* of the plan */
+    int slot;           /* the file's slot in the created-files registry */
+    const char *path;   /* files_path(slot) */
+    unsigned char *buf; /* plan->buffer_bytes */
+    bool verify;        /* a read phase: check every byte read */
     bool overwrite;     /* --overwrite: an existing file may be replaced */
-    bool fill_each;     /* the block pattern: buf prepared for each dataset, processes
-                           released together (phase.c, phase_prepare()) */
     MPI_Comm agree;     /* the run's processes (ctx->comm: the file's, SELF with fpp) */
     /* Collective transfers through a backend with io_mode: what the library
      * did with each completed one is added here; else NULL. */

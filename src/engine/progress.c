@@ -5,45 +5,32 @@
 
 #include <mpi.h>
 
-#include "cli/dims.h"
-#include "cli/sweep.h"
-#include "pattern/pattern.h"
-#include "report/text.h"
-
 static int progress_phases(const struct config *cfg)
 {
     return cfg->write_only || cfg->read_only ? 1 : 2;
 }
 
-void progress_init(struct progress *p, const struct config *cfg, const struct run_point *pts, int n,
-                   bool on, FILE *out)
+void progress_init(struct progress *p, const struct session *s, bool on, FILE *out)
 {
     *p = (struct progress){
-        .out = on ? out : NULL, .start = MPI_Wtime(), .phases = progress_phases(cfg)};
+        .out = on ? out : NULL, .start = MPI_Wtime(), .phases = progress_phases(s->cfg)};
     if (!p->out)
         return;
     /* Bytes one iteration moves per phase: files x datasets x size. */
-    for (int i = 0; i < n; i++)
-        p->total +=
-            (double)cfg->num_files * (double)sweep_file_bytes(cfg, pts[i].nprocs) * cfg->iterations;
+    for (int i = 0; i < s->npoints; i++)
+        p->total += (double)s->points[i].m.phase_bytes * s->cfg->iterations;
     p->total *= p->phases;
 }
 
-void progress_begin(struct progress *p, const struct run_point *pt, int iteration, int iterations)
+void progress_begin(struct progress *p, const struct session_point *sp, int iteration,
+                    int iterations)
 {
     if (!p->out)
         return;
-    char what[64];
-    if (pt->xfer > 0) {
-        char size[32];
-        text_size(size, sizeof size, pt->xfer);
-        snprintf(what, sizeof what, "transfer size %s", size);
-    } else {
-        snprintf(what, sizeof what, "layout %s", dims_layout_name(pt->layout));
-    }
+    const struct run_point *pt = &sp->p;
     double share = p->total > 0 ? p->done / p->total : 0.0;
     fprintf(p->out, "h5perf: progress: %d process%s, %s, %s, iteration %d of %d: %.0f%% done",
-            pt->nprocs, pt->nprocs == 1 ? "" : "es", what, api_desc(pt->api)->key, iteration,
+            pt->nprocs, pt->nprocs == 1 ? "" : "es", sp->label, api_desc(pt->api)->key, iteration,
             iterations, 100.0 * share);
     if (p->done > 0 && p->total > p->done) {
         double left = (MPI_Wtime() - p->start) * (p->total - p->done) / p->done;

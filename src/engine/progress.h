@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/sweep.h"
+#include "session/session.h"
 
 struct progress {
     FILE *out;    /* NULL: off (not asked for, or not world rank 0) */
@@ -19,12 +19,12 @@ struct progress {
     int phases; /* 2, or 1 with -w or --read-only */
 };
 
-/* Off unless on; else sums the bytes of the n run points of cfg's sweep. */
-void progress_init(struct progress *p, const struct config *cfg, const struct run_point *pts, int n,
-                   bool on, FILE *out);
-/* Before an iteration of run point pt: one line naming it, with the share
+/* Off unless on; else sums the bytes of the session's run points. */
+void progress_init(struct progress *p, const struct session *s, bool on, FILE *out);
+/* Before an iteration of run point sp: one line naming it, with the share
  * done and the time left, estimated from the throughput so far. */
-void progress_begin(struct progress *p, const struct run_point *pt, int iteration, int iterations);
+void progress_begin(struct progress *p, const struct session_point *sp, int iteration,
+                    int iterations);
 /* After an iteration that moved `bytes` in each of its phases. */
 void progress_add(struct progress *p, int64_t bytes);
 /* After the sweep: the time it took. */

@@ -15,8 +15,6 @@
 #include "engine/sink.h"
 #include "engine/watchdog.h"
 #include "exit_status.h"
-#include "report/block.h"
-#include "report/text.h"
 
 /* Collective: the parameter header, by rank 0 alone or, with -D >= 1, by
  * every rank (gathered, in rank order); nothing unless the report is text. */
@@ -26,21 +24,17 @@ static void run_header(const struct setup *s)
     H5get_libversion(&maj, &min, &rel);
     char version[64];
     snprintf(version, sizeof version, "%u.%u.%u", maj, min, rel);
-    if (s->cfg.pattern != PATTERN_GUIDE) {
-        if (s->report)
-            text_block_header(s->report, &s->cfg, version);
-        return;
-    }
+    const struct pattern_report *rep = s->session.pattern->report;
     if (s->cfg.debug_level == 0) {
         if (s->report)
-            text_header(s->report, &s->cfg, 0, version, MPI_MAX_INFO_VAL);
+            rep->header(s->report, &s->cfg, 0, version, MPI_MAX_INFO_VAL);
         return;
     }
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (mem) {
-        text_header(mem, &s->cfg, s->world_rank, version, MPI_MAX_INFO_VAL);
+        rep->header(mem, &s->cfg, s->world_rank, version, MPI_MAX_INFO_VAL);
         fclose(mem);
     }
     sink_gather(MPI_COMM_WORLD, text, s->report, NULL);

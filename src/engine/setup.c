@@ -44,20 +44,12 @@ static bool setup_agree(const struct setup *s, bool ok, const char *line)
     return false;
 }
 
-/* Local: the block pattern's grid for each process count of the sweep, as
- * MPI_Dims_create makes it (validation needs them; it cannot call MPI). */
-static void setup_auto_grids(struct config *c)
+/* MPI_Dims_create for the session (which cannot call MPI). */
+static void setup_dims(int nprocs, int ndims, int *dims)
 {
-    if (c->pattern != PATTERN_BLOCK || c->grid[0] > 0)
-        return;
-    int k = 0;
-    for (int p = sweep_procs_first(c); p != 0 && k < CONFIG_MAX_SWEEP;
-         p = sweep_procs_next(c, p), k++) {
-        int dims[MODEL_MAX_DIMS] = {0, 0, 0};
-        MPI_Dims_create(p, c->ndims, dims);
-        for (int d = 0; d < MODEL_MAX_DIMS; d++)
-            c->auto_grid[k][d] = d < c->ndims ? dims[d] : 0;
-    }
+    for (int d = 0; d < ndims; d++)
+        dims[d] = 0;
+    MPI_Dims_create(nprocs, ndims, dims);
 }
 
 /* Local: command line and environment to a finished, validated config. */
@@ -72,12 +64,10 @@ static int setup_parse(struct setup *s, int argc, char **argv, struct cli_msg *m
         return -1;
     if (s->cfg.help || s->cfg.version)
         return 0;
-    if (config_finish(&s->cfg, s->world_size, w, m) < 0)
+    if (config_finish(&s->cfg, s->world_size, w, m) < 0 ||
+        session_build(&s->session, &s->cfg, setup_dims, m) < 0)
         return -1;
-    setup_auto_grids(&s->cfg);
-    if (config_validate(&s->cfg, m) < 0)
-        return -1;
-    return engine_check(&s->cfg, m);
+    return engine_check(&s->session, m);
 }
 
 /* Rank 0, --read-only: the data file of an API exists, is a regular file
@@ -95,11 +85,18 @@ static int setup_check_source(const struct setup *s, int api, const char *name, 
                         ro, name);
     if (!S_ISREG(st.st_mode))
         return cli_fail(m, "h5perf: %s: data file '%s' is not a regular file", ro, name);
-    struct pattern pt;
-    struct run_point p = {sweep_procs_first(c), c->xfer_max, LAYOUT_SHARED, (enum api_id)api, 0, 0};
+    /* The first point of the API reads the most: the largest process
+     * count, the largest transfer size of the guide's coming last. */
+    const struct session_point *sp = NULL;
+    for (int i = 0; i < s->session.npoints; i++) {
+        const struct session_point *q = &s->session.points[i];
+        if ((int)q->p.api == api && q->p.nprocs == s->session.counts[0].nprocs)
+            sp = q;
+    }
+    struct plan plan;
     char why[512] = "";
-    if (sweep_plan(c, &p, 0, 0, true, &pt, NULL) == 0 &&
-        b->check_source(name, sweep_datasets(c), &pt, why, sizeof why) == 0)
+    if (sp && s->session.pattern->plan(c, &sp->p, 0, 0, &plan) == 0 &&
+        b->check_source(name, &plan, why, sizeof why) == 0)
         return 0;
     return cli_fail(m, "h5perf: %s: data file '%s' %s (written with other options?)", ro, name,
                     why);
@@ -169,38 +166,42 @@ static int setup_check_aligned(const struct setup *s, int64_t end, int64_t flat,
 static int setup_check_extent(const struct setup *s, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
-    int p = sweep_procs_first(c);
-    int64_t flat = extent_flat(c, p);
-    int64_t hdf5 = c->apis & API_BIT(API_PHDF5) ? extent_hdf5(c, p, true) : 0;
+    const struct session_point *big = session_largest_file(&s->session);
+    if (!big)
+        return 0;
+    int p = big->p.nprocs;
+    int64_t flat = big->m.flat_bytes, hdf5 = 0, nc = 0;
+    for (int i = 0; i < s->session.npoints; i++) {
+        const struct pattern_measure *pm = &s->session.points[i].m;
+        struct extent_file f = {pm->nvars, pm->var_bytes, pm->max_chunk};
+        int64_t h = s->session.points[i].p.api == API_PHDF5
+                        ? extent_hdf5(&f, c->align, c->threshold, true)
+                        : 0;
+        int64_t n = s->session.points[i].p.api == API_PNETCDF && c->align > 1
+                        ? extent_pnetcdf(&f, c->align)
+                        : 0;
+        hdf5 = h > hdf5 || h < 0 ? h : hdf5;
+        nc = n > nc || n < 0 ? n : nc;
+    }
     const char *where = s->dir[0] ? s->dir : ".";
     char size[32], dset[32];
     /* The data alone first: if it does not fit, no alignment is to blame. */
     int errnum = flat >= NAMES_PROBE_SIZE_MIN ? names_probe_size(s->dir, flat) : 0;
     if (errnum == EFBIG || errnum == EINVAL) {
-        /* What makes the file: -d times -e, or --vars times the array. */
-        bool app = c->pattern != PATTERN_GUIDE;
-        int n = sweep_datasets(c);
-        enum opt_id id = c->spelled[app ? OPT_VARS : OPT_DSETS] && n > 1
-                             ? (app ? OPT_VARS : OPT_DSETS)
-                             : OPT_BYTES;
+        const struct pattern_desc *pd = s->session.pattern;
+        int n = big->m.nvars;
         char lead[192];
-        if (app && id == OPT_BYTES)
-            cli_app_option(c, lead, sizeof lead);
-        else if (c->spelled[id])
-            snprintf(lead, sizeof lead, "%s '%s'", c->spelled[id], c->raw[id]);
-        else
-            snprintf(lead, sizeof lead, "-e");
+        pd->file_lead(c, lead, sizeof lead);
         cli_bytes(size, sizeof size, flat);
         cli_bytes(dset, sizeof dset, flat / n);
         return cli_fail(m,
                         "h5perf: %s: data files of %s (%d %s%s of %s, %d process%s) do not fit "
                         "in '%s': its file system refuses a file of that size (%s)",
-                        lead, size, n, app ? "variable" : "dataset", n == 1 ? "" : "s", dset, p,
-                        p == 1 ? "" : "es", where, strerror(errnum));
+                        lead, size, n, pd->var_word, n == 1 ? "" : "s", dset, p, p == 1 ? "" : "es",
+                        where, strerror(errnum));
     }
     if (setup_check_aligned(s, hdf5, flat, "HDF5 places data and metadata at multiples", m) < 0)
         return -1;
-    int64_t nc = c->apis & API_BIT(API_PNETCDF) && c->align > 1 ? extent_pnetcdf(c, p) : 0;
     return setup_check_aligned(s, nc, flat, "PnetCDF places each variable at a multiple", m);
 }
 
@@ -232,15 +233,16 @@ static int setup_check_name(const struct setup *s, int a, const char *name, stru
     return setup_check_replaceable(s, name, &st, m);
 }
 
-/* Which names a run uses: the shared ones (every layout but fpp), and
- * each process's own (the block pattern's fpp layout). */
-static void setup_layouts(const struct config *c, bool *shared, bool *fpp)
+/* Which names a run uses: the shared ones, and each process's own (a
+ * file per process), as its run points' layouts say. */
+static void setup_layouts(const struct setup *s, bool *shared, bool *fpp)
 {
-    *shared = c->pattern == PATTERN_GUIDE;
-    *fpp = false;
-    for (int l = 0; c->pattern != PATTERN_GUIDE && l < c->nlayouts; l++) {
-        *fpp |= c->layouts[l] == LAYOUT_FPP;
-        *shared |= c->layouts[l] != LAYOUT_FPP;
+    *shared = *fpp = false;
+    for (int i = 0; i < s->session.npoints; i++) {
+        const struct layout_desc *l = layout_desc(s->session.points[i].p.layout);
+        bool own = l && l->per_process;
+        *fpp |= own;
+        *shared |= !own;
     }
 }
 
@@ -258,7 +260,7 @@ static int setup_check_files(struct setup *s, struct cli_msg *m)
     if (c->direct && !c->read_only && names_direct(s->dir, c->spelled[OPT_DIRECT], NULL, m) < 0)
         return -1;
     bool shared, fpp;
-    setup_layouts(c, &shared, &fpp);
+    setup_layouts(s, &shared, &fpp);
     for (int f = 0; f < c->num_files; f++)
         for (int a = 0; a < API_COUNT; a++) {
             if (!(c->apis & API_BIT(a)))
@@ -452,7 +454,7 @@ bool setup_declare_files(const struct setup *s)
     char name[SETUP_PATH_MAX];
     struct cli_msg m;
     bool ok = paths != NULL, shared, fpp;
-    setup_layouts(c, &shared, &fpp);
+    setup_layouts(s, &shared, &fpp);
     for (int f = 0; ok && f < c->num_files; f++)
         for (int a = 0; ok && a < API_COUNT; a++) {
             if (!(c->apis & API_BIT(a)))
@@ -491,4 +493,5 @@ void setup_release(struct setup *s)
     s->out = s->report = s->results = NULL;
     if (s->info != MPI_INFO_NULL)
         MPI_Info_free(&s->info);
+    session_release(&s->session);
 }

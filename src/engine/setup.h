@@ -11,11 +11,13 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "session/session.h"
 
 #define SETUP_PATH_MAX 4096
 
 struct setup {
     struct config cfg;
+    struct session session; /* the run plan: every run point, measured (session.h) */
     int world_rank, world_size;
     MPI_Info info;                     /* from HDF5_MPI_INFO, or MPI_INFO_NULL */
     FILE *out;                         /* world rank 0: stdout or the -o file; NULL elsewhere */

@@ -1,15 +1,20 @@
-/* Validation of the block pattern's sweep before any file exists
- * (docs/block.md): at every process count its grid must divide the array
- * (MPI_Dims_create's grid or --grid, and --read-grid), the array must fit
- * in 64-bit offsets, and each process's block within the call limit of
- * every API selected. Pure: no MPI, nothing printed. */
+/* Validation of the application patterns' sweeps before any file exists
+ * (docs/block.md, docs/particles.md): at every process count the block
+ * pattern's grid must divide the array (MPI_Dims_create's grid or --grid,
+ * and --read-grid) and the particles' counts must add up within 64 bits;
+ * the array must fit in 64-bit offsets, and each process's call within the
+ * call limit of every API selected. Pure: no MPI, nothing printed. */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
 #include "cli/dims.h"
-#include "cli/sweep.h"
+#include "cli/extent.h"
+#include "pattern/app.h"
+#include "pattern/app_finish.h"
+#include "pattern/block.h"
 #include "pattern/particles.h"
+#include "pattern/particles_dist.h"
 
 static void grid_text(char *buf, size_t len, int n, const int *grid)
 {
@@ -32,23 +37,19 @@ static void split_text(const struct config *c, const int *grid, char *buf, size_
     buf[0] = '\0';
 }
 
-static int val_grid(const struct config *c, int nprocs, bool read, enum pattern_violation v,
-                    struct cli_msg *m)
+static int val_grid(const struct config *c, const struct run_point *p, bool read,
+                    enum pattern_violation v, struct cli_msg *m)
 {
     const char *g = c->spelled[OPT_GLOBAL], *graw = c->raw[OPT_GLOBAL];
+    int nprocs = p->nprocs;
     if (v == PATTERN_OVERFLOW)
         return cli_fail(m,
                         "h5perf: %s '%s': %d variable%s of %d-byte elements do%s not fit in "
                         "64-bit offsets",
                         g, graw, c->nvars, c->nvars == 1 ? "" : "s", c->elem,
                         c->nvars == 1 ? "es" : "");
-    int grid[MODEL_MAX_DIMS];
+    const int *grid = read ? c->read_grid : p->grid;
     char text[64], why[128];
-    if (read)
-        for (int d = 0; d < MODEL_MAX_DIMS; d++)
-            grid[d] = c->read_grid[d];
-    else
-        sweep_grid(c, nprocs, grid);
     grid_text(text, sizeof text, c->ndims, grid);
     split_text(c, grid, why, sizeof why);
     enum opt_id id = read ? OPT_READ_GRID : OPT_GRID;
@@ -61,88 +62,90 @@ static int val_grid(const struct config *c, int nprocs, bool read, enum pattern_
                     g, graw, nprocs, nprocs == 1 ? "" : "es", text, why);
 }
 
-/* The option that set the particles' counts, as typed: --distribution,
- * else --particles (its default if not given). */
-static void val_counts_option(const struct config *c, const char **spelled, const char **raw)
-{
-    enum opt_id id = c->spelled[OPT_DISTRIBUTION] ? OPT_DISTRIBUTION : OPT_PARTICLES;
-    *spelled = c->spelled[id] ? c->spelled[id] : "--particles";
-    *raw = c->raw[id] ? c->raw[id] : "1048576";
-}
-
-/* The particles pattern: the counts sum to nothing, or to more than
- * 64-bit offsets hold. */
-static int val_particles(const struct config *c, int nprocs, enum pattern_violation v,
-                         struct cli_msg *m)
-{
-    const char *spelled, *raw;
-    val_counts_option(c, &spelled, &raw);
-    if (v == PATTERN_NO_PARTICLES)
-        return cli_fail(m, "h5perf: %s '%s': no process has any particles with %d process%s",
-                        spelled, raw, nprocs, nprocs == 1 ? "" : "es");
-    return cli_fail(m,
-                    "h5perf: %s '%s': %d variable%s of the particles of %d process%s do%s not "
-                    "fit in 64-bit offsets",
-                    spelled, raw, c->nvars, c->nvars == 1 ? "" : "s", nprocs,
-                    nprocs == 1 ? "" : "es", c->nvars == 1 ? "es" : "");
-}
-
-/* An API's limit on the bytes one call moves (api.h): a process's block
- * moves in one call. */
-static int val_block_limit(const struct config *c, const struct run_point *p, int64_t bytes,
-                           struct cli_msg *m)
+int app_call_limit(const struct config *c, const struct run_point *p, int64_t bytes,
+                   const char *lead, const char *what, const char *remedy, struct cli_msg *m)
 {
     const struct api_desc *api = api_desc(p->api);
+    (void)c;
     if (!api->max_call_bytes || bytes <= api->max_call_bytes)
         return 0;
     char size[32];
     cli_bytes(size, sizeof size, bytes);
-    if (c->pattern == PATTERN_PARTICLES) {
-        const char *spelled, *raw;
-        val_counts_option(c, &spelled, &raw);
-        return cli_fail(m,
-                        "h5perf: %s '%s': a process's particles of one variable are %s with %d "
-                        "process%s, above %s's limit of %" PRId64 " bytes per call; give fewer "
-                        "particles per process or leave out %s",
-                        spelled, raw, size, p->nprocs, p->nprocs == 1 ? "" : "es", api->err_name,
-                        api->max_call_bytes, api->key);
-    }
     return cli_fail(m,
-                    "h5perf: %s '%s': each process's block is %s with %d process%s, above "
-                    "%s's limit of %" PRId64 " bytes per call; use more processes or leave "
-                    "out %s",
-                    c->spelled[OPT_GLOBAL], c->raw[OPT_GLOBAL], size, p->nprocs,
-                    p->nprocs == 1 ? "" : "es", api->err_name, api->max_call_bytes, api->key);
+                    "h5perf: %s: %s %s with %d process%s, above %s's limit of %" PRId64
+                    " bytes per call; %s or leave out %s",
+                    lead, what, size, p->nprocs, p->nprocs == 1 ? "" : "es", api->err_name,
+                    api->max_call_bytes, remedy, api->key);
 }
 
-/* The most one process moves in one call: its block (every block of a
- * grid that divides the array has the same size), or the largest count of
- * particles. */
-static int64_t val_call_bytes(const struct config *c, const struct run_point *p,
-                              const struct pattern *pt)
+int block_validate(const struct config *c, const struct run_point *pts, int n, struct cli_msg *m)
 {
-    if (c->pattern != PATTERN_PARTICLES)
-        return pt->xfer_bytes;
-    /* At most 7 * 2^40 particles: the product fits. */
-    return particles_max_count(&pt->q.dist, p->nprocs) * 4;
-}
-
-int config_validate_block(const struct config *c, struct cli_msg *m)
-{
-    struct run_point pts[CONFIG_MAX_SWEEP * LAYOUT_COUNT * API_COUNT];
-    int n = sweep_points(c, pts, (int)(sizeof pts / sizeof pts[0]));
     for (int i = 0; i < n; i++) {
-        struct pattern pt;
-        enum pattern_violation v;
+        int64_t box = 0;
         for (int read = 0; read < 2; read++) {
-            if (sweep_plan(c, &pts[i], 0, 0, read, &pt, &v) < 0)
-                return c->pattern == PATTERN_PARTICLES
-                           ? val_particles(c, pts[i].nprocs, v, m)
-                           : val_grid(c, pts[i].nprocs, read && c->read_grid[0] > 0, v, m);
-            if (val_block_limit(c, &pts[i], val_call_bytes(c, &pts[i], &pt), m) < 0)
+            struct app_params a;
+            block_params(c, &pts[i], read, &a);
+            enum pattern_violation v = app_check_block(&a);
+            if (v != PATTERN_OK)
+                return val_grid(c, &pts[i], read && c->read_grid[0] > 0, v, m);
+            int64_t g[MODEL_MAX_DIMS];
+            for (int d = 0; d < a.ndims; d++)
+                g[d] = a.global[d] / a.grid[d];
+            box = model_product(a.ndims, g) * a.elem;
+            char lead[160];
+            snprintf(lead, sizeof lead, "%s '%s'", c->spelled[OPT_GLOBAL], c->raw[OPT_GLOBAL]);
+            if (app_call_limit(c, &pts[i], box, lead, "each process's block is",
+                               "use more processes", m) < 0)
                 return -1;
         }
-        if (config_validate_extent(c, pts[i].nprocs, m) < 0)
+        int64_t total = model_product(c->ndims, c->global) * c->elem;
+        bool chunked = false;
+        for (int l = 0; l < c->nlayouts; l++)
+            chunked |= c->layouts[l] == LAYOUT_CHUNKED;
+        struct extent_file f = {c->nvars, total, chunked ? box : 0};
+        if (config_validate_extent(c, pts[i].nprocs, &f, m) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The option that set the particles' counts, as typed: --distribution,
+ * else --particles (its default if not given). */
+static void val_counts_option(const struct config *c, char *buf, size_t len)
+{
+    enum opt_id id = c->spelled[OPT_DISTRIBUTION] ? OPT_DISTRIBUTION : OPT_PARTICLES;
+    snprintf(buf, len, "%s '%s'", c->spelled[id] ? c->spelled[id] : "--particles",
+             c->raw[id] ? c->raw[id] : "1048576");
+}
+
+int particles_validate(const struct config *c, const struct run_point *pts, int n,
+                       struct cli_msg *m)
+{
+    for (int i = 0; i < n; i++) {
+        int nprocs = pts[i].nprocs;
+        struct particle_params q;
+        particles_params(c, &pts[i], &q);
+        enum pattern_violation v = particles_check(&q);
+        char lead[160];
+        val_counts_option(c, lead, sizeof lead);
+        if (v == PATTERN_NO_PARTICLES)
+            return cli_fail(m, "h5perf: %s: no process has any particles with %d process%s", lead,
+                            nprocs, nprocs == 1 ? "" : "es");
+        if (v != PATTERN_OK)
+            return cli_fail(m,
+                            "h5perf: %s: %d variable%s of the particles of %d process%s do%s "
+                            "not fit in 64-bit offsets",
+                            lead, c->nvars, c->nvars == 1 ? "" : "s", nprocs,
+                            nprocs == 1 ? "" : "es", c->nvars == 1 ? "es" : "");
+        /* At most 7 * 2^40 particles: the product fits. */
+        int64_t most = particles_max_count(&q.dist, nprocs) * 4;
+        if (app_call_limit(c, &pts[i], most, lead, "a process's particles of one variable are",
+                           "give fewer particles per process", m) < 0)
+            return -1;
+        int64_t total = 0, off = 0;
+        particles_scan(&q.dist, nprocs, 0, &off, &total);
+        struct extent_file f = {c->nvars, 4 * total, 0};
+        if (config_validate_extent(c, nprocs, &f, m) < 0)
             return -1;
     }
     return 0;

@@ -1,21 +1,13 @@
-/* Defaults and refusals of the block pattern (docs/block.md): its options
- * only with --pattern block, the guide's options that do not apply refused,
- * the defaults (8-byte elements, one variable, every layout), the grid
- * against the array, the process counts and the read grid. Pure. */
+/* Defaults and refusals of the block pattern (docs/block.md): the defaults
+ * (8-byte elements, one variable, every layout), the grid against the
+ * array, the process counts and the read grid; and what the application
+ * patterns refuse alike (app_finish_common, app_finish_places). Pure. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/dims.h"
-
-/* The options of the block pattern, and the guide's that it has no use for. */
-static const enum opt_id block_only[] = {OPT_GLOBAL, OPT_GRID,   OPT_ELEMENT_SIZE,
-                                         OPT_VARS,   OPT_LAYOUT, OPT_READ_GRID};
-static const enum opt_id guide_only[] = {
-    OPT_BYTES, OPT_MIN_XFER, OPT_MAX_XFER, OPT_BLOCK,  OPT_INTERLEAVED, OPT_GEOMETRY,
-    OPT_CHUNK, OPT_DSETS,    OPT_FILES,    OPT_DIRECT, OPT_READ_SHIFT,  OPT_OVERHEAD};
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#include "pattern/app_finish.h"
 
 /* "4x4x4" of a grid. */
 static void grid_text(char *buf, size_t len, int n, const int *grid)
@@ -121,61 +113,18 @@ static int block_read_grid(const struct config *cfg, struct cli_msg *msg)
     return 0;
 }
 
-/* The options of the particles pattern; --vars and --layout are shared. */
-static const enum opt_id particles_only[] = {OPT_PARTICLES, OPT_DISTRIBUTION, OPT_SEED};
-static const enum opt_id block_not_particles[] = {OPT_GLOBAL, OPT_ELEMENT_SIZE, OPT_GRID,
-                                                  OPT_READ_GRID};
-
-/* The first option of ids given, or -1. */
-static int given(const struct config *cfg, const enum opt_id *ids, size_t n)
+int app_finish_common(const struct config *cfg, struct cli_msg *msg)
 {
-    for (size_t i = 0; i < n; i++)
-        if (cfg->spelled[ids[i]])
-            return (int)ids[i];
-    return -1;
-}
-
-/* What the guide's patterns and the application patterns refuse of each
- * other's options. */
-static int app_options(const struct config *cfg, struct cli_msg *msg)
-{
-    int id;
-    static const enum opt_id places[] = {OPT_ALIGN_DATA, OPT_SHIFT};
-    if (cfg->pattern == PATTERN_GUIDE && (id = given(cfg, places, COUNT_OF(places))) >= 0)
-        return cli_fail(msg,
-                        "h5perf: %s: applies to --pattern block or particles (the guide's HDF5 "
-                        "alignment is -a and -T)",
-                        cfg->spelled[id]);
-    if (cfg->pattern == PATTERN_GUIDE) {
-        if ((id = given(cfg, block_only, COUNT_OF(block_only))) >= 0)
-            return cli_fail(msg, "h5perf: %s: applies to --pattern block%s", cfg->spelled[id],
-                            id == OPT_VARS || id == OPT_LAYOUT ? " or particles" : "");
-        if ((id = given(cfg, particles_only, COUNT_OF(particles_only))) >= 0)
-            return cli_fail(msg, "h5perf: %s: applies to --pattern particles", cfg->spelled[id]);
-        return 0;
-    }
-    const char *name = cfg->pattern == PATTERN_BLOCK ? "block" : "particles";
-    if ((id = given(cfg, guide_only, COUNT_OF(guide_only))) >= 0)
-        return cli_fail(msg, "h5perf: %s: applies to the guide's patterns, not to %s %s",
-                        cfg->spelled[id], cfg->spelled[OPT_PATTERN], name);
     if (cfg->debug_level || cfg->debug_raw || cfg->debug_times)
         return cli_fail(msg, "h5perf: %s '%s': with %s %s only v (verify the data read) applies",
                         cfg->spelled[OPT_DEBUG], cfg->raw[OPT_DEBUG], cfg->spelled[OPT_PATTERN],
-                        name);
-    if (cfg->pattern == PATTERN_PARTICLES &&
-        (id = given(cfg, block_not_particles, COUNT_OF(block_not_particles))) >= 0)
-        return cli_fail(msg, "h5perf: %s: applies to --pattern block, not to %s particles",
-                        cfg->spelled[id], cfg->spelled[OPT_PATTERN]);
-    if (cfg->pattern == PATTERN_BLOCK &&
-        (id = given(cfg, particles_only, COUNT_OF(particles_only))) >= 0)
-        return cli_fail(msg, "h5perf: %s: applies to --pattern particles, not to %s block",
-                        cfg->spelled[id], cfg->spelled[OPT_PATTERN]);
+                        pattern_of(cfg)->key);
     return 0;
 }
 
 /* --align-data and --shift place the data of the POSIX and MPI-IO files
  * of the shared and chunked layouts: refused where the run has none. */
-static int app_places(const struct config *cfg, struct cli_msg *msg)
+int app_finish_places(const struct config *cfg, struct cli_msg *msg)
 {
     int id = cfg->spelled[OPT_ALIGN_DATA] ? OPT_ALIGN_DATA : OPT_SHIFT;
     if (!cfg->spelled[id])
@@ -209,14 +158,11 @@ static int app_places(const struct config *cfg, struct cli_msg *msg)
     return 0;
 }
 
-int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg)
+int block_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg)
 {
-    if (app_options(cfg, msg) < 0)
+    (void)w;
+    if (app_finish_common(cfg, msg) < 0)
         return -1;
-    if (cfg->pattern == PATTERN_GUIDE)
-        return 0;
-    if (cfg->pattern == PATTERN_PARTICLES)
-        return config_finish_particles(cfg, world_size, msg) < 0 ? -1 : app_places(cfg, msg);
     if (!cfg->ndims)
         return cli_fail(msg,
                         "h5perf: %s block: give the array with --global, e.g. --global "
@@ -229,7 +175,7 @@ int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg)
     if (!cfg->nlayouts) {
         cfg->nlayouts = LAYOUT_COUNT;
         for (int l = 0; l < LAYOUT_COUNT; l++)
-            cfg->layouts[l] = (enum pattern_layout)l;
+            cfg->layouts[l] = l;
     }
     if (block_grid_dims(cfg, OPT_GRID, cfg->grid, msg) < 0 ||
         block_grid_dims(cfg, OPT_READ_GRID, cfg->read_grid, msg) < 0 ||
@@ -241,5 +187,5 @@ int config_finish_block(struct config *cfg, int world_size, struct cli_msg *msg)
                         "h5perf: %s: reads a kept shared file (the other layouts follow the "
                         "writer's grid); give --layout shared",
                         cfg->spelled[OPT_READ_ONLY]);
-    return app_places(cfg, msg);
+    return app_finish_places(cfg, msg);
 }

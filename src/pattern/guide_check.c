@@ -1,6 +1,6 @@
-/* Validation of every run of the sweep before any file exists
+/* The guide's validation of every run of the sweep before any file exists
  * (docs/original.md §0, §3.5): each (process count, transfer size) goes
- * through pattern_check(), and the file and total sizes must fit in 64 bits.
+ * through guide_check(), and the file and total sizes must fit in 64 bits.
  * The first failure becomes one line naming the option and value to change,
  * and saying when the culprit is a default. Pure: no MPI, nothing printed. */
 #include <limits.h>
@@ -13,7 +13,8 @@
 #include "cli/extent.h"
 #include "cli/size.h"
 #include "cli/sweep.h"
-#include "pattern/pattern.h"
+#include "pattern/guide.h"
+#include "pattern/guide_geom.h"
 #include "report/text.h"
 
 /* Where a value in a message came from. */
@@ -267,8 +268,8 @@ static int val_files(const struct config *cfg, int nprocs, struct cli_msg *msg)
 
 /* -a with PnetCDF: at most EXTENT_PNETCDF_ALIGN_MAX (extent.h), and a file
  * whose aligned variables end within 64 bits. */
-static int val_pnetcdf_align(const struct config *cfg, int nprocs, const struct val_src *a,
-                             struct cli_msg *msg)
+static int val_pnetcdf_align(const struct config *cfg, int nprocs, const struct extent_file *f,
+                             const struct val_src *a, struct cli_msg *msg)
 {
     if (!(cfg->apis & API_BIT(API_PNETCDF)) || cfg->align <= 1)
         return 0;
@@ -281,36 +282,37 @@ static int val_pnetcdf_align(const struct config *cfg, int nprocs, const struct 
                  api, cfg->raw[OPT_API]);
         return val_line(msg, a->lead, body);
     }
-    if (extent_pnetcdf(cfg, nprocs) >= 0)
+    if (extent_pnetcdf(f, cfg->align) >= 0)
         return 0;
     snprintf(body, sizeof body,
              "PnetCDF places each variable at a multiple of the alignment; a file of %d "
              "variable%s with %d %s would end beyond the largest 64-bit file offset; use a "
              "smaller %s",
-             sweep_datasets(cfg), sweep_datasets(cfg) == 1 ? "" : "s", nprocs,
-             val_procs_word(nprocs), cfg->spelled[OPT_ALIGN] ? cfg->spelled[OPT_ALIGN] : "-a");
+             f->nvars, f->nvars == 1 ? "" : "s", nprocs, val_procs_word(nprocs),
+             cfg->spelled[OPT_ALIGN] ? cfg->spelled[OPT_ALIGN] : "-a");
     return val_line(msg, a->lead, body);
 }
 
 /* -a: an HDF5 file whose aligned allocations would reach beyond 64-bit
  * offsets (MPI-IO's and the kernel's limit): HDF5 fails on one process and
  * hangs the others in its collective calls, so it is refused up front. */
-int config_validate_extent(const struct config *cfg, int nprocs, struct cli_msg *msg)
+int config_validate_extent(const struct config *cfg, int nprocs, const struct extent_file *f,
+                           struct cli_msg *msg)
 {
     struct val_src a, t;
     char body[640];
     val_option(cfg, OPT_ALIGN, "-a", NULL, 0, &a);
-    if (val_pnetcdf_align(cfg, nprocs, &a, msg) < 0)
+    if (val_pnetcdf_align(cfg, nprocs, f, &a, msg) < 0)
         return -1;
-    if (!(cfg->apis & API_BIT(API_PHDF5)) || extent_hdf5(cfg, nprocs, true) >= 0)
+    if (!(cfg->apis & API_BIT(API_PHDF5)) || extent_hdf5(f, cfg->align, cfg->threshold, true) >= 0)
         return 0;
     val_option(cfg, OPT_THRESHOLD, "-T", NULL, 0, &t);
     snprintf(body, sizeof body,
              "HDF5 places every allocation of at least %" PRId64 " byte%s%s at a multiple of the "
              "alignment; a file of %d dataset%s with %d %s would end beyond the largest 64-bit "
              "file offset; use a smaller %s (or a larger %s, to align the data alone)",
-             cfg->threshold, cfg->threshold == 1 ? "" : "s", t.note, sweep_datasets(cfg),
-             sweep_datasets(cfg) == 1 ? "" : "s", nprocs, val_procs_word(nprocs),
+             cfg->threshold, cfg->threshold == 1 ? "" : "s", t.note, f->nvars,
+             f->nvars == 1 ? "" : "s", nprocs, val_procs_word(nprocs),
              cfg->spelled[OPT_ALIGN] ? cfg->spelled[OPT_ALIGN] : "-a",
              cfg->spelled[OPT_THRESHOLD] ? cfg->spelled[OPT_THRESHOLD] : "-T");
     return val_line(msg, a.lead, body);
@@ -345,9 +347,15 @@ static int val_explain(const struct config *cfg, int nprocs, int64_t xfer, enum 
 static int val_call_limit(const struct config *cfg, const struct run_point *p, struct cli_msg *msg)
 {
     const struct api_desc *api = api_desc(p->api);
-    struct pattern pt;
-    struct pattern_params pp = sweep_pattern_params(cfg, p->nprocs, p->xfer);
-    if (!api->max_call_bytes || pattern_init(&pt, &pp, 0, 0, NULL) != 0 ||
+    struct guide_geom pt;
+    struct guide_params pp = {cfg->geometry_2d ? 2 : 1,
+                              cfg->interleaved,
+                              cfg->chunk,
+                              cfg->bytes,
+                              cfg->block,
+                              p->xfer,
+                              p->nprocs};
+    if (!api->max_call_bytes || guide_init(&pt, &pp, 0, 0, NULL) != 0 ||
         pt.shape.len <= api->max_call_bytes)
         return 0;
     struct val_src x, e;
@@ -393,24 +401,32 @@ static int val_direct(const struct config *cfg, struct cli_msg *msg)
                     name, cfg->raw[id], CONFIG_DIRECT_ALIGN, cfg->spelled[OPT_DIRECT]);
 }
 
-int config_validate(const struct config *cfg, struct cli_msg *msg)
+int guide_validate(const struct config *cfg, const struct run_point *pts, int n,
+                   struct cli_msg *msg)
 {
     msg->line[0] = '\0';
-    if (cfg->pattern != PATTERN_GUIDE)
-        return config_validate_block(cfg, msg);
-    int n = 0;
-    struct run_point *pts = sweep_points_all(cfg, &n);
-    if (!pts)
-        return cli_fail(msg, "h5perf: out of memory for the %d runs of the sweep", n);
     int rc = 0;
     for (int i = 0; rc == 0 && i < n; i++) {
-        struct pattern_params pp = sweep_pattern_params(cfg, pts[i].nprocs, pts[i].xfer);
-        enum pattern_violation v = pattern_check(&pp);
+        struct guide_params pp = {cfg->geometry_2d ? 2 : 1,
+                                  cfg->interleaved,
+                                  cfg->chunk,
+                                  cfg->bytes,
+                                  cfg->block,
+                                  pts[i].xfer,
+                                  pts[i].nprocs};
+        enum pattern_violation v = guide_check(&pp);
         if (v != PATTERN_OK)
             rc = val_explain(cfg, pts[i].nprocs, pts[i].xfer, v, msg);
         else if (i + 1 == n || pts[i + 1].nprocs != pts[i].nprocs)
             rc = val_files(cfg, pts[i].nprocs, msg) != 0 ||
-                         config_validate_extent(cfg, pts[i].nprocs, msg) != 0
+                         config_validate_extent(
+                             cfg, pts[i].nprocs,
+                             &(struct extent_file){
+                                 cfg->num_dsets, val_dataset_bytes(cfg, pts[i].nprocs),
+                                 cfg->chunk
+                                     ? (cfg->geometry_2d ? cfg->block * cfg->block : cfg->block)
+                                     : 0},
+                             msg) != 0
                      ? -1
                      : 0;
     }
@@ -419,6 +435,5 @@ int config_validate(const struct config *cfg, struct cli_msg *msg)
     /* Last: a limit of one API, once every size is known to be consistent. */
     for (int i = 0; rc == 0 && i < n; i++)
         rc = val_call_limit(cfg, &pts[i], msg);
-    free(pts);
     return rc;
 }

@@ -1,11 +1,10 @@
-/* particles.h: counts, scan, plan. A variable's element at global particle
- * index i holds the bits of (i + v*N) mod 2^32, N the global count (the
- * block pattern's rule for 4-byte elements: block.c fills and verifies). */
-#include "pattern/particles.h"
+/* particles_dist.h: counts, scan, places. */
+#include "pattern/particles_dist.h"
 
 #include <math.h>
 
-#include "pattern/block.h"
+#include "plan/model.h"
+#include "plan/point.h"
 
 static const char *const particles_names[PARTICLES_MAX_VARS] = {"x",  "y",  "z",    "px",
                                                                 "py", "pz", "id_1", "id_2"};
@@ -161,28 +160,4 @@ enum pattern_violation particles_check(const struct particle_params *qp)
         __builtin_add_overflow(bytes, qp->shift, &bytes))
         return PATTERN_OVERFLOW;
     return total > 0 ? PATTERN_OK : PATTERN_NO_PARTICLES;
-}
-
-int particles_init(struct pattern *pt)
-{
-    const struct particle_params *qp = &pt->q;
-    int64_t offset = 0, total = 0;
-    particles_scan(&qp->dist, qp->nprocs, pt->data_rank, &offset, &total);
-    pt->b = (struct block_params){.nprocs = qp->nprocs,
-                                  .ndims = 1,
-                                  .global = {total},
-                                  .grid = {qp->nprocs},
-                                  .elem = 4,
-                                  .nvars = qp->nvars,
-                                  .layout = qp->layout,
-                                  .shift = qp->shift};
-    pt->box = (struct model_box){.ndims = 1,
-                                 .start = {offset},
-                                 .count = {particles_count(&qp->dist, qp->nprocs, pt->data_rank)}};
-    block_plan(pt);
-    /* Aligned: each process's run from a multiple of align. */
-    if (qp->align > 0)
-        particles_places(&qp->dist, qp->nprocs, pt->data_rank, qp->align, &pt->shape.disp,
-                         &pt->var_end, &pt->var_stride);
-    return 0;
 }

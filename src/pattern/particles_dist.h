@@ -1,13 +1,15 @@
-/* The particles pattern's counts and plans (docs/particles.md): how many
- * particles each process holds under a distribution, where its run starts
- * (an exclusive scan of the counts), and the plan of one variable, a 1D
- * array laid out like the block pattern's (shared or one file per
- * process). Called by pattern.c and validation. Pure: every process
- * computes every count alike, so no draw depends on the platform's MPI. */
-#ifndef H5PERF_PARTICLES_H
-#define H5PERF_PARTICLES_H
+/* The particles pattern's counts (docs/particles.md): how many particles
+ * each process holds under a distribution, where its run starts (an
+ * exclusive scan of the counts), and where aligned runs lie. Pure: every
+ * process computes every count alike, so no draw depends on the platform's
+ * MPI. */
+#ifndef H5PERF_PARTICLES_DIST_H
+#define H5PERF_PARTICLES_DIST_H
 
-#include "pattern/pattern.h"
+#include <stdbool.h>
+
+#include "pattern/dist.h"
+#include "pattern/violation.h"
 
 /* The largest count a process may be given or drawn around (2^40): counts
  * stay exact in a double and far from 64-bit limits. */
@@ -46,9 +48,15 @@ int particles_scan(const struct particle_dist *d, int nprocs, int rank, int64_t 
 int particles_places(const struct particle_dist *d, int nprocs, int rank, int64_t align,
                      int64_t *start, int64_t *end, int64_t *stride);
 
-enum pattern_violation particles_check(const struct particle_params *qp);
+/* The particles pattern's parameters at one run point. */
+struct particle_params {
+    int nprocs;
+    struct particle_dist dist;
+    int nvars;            /* the first nvars of x, y, z, px, py, pz, id_1, id_2 */
+    int layout;           /* LAYOUT_SHARED or LAYOUT_FPP */
+    int64_t align, shift; /* --align-data, --shift */
+};
 
-/* pt->q, exec_rank and data_rank are set and checked. Returns 0. */
-int particles_init(struct pattern *pt);
+enum pattern_violation particles_check(const struct particle_params *qp);
 
 #endif

@@ -6,7 +6,9 @@
 
 #include "cli/cli.h"
 #include "cli/dims.h"
+#include "pattern/app_finish.h"
 #include "pattern/particles.h"
+#include "pattern/particles_dist.h"
 
 #define PARTICLES_DEFAULT_MEAN 1048576
 
@@ -56,19 +58,21 @@ static int particles_layouts(struct config *cfg, struct cli_msg *msg)
     return 0;
 }
 
-void cli_app_option(const struct config *cfg, char *buf, size_t len)
+void particles_data_option(const struct config *cfg, char *buf, size_t len)
 {
-    enum opt_id id = cfg->pattern == PATTERN_BLOCK            ? OPT_GLOBAL
-                     : cfg->spelled[OPT_DISTRIBUTION] != NULL ? OPT_DISTRIBUTION
-                                                              : OPT_PARTICLES;
+    enum opt_id id = cfg->spelled[OPT_DISTRIBUTION] != NULL ? OPT_DISTRIBUTION : OPT_PARTICLES;
     if (cfg->spelled[id])
         snprintf(buf, len, "%s '%s'", cfg->spelled[id], cfg->raw[id]);
     else
         snprintf(buf, len, "--particles %lld (the default)", (long long)cfg->dist.mean);
 }
 
-int config_finish_particles(struct config *cfg, int world_size, struct cli_msg *msg)
+int particles_finish(struct config *cfg, int world_size, struct cli_warnings *w,
+                     struct cli_msg *msg)
 {
+    (void)w;
+    if (app_finish_common(cfg, msg) < 0)
+        return -1;
     if (cfg->nvars > PARTICLES_MAX_VARS)
         return cli_fail(msg,
                         "h5perf: %s '%s': the particles pattern has %d variables (x, y, z, px, "
@@ -94,5 +98,5 @@ int config_finish_particles(struct config *cfg, int world_size, struct cli_msg *
     } else if (!cfg->dist.mean) {
         cfg->dist.mean = PARTICLES_DEFAULT_MEAN;
     }
-    return particles_layouts(cfg, msg);
+    return particles_layouts(cfg, msg) < 0 ? -1 : app_finish_places(cfg, msg);
 }

@@ -1,7 +1,7 @@
 /* model.h: decomposition, placement and runs. Every offset is that of an
  * element of an array whose size model_product() proved to fit, so the
  * sums below cannot overflow. */
-#include "pattern/model.h"
+#include "plan/model.h"
 
 int64_t model_round_up(int64_t x, int64_t a)
 {
@@ -89,4 +89,82 @@ int model_box_runs(const struct model_storage *s, const struct model_box *b, str
         out->stride[slot] = stride[k];
     }
     return 0;
+}
+
+void model_slab_of_box(const struct model_box *b, struct model_slab *out)
+{
+    out->ndims = b->ndims;
+    for (int d = 0; d < b->ndims; d++) {
+        out->start[d] = b->start[d];
+        out->stride[d] = 1;
+        out->count[d] = 1;
+        out->block[d] = b->count[d];
+    }
+}
+
+int64_t model_slab_elems(const struct model_slab *s)
+{
+    int64_t n = 1;
+    for (int d = 0; d < s->ndims; d++)
+        n *= s->count[d] * s->block[d];
+    return n;
+}
+
+/* The box of the elements [first, first + n) of b that lie in one "layer":
+ * dimensions before d fixed at the coordinates of first, dimension d from
+ * first's coordinate for len elements of it, dimensions after d whole. */
+static void model_layer(const struct model_box *b, const int64_t *at, int d, int64_t len,
+                        struct model_box *out)
+{
+    out->ndims = b->ndims;
+    for (int k = 0; k < b->ndims; k++) {
+        out->start[k] = b->start[k] + (k <= d ? at[k] : 0);
+        out->count[k] = k < d ? 1 : k == d ? len : b->count[k];
+    }
+}
+
+int model_box_range(const struct model_box *b, int64_t first, int64_t n, struct model_box *out)
+{
+    int nd = b->ndims, count = 0;
+    if (n <= 0)
+        return 0;
+    /* inner[d]: elements of one step along dimension d (the dimensions after d whole). */
+    int64_t inner[MODEL_MAX_DIMS], at[MODEL_MAX_DIMS];
+    inner[nd - 1] = 1;
+    for (int d = nd - 2; d >= 0; d--)
+        inner[d] = inner[d + 1] * b->count[d + 1];
+    /* Up: from the innermost dimension, finish the partial layers that first
+     * starts in, each as far as n allows. */
+    for (int d = nd - 1; d >= 0 && n > 0; d--) {
+        int64_t rest = first;
+        for (int k = 0; k < nd; k++) {
+            at[k] = rest / inner[k];
+            rest %= inner[k];
+        }
+        if (first % (inner[d] * b->count[d]) == 0 && d > 0)
+            continue; /* aligned on a whole layer of dimension d - 1: go up */
+        int64_t room = b->count[d] - at[d], take = n / inner[d];
+        take = take < room ? take : room;
+        if (take == 0)
+            break; /* less than one step of d left: finish on the way down */
+        model_layer(b, at, d, take, &out[count++]);
+        first += take * inner[d];
+        n -= take * inner[d];
+    }
+    /* Down: what is left is aligned on dimension d's steps; the largest
+     * whole steps first, then the remainder one dimension further in. */
+    for (int d = 0; d < nd && n > 0; d++) {
+        int64_t take = n / inner[d];
+        if (take == 0)
+            continue;
+        int64_t rest = first;
+        for (int k = 0; k < nd; k++) {
+            at[k] = rest / inner[k];
+            rest %= inner[k];
+        }
+        model_layer(b, at, d, take, &out[count++]);
+        first += take * inner[d];
+        n -= take * inner[d];
+    }
+    return count;
 }

@@ -21,6 +21,17 @@ struct model_box {
     int64_t count[MODEL_MAX_DIMS];
 };
 
+/* A regular selection of an array, HDF5's hyperslab: along each dimension
+ * count blocks of block elements, stride apart, from start (in elements).
+ * A box is a slab with count 1 (or stride equal to block). */
+struct model_slab {
+    int ndims;
+    int64_t start[MODEL_MAX_DIMS];
+    int64_t stride[MODEL_MAX_DIMS];
+    int64_t count[MODEL_MAX_DIMS];
+    int64_t block[MODEL_MAX_DIMS];
+};
+
 /* How an array's elements lie in a file: tile[d] == 0 for C order. */
 struct model_storage {
     int ndims;
@@ -60,5 +71,20 @@ int64_t model_offset(const struct model_storage *s, const int64_t *idx);
  * -1 for an empty box. */
 int model_box_runs(const struct model_storage *s, const struct model_box *b,
                    struct model_runs *out);
+
+/* The slab of box b (count 1 in every dimension with elements, block the
+ * box's counts; an empty box selects nothing). */
+void model_slab_of_box(const struct model_box *b, struct model_slab *out);
+
+/* The elements a slab selects (0 for an empty one). */
+int64_t model_slab_elems(const struct model_slab *s);
+
+/* Splits the elements [first, first + n) of box b, counted in its C order,
+ * into boxes that are C-ordered one after another: a partial row, whole
+ * rows, whole planes, ... and the same back down; at most
+ * 2 * ndims - 1 boxes into out (MODEL_RANGE_BOXES). Returns how many
+ * (0 when n is 0). first + n must not pass the box's elements. */
+#define MODEL_RANGE_BOXES (2 * MODEL_MAX_DIMS - 1)
+int model_box_range(const struct model_box *b, int64_t first, int64_t n, struct model_box *out);
 
 #endif

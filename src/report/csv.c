@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "cli/dims.h"
+#include "plan/point.h"
 #include "report/jsonw.h"
 #include "report/text.h"
 
@@ -66,7 +66,7 @@ static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id 
         csv_text(out, "data verification failed (see stderr)");
     /* The block pattern's layout: last, so that the guide's columns keep
      * their places. */
-    fprintf(out, ",%s\n", r->layout >= 0 ? dims_layout_name((enum pattern_layout)r->layout) : "");
+    fprintf(out, ",%s\n", r->layout >= 0 ? layout_name(r->layout) : "");
 }
 
 int csv_write(FILE *out, const struct config *cfg, const struct results_log *log)

@@ -2,10 +2,7 @@
  * the schema; statistics come from results.h, never computed here. */
 #include "report/json.h"
 
-#include "cli/dims.h"
-#include "cli/dist.h"
-#include "cli/sweep.h"
-#include "pattern/particles.h"
+#include "plan/point.h"
 
 #include <string.h>
 
@@ -110,14 +107,12 @@ static void json_context(struct jsonw *w, const struct run_context *c)
 
 static void json_size(struct jsonw *w, const char *key, int64_t v)
 {
-    jsonw_key(w, key);
-    jsonw_int(w, v);
+    jsonw_key_int(w, key, v);
 }
 
 static void json_flag(struct jsonw *w, const char *key, bool v)
 {
-    jsonw_key(w, key);
-    jsonw_bool(w, v);
+    jsonw_key_bool(w, key, v);
 }
 
 static void json_environment(struct jsonw *w, const struct config *cfg, const struct run_context *c)
@@ -145,107 +140,8 @@ static void json_environment(struct jsonw *w, const struct config *cfg, const st
     jsonw_end(w);
 }
 
-/* The guide's workload. */
-static void json_guide_config(struct jsonw *w, const struct config *cfg)
-{
-    jsonw_key(w, "geometry");
-    jsonw_string(w, cfg->geometry_2d ? "2d" : "1d");
-    jsonw_key(w, "layout");
-    jsonw_string(w, cfg->interleaved ? "interleaved" : "contiguous");
-    jsonw_key(w, "storage");
-    jsonw_string(w, cfg->chunk ? "chunked" : "contiguous");
-    json_size(w, "bytes_per_process", cfg->bytes);
-    json_size(w, "min_xfer_size", cfg->xfer_min);
-    json_size(w, "max_xfer_size", cfg->xfer_max);
-    json_size(w, "block_size", cfg->block);
-    json_size(w, "num_dsets", cfg->num_dsets);
-    json_size(w, "num_files", cfg->num_files);
-}
-
-/* [d0, d1, ...] of n dimensions. */
-static void json_dims(struct jsonw *w, const char *key, int n, const int64_t *d)
-{
-    jsonw_key(w, key);
-    jsonw_array(w);
-    for (int i = 0; i < n; i++)
-        jsonw_int(w, d[i]);
-    jsonw_end(w);
-}
-
-static void json_grid(struct jsonw *w, const char *key, int n, const int *grid)
-{
-    int64_t g[MODEL_MAX_DIMS] = {grid[0], grid[1], grid[2]};
-    if (grid[0] > 0) {
-        json_dims(w, key, n, g);
-        return;
-    }
-    jsonw_key(w, key);
-    jsonw_null(w);
-}
-
-/* The block pattern's workload (docs/block.md). */
-/* The layouts in run order, then --align-data and --shift as given:
- * lists, empty when not given. */
-static void json_places(struct jsonw *w, const struct config *cfg)
-{
-    jsonw_key(w, "layouts");
-    jsonw_array(w);
-    for (int l = 0; l < cfg->nlayouts; l++)
-        jsonw_string(w, dims_layout_name(cfg->layouts[l]));
-    jsonw_end(w);
-    jsonw_key(w, "align_data");
-    jsonw_array(w);
-    for (int i = 0; i < cfg->nalign; i++)
-        jsonw_int(w, cfg->align_data[i]);
-    jsonw_end(w);
-    jsonw_key(w, "shift");
-    jsonw_array(w);
-    for (int i = 0; i < cfg->nshift; i++)
-        jsonw_int(w, cfg->shifts[i]);
-    jsonw_end(w);
-}
-
-static void json_block_config(struct jsonw *w, const struct config *cfg)
-{
-    jsonw_key(w, "block");
-    jsonw_object(w);
-    json_dims(w, "global", cfg->ndims, cfg->global);
-    json_grid(w, "grid", cfg->ndims, cfg->grid);
-    json_grid(w, "read_grid", cfg->ndims, cfg->read_grid);
-    json_size(w, "element_size", cfg->elem);
-    json_size(w, "vars", cfg->nvars);
-    json_places(w, cfg);
-    jsonw_end(w);
-}
-
-static void json_particles_config(struct jsonw *w, const struct config *cfg)
-{
-    char dist[256];
-    dist_text(cfg, dist, sizeof dist);
-    jsonw_key(w, "particles");
-    jsonw_object(w);
-    jsonw_key(w, "per_process");
-    if (cfg->dist.kind == DIST_LIST)
-        jsonw_null(w);
-    else
-        jsonw_int(w, cfg->dist.mean);
-    jsonw_key(w, "distribution");
-    jsonw_string(w, dist);
-    jsonw_key(w, "seed");
-    if (cfg->dist.kind == DIST_NORMAL)
-        jsonw_int(w, (int64_t)cfg->dist.seed); /* --seed: at most INT64_MAX */
-    else
-        jsonw_null(w);
-    jsonw_key(w, "vars");
-    jsonw_array(w);
-    for (int v = 0; v < cfg->nvars; v++)
-        jsonw_string(w, particles_var_name(v));
-    jsonw_end(w);
-    json_places(w, cfg);
-    jsonw_end(w);
-}
-
-static void json_config(struct jsonw *w, const struct config *cfg, const struct run_context *c)
+static void json_config(struct jsonw *w, const struct pattern_desc *pd, const struct config *cfg,
+                        const struct run_context *c)
 {
     jsonw_key(w, "config");
     jsonw_object(w);
@@ -256,15 +152,8 @@ static void json_config(struct jsonw *w, const struct config *cfg, const struct 
             jsonw_string(w, api_desc((enum api_id)a)->key);
     jsonw_end(w);
     jsonw_key(w, "pattern");
-    jsonw_string(w, cfg->pattern == PATTERN_BLOCK       ? "block"
-                    : cfg->pattern == PATTERN_PARTICLES ? "particles"
-                                                        : "guide");
-    if (cfg->pattern == PATTERN_BLOCK)
-        json_block_config(w, cfg);
-    else if (cfg->pattern == PATTERN_PARTICLES)
-        json_particles_config(w, cfg);
-    else
-        json_guide_config(w, cfg);
+    jsonw_string(w, pd->key);
+    pd->json_config(w, cfg);
     jsonw_key(w, "io_mode");
     jsonw_string(w, cfg->collective ? "collective" : "independent");
     json_size(w, "iterations", cfg->iterations);
@@ -359,21 +248,6 @@ static void json_sample(struct jsonw *w, const struct api_result *r, int i, enum
     jsonw_end(w);
 }
 
-/* The particles of a run: all processes', and the fewest and the most of
- * one process. */
-static void json_particle_counts(struct jsonw *w, const struct config *cfg, int nprocs)
-{
-    struct particle_dist d = dist_of(cfg);
-    int64_t total, least, most;
-    particles_summary(&d, nprocs, &total, &least, &most);
-    jsonw_key(w, "particles");
-    jsonw_object(w);
-    json_size(w, "total", total);
-    json_size(w, "min", least);
-    json_size(w, "max", most);
-    jsonw_end(w);
-}
-
 /* One phase of actual_io_mode: null when no collective transfer of it
  * completed (an I/O error came first). */
 static void json_io_mode_phase(struct jsonw *w, const struct io_mode_phase *p)
@@ -422,7 +296,8 @@ static void json_io_mode(struct jsonw *w, const struct config *cfg, const struct
     jsonw_end(w);
 }
 
-static void json_run(struct jsonw *w, const struct config *cfg, const struct api_result *r)
+static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struct config *cfg,
+                     const struct api_result *r)
 {
     enum timer_id m[TIMER_COUNT];
     int nm = results_measures(cfg, m);
@@ -433,14 +308,9 @@ static void json_run(struct jsonw *w, const struct config *cfg, const struct api
     jsonw_string(w, api_desc(r->api)->key);
     if (r->layout >= 0) {
         jsonw_key(w, "layout");
-        jsonw_string(w, dims_layout_name((enum pattern_layout)r->layout));
-        if (cfg->pattern == PATTERN_PARTICLES) {
-            json_particle_counts(w, cfg, r->nprocs);
-        } else {
-            int grid[MODEL_MAX_DIMS];
-            sweep_grid(cfg, r->nprocs, grid);
-            json_grid(w, "grid", cfg->ndims, grid);
-        }
+        jsonw_string(w, layout_name(r->layout));
+        if (pd->json_run)
+            pd->json_run(w, cfg, r);
         json_size(w, "align_data", r->align);
         json_size(w, "shift", r->shift);
     }
@@ -471,8 +341,8 @@ static void json_run(struct jsonw *w, const struct config *cfg, const struct api
     jsonw_end(w);
 }
 
-int json_write(FILE *out, const struct config *cfg, const struct run_context *ctx,
-               const struct results_log *log)
+int json_write(FILE *out, const struct pattern_desc *pd, const struct config *cfg,
+               const struct run_context *ctx, const struct results_log *log)
 {
     struct jsonw w;
     jsonw_init(&w, out);
@@ -488,11 +358,11 @@ int json_write(FILE *out, const struct config *cfg, const struct run_context *ct
         json_lines(&w, ctx->page_cache);
     }
     json_context(&w, ctx);
-    json_config(&w, cfg, ctx);
+    json_config(&w, pd, cfg, ctx);
     jsonw_key(&w, "runs");
     jsonw_array(&w);
     for (int i = 0; i < log->count; i++)
-        json_run(&w, cfg, &log->runs[i]);
+        json_run(&w, pd, cfg, &log->runs[i]);
     jsonw_end(&w);
     jsonw_end(&w);
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;

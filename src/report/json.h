@@ -7,14 +7,16 @@
 #include <stdio.h>
 
 #include "cli/config.h"
+#include "pattern/pattern.h"
 #include "report/context.h"
 #include "report/results.h"
 
 #define JSON_SCHEMA_VERSION 2
 
-/* Writes one document to out. Returns 0, or -1 if the stream reports an
+/* Writes one document to out; the pattern pd writes its part of the
+ * configuration and of each run. Returns 0, or -1 if the stream reports an
  * error. */
-int json_write(FILE *out, const struct config *cfg, const struct run_context *ctx,
-               const struct results_log *log);
+int json_write(FILE *out, const struct pattern_desc *pd, const struct config *cfg,
+               const struct run_context *ctx, const struct results_log *log);
 
 #endif

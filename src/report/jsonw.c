@@ -168,3 +168,43 @@ void jsonw_null(struct jsonw *w)
     jsonw_before(w);
     fputs("null", w->out);
 }
+
+void jsonw_key_int(struct jsonw *w, const char *key, int64_t v)
+{
+    jsonw_key(w, key);
+    jsonw_int(w, v);
+}
+
+void jsonw_key_bool(struct jsonw *w, const char *key, bool v)
+{
+    jsonw_key(w, key);
+    jsonw_bool(w, v);
+}
+
+void jsonw_key_string(struct jsonw *w, const char *key, const char *s)
+{
+    jsonw_key(w, key);
+    jsonw_string(w, s);
+}
+
+void jsonw_key_ints(struct jsonw *w, const char *key, int n, const int64_t *v)
+{
+    jsonw_key(w, key);
+    jsonw_array(w);
+    for (int i = 0; i < n; i++)
+        jsonw_int(w, v[i]);
+    jsonw_end(w);
+}
+
+void jsonw_key_grid(struct jsonw *w, const char *key, int n, const int *grid)
+{
+    if (grid[0] <= 0) {
+        jsonw_key(w, key);
+        jsonw_null(w);
+        return;
+    }
+    int64_t g[8];
+    for (int i = 0; i < n && i < 8; i++)
+        g[i] = grid[i];
+    jsonw_key_ints(w, key, n < 8 ? n : 8, g);
+}

@@ -36,6 +36,16 @@ void jsonw_shortest(char *buf, size_t len, double v);
 void jsonw_bool(struct jsonw *w, bool v);
 void jsonw_null(struct jsonw *w);
 
+/* "key": value, for the writers' many fields. */
+void jsonw_key_int(struct jsonw *w, const char *key, int64_t v);
+void jsonw_key_bool(struct jsonw *w, const char *key, bool v);
+void jsonw_key_string(struct jsonw *w, const char *key, const char *s);
+/* "key": [v0, v1, ...] of n values. */
+void jsonw_key_ints(struct jsonw *w, const char *key, int n, const int64_t *v);
+/* "key": a process grid of n dimensions, or null when grid[0] is 0 (none
+ * given). */
+void jsonw_key_grid(struct jsonw *w, const char *key, int n, const int *grid);
+
 /* Writes s as the inside of a JSON string (no quotes), to out. Bytes that
  * are not valid UTF-8 become U+FFFD; control characters become \u escapes. */
 void jsonw_escape(FILE *out, const char *s);

@@ -46,11 +46,12 @@ struct iter_result {
 struct api_result {
     enum api_id api;
     int nprocs;
-    int64_t xfer;         /* the guide's patterns */
-    int layout;           /* the block pattern's enum pattern_layout; -1 in the guide's */
-    int64_t align, shift; /* the application patterns' --align-data, --shift (0: packed) */
-    int64_t bytes;        /* F * D * N: bytes moved per phase, all processes */
-    int iterations;       /* iterations filled in so far */
+    int64_t xfer;             /* the guide's patterns */
+    int layout;               /* the block pattern's enum pattern_layout; -1 in the guide's */
+    int64_t align, shift;     /* the application patterns' --align-data, --shift (0: packed) */
+    int grid[MODEL_MAX_DIMS]; /* the process grid of a pattern with one; zeros */
+    int64_t bytes;            /* F * D * N: bytes moved per phase, all processes */
+    int iterations;           /* iterations filled in so far */
     int max_iterations;
     struct iter_result *it; /* [max_iterations] */
     char *errors;           /* after an I/O error: one line per failing process, owned */

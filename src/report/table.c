@@ -1,58 +1,24 @@
-/* The block pattern's text report (docs/block.md): a header, then per
+/* The application patterns' text report (docs/block.md): a header, then per
  * process count one table of throughputs, rows API x layout, and the two
- * ratios the NERSC talk asks for: each API over MPI-IO on the same layout
- * (the library's overhead) and each layout over the file per process on
- * the same API (the cost of a shared file). Formats only: the figures are
- * results_summarize()'s. */
-#include "report/block.h"
+ * ratios the NERSC talk asks for: each API over the reference API (raw
+ * MPI-IO) on the same layout (the library's overhead) and each layout over
+ * the file per process on the same API (the cost of a shared file). Formats
+ * only: the figures are results_summarize()'s. */
+#include "report/table.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "cli/dims.h"
-#include "cli/dist.h"
-#include "cli/sweep.h"
-#include "pattern/model.h"
-#include "pattern/particles.h"
+#include "plan/point.h"
 
-#define BLOCK_MB 1048576.0
-
-/* "Particles pattern: imbalance:0.5 around 1048576 per process, 8
- * variables of 4-byte elements (x, y, z, px, py, pz, id_1, id_2)". */
-static void particles_header(FILE *out, const struct config *cfg)
-{
-    char dist[256];
-    dist_text(cfg, dist, sizeof dist);
-    fprintf(out, "Particles pattern: %s", dist);
-    if (cfg->dist.kind == DIST_UNIFORM)
-        fprintf(out, ", %lld per process", (long long)cfg->dist.mean);
-    else if (cfg->dist.kind != DIST_LIST)
-        fprintf(out, " around %lld per process", (long long)cfg->dist.mean);
-    if (cfg->dist.kind == DIST_NORMAL)
-        fprintf(out, ", seed %llu", (unsigned long long)cfg->dist.seed);
-    fprintf(out, ", %d variable%s of 4-byte elements (", cfg->nvars, cfg->nvars == 1 ? "" : "s");
-    for (int v = 0; v < cfg->nvars; v++)
-        fprintf(out, "%s%s", v ? ", " : "", particles_var_name(v));
-    fprintf(out, ")\n");
-}
-
-void text_block_header(FILE *out, const struct config *cfg, const char *hdf5_version)
+void table_header(FILE *out, const struct config *cfg, const char *hdf5_version,
+                  const char *workload)
 {
     fprintf(out, "HDF5 Library: Version %s\n", hdf5_version);
-    if (cfg->pattern == PATTERN_PARTICLES) {
-        particles_header(out, cfg);
-    } else {
-        char dims[96];
-        dims_text(dims, sizeof dims, cfg->ndims, cfg->global);
-        int64_t n = model_product(cfg->ndims, cfg->global);
-        double mb = (double)n * cfg->elem * cfg->nvars / BLOCK_MB;
-        fprintf(out,
-                "Block pattern: array %s of %d-byte elements, %d variable%s, %.2f MB per phase\n",
-                dims, cfg->elem, cfg->nvars, cfg->nvars == 1 ? "" : "s", mb);
-    }
+    fputs(workload, out);
     fprintf(out, "Layouts:");
     for (int l = 0; l < cfg->nlayouts; l++)
-        fprintf(out, " %s", dims_layout_name(cfg->layouts[l]));
+        fprintf(out, " %s", layout_name(cfg->layouts[l]));
     fprintf(out, "\nAPIs:");
     for (int a = 0; a < API_COUNT; a++)
         if (cfg->apis & API_BIT(a))
@@ -63,35 +29,39 @@ void text_block_header(FILE *out, const struct config *cfg, const char *hdf5_ver
     fprintf(out, "Env HDF5_PARAPREFIX=%s\n\n", cfg->paraprefix ? cfg->paraprefix : "not set");
 }
 
-/* The run of api and layout at nprocs in the log placed as given, or
- * NULL. */
-static const struct api_result *block_find_at(const struct results_log *log, int nprocs,
-                                              enum api_id api, int layout, int64_t align,
-                                              int64_t shift)
+/* The run of api and layout at nprocs of the main tables: the first in the
+ * log, which the first --align-data and --shift values placed where they
+ * apply (the points list them first). */
+static const struct api_result *table_find(const struct results_log *log, int nprocs, int api,
+                                           int layout)
 {
     for (int i = 0; i < log->count; i++) {
         const struct api_result *r = &log->runs[i];
-        if (r->nprocs == nprocs && r->api == api && r->layout == layout && r->align == align &&
-            r->shift == shift)
+        if (r->nprocs == nprocs && (int)r->api == api && r->layout == layout)
             return r;
     }
     return NULL;
 }
 
-/* The run of api and layout at nprocs of the main tables: placed by the
- * first --align-data and --shift values where they apply. */
-static const struct api_result *block_find(const struct config *cfg, const struct results_log *log,
-                                           int nprocs, enum api_id api, int layout)
+/* The layout of a file per process: the reference of the shared-file
+ * ratios; -1 if none. */
+static int table_per_process_layout(void)
 {
-    bool placed = sweep_placeable((enum pattern_layout)layout, api);
-    int64_t align = placed && cfg->nalign ? cfg->align_data[0] : 0;
-    int64_t shift = placed && cfg->nshift ? cfg->shifts[0] : 0;
-    return block_find_at(log, nprocs, api, layout, align, shift);
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        if (layout_desc(l)->per_process)
+            return l;
+    return -1;
+}
+
+/* Is a run placed by --align-data and --shift (a flat shared file)? */
+static bool table_placed(const struct api_result *r)
+{
+    return !layout_desc(r->layout)->per_process && (api_desc(r->api)->caps & API_CAP_FLAT_FILE);
 }
 
 /* The figure the ratios compare: the median with three iterations or more,
  * else the throughput of the mean time; NAN if the measure failed. */
-static double block_figure(const struct api_result *r, enum timer_id t)
+static double table_figure(const struct api_result *r, enum timer_id t)
 {
     struct timer_summary s;
     if (!r || results_measure_summary(r, t, &s) == 0)
@@ -99,7 +69,7 @@ static double block_figure(const struct api_result *r, enum timer_id t)
     return s.n >= 3 ? s.mbs_med : s.mbs_avg;
 }
 
-static void block_cells(FILE *out, const struct config *cfg, const struct api_result *r,
+static void table_cells(FILE *out, const struct config *cfg, const struct api_result *r,
                         enum timer_id t, bool phase)
 {
     struct timer_summary s;
@@ -120,7 +90,7 @@ static void block_cells(FILE *out, const struct config *cfg, const struct api_re
         fprintf(out, " %9.2f", s.mbs_med);
 }
 
-static void block_ratio(FILE *out, double num, double den)
+static void table_ratio(FILE *out, double num, double den)
 {
     if (isnan(num) || isnan(den) || den <= 0)
         fprintf(out, " %7s", "-");
@@ -130,61 +100,41 @@ static void block_ratio(FILE *out, double num, double den)
 
 /* One ratio table: rows API x layout, each over the reference run ref()
  * picks (MPI-IO on the same layout, or fpp with the same API). */
-static void block_ratios(FILE *out, const struct config *cfg, const struct results_log *log,
-                         int nprocs, bool over_mpiio)
+static void table_ratios(FILE *out, const struct config *cfg, const struct results_log *log,
+                         int nprocs, bool over_api)
 {
     bool wrote = false;
+    int ref_api = api_reference(), fpp = table_per_process_layout();
     for (int a = 0; a < API_COUNT; a++) {
-        if (!(cfg->apis & API_BIT(a)) || (over_mpiio && a == API_MPIIO))
+        if (!(cfg->apis & API_BIT(a)) || (over_api && a == ref_api))
             continue;
         for (int l = 0; l < cfg->nlayouts; l++) {
-            int layout = (int)cfg->layouts[l];
-            if (!over_mpiio && layout == LAYOUT_FPP)
+            int layout = cfg->layouts[l];
+            if (!over_api && layout == fpp)
                 continue;
-            const struct api_result *r = block_find(cfg, log, nprocs, (enum api_id)a, layout);
-            const struct api_result *ref =
-                over_mpiio ? block_find(cfg, log, nprocs, API_MPIIO, layout)
-                           : block_find(cfg, log, nprocs, (enum api_id)a, LAYOUT_FPP);
+            const struct api_result *r = table_find(log, nprocs, a, layout);
+            const struct api_result *ref = over_api ? table_find(log, nprocs, ref_api, layout)
+                                                    : table_find(log, nprocs, a, fpp);
             if (!r || !ref)
                 continue;
             if (!wrote)
                 fprintf(out, "    %-7s %-8s %7s %7s\n", "API", "Layout", "Write", "Read");
             wrote = true;
-            fprintf(out, "    %-7s %-8s", api_desc((enum api_id)a)->err_name,
-                    dims_layout_name((enum pattern_layout)layout));
-            block_ratio(out, block_figure(r, TIMER_WRITE_GROSS),
-                        block_figure(ref, TIMER_WRITE_GROSS));
-            block_ratio(out, block_figure(r, TIMER_READ_GROSS),
-                        block_figure(ref, TIMER_READ_GROSS));
+            fprintf(out, "    %-7s %-8s", api_desc((enum api_id)a)->err_name, layout_name(layout));
+            table_ratio(out, table_figure(r, TIMER_WRITE_GROSS),
+                        table_figure(ref, TIMER_WRITE_GROSS));
+            table_ratio(out, table_figure(r, TIMER_READ_GROSS),
+                        table_figure(ref, TIMER_READ_GROSS));
             fputc('\n', out);
         }
     }
     if (!wrote)
         fprintf(out, "    (not measured: %s)\n",
-                over_mpiio ? "give mpiio and another API" : "give fpp and another layout");
-}
-
-/* "grid 2x2", or "4194304 particles, 0 to 2097152 per process". */
-static void block_what(const struct config *cfg, int nprocs, char *buf, size_t len)
-{
-    if (cfg->pattern == PATTERN_PARTICLES) {
-        struct particle_dist d = dist_of(cfg);
-        int64_t total, least, most;
-        particles_summary(&d, nprocs, &total, &least, &most);
-        snprintf(buf, len, "%lld particles, %lld to %lld per process", (long long)total,
-                 (long long)least, (long long)most);
-        return;
-    }
-    int grid[MODEL_MAX_DIMS];
-    sweep_grid(cfg, nprocs, grid);
-    int64_t g[MODEL_MAX_DIMS] = {grid[0], grid[1], grid[2]};
-    char gt[64];
-    dims_text(gt, sizeof gt, cfg->ndims, g);
-    snprintf(buf, len, "grid %s", gt);
+                over_api ? "give mpiio and another API" : "give fpp and another layout");
 }
 
 /* "4K" for multiples of 1024, else bytes; "-" for none. */
-static void block_size_text(char *buf, size_t len, int64_t v)
+static void table_size_text(char *buf, size_t len, int64_t v)
 {
     if (v >= 1048576 && v % 1048576 == 0)
         snprintf(buf, len, "%lldM", (long long)(v / 1048576));
@@ -196,7 +146,7 @@ static void block_size_text(char *buf, size_t len, int64_t v)
 
 /* Throughput against --align-data and --shift: every placed run of the
  * process count (docs/particles.md, "Alignment"). */
-static void block_places(FILE *out, const struct config *cfg, const struct results_log *log,
+static void table_places(FILE *out, const struct config *cfg, const struct results_log *log,
                          int nprocs)
 {
     bool med = cfg->iterations >= 3;
@@ -206,18 +156,18 @@ static void block_places(FILE *out, const struct config *cfg, const struct resul
             "Read");
     for (int i = 0; i < log->count; i++) {
         const struct api_result *r = &log->runs[i];
-        if (r->nprocs != nprocs || !sweep_placeable((enum pattern_layout)r->layout, r->api))
+        if (r->nprocs != nprocs || !table_placed(r))
             continue;
         char a[32], s[32];
         if (r->align)
-            block_size_text(a, sizeof a, r->align);
+            table_size_text(a, sizeof a, r->align);
         else
             snprintf(a, sizeof a, "packed");
-        block_size_text(s, sizeof s, r->shift);
-        fprintf(out, "    %-7s %-8s %8s %8s", api_desc(r->api)->err_name,
-                dims_layout_name((enum pattern_layout)r->layout), a, s);
+        table_size_text(s, sizeof s, r->shift);
+        fprintf(out, "    %-7s %-8s %8s %8s", api_desc(r->api)->err_name, layout_name(r->layout), a,
+                s);
         for (int t = 0; t < 2; t++) {
-            double f = block_figure(r, t ? TIMER_READ_GROSS : TIMER_WRITE_GROSS);
+            double f = table_figure(r, t ? TIMER_READ_GROSS : TIMER_WRITE_GROSS);
             if (isnan(f) || (t ? cfg->write_only : cfg->read_only))
                 fprintf(out, " %9s", "-");
             else
@@ -227,12 +177,10 @@ static void block_places(FILE *out, const struct config *cfg, const struct resul
     }
 }
 
-void text_block_table(FILE *out, const struct config *cfg, const struct results_log *log,
-                      int nprocs)
+void table_write(FILE *out, const struct config *cfg, const struct results_log *log, int nprocs,
+                 const char *what)
 {
     bool med = cfg->iterations >= 3, wr = !cfg->read_only, rd = !cfg->write_only;
-    char what[128];
-    block_what(cfg, nprocs, what, sizeof what);
     fprintf(out, "Number of processors = %d (%s); MB/s including open and close\n", nprocs, what);
     fprintf(out, "    %-7s %-8s %-*s %s\n", "", "", med ? 40 : 30, "Write MB/s", "Read MB/s");
     fprintf(out, "    %-7s %-8s", "API", "Layout");
@@ -241,21 +189,31 @@ void text_block_table(FILE *out, const struct config *cfg, const struct results_
     fputc('\n', out);
     for (int a = 0; a < API_COUNT; a++)
         for (int l = 0; l < cfg->nlayouts && (cfg->apis & API_BIT(a)); l++) {
-            const struct api_result *r =
-                block_find(cfg, log, nprocs, (enum api_id)a, (int)cfg->layouts[l]);
+            const struct api_result *r = table_find(log, nprocs, a, cfg->layouts[l]);
             fprintf(out, "    %-7s %-8s", api_desc((enum api_id)a)->err_name,
-                    dims_layout_name(cfg->layouts[l]));
-            block_cells(out, cfg, r, TIMER_WRITE_GROSS, wr);
-            block_cells(out, cfg, r, TIMER_READ_GROSS, rd);
+                    layout_name(cfg->layouts[l]));
+            table_cells(out, cfg, r, TIMER_WRITE_GROSS, wr);
+            table_cells(out, cfg, r, TIMER_READ_GROSS, rd);
             fputc('\n', out);
         }
     fprintf(out, "Library overhead: throughput over MPI-IO's on the same layout (%s)\n",
             med ? "medians" : "averages");
-    block_ratios(out, cfg, log, nprocs, true);
+    table_ratios(out, cfg, log, nprocs, true);
     fprintf(out, "Shared file: throughput over the file per process's with the same API (%s)\n",
             med ? "medians" : "averages");
-    block_ratios(out, cfg, log, nprocs, false);
+    table_ratios(out, cfg, log, nprocs, false);
     if (cfg->nalign || cfg->nshift)
-        block_places(out, cfg, log, nprocs);
+        table_places(out, cfg, log, nprocs);
     fputc('\n', out);
+}
+
+void table_json_places(struct jsonw *w, const struct config *cfg)
+{
+    jsonw_key(w, "layouts");
+    jsonw_array(w);
+    for (int l = 0; l < cfg->nlayouts; l++)
+        jsonw_string(w, layout_name(cfg->layouts[l]));
+    jsonw_end(w);
+    jsonw_key_ints(w, "align_data", cfg->nalign, cfg->align_data);
+    jsonw_key_ints(w, "shift", cfg->nshift, cfg->shifts);
 }

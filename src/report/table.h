@@ -1,22 +1,28 @@
-/* The block pattern's text report (docs/block.md). Formats only: no MPI,
- * no statistics beyond results_summarize(). */
-#ifndef H5PERF_REPORT_BLOCK_H
-#define H5PERF_REPORT_BLOCK_H
+/* The application patterns' text report (docs/block.md) and their part of
+ * the results' config. Formats only: no MPI, no statistics beyond
+ * results_summarize(). */
+#ifndef H5PERF_REPORT_TABLE_H
+#define H5PERF_REPORT_TABLE_H
 
 #include <stdio.h>
 
-#include "cli/sweep.h"
+#include "cli/config.h"
+#include "report/jsonw.h"
 #include "report/results.h"
 
-/* The header: HDF5's version, the array, layouts, APIs, I/O method,
- * iterations, HDF5_PARAPREFIX. */
-void text_block_header(FILE *out, const struct config *cfg, const char *hdf5_version);
+/* The header: HDF5's version, the workload (the pattern's line, with its
+ * newline), layouts, APIs, I/O method, iterations, HDF5_PARAPREFIX. */
+void table_header(FILE *out, const struct config *cfg, const char *hdf5_version,
+                  const char *workload);
 
-/* The table of one process count from the log: throughputs (max, average,
- * min, and the median with -i 3 or more) of write and read, open and close
- * included, per API and layout; then each API over MPI-IO, and each layout
- * over fpp. */
-void text_block_table(FILE *out, const struct config *cfg, const struct results_log *log,
-                      int nprocs);
+/* The table of one process count from the log (what: "grid 2x2"):
+ * throughputs (max, average, min, and the median with -i 3 or more) of
+ * write and read, open and close included, per API and layout; then each
+ * API over the reference API, and each layout over fpp; the placements. */
+void table_write(FILE *out, const struct config *cfg, const struct results_log *log, int nprocs,
+                 const char *what);
+
+/* "layouts", "align_data" and "shift" of the pattern's config object. */
+void table_json_places(struct jsonw *w, const struct config *cfg);
 
 #endif

@@ -3,7 +3,7 @@
  * arguments; the MPI case checks its report and that no file appeared. */
 #include <mpi.h>
 
-#include "backend/backend.h"
+#include "null_backend.h"
 #include "engine/engine.h"
 #include "engine/files.h"
 #include "engine/setup.h"

@@ -1,7 +1,7 @@
 /* The null backend: does no I/O at all, so the engine's loops, timers and
- * agreement can be exercised without a file system. Not selectable from the
- * command line; tests install it through engine options. */
-#include "backend/backend.h"
+ * agreement can be exercised without a file system. A test tool
+ * (engine_null), never in h5perf itself. */
+#include "null_backend.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,27 +11,29 @@ struct backend_file {
 };
 
 static int null_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
-                     enum backend_mode mode, bool may_truncate, struct err *e)
+                     enum backend_mode mode, bool may_truncate, const struct plan *plan,
+                     struct err *e)
 {
-    (void)ctx, (void)path, (void)mode, (void)may_truncate;
+    (void)ctx, (void)path, (void)mode, (void)may_truncate, (void)plan;
     *out = calloc(1, sizeof **out);
     return *out ? 0 : err_set(e, "null", "open", path, -1, -1, "out of memory");
 }
 
-static int null_dset_begin(struct backend_file *f, int dset, const struct pattern *pt,
-                           struct err *e)
+static int null_var_begin(struct backend_file *f, int var, const struct plan_access *acc,
+                          struct err *e)
 {
-    (void)f, (void)dset, (void)pt, (void)e;
+    (void)f, (void)var, (void)acc, (void)e;
     return 0;
 }
 
-static int null_transfer(struct backend_file *f, int64_t k, void *buf, struct err *e)
+static int null_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
+                         struct err *e)
 {
-    (void)f, (void)k, (void)buf, (void)e;
+    (void)f, (void)s, (void)buf, (void)e;
     return 0;
 }
 
-static int null_dset_end(struct backend_file *f, struct err *e)
+static int null_var_end(struct backend_file *f, struct err *e)
 {
     (void)f, (void)e;
     return 0;
@@ -56,9 +58,9 @@ static void null_version(char *buf, size_t len)
 const struct backend_ops backend_null = {
     .desc = &null_desc,
     .open = null_open,
-    .dset_begin = null_dset_begin,
+    .var_begin = null_var_begin,
     .transfer = null_transfer,
-    .dset_end = null_dset_end,
+    .var_end = null_var_end,
     .close = null_close,
     .check_source = backend_check_flat,
     .check = backend_check_none,

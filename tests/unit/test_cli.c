@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "cli/cli.h"
+#include "session/session.h"
 
 #define MAX_ARGS 16
 #define OK       NULL /* "no error expected" in the tables */
@@ -816,6 +817,14 @@ static const struct validate_case validate_cases[] = {
      "h5perf: -e '4G': a 2D dataset of (4GB x 2 processes)^2 bytes does not fit in 64 bits"},
 };
 
+/* MPI_Dims_create's grids, for the session (none of these cases needs
+ * one). */
+static void test_dims(int nprocs, int ndims, int *dims)
+{
+    for (int d = 0; d < ndims; d++)
+        dims[d] = d == 0 ? nprocs : 1;
+}
+
 static void test_validate(void)
 {
     for (size_t i = 0; i < sizeof validate_cases / sizeof validate_cases[0]; i++) {
@@ -826,7 +835,9 @@ static void test_validate(void)
         CHECK_I64(parse(c->args, &cfg, &msg), 0);
         cfg.geometry_2d = c->two_d;
         CHECK_I64(config_finish(&cfg, c->world, &w, &msg), 0);
-        int rc = config_validate(&cfg, &msg);
+        struct session session;
+        int rc = session_build(&session, &cfg, test_dims, &msg);
+        session_release(&session);
         if (rc != (c->msg ? -1 : 0))
             fprintf(stderr, "validate case %zu: %s\n", i, msg.line);
         CHECK_I64(rc, c->msg ? -1 : 0);

@@ -1,12 +1,14 @@
-/* Unit tests of the file extents (cli/extent.h): the flat size, and the
- * HDF5 file's end with alignment against the ends HDF5 1.10.8 was measured
- * to reach (1 process, -e 8K, -a 1M: docs/differences.md, "HDF5
- * alignment"): the lower bound never above, the upper bound never below. */
+/* Unit tests of the file extents (cli/extent.h) of the guide's files as
+ * its pattern measures them: the flat size, and the HDF5 file's end with
+ * alignment against the ends HDF5 1.10.8 was measured to reach (1 process,
+ * -e 8K, -a 1M: docs/differences.md, "HDF5 alignment"): the lower bound
+ * never above, the upper bound never below. */
 #include <stdint.h>
 
 #include "check.h"
 #include "cli/cli.h"
 #include "cli/extent.h"
+#include "pattern/pattern.h"
 
 #define MIB (INT64_C(1) << 20)
 
@@ -24,6 +26,22 @@ static void config_of(struct config *cfg, const char *const *args)
     config_init(cfg);
     CHECK(opt_parse(argc, (char *const *)argv, cfg, &msg) == 0);
     CHECK(config_finish(cfg, 1, &w, &msg) == 0);
+}
+
+/* The guide's measures of its largest transfer size at nprocs. */
+static struct pattern_measure measure_of(const struct config *cfg, int nprocs)
+{
+    struct pattern_measure m;
+    struct run_point p = {.nprocs = nprocs, .api = API_PHDF5, .xfer = cfg->xfer_max, .layout = -1};
+    pattern_of(cfg)->measure(cfg, &p, &m, NULL);
+    return m;
+}
+
+static int64_t extent_hdf5_of(const struct config *cfg, int nprocs, bool upper)
+{
+    struct pattern_measure m = measure_of(cfg, nprocs);
+    struct extent_file f = {m.nvars, m.var_bytes, m.max_chunk};
+    return extent_hdf5(&f, cfg->align, cfg->threshold, upper);
 }
 
 struct measured {
@@ -49,7 +67,7 @@ int main(void)
     struct config cfg;
     for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
         config_of(&cfg, measured[i].args);
-        int64_t lo = extent_hdf5(&cfg, 1, false), hi = extent_hdf5(&cfg, 1, true);
+        int64_t lo = extent_hdf5_of(&cfg, 1, false), hi = extent_hdf5_of(&cfg, 1, true);
         CHECK(lo > 0 && lo <= measured[i].end);
         CHECK(hi >= measured[i].end);
         if (!(lo > 0 && lo <= measured[i].end && hi >= measured[i].end))
@@ -59,22 +77,22 @@ int main(void)
     }
     /* Exact values of the model. */
     config_of(&cfg, (const char *[]){"-a", "1M", "-T", "4096", "-d", "3", "-e", "8K", NULL});
-    CHECK_I64(extent_hdf5(&cfg, 1, false), 3 * MIB + 8192);
-    CHECK_I64(extent_hdf5(&cfg, 1, true), 3 * MIB + 8192 + 65536);
-    CHECK_I64(extent_hdf5(&cfg, 2, false), 3 * MIB + 16384);
+    CHECK_I64(extent_hdf5_of(&cfg, 1, false), 3 * MIB + 8192);
+    CHECK_I64(extent_hdf5_of(&cfg, 1, true), 3 * MIB + 8192 + 65536);
+    CHECK_I64(extent_hdf5_of(&cfg, 2, false), 3 * MIB + 16384);
     config_of(&cfg, (const char *[]){"-a", "1M", "-T", "1", "-d", "1", "-e", "8K", NULL});
-    CHECK_I64(extent_hdf5(&cfg, 1, true), 7 * MIB);
+    CHECK_I64(extent_hdf5_of(&cfg, 1, true), 7 * MIB);
     /* Without alignment, or data below -T: the data bytes, as flat files. */
     config_of(&cfg, (const char *[]){"-d", "3", "-e", "8K", NULL});
-    CHECK_I64(extent_hdf5(&cfg, 2, true), 3 * 16384);
-    CHECK_I64(extent_flat(&cfg, 2), 3 * 16384);
+    CHECK_I64(extent_hdf5_of(&cfg, 2, true), 3 * 16384);
+    CHECK_I64(measure_of(&cfg, 2).flat_bytes, 3 * 16384);
     config_of(&cfg, (const char *[]){"-a", "1M", "-T", "16K", "-d", "3", "-e", "8K", NULL});
-    CHECK_I64(extent_hdf5(&cfg, 1, true), 3 * 8192);
+    CHECK_I64(extent_hdf5_of(&cfg, 1, true), 3 * 8192);
     /* Beyond 64 bits. */
     config_of(&cfg, (const char *[]){"-a", "2305843009213693952", "-T", "1", NULL});
-    CHECK_I64(extent_hdf5(&cfg, 1, true), -1);
-    CHECK(extent_hdf5(&cfg, 1, false) > 0);
+    CHECK_I64(extent_hdf5_of(&cfg, 1, true), -1);
+    CHECK(extent_hdf5_of(&cfg, 1, false) > 0);
     config_of(&cfg, (const char *[]){"-a", "1152921504606846976", "-T", "1", NULL});
-    CHECK_I64(extent_hdf5(&cfg, 1, true), 7 * INT64_C(1152921504606846976));
+    CHECK_I64(extent_hdf5_of(&cfg, 1, true), 7 * INT64_C(1152921504606846976));
     return check_done("test_extent");
 }

@@ -127,7 +127,7 @@ static void test_json(void)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    CHECK(f && json_write(f, &cfg, &ctx, &log) == 0);
+    CHECK(f && json_write(f, pattern_of(&cfg), &cfg, &ctx, &log) == 0);
     fclose(f);
     if (getenv("DUMP"))
         fputs(buf, stdout);

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "pattern/particles.h"
+#include "plan/point.h"
 
 static struct particle_dist dist(enum particle_dist_kind k, int64_t mean, double param)
 {
@@ -97,11 +98,10 @@ static void check_scan(void)
     CHECK_I64(total, 5000);
 }
 
-static enum pattern_violation check_of(struct particle_dist d, int nprocs, int nvars,
-                                       enum pattern_layout layout)
+static enum pattern_violation check_of(struct particle_dist d, int nprocs, int nvars, int layout)
 {
     struct particle_params q = {.nprocs = nprocs, .dist = d, .nvars = nvars, .layout = layout};
-    return pattern_check_particles(&q);
+    return particles_check(&q);
 }
 
 static void check_refusals(void)
@@ -125,6 +125,42 @@ static void check_refusals(void)
     CHECK_I64(check_of(dist(DIST_IMBALANCE, 1, 1), 3, 8, LAYOUT_FPP), PATTERN_OK); /* 0, 1, 2 */
 }
 
+/* A particles configuration of distribution d, with its list (if any)
+ * copied in; one run point at nprocs of layout, placed by align and
+ * shift. */
+static void particles_config(struct config *cfg, struct particle_dist d, int nprocs, int nvars)
+{
+    config_init(cfg);
+    cfg->pattern = pattern_find("particles", 9);
+    cfg->nvars = nvars;
+    cfg->dist = d;
+    for (int r = 0; d.kind == DIST_LIST && r < d.nlist; r++)
+        cfg->dist_list[r] = d.list[r];
+    cfg->dist.list = NULL;
+    cfg->min_procs = cfg->max_procs = nprocs;
+}
+
+static struct plan particles_plan_of(const struct config *cfg, int nprocs, int layout,
+                                     int64_t align, int64_t shift, int rank, int it)
+{
+    struct plan pl;
+    struct run_point pt = {
+        .nprocs = nprocs, .api = API_POSIX, .layout = layout, .align = align, .shift = shift};
+    CHECK(pattern_of(cfg)->plan(cfg, &pt, rank, it, &pl) == 0);
+    return pl;
+}
+
+/* The first run of a plan's only step of variable v (write phase). */
+static void first_run(const struct plan *pl, int v, int64_t *off, int64_t *len, int64_t *bytes)
+{
+    struct plan_step s;
+    plan_step(pl, 0, v, 0, &s);
+    *off = *len = 0;
+    *bytes = s.bytes;
+    if (plan_step_runs(&s) > 0)
+        plan_step_run(&s, 0, off, len);
+}
+
 /* Every process's plan of a variable: in the shared layout the runs tile
  * the array once, in rank order; in fpp each file is the run alone; the
  * content is the rule's: (i + v*N) mod 2^32, little-endian. */
@@ -132,42 +168,51 @@ static void check_plans(struct particle_dist d, int nprocs, int nvars)
 {
     int64_t off, total;
     particles_scan(&d, nprocs, 0, &off, &total);
+    struct config cfg;
+    particles_config(&cfg, d, nprocs, nvars);
     for (int l = 0; l < 2; l++) {
-        enum pattern_layout layout = l ? LAYOUT_FPP : LAYOUT_SHARED;
-        struct particle_params q = {.nprocs = nprocs, .dist = d, .nvars = nvars, .layout = layout};
+        int layout = l ? LAYOUT_FPP : LAYOUT_SHARED;
         int64_t next = 0;
         for (int r = 0; r < nprocs; r++) {
-            struct pattern pt;
-            CHECK(pattern_init_particles(&pt, &q, r, r, NULL) == 0);
-            int64_t n = particles_count(&d, nprocs, r);
-            CHECK_I64(pt.ntransfers, 1);
-            CHECK_I64(pt.xfer_bytes, 4 * n);
-            CHECK_I64(pt.dset_bytes, 4 * (layout == LAYOUT_FPP ? n : total));
-            struct pattern_vec v = pattern_file_vec(&pt, 0);
-            CHECK_I64(v.disp, layout == LAYOUT_FPP ? 0 : 4 * next);
-            CHECK_I64(v.count * v.len * pt.outer, 4 * n);
+            struct plan pl = particles_plan_of(&cfg, nprocs, layout, 0, 0, r, 0);
+            int64_t n = particles_count(&d, nprocs, r), run, len, bytes;
+            struct plan_access acc;
+            plan_access(&pl, 0, 0, &acc);
+            CHECK_I64(acc.nsteps, 1);
+            CHECK_I64(pl.buffer_bytes, 4 * n);
+            struct plan_var v;
+            plan_var(&pl, 0, &v);
+            CHECK_I64(v.dims[0], layout == LAYOUT_FPP ? n : total);
+            first_run(&pl, 0, &run, &len, &bytes);
+            CHECK_I64(bytes, 4 * n);
+            if (n > 0)
+                CHECK_I64(run, layout == LAYOUT_FPP ? 0 : 4 * next);
             unsigned char *buf = malloc((size_t)(4 * n + 1));
             for (int var = 0; var < nvars; var++) {
-                pattern_fill(&pt, var, buf);
+                pl.ops->fill(&pl, 0, var, buf, false);
                 for (int64_t i = 0; i < n; i++) {
                     uint32_t want = (uint32_t)(next + i + (int64_t)var * total), got = 0;
                     for (int k = 3; k >= 0; k--)
                         got = got << 8 | buf[4 * i + k];
                     CHECK_I64(got, want);
                 }
-                struct pattern_mismatch m;
-                CHECK_I64(pattern_verify(&pt, var, 0, buf, &m), 0);
+                struct plan_step s;
+                int64_t bad_off;
+                unsigned char e, f;
+                plan_step(&pl, 1, var, 0, &s);
+                CHECK_I64(pl.ops->verify(&pl, 1, &s, buf, &bad_off, &e, &f), 0);
                 if (n > 0) {
                     buf[4 * n - 1] ^= 1;
-                    CHECK_I64(pattern_verify(&pt, var, 0, buf, &m), 1);
+                    CHECK_I64(pl.ops->verify(&pl, 1, &s, buf, &bad_off, &e, &f), 1);
                 }
             }
-            char name[64];
-            pt.step = 3;
-            pattern_dataset_name(&pt, nvars - 1, name, sizeof name);
+            struct plan it3 = particles_plan_of(&cfg, nprocs, layout, 0, 0, r, 3);
+            struct plan_var last;
+            plan_var(&it3, nvars - 1, &last);
             char want[64];
             snprintf(want, sizeof want, "Timestep_3/%s", particles_var_name(nvars - 1));
-            CHECK_STR(name, want);
+            CHECK_STR(last.name, want);
+            CHECK(last.kind == (particles_var_is_int(nvars - 1) ? PLAN_SIGNED : PLAN_FLOAT));
             free(buf);
             next += n;
         }
@@ -183,32 +228,35 @@ static void check_places(void)
 {
     static const int64_t list[] = {5, 0, 1003, 1024};
     struct particle_dist d = {.kind = DIST_LIST, .nlist = 4, .list = list};
-    struct particle_params q = {
-        .nprocs = 4, .dist = d, .nvars = 3, .layout = LAYOUT_SHARED, .align = 4096, .shift = 7};
+    struct config cfg;
+    particles_config(&cfg, d, 4, 3);
     static const int64_t starts[] = {0, 4096, 4096, 8192};
     for (int r = 0; r < 4; r++) {
-        struct pattern pt;
-        CHECK(pattern_init_particles(&pt, &q, r, r, NULL) == 0);
-        CHECK_I64(pattern_file_vec(&pt, 0).disp, starts[r]);
-        CHECK_I64(pt.var_stride, 12288);
-        CHECK_I64(pt.var_end, 8192 + 4096);
-        CHECK_I64(pattern_var_base(&pt, 2), 7 + 2 * 12288);
-        CHECK_I64(pattern_file_end(&pt, 3), 7 + 2 * 12288 + 12288);
-        CHECK_I64(pt.dset_bytes, 4 * 2032); /* the data moved: no padding */
+        struct plan pl = particles_plan_of(&cfg, 4, LAYOUT_SHARED, 4096, 7, r, 0);
+        int64_t run, len, bytes;
+        first_run(&pl, 2, &run, &len, &bytes);
+        if (list[r] > 0)
+            CHECK_I64(run, 7 + 2 * 12288 + starts[r]);
+        CHECK_I64(pl.flat_bytes, 7 + 2 * 12288 + 12288);
+        struct plan_var v;
+        plan_var(&pl, 0, &v);
+        CHECK_I64(v.dims[0] * 4, 4 * 2032); /* the data moved: no padding */
     }
-    q.align = 0;
-    struct pattern pt;
-    CHECK(pattern_init_particles(&pt, &q, 3, 3, NULL) == 0);
-    CHECK_I64(pattern_file_vec(&pt, 0).disp, 4 * 1008);
-    CHECK_I64(pt.var_stride, 4 * 2032);
-    CHECK_I64(pattern_file_end(&pt, 3), 7 + 3 * 4 * 2032);
-    q.layout = LAYOUT_FPP;
-    CHECK_I64(pattern_check_particles(&q), PATTERN_ALIGN);
-    q.shift = 0;
-    CHECK_I64(pattern_check_particles(&q), PATTERN_OK);
+    struct plan pl = particles_plan_of(&cfg, 4, LAYOUT_SHARED, 0, 7, 3, 0);
+    int64_t run, len, bytes;
+    first_run(&pl, 0, &run, &len, &bytes);
+    CHECK_I64(run, 7 + 4 * 1008);
+    first_run(&pl, 1, &run, &len, &bytes);
+    CHECK_I64(run, 7 + 4 * 2032 + 4 * 1008);
+    CHECK_I64(pl.flat_bytes, 7 + 3 * 4 * 2032);
+    struct particle_params q = {
+        .nprocs = 4, .dist = d, .nvars = 3, .layout = LAYOUT_FPP, .align = 4096, .shift = 7};
+    CHECK_I64(particles_check(&q), PATTERN_ALIGN);
+    q.align = q.shift = 0;
+    CHECK_I64(particles_check(&q), PATTERN_OK);
     q.layout = LAYOUT_SHARED;
     q.align = INT64_MAX / 2;
-    CHECK_I64(pattern_check_particles(&q), PATTERN_OVERFLOW);
+    CHECK_I64(particles_check(&q), PATTERN_OVERFLOW);
     CHECK_I64(model_round_up(5, 4), 8);
     CHECK_I64(model_round_up(8, 4), 8);
     CHECK_I64(model_round_up(0, 4), 0);

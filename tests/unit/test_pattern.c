@@ -9,12 +9,12 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "pattern/pattern.h"
+#include "pattern/guide_geom.h"
 
-static struct pattern_params params(int geometry, bool interleaved, bool chunked, int64_t e,
-                                    int64_t b, int64_t x, int nprocs)
+static struct guide_params params(int geometry, bool interleaved, bool chunked, int64_t e,
+                                  int64_t b, int64_t x, int nprocs)
 {
-    struct pattern_params pp = {geometry, interleaved, chunked, e, b, x, nprocs};
+    struct guide_params pp = {geometry, interleaved, chunked, e, b, x, nprocs};
     return pp;
 }
 
@@ -22,7 +22,7 @@ static struct pattern_params params(int geometry, bool interleaved, bool chunked
 
 /* Logical (row, col) of physical byte f of a 2D dataset; with the chunking
  * emulation chunk (R,C) is stored at (R*(S/B)+C)*B*B, row-major inside. */
-static void logical_of(const struct pattern_params *pp, int64_t s, int64_t f, int64_t *row,
+static void logical_of(const struct guide_params *pp, int64_t s, int64_t f, int64_t *row,
                        int64_t *col)
 {
     int64_t b = pp->block, bb = pp->block * pp->block, nc = s / pp->block;
@@ -35,7 +35,7 @@ static void logical_of(const struct pattern_params *pp, int64_t s, int64_t f, in
     *col = f / bb % nc * b + f % bb % b;
 }
 
-static int64_t physical_of(const struct pattern_params *pp, int64_t s, int64_t row, int64_t col)
+static int64_t physical_of(const struct guide_params *pp, int64_t s, int64_t row, int64_t col)
 {
     int64_t b = pp->block, nc = s / pp->block;
     if (pp->geometry == 1 || !pp->chunked)
@@ -44,7 +44,7 @@ static int64_t physical_of(const struct pattern_params *pp, int64_t s, int64_t r
 }
 
 /* The process the guide's figures give byte f (1D) or element (row, col) (2D). */
-static int owner_logical(const struct pattern_params *pp, int64_t row, int64_t col)
+static int owner_logical(const struct guide_params *pp, int64_t row, int64_t col)
 {
     if (pp->geometry == 1)
         return (int)(pp->interleaved ? col / pp->block % pp->nprocs : col / pp->bytes);
@@ -53,7 +53,7 @@ static int owner_logical(const struct pattern_params *pp, int64_t row, int64_t c
     return (int)(row / pp->bytes);
 }
 
-static int owner_physical(const struct pattern_params *pp, int64_t s, int64_t f)
+static int owner_physical(const struct guide_params *pp, int64_t s, int64_t f)
 {
     int64_t row = 0, col = f;
     if (pp->geometry == 2)
@@ -62,7 +62,7 @@ static int owner_physical(const struct pattern_params *pp, int64_t s, int64_t f)
 }
 
 /* Independent statement of docs/original.md §3.5 (+ B | e in 2D), for small values. */
-static enum pattern_violation expected_violation(const struct pattern_params *pp)
+static enum pattern_violation expected_violation(const struct guide_params *pp)
 {
     if ((pp->geometry != 1 && pp->geometry != 2) || pp->bytes <= 0 || pp->block <= 0 ||
         pp->xfer <= 0 || pp->nprocs <= 0)
@@ -78,10 +78,10 @@ static enum pattern_violation expected_violation(const struct pattern_params *pp
 
 /* pattern_init that must succeed: false (and a failed check) if it did not,
  * so that a rejected plan is never walked. */
-static bool init_ok(struct pattern *pt, const struct pattern_params *pp, int exec, int data)
+static bool init_ok(struct guide_geom *pt, const struct guide_params *pp, int exec, int data)
 {
     enum pattern_violation why = PATTERN_OVERFLOW;
-    int rc = pattern_init(pt, pp, exec, data, &why);
+    int rc = guide_init(pt, pp, exec, data, &why);
     CHECK_I64(rc, 0);
     CHECK_I64(why, PATTERN_OK);
     return rc == 0;
@@ -96,7 +96,7 @@ struct canvas {
     int64_t *mem_map; /* file offset of each byte of the current transfer buffer */
 };
 
-static void check_fields(const struct pattern *pt, const struct pattern_params *pp, int r)
+static void check_fields(const struct guide_geom *pt, const struct guide_params *pp, int r)
 {
     int64_t s = pp->bytes * pp->nprocs, g2 = pp->geometry == 2;
     CHECK_I64(pt->side, s);
@@ -108,22 +108,22 @@ static void check_fields(const struct pattern *pt, const struct pattern_params *
     CHECK_I64(pt->rank_begin, pp->interleaved ? r * pp->block : r * pp->bytes * (g2 ? s : 1));
     CHECK_I64(pt->exec_rank, (r + 1) % pp->nprocs);
     CHECK_I64(pt->data_rank, r);
-    CHECK(pattern_fill_value(pt) == (unsigned char)(r + 1));
+    CHECK(guide_fill_value(pt) == (unsigned char)(r + 1));
 }
 
 /* The HDF5 selection of transfer k against the physical walk: same element set
  * (every element was written by this transfer) and, except where the emulation
  * deliberately stores the B x X buffer untransposed (docs/original.md §5.2),
  * the same memory order. */
-static void check_slab(const struct pattern *pt, int64_t k, const struct canvas *cv)
+static void check_slab(const struct guide_geom *pt, int64_t k, const struct canvas *cv)
 {
-    const struct pattern_slab *sl = &pt->slab;
-    const struct pattern_params *pp = &pt->p;
+    const struct guide_slab *sl = &pt->slab;
+    const struct guide_params *pp = &pt->p;
     bool ordered = !(pp->geometry == 2 && pp->chunked && !pp->interleaved);
     int64_t off[2], n = 0, rows = sl->ndims == 2 ? sl->count[0] * sl->block[0] : 1;
     int64_t cols = sl->count[sl->ndims - 1] * sl->block[sl->ndims - 1];
 
-    pattern_slab_offset(pt, k, off);
+    guide_slab_offset(pt, k, off);
     CHECK_I64(rows * cols, pt->xfer_bytes);
     if (rows * cols != pt->xfer_bytes)
         return;
@@ -149,10 +149,10 @@ static void check_slab(const struct pattern *pt, int64_t k, const struct canvas 
     }
 }
 
-static void check_slab_dims(const struct pattern *pt)
+static void check_slab_dims(const struct guide_geom *pt)
 {
-    const struct pattern_slab *sl = &pt->slab;
-    const struct pattern_params *pp = &pt->p;
+    const struct guide_slab *sl = &pt->slab;
+    const struct guide_params *pp = &pt->p;
     bool g2 = pp->geometry == 2;
 
     CHECK_I64(sl->ndims, pp->geometry);
@@ -169,9 +169,9 @@ static void check_slab_dims(const struct pattern *pt)
 }
 
 /* Walks every transfer of data rank r, painting the canvas. */
-static void walk_rank(const struct pattern_params *pp, int r, struct canvas *cv)
+static void walk_rank(const struct guide_params *pp, int r, struct canvas *cv)
 {
-    struct pattern pt;
+    struct guide_geom pt;
     int64_t total = 0;
 
     if (!init_ok(&pt, pp, (r + 1) % pp->nprocs, r))
@@ -179,7 +179,7 @@ static void walk_rank(const struct pattern_params *pp, int r, struct canvas *cv)
     check_fields(&pt, pp, r);
     check_slab_dims(&pt);
     for (int64_t k = 0; k < pt.ntransfers; k++) {
-        struct pattern_vec v = pattern_file_vec(&pt, k);
+        struct guide_vec v = guide_file_vec(&pt, k);
         int64_t mem = 0;
         if (k == 0)
             CHECK(memcmp(&v, &pt.shape, sizeof v) == 0);
@@ -196,7 +196,7 @@ static void walk_rank(const struct pattern_params *pp, int r, struct canvas *cv)
                 cv->xfer_of[f] = k;
                 cv->mem_map[mem] = f;
                 CHECK_I64(owner_physical(pp, cv->side, f), r);
-                CHECK_I64(pattern_file_offset(&pt, k, mem), f);
+                CHECK_I64(guide_file_offset(&pt, k, mem), f);
             }
         }
         total += mem;
@@ -209,9 +209,9 @@ static void walk_rank(const struct pattern_params *pp, int r, struct canvas *cv)
 /* xfer_step: when set, every transfer is transfer 0 moved by k steps and a
  * step is at least one transfer's span (what lets MPI-IO keep one file view
  * per dataset); 1D always tiles, 2D non-emulated never does. */
-static void check_step(const struct pattern_params *pp, int r)
+static void check_step(const struct guide_params *pp, int r)
 {
-    struct pattern pt;
+    struct guide_geom pt;
     if (!init_ok(&pt, pp, r, r))
         return;
     int64_t span = (pt.shape.count - 1) * pt.shape.stride + pt.shape.len;
@@ -223,10 +223,10 @@ static void check_step(const struct pattern_params *pp, int r)
         return;
     CHECK(pt.xfer_step >= span);
     for (int64_t k = 0; k < pt.ntransfers; k++)
-        CHECK_I64(pattern_file_vec(&pt, k).disp, pt.shape.disp + k * pt.xfer_step);
+        CHECK_I64(guide_file_vec(&pt, k).disp, pt.shape.disp + k * pt.xfer_step);
 }
 
-static void check_config(const struct pattern_params *pp)
+static void check_config(const struct guide_params *pp)
 {
     struct canvas cv;
     int64_t s = pp->bytes * pp->nprocs;
@@ -261,15 +261,15 @@ static void test_exhaustive(int geometry, int64_t max_bytes, int *nconfigs)
             int64_t xmax = (geometry == 2 ? e * np : e) + 1;
             for (int64_t b = 1; b <= e + 1; b++) {
                 for (int64_t x = 1; x <= xmax; x++) {
-                    struct pattern_params pp = params(geometry, false, false, e, b, x, np);
+                    struct guide_params pp = params(geometry, false, false, e, b, x, np);
                     enum pattern_violation want = expected_violation(&pp);
-                    CHECK_I64(pattern_check(&pp), want);
+                    CHECK_I64(guide_check(&pp), want);
                     if (want != PATTERN_OK)
                         continue;
                     for (int v = 0; v < 4; v++) {
                         pp.interleaved = v & 1;
                         pp.chunked = v & 2;
-                        CHECK_I64(pattern_check(&pp), PATTERN_OK);
+                        CHECK_I64(guide_check(&pp), PATTERN_OK);
                         check_config(&pp);
                         ++*nconfigs;
                     }
@@ -282,22 +282,22 @@ static void test_exhaustive(int geometry, int64_t max_bytes, int *nconfigs)
 /* --- the guide's figures (docs/original.md §8) -------------------------- */
 
 /* The dataset's bytes as digits of the fill values, through the public API. */
-static void render(const struct pattern_params *pp, char *out, int64_t n)
+static void render(const struct guide_params *pp, char *out, int64_t n)
 {
     memset(out, '.', (size_t)n);
     out[n] = '\0';
     for (int r = 0; r < pp->nprocs; r++) {
-        struct pattern pt;
+        struct guide_geom pt;
         if (!init_ok(&pt, pp, r, r))
             return;
         CHECK_I64(pt.dset_bytes, n);
         for (int64_t k = 0; k < pt.ntransfers; k++)
             for (int64_t m = 0; m < pt.xfer_bytes; m++)
-                out[pattern_file_offset(&pt, k, m)] = (char)('0' + pattern_fill_value(&pt));
+                out[guide_file_offset(&pt, k, m)] = (char)('0' + guide_fill_value(&pt));
     }
 }
 
-static void check_figure(const struct pattern_params *pp, const char *const *rows, int nrows)
+static void check_figure(const struct guide_params *pp, const char *const *rows, int nrows)
 {
     char got[256], want[256] = "";
     for (int i = 0; i < nrows; i++)
@@ -306,10 +306,10 @@ static void check_figure(const struct pattern_params *pp, const char *const *row
     CHECK_STR(got, want);
 }
 
-static void check_shape(const struct pattern_params *pp, int r, int64_t ntransfers,
-                        struct pattern_vec want)
+static void check_shape(const struct guide_params *pp, int r, int64_t ntransfers,
+                        struct guide_vec want)
 {
-    struct pattern pt;
+    struct guide_geom pt;
     if (!init_ok(&pt, pp, r, r))
         return;
     CHECK_I64(pt.ntransfers, ntransfers);
@@ -334,40 +334,40 @@ static void test_figures(void)
                                        "112233112233", "112233112233", "112233112233"};
     static const char *const fig10[] = {"11111111", "11111111", "11111111", "11111111",
                                         "22222222", "22222222", "22222222", "22222222"};
-    struct pattern_params pp;
+    struct guide_params pp;
 
     pp = params(1, false, false, 8, 2, 4, 3); /* figure 2 */
     check_figure(&pp, fig2, 1);
-    check_shape(&pp, 1, 2, (struct pattern_vec){8, 1, 4, 4});
+    check_shape(&pp, 1, 2, (struct guide_vec){8, 1, 4, 4});
     pp = params(1, true, false, 8, 2, 4, 3); /* figure 3 as drawn (-e 8) */
     check_figure(&pp, fig3, 1);
-    check_shape(&pp, 2, 2, (struct pattern_vec){4, 2, 2, 6});
+    check_shape(&pp, 2, 2, (struct guide_vec){4, 2, 2, 6});
     pp = params(1, true, false, 4, 2, 4, 3); /* figure 3's command (-e 4) */
     check_figure(&pp, fig3_e4, 1);
     pp = params(2, false, false, 4, 2, 12, 3); /* figure 5 */
     check_figure(&pp, fig5, 12);
-    check_shape(&pp, 1, 2, (struct pattern_vec){48, 2, 12, 12});
+    check_shape(&pp, 1, 2, (struct guide_vec){48, 2, 12, 12});
     pp = params(2, true, false, 4, 2, 12, 3); /* figure 7 */
     check_figure(&pp, fig7, 12);
-    check_shape(&pp, 1, 2, (struct pattern_vec){2, 12, 2, 12});
+    check_shape(&pp, 1, 2, (struct guide_vec){2, 12, 2, 12});
     pp = params(2, false, false, 4, 4, 4, 2); /* figure 10: 4 writes of 4 B */
     check_figure(&pp, fig10, 8);
-    check_shape(&pp, 1, 2, (struct pattern_vec){32, 4, 4, 8});
+    check_shape(&pp, 1, 2, (struct guide_vec){32, 4, 4, 8});
     pp = params(2, false, true, 4, 4, 4, 2); /* figure 11: 1 write of 16 B */
     check_figure(&pp, fig10, 8);
-    check_shape(&pp, 1, 2, (struct pattern_vec){32, 1, 16, 16});
+    check_shape(&pp, 1, 2, (struct guide_vec){32, 1, 16, 16});
 }
 
 /* --- exact table values (docs/original.md §5.2, §5.3) ------------------- */
 
-static void check_slab_row(const struct pattern_params *pp, int r, int64_t k,
+static void check_slab_row(const struct guide_params *pp, int r, int64_t k,
                            const int64_t want[6][2])
 {
-    struct pattern pt;
+    struct guide_geom pt;
     int64_t off[2] = {-1, -1};
     if (!init_ok(&pt, pp, r, r))
         return;
-    pattern_slab_offset(&pt, k, off);
+    guide_slab_offset(&pt, k, off);
     for (int d = 0; d < pp->geometry; d++) {
         CHECK_I64(pt.slab.start[d], want[0][d]);
         CHECK_I64(pt.slab.stride[d], want[1][d]);
@@ -385,8 +385,8 @@ static void test_tables(void)
     static const int64_t i1[6][2] = {{2}, {6}, {2}, {2}, {4 * 3}, {2}};
     static const int64_t c2[6][2] = {{4, 0}, {1, 2}, {1, 3}, {2, 2}, {2, 6}, {48}};
     static const int64_t i2[6][2] = {{0, 2}, {2, 6}, {3, 1}, {2, 2}, {6, 6}, {2}};
-    struct pattern_params pp = params(1, false, false, 8, 2, 4, 3);
-    struct pattern pt;
+    struct guide_params pp = params(1, false, false, 8, 2, 4, 3);
+    struct guide_geom pt;
 
     check_slab_row(&pp, 1, 1, c1);
     pp.interleaved = true;
@@ -401,7 +401,7 @@ static void test_tables(void)
     /* docs/original.md §5.2 offsets of transfer k = 3 for rank 1 with S = 12 (c = q = 18) */
     static const struct {
         bool interleaved, chunked;
-        struct pattern_vec want;
+        struct guide_vec want;
     } rows[] = {
         {false, false, {1 * 4 * 12 + 1 * 2 * 12 + 6, 2, 6, 12}},
         {false, true, {1 * 4 * 12 + 3 * 2 * 6, 1, 12, 12}},
@@ -409,21 +409,21 @@ static void test_tables(void)
         {true, true, {1 * 2 * 2 + 1 * 6 * 12 + 12, 3, 4, 24}}, /* q = 36 = 1*S*B + 12 */
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        struct pattern_vec v;
+        struct guide_vec v;
         pp = params(2, rows[i].interleaved, rows[i].chunked, 4, 2, 6, 3);
         if (!init_ok(&pt, &pp, 1, 1))
             continue;
-        v = pattern_file_vec(&pt, 3);
+        v = guide_file_vec(&pt, 3);
         CHECK(memcmp(&v, &rows[i].want, sizeof v) == 0);
-        CHECK_I64(pattern_file_offset(&pt, 3, -1), -1);
-        CHECK_I64(pattern_file_offset(&pt, 3, pt.xfer_bytes), -1);
+        CHECK_I64(guide_file_offset(&pt, 3, -1), -1);
+        CHECK_I64(guide_file_offset(&pt, 3, pt.xfer_bytes), -1);
     }
 }
 
 /* --- violations ---------------------------------------------------------- */
 
 struct violation_case {
-    struct pattern_params pp;
+    struct guide_params pp;
     enum pattern_violation want;
 };
 
@@ -462,15 +462,15 @@ static void test_violations(void)
          PATTERN_BLOCK_BYTES}, /* before the overflow */
     };
 
-    CHECK_I64(pattern_check(NULL), PATTERN_BAD_VALUE);
+    CHECK_I64(guide_check(NULL), PATTERN_BAD_VALUE);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct pattern pt;
+        struct guide_geom pt;
         enum pattern_violation why = PATTERN_OK;
-        int rc = pattern_init(&pt, &cases[i].pp, 0, 0, &why);
-        CHECK_I64(pattern_check(&cases[i].pp), cases[i].want);
+        int rc = guide_init(&pt, &cases[i].pp, 0, 0, &why);
+        CHECK_I64(guide_check(&cases[i].pp), cases[i].want);
         CHECK_I64(rc, cases[i].want == PATTERN_OK ? 0 : -1);
         CHECK_I64(why, cases[i].want);
-        CHECK_I64(pattern_init(&pt, &cases[i].pp, 0, 0, NULL), rc);
+        CHECK_I64(guide_init(&pt, &cases[i].pp, 0, 0, NULL), rc);
     }
 }
 
@@ -494,7 +494,7 @@ static void test_violation_texts(void)
 
 /* --- executing process vs data process ---------------------------------- */
 
-static void check_same_plan(const struct pattern *a, const struct pattern *b)
+static void check_same_plan(const struct guide_geom *a, const struct guide_geom *b)
 {
     int64_t oa[2], ob[2];
     CHECK(a->side == b->side && a->dset_bytes == b->dset_bytes);
@@ -503,29 +503,29 @@ static void check_same_plan(const struct pattern *a, const struct pattern *b)
         CHECK(a->slab.start[d] == b->slab.start[d] && a->slab.stride[d] == b->slab.stride[d] &&
               a->slab.count[d] == b->slab.count[d] && a->slab.block[d] == b->slab.block[d]);
     for (int64_t k = 0; k < a->ntransfers; k++) {
-        struct pattern_vec va = pattern_file_vec(a, k), vb = pattern_file_vec(b, k);
+        struct guide_vec va = guide_file_vec(a, k), vb = guide_file_vec(b, k);
         CHECK(memcmp(&va, &vb, sizeof va) == 0);
-        pattern_slab_offset(a, k, oa);
-        pattern_slab_offset(b, k, ob);
+        guide_slab_offset(a, k, oa);
+        guide_slab_offset(b, k, ob);
         CHECK(oa[0] == ob[0] && oa[1] == ob[1]);
     }
-    CHECK(pattern_fill_value(a) == pattern_fill_value(b));
+    CHECK(guide_fill_value(a) == guide_fill_value(b));
 }
 
 static void test_exec_rank(void)
 {
-    struct pattern_params pp = params(1, false, false, 1, 1, 1, 256);
-    struct pattern a, b;
+    struct guide_params pp = params(1, false, false, 1, 1, 1, 256);
+    struct guide_geom a, b;
     enum pattern_violation why = PATTERN_OK;
 
     if (init_ok(&a, &pp, 0, 255)) {
-        CHECK(pattern_fill_value(&a) == 0); /* (255 + 1) mod 256 */
-        CHECK_I64(pattern_file_vec(&a, 0).disp, 255);
+        CHECK(guide_fill_value(&a) == 0); /* (255 + 1) mod 256 */
+        CHECK_I64(guide_file_vec(&a, 0).disp, 255);
         CHECK_I64(a.exec_rank, 0);
     }
     if (init_ok(&a, &pp, 255, 0)) {
-        CHECK(pattern_fill_value(&a) == 1);
-        CHECK_I64(pattern_file_vec(&a, 0).disp, 0);
+        CHECK(guide_fill_value(&a) == 1);
+        CHECK_I64(guide_file_vec(&a, 0).disp, 0);
         CHECK_I64(a.exec_rank, 255);
     }
     for (int v = 0; v < 8; v++) {
@@ -542,20 +542,20 @@ static void test_exec_rank(void)
         }
     }
     pp = params(1, false, false, 8, 2, 4, 3);
-    CHECK(pattern_init(&a, &pp, -1, 0, &why) == -1 && why == PATTERN_BAD_VALUE);
-    CHECK(pattern_init(&a, &pp, 3, 0, &why) == -1 && why == PATTERN_BAD_VALUE);
-    CHECK(pattern_init(&a, &pp, 0, -1, &why) == -1 && why == PATTERN_BAD_VALUE);
-    CHECK(pattern_init(&a, &pp, 0, 3, NULL) == -1);
+    CHECK(guide_init(&a, &pp, -1, 0, &why) == -1 && why == PATTERN_BAD_VALUE);
+    CHECK(guide_init(&a, &pp, 3, 0, &why) == -1 && why == PATTERN_BAD_VALUE);
+    CHECK(guide_init(&a, &pp, 0, -1, &why) == -1 && why == PATTERN_BAD_VALUE);
+    CHECK(guide_init(&a, &pp, 0, 3, NULL) == -1);
 }
 
 /* --- the 64-bit limits --------------------------------------------------- */
 
 /* The last element of the rank's last transfer in its hyperslab. */
-static void check_slab_end(const struct pattern *pt, int64_t k, const int64_t want[2])
+static void check_slab_end(const struct guide_geom *pt, int64_t k, const int64_t want[2])
 {
-    const struct pattern_slab *sl = &pt->slab;
+    const struct guide_slab *sl = &pt->slab;
     int64_t off[2];
-    pattern_slab_offset(pt, k, off);
+    guide_slab_offset(pt, k, off);
     for (int d = 0; d < sl->ndims; d++)
         CHECK_I64(sl->start[d] + off[d] + (sl->count[d] - 1) * sl->stride[d] + sl->block[d] - 1,
                   want[d]);
@@ -563,33 +563,33 @@ static void check_slab_end(const struct pattern *pt, int64_t k, const int64_t wa
 
 /* Rank P-1 ends the dataset (physical N-1, logical bottom-right); rank 0's
  * last byte is where the oracle puts its last element. */
-static void check_limit(const struct pattern_params *pp, int64_t ntransfers)
+static void check_limit(const struct guide_params *pp, int64_t ntransfers)
 {
-    struct pattern pt;
+    struct guide_geom pt;
     int64_t s = pp->bytes * pp->nprocs, n = pp->geometry == 2 ? s * s : s;
     int64_t b = pp->block, row0 = pp->interleaved ? s - 1 : pp->bytes - 1;
     int64_t col0 = pp->interleaved ? s - pp->nprocs * b + b - 1 : s - 1;
     int64_t end[2] = {pp->geometry == 2 ? s - 1 : n - 1, s - 1}, end0[2] = {row0, col0};
-    struct pattern_vec v;
+    struct guide_vec v;
 
-    CHECK_I64(pattern_check(pp), PATTERN_OK);
+    CHECK_I64(guide_check(pp), PATTERN_OK);
     if (!init_ok(&pt, pp, 0, pp->nprocs - 1))
         return;
     CHECK_I64(pt.dset_bytes, n);
     CHECK_I64(pt.ntransfers, ntransfers);
-    v = pattern_file_vec(&pt, ntransfers - 1);
+    v = guide_file_vec(&pt, ntransfers - 1);
     CHECK_I64(v.disp + (v.count - 1) * v.stride + v.len, n);
-    CHECK_I64(pattern_file_offset(&pt, ntransfers - 1, pt.xfer_bytes - 1), n - 1);
+    CHECK_I64(guide_file_offset(&pt, ntransfers - 1, pt.xfer_bytes - 1), n - 1);
     check_slab_end(&pt, ntransfers - 1, end);
     if (!init_ok(&pt, pp, 0, 0))
         return;
-    CHECK_I64(pattern_file_offset(&pt, 0, 0), 0);
+    CHECK_I64(guide_file_offset(&pt, 0, 0), 0);
     if (pp->geometry == 1) {
         row0 = 0;
         col0 = pp->interleaved ? n - (pp->nprocs - 1) * b - 1 : pp->bytes - 1;
         end0[0] = col0;
     }
-    CHECK_I64(pattern_file_offset(&pt, ntransfers - 1, pt.xfer_bytes - 1),
+    CHECK_I64(guide_file_offset(&pt, ntransfers - 1, pt.xfer_bytes - 1),
               physical_of(pp, s, row0, col0));
     check_slab_end(&pt, ntransfers - 1, end0);
 }
@@ -600,23 +600,23 @@ static void test_limits(void)
     const int64_t e1 = INT64_MAX / 7, x1 = 73 * 127;
     /* floor(sqrt(INT64_MAX)) = 3037000499 = 13*233615423 */
     const int64_t s2 = 3037000499, e2 = 233615423;
-    struct pattern_params pp;
+    struct guide_params pp;
 
     for (int v = 0; v < 2; v++) {
         pp = params(1, v, false, e1, 73, x1, 7);
         check_limit(&pp, e1 / x1);
         pp.nprocs = 8;
-        CHECK_I64(pattern_check(&pp), PATTERN_OVERFLOW);
+        CHECK_I64(guide_check(&pp), PATTERN_OVERFLOW);
     }
     for (int v = 0; v < 4; v++) {
         pp = params(2, v & 1, v & 2, e2, 1, 13, 13); /* N = S*S, 233615423^2 transfers */
         check_limit(&pp, e2 * e2);
         pp.bytes = e2 + 1; /* S = 3037000512 */
-        CHECK_I64(pattern_check(&pp), PATTERN_OVERFLOW);
+        CHECK_I64(guide_check(&pp), PATTERN_OVERFLOW);
         pp = params(2, v & 1, v & 2, s2, 13, s2, 1); /* one process, 13 x S buffers */
         check_limit(&pp, e2);
         pp = params(2, v & 1, v & 2, s2 + 1, 1, 1, 1);
-        CHECK_I64(pattern_check(&pp), PATTERN_OVERFLOW);
+        CHECK_I64(guide_check(&pp), PATTERN_OVERFLOW);
     }
 }
 

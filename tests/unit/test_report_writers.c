@@ -142,7 +142,7 @@ static void test_json(const struct config *cfg, const struct results_log *log)
     ctx.argv = argv;
     ctx.exit_status = 1;
     struct capture c;
-    CHECK(json_write(cap_open(&c), cfg, &ctx, log) == 0);
+    CHECK(json_write(cap_open(&c), pattern_of(cfg), cfg, &ctx, log) == 0);
     cap_text(&c);
     const char *head = "{\n  \"schema\": \"h5perf-results\",\n  \"schema_version\": 2,\n"
                        "  \"status\": \"io_error\",\n  \"exit_status\": 1,\n";

@@ -1,0 +1,242 @@
+/* The block pattern (docs/block.md) as a pattern of the table: an array of
+ * 1 to 3 dimensions decomposed in blocks over a process grid, each process
+ * moving its block of each variable (app.h), stored shared, chunked or a
+ * file per process; its report is the application patterns' table. Its
+ * options' finish is block_finish.c, its validation app_check.c. */
+#include "pattern/block.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/dims.h"
+#include "pattern/app_finish.h"
+#include "report/table.h"
+
+#define BLOCK_MB 1048576.0
+
+void block_params(const struct config *c, const struct run_point *p, bool read,
+                  struct app_params *out)
+{
+    *out = (struct app_params){.nprocs = p->nprocs,
+                               .ndims = c->ndims,
+                               .elem = c->elem,
+                               .nvars = c->nvars,
+                               .layout = p->layout,
+                               .align = p->align,
+                               .shift = p->shift};
+    for (int d = 0; d < MODEL_MAX_DIMS; d++) {
+        out->global[d] = c->global[d];
+        out->grid[d] = read && c->read_grid[0] > 0 ? c->read_grid[d] : p->grid[d];
+    }
+}
+
+static void block_name(const struct app_state *st, int v, char *buf, size_t len)
+{
+    (void)st;
+    snprintf(buf, len, "v%d", v);
+}
+
+static enum plan_kind block_kind(int v)
+{
+    (void)v;
+    return PLAN_UNSIGNED;
+}
+
+/* Does a box of the shared array need several runs (a file view)? The
+ * same for every box of a grid that divides the array. */
+static bool block_runs(const struct app_geom *g)
+{
+    return g->run_disp < 0;
+}
+
+static int block_state(const struct config *c, const struct run_point *p, int rank,
+                       struct app_state *st)
+{
+    memset(st, 0, sizeof *st);
+    for (int ph = 0; ph < 2; ph++) {
+        struct app_params a;
+        struct model_box box;
+        block_params(c, p, ph == 1, &a);
+        if (app_check_block(&a) != PATTERN_OK)
+            return -1;
+        model_block(a.ndims, a.global, a.grid, rank, &box);
+        app_place(&st->geom[ph], &a, rank, &box);
+        st->nsteps[ph] = app_calls(st->geom[ph].rank_bytes, a.elem, c->transfer_size);
+        st->view_any[ph] = block_runs(&st->geom[ph]);
+    }
+    st->xfer_elems = c->transfer_size / c->elem;
+    st->name = block_name;
+    st->kind = block_kind;
+    return 0;
+}
+
+static int block_plan(const struct config *c, const struct run_point *p, int rank, int it,
+                      struct plan *out)
+{
+    struct app_state st;
+    if (block_state(c, p, rank, &st) < 0)
+        return -1;
+    st.iteration = it;
+    app_plan(out, &st, p->nprocs, rank, 1);
+    return 0;
+}
+
+static int block_grid_dims(const struct config *c)
+{
+    return c->grid[0] > 0 ? 0 : c->ndims;
+}
+
+static int block_points(const struct config *c, int nprocs, const int grid[MODEL_MAX_DIMS],
+                        struct run_point *out, int max)
+{
+    return app_points(c, nprocs, c->grid[0] > 0 ? c->grid : grid, out, max);
+}
+
+/* Every block of a grid that divides the array has the same size: each
+ * process holds the largest of its write and read blocks. */
+static void block_measure(const struct config *c, const struct run_point *p,
+                          struct pattern_measure *m, int64_t *buffers)
+{
+    struct app_state st;
+    memset(m, 0, sizeof *m);
+    if (block_state(c, p, 0, &st) < 0)
+        return;
+    const struct app_geom *w = &st.geom[0], *r = &st.geom[1];
+    m->phase_bytes = model_product(c->ndims, c->global) * c->elem * c->nvars;
+    m->max_buffer = w->rank_bytes > r->rank_bytes ? w->rank_bytes : r->rank_bytes;
+    for (int ph = 0; ph < 2; ph++) {
+        int64_t call = app_step_bytes(&st, ph);
+        m->max_call = call > m->max_call ? call : m->max_call;
+        m->views |= st.view_any[ph];
+    }
+    m->max_call_runs = 1;
+    m->nvars = c->nvars;
+    m->var_bytes = model_product(c->ndims, c->global) * c->elem;
+    if (p->layout == LAYOUT_CHUNKED)
+        m->max_chunk = w->rank_bytes;
+    m->flat_bytes = app_file_end(w, c->nvars);
+    for (int d = 0; d < c->ndims; d++)
+        m->max_dim = c->global[d] > m->max_dim ? c->global[d] : m->max_dim;
+    for (int k = 0; buffers && k < p->nprocs; k++)
+        buffers[k] = m->max_buffer;
+}
+
+static void block_option(const struct config *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s '%s'", c->spelled[OPT_GLOBAL], c->raw[OPT_GLOBAL]);
+}
+
+static void block_lead(const struct config *c, const struct run_point *p, char *buf, size_t len)
+{
+    char opt[160];
+    block_option(c, opt, sizeof opt);
+    app_lead(opt, p, buf, len);
+}
+
+static void block_memory_lead(const struct config *c, int nprocs, char *buf, size_t len)
+{
+    char opt[160];
+    block_option(c, opt, sizeof opt);
+    app_memory_lead(opt, nprocs, buf, len);
+}
+
+static void block_file_lead(const struct config *c, char *buf, size_t len)
+{
+    char opt[160];
+    block_option(c, opt, sizeof opt);
+    app_file_lead(c, opt, buf, len);
+}
+
+/* With --read-grid a process reads parts of other processes' blocks. */
+static int block_read_source(const struct config *c, int nprocs, int rank)
+{
+    (void)nprocs;
+    return c->read_grid[0] > 0 ? -1 : rank;
+}
+
+/* --- the report and the results ----------------------------------------- */
+
+static void block_header(FILE *out, const struct config *c, int rank, const char *hdf5_version,
+                         int max_info_val)
+{
+    char dims[96], line[256];
+    (void)rank, (void)max_info_val;
+    dims_text(dims, sizeof dims, c->ndims, c->global);
+    int64_t n = model_product(c->ndims, c->global);
+    double mb = (double)n * c->elem * c->nvars / BLOCK_MB;
+    snprintf(line, sizeof line,
+             "Block pattern: array %s of %d-byte elements, %d variable%s, %.2f MB per phase\n",
+             dims, c->elem, c->nvars, c->nvars == 1 ? "" : "s", mb);
+    table_header(out, c, hdf5_version, line);
+}
+
+static void block_nprocs_end(FILE *out, const struct config *c, const struct results_log *log,
+                             int nprocs)
+{
+    int grid[MODEL_MAX_DIMS] = {0, 0, 0};
+    for (int i = 0; i < log->count; i++)
+        if (log->runs[i].nprocs == nprocs) {
+            memcpy(grid, log->runs[i].grid, sizeof grid);
+            break;
+        }
+    int64_t g[MODEL_MAX_DIMS] = {grid[0], grid[1], grid[2]};
+    char gt[64], what[96];
+    dims_text(gt, sizeof gt, c->ndims, g);
+    snprintf(what, sizeof what, "grid %s", gt);
+    table_write(out, c, log, nprocs, what);
+}
+
+static const struct pattern_report block_report = {
+    .header = block_header,
+    .nprocs_end = block_nprocs_end,
+};
+
+static void block_json_config(struct jsonw *w, const struct config *c)
+{
+    jsonw_key(w, "block");
+    jsonw_object(w);
+    jsonw_key_ints(w, "global", c->ndims, c->global);
+    jsonw_key_grid(w, "grid", c->ndims, c->grid);
+    jsonw_key_grid(w, "read_grid", c->ndims, c->read_grid);
+    jsonw_key_int(w, "element_size", c->elem);
+    jsonw_key_int(w, "vars", c->nvars);
+    table_json_places(w, c);
+    jsonw_end(w);
+}
+
+static void block_json_run(struct jsonw *w, const struct config *c, const struct api_result *r)
+{
+    jsonw_key_grid(w, "grid", c->ndims, r->grid);
+}
+
+static const enum opt_id block_options[] = {OPT_GLOBAL,     OPT_GRID,   OPT_ELEMENT_SIZE,
+                                            OPT_VARS,       OPT_LAYOUT, OPT_READ_GRID,
+                                            OPT_ALIGN_DATA, OPT_SHIFT,  OPT_TRANSFER_SIZE};
+
+const struct pattern_desc pattern_block = {
+    .key = "block",
+    .title = "--pattern block",
+    .options = block_options,
+    .noptions = sizeof block_options / sizeof block_options[0],
+    .layouts = 1u << LAYOUT_SHARED | 1u << LAYOUT_CHUNKED | 1u << LAYOUT_FPP,
+    .finish = block_finish,
+    .grid_dims = block_grid_dims,
+    .points = block_points,
+    .validate = block_validate,
+    .measure = block_measure,
+    .plan = block_plan,
+    .label = app_label,
+    .lead = block_lead,
+    .smaller_chunks = "more processes",
+    .read_source = block_read_source,
+    .cache_advice = "use an array larger than the hosts' memory, or --read-grid with processes "
+                    "on several hosts",
+    .memory_lead = block_memory_lead,
+    .buffer_name = "block",
+    .buffer_remedy = "more processes, on more hosts",
+    .file_lead = block_file_lead,
+    .var_word = "variable",
+    .report = &block_report,
+    .json_config = block_json_config,
+    .json_run = block_json_run,
+};

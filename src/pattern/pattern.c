@@ -1,0 +1,80 @@
+/* The table of patterns (pattern.h): a new pattern is one line here and
+ * its own files (docs/design.md, "Adding a pattern"). */
+#include "pattern/pattern.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pattern/block.h"
+#include "pattern/guide.h"
+#include "pattern/particles.h"
+#include "pattern/violation.h"
+
+const struct pattern_desc *const pattern_table[] = {
+    &pattern_guide,
+    &pattern_block,
+    &pattern_particles,
+};
+
+const int pattern_count = (int)(sizeof pattern_table / sizeof pattern_table[0]);
+
+const struct pattern_desc *pattern_of(const struct config *c)
+{
+    return c->pattern >= 0 && c->pattern < pattern_count ? pattern_table[c->pattern]
+                                                         : pattern_table[0];
+}
+
+int pattern_find(const char *s, size_t len)
+{
+    for (int p = 0; p < pattern_count; p++) {
+        const char *key = pattern_table[p]->key;
+        size_t i = 0;
+        while (i < len && key[i] && tolower((unsigned char)s[i]) == key[i])
+            i++;
+        if (i == len && key[i] == '\0')
+            return p;
+    }
+    return -1;
+}
+
+void pattern_key_list(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int p = 0; p < pattern_count && used < len; p++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s",
+                                 p == 0                   ? ""
+                                 : p + 1 == pattern_count ? " or "
+                                                          : ", ",
+                                 pattern_table[p]->key, pattern_table[p]->gloss ? " " : "",
+                                 pattern_table[p]->gloss ? pattern_table[p]->gloss : "");
+}
+
+const char *pattern_violation_text(enum pattern_violation v)
+{
+    switch (v) {
+    case PATTERN_OK:
+        return "no violation";
+    case PATTERN_BAD_VALUE:
+        return "a size or the number of processes is not positive, or the geometry is not 1 or 2";
+    case PATTERN_BLOCK_XFER:
+        return "the transfer size is not a multiple of the block size";
+    case PATTERN_XFER_BYTES:
+        return "the bytes per process (in 2d the dataset side) is not a multiple of the "
+               "transfer size";
+    case PATTERN_BLOCK_BYTES:
+        return "the bytes per process is not a multiple of the block size";
+    case PATTERN_OVERFLOW:
+        return "the dataset size does not fit in a signed 64-bit integer";
+    case PATTERN_GRID_PROCS:
+        return "the process grid does not have as many processes as the run";
+    case PATTERN_GRID_SPLIT:
+        return "a dimension of the process grid does not divide the array's";
+    case PATTERN_NO_PARTICLES:
+        return "no process has any particles";
+    case PATTERN_ALIGN:
+        return "the alignment or shift is out of range or does not apply to the layout";
+    }
+    return "unknown violation";
+}

@@ -1,0 +1,98 @@
+/* plan.h: the readers' helpers over pieces and steps. Pure. */
+#include "plan/plan.h"
+
+#include <string.h>
+
+const char *plan_kind_text(enum plan_kind kind, int elem)
+{
+    if (kind == PLAN_FLOAT)
+        return "32-bit little-endian floats";
+    if (kind == PLAN_SIGNED)
+        return "32-bit little-endian integers";
+    switch (elem) {
+    case 1:
+        return "1-byte unsigned little-endian integers";
+    case 2:
+        return "2-byte unsigned little-endian integers";
+    case 4:
+        return "4-byte unsigned little-endian integers";
+    default:
+        return "8-byte unsigned little-endian integers";
+    }
+}
+
+const char *plan_var_leaf(const struct plan_var *var)
+{
+    const char *slash = strrchr(var->name, '/');
+    return slash ? slash + 1 : var->name;
+}
+
+static int64_t runs_count(const struct model_runs *r)
+{
+    return r->len > 0 ? r->count[0] * r->count[1] : 0;
+}
+
+int64_t plan_pieces_bytes(const struct plan_piece *pieces, int n)
+{
+    int64_t bytes = 0;
+    for (int i = 0; i < n; i++)
+        bytes += runs_count(&pieces[i].runs) * pieces[i].runs.len;
+    return bytes;
+}
+
+int64_t plan_step_runs(const struct plan_step *s)
+{
+    const struct plan_piece *p = plan_pieces(s);
+    int64_t n = 0;
+    for (int i = 0; i < s->npieces; i++)
+        n += runs_count(&p[i].runs);
+    return n;
+}
+
+void plan_step_run(const struct plan_step *s, int64_t i, int64_t *off, int64_t *len)
+{
+    const struct plan_piece *p = plan_pieces(s);
+    for (int k = 0; k < s->npieces; k++) {
+        const struct model_runs *r = &p[k].runs;
+        int64_t n = runs_count(r);
+        if (i >= n) {
+            i -= n;
+            continue;
+        }
+        *off = r->disp + i / r->count[1] * r->stride[0] + i % r->count[1] * r->stride[1];
+        *len = r->len;
+        return;
+    }
+    *off = *len = -1;
+}
+
+int64_t plan_step_file_offset(const struct plan_step *s, int64_t mem)
+{
+    const struct plan_piece *p = plan_pieces(s);
+    for (int k = 0; k < s->npieces; k++) {
+        const struct model_runs *r = &p[k].runs;
+        int64_t bytes = runs_count(r) * r->len;
+        if (mem >= bytes) {
+            mem -= bytes;
+            continue;
+        }
+        int64_t i = mem / r->len;
+        return r->disp + i / r->count[1] * r->stride[0] + i % r->count[1] * r->stride[1] +
+               mem % r->len;
+    }
+    return -1;
+}
+
+void plan_step_empty(struct plan_step *s, bool write, int v, int64_t k)
+{
+    memset(s, 0, offsetof(struct plan_step, local));
+    s->kind = PLAN_STEP_IO;
+    s->write = write;
+    s->var = v;
+    s->index = k;
+}
+
+void plan_piece_contiguous(struct plan_piece *pc, int64_t disp, int64_t len)
+{
+    pc->runs = (struct model_runs){.disp = disp, .len = len, .count = {1, 1}, .stride = {0, 0}};
+}

@@ -1,0 +1,214 @@
+/* The plan: what one process does at one run point, as data that every
+ * backend consumes alike (docs/design.md, "The plan"). A point has files,
+ * each holding the same variables (name, element type, global shape,
+ * storage); phases (write, read, or a pattern's own) that group steps and
+ * own their timers; and, per phase and variable, an ordered list of steps:
+ * an I/O call moving one or more pieces of the variable, or a pause that is
+ * not I/O. Patterns make plans (pattern/pattern.h); nothing here knows which
+ * pattern made one. Pure: no MPI, no I/O. */
+#ifndef H5PERF_PLAN_H
+#define H5PERF_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan/model.h"
+
+#define PLAN_NAME_MAX   64
+#define PLAN_MAX_PHASES 4
+/* Pieces a step carries inside itself; a step with more points at the
+ * pattern's own storage. */
+#define PLAN_LOCAL_PIECES MODEL_RANGE_BOXES
+/* The pattern's own state inside a plan (plan.state). */
+#define PLAN_STATE_BYTES 2048
+
+/* How an element is stored: unsigned integers of 1, 2, 4 or 8 bytes, 32-bit
+ * signed integers, 32-bit floats; little-endian in memory and in flat
+ * files. */
+enum plan_kind { PLAN_UNSIGNED = 0, PLAN_SIGNED, PLAN_FLOAT };
+
+/* One variable (HDF5 dataset, netCDF variable) of a file. */
+struct plan_var {
+    char name[PLAN_NAME_MAX]; /* an HDF5 path: "Dataset_1", "v0", "Timestep_0/x" */
+    enum plan_kind kind;
+    int elem; /* bytes per element */
+    int ndims;
+    int64_t dims[MODEL_MAX_DIMS];  /* the global shape, in elements */
+    int64_t chunk[MODEL_MAX_DIMS]; /* chunked storage (HDF5): the chunk; all 0: contiguous */
+    /* Keep the library's default fill of new datasets (the guide's, as the
+     * original); else never fill: every element is written by the run. */
+    bool library_fill;
+};
+
+/* The same elements of a variable twice: as a slab of its element space
+ * (what HDF5 selects and PnetCDF moves), and as flat runs of bytes in a
+ * flat file (POSIX, MPI-IO), from the file's first byte. Memory holds the
+ * slab's elements in C order and the runs' bytes in their order; the two
+ * orders agree, except in the guide's 2D chunk emulation, whose runs keep
+ * the B x X buffer as the original stores it (docs/original.md §5.2; the
+ * content is one byte value there, so the bytes agree too). */
+struct plan_piece {
+    struct model_slab slab;
+    struct model_runs runs; /* in bytes: disp, len, count[2], stride[2] */
+};
+
+enum plan_step_kind {
+    PLAN_STEP_IO = 0,     /* write or read pieces of a variable */
+    PLAN_STEP_COMPUTE,    /* busy work of `seconds` */
+    PLAN_STEP_BARRIER,    /* every process of the file's run */
+    PLAN_STEP_TOKEN_WAIT, /* wait for the token from the previous process */
+    PLAN_STEP_TOKEN_PASS  /* pass the token to the next process */
+};
+
+struct plan_step {
+    enum plan_step_kind kind;
+    bool write;             /* IO: write (else read) */
+    int var;                /* IO: the variable */
+    int64_t index;          /* its number among its variable's steps in the phase (messages) */
+    int64_t mem_off, bytes; /* IO: where in the buffer, and how many bytes */
+    int npieces;
+    const struct plan_piece *pieces; /* the pattern's storage; NULL: local (plan_pieces()) */
+    struct plan_piece local[PLAN_LOCAL_PIECES];
+    double seconds; /* COMPUTE */
+};
+
+/* How one process's steps of one variable in one phase relate, so that a
+ * flat API can set a file view once for all of them (docs/design.md, "MPI-IO
+ * views"). Every process of a shared file has the same nsteps (the
+ * collective calls must match) and the same view_any. */
+struct plan_access {
+    int64_t nsteps;
+    /* Step k moves step 0's runs displaced by k * tile bytes, and tile is at
+     * least their span: one tiled view serves them all. 0 otherwise. */
+    int64_t tile;
+    /* The steps are consecutive C-order ranges of these pieces (the
+     * process's whole selection of the variable): one view of them serves
+     * every step, each at its offset in memory order. 0 pieces otherwise. */
+    int nwhole;
+    const struct plan_piece *whole; /* the pattern's storage; NULL: whole_local */
+    struct plan_piece whole_local[1];
+    /* A flat file holds the variable's array in C order from this byte
+     * (the shared layout of an array), so a box of it is a subarray; -1:
+     * not so. */
+    int64_t array_base;
+    /* Some process of the file has a step of several runs: the flat APIs
+     * then set views, collectively on every process. */
+    bool view_any;
+    /* Through a flat API, independent I/O moves each run of a step in a
+     * call of its own (the guide's original calls); else a step is one
+     * call. */
+    bool split_runs;
+};
+
+/* A phase: steps over every variable of a file, timed together; the
+ * results keep one set of timers per slot (0: write, 1: read, ...). */
+struct plan_phase {
+    char name[16]; /* "write", "read" */
+    bool write;    /* opens the file for writing (creates it) */
+    int slot;      /* the timers it adds to */
+};
+
+struct plan;
+
+/* What a pattern computes for its plans (pattern/pattern.h gives the
+ * table of patterns; these are the per-plan functions). */
+struct plan_ops {
+    void (*var)(const struct plan *p, int v, struct plan_var *out);
+    void (*access)(const struct plan *p, int phase, int v, struct plan_access *out);
+    /* Step k (0 <= k < access.nsteps) of variable v in phase: out filled. */
+    void (*step)(const struct plan *p, int phase, int v, int64_t k, struct plan_step *out);
+    /* The buffer of variable v in phase (every step's data at its mem_off)
+     * as the file must hold it, or (poison) bytes that all differ from
+     * that. */
+    void (*fill)(const struct plan *p, int phase, int v, unsigned char *buf, bool poison);
+    /* Compares the bytes step s of phase read (at buf + s->mem_off) with
+     * what they must hold; returns how many differ, the first's offset in
+     * the step's bytes in *bad_off, with *expected and *found. */
+    int64_t (*verify)(const struct plan *p, int phase, const struct plan_step *s,
+                      const unsigned char *buf, int64_t *bad_off, unsigned char *expected,
+                      unsigned char *found);
+};
+
+struct plan {
+    const struct plan_ops *ops;
+    int nprocs, exec_rank, data_rank;
+    int iteration;    /* 0-based; a pattern may name variables after it */
+    int nfiles;       /* files of the run point, each written then read */
+    bool per_process; /* each process has a file of its own (fpp) */
+    int nvars;        /* variables of each file */
+    int nphases;      /* per file, in order */
+    struct plan_phase phases[PLAN_MAX_PHASES];
+    int64_t buffer_bytes; /* this process's buffer */
+    /* The buffer's content differs between variables: it is filled (or
+     * poisoned) before each, outside the timers, and the processes are
+     * released together after (else once per phase, and poisoned per
+     * step). */
+    bool fill_per_var;
+    int64_t flat_bytes; /* a flat file's size: the end of its last byte of data */
+    /* A kept file read by --read-only must hold exactly these variables
+     * (their shapes, types, a flat file's size); else at least them (the
+     * guide reads the start of a larger file, as the original). */
+    bool exact_source;
+    /* The pattern's own state; aligned for any type. */
+    union {
+        long double align;
+        unsigned char bytes[PLAN_STATE_BYTES];
+    } state;
+};
+
+/* A step's pieces, an access's whole selection (wherever they are kept). */
+static inline const struct plan_piece *plan_pieces(const struct plan_step *s)
+{
+    return s->pieces ? s->pieces : s->local;
+}
+
+static inline const struct plan_piece *plan_whole(const struct plan_access *a)
+{
+    return a->whole ? a->whole : a->whole_local;
+}
+
+/* The functions of plan_ops, for readers of a plan. */
+static inline void plan_var(const struct plan *p, int v, struct plan_var *out)
+{
+    p->ops->var(p, v, out);
+}
+
+static inline void plan_access(const struct plan *p, int phase, int v, struct plan_access *out)
+{
+    p->ops->access(p, phase, v, out);
+}
+
+static inline void plan_step(const struct plan *p, int phase, int v, int64_t k,
+                             struct plan_step *out)
+{
+    p->ops->step(p, phase, v, k, out);
+}
+
+/* The name of an element kind and size for people: "8-byte unsigned
+ * integers", "32-bit floats". */
+const char *plan_kind_text(enum plan_kind kind, int elem);
+
+/* The netCDF name of variable var: its HDF5 path's last component (netCDF
+ * names hold no '/'). */
+const char *plan_var_leaf(const struct plan_var *var);
+
+/* The bytes a step's pieces move: the sum of their runs. */
+int64_t plan_pieces_bytes(const struct plan_piece *pieces, int n);
+
+/* Runs of one step: the flat file offset and length of run i (0 <= i <
+ * plan_step_runs(s)), in memory order. */
+int64_t plan_step_runs(const struct plan_step *s);
+void plan_step_run(const struct plan_step *s, int64_t i, int64_t *off, int64_t *len);
+
+/* The flat file offset of byte mem (0 <= mem < s->bytes) of a step. */
+int64_t plan_step_file_offset(const struct plan_step *s, int64_t mem);
+
+/* An empty I/O step of variable v (a process with nothing to move that
+ * still makes the call). */
+void plan_step_empty(struct plan_step *s, bool write, int v, int64_t k);
+
+/* The runs of a piece as one struct model_runs with no repetition. */
+void plan_piece_contiguous(struct plan_piece *pc, int64_t disp, int64_t len);
+
+#endif

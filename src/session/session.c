@@ -1,0 +1,120 @@
+/* session.h: the sweep listed, validated and measured once. */
+#include "session/session.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/sweep.h"
+
+/* The points of every process count, in run order (counts from -P down). */
+static int session_points(struct session *s, pattern_dims_fn dims, struct cli_msg *m)
+{
+    const struct config *c = s->cfg;
+    int total = 0, ndims = s->pattern->grid_dims(c);
+    struct run_point *pts = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        int n = 0;
+        s->ncounts = 0;
+        for (int p = sweep_procs_first(c); p != 0 && s->ncounts < CONFIG_MAX_SWEEP;
+             p = sweep_procs_next(c, p)) {
+            int grid[MODEL_MAX_DIMS] = {0, 0, 0};
+            if (ndims > 0)
+                dims(p, ndims, grid);
+            struct session_count *k = &s->counts[s->ncounts++];
+            k->nprocs = p;
+            k->first = n;
+            k->n = s->pattern->points(c, p, grid, pts ? pts + n : NULL, pts ? total - n : 0);
+            n += k->n;
+        }
+        if (pass == 0) {
+            total = n;
+            pts = calloc((size_t)(total > 0 ? total : 1), sizeof *pts);
+            if (!pts)
+                return cli_fail(m, "h5perf: out of memory for the %d runs of the sweep", total);
+        }
+    }
+    s->points = calloc((size_t)(total > 0 ? total : 1), sizeof *s->points);
+    if (!s->points) {
+        free(pts);
+        return cli_fail(m, "h5perf: out of memory for the %d runs of the sweep", total);
+    }
+    s->npoints = total;
+    for (int i = 0; i < total; i++)
+        s->points[i].p = pts[i];
+    int rc = s->pattern->validate(c, pts, total, m);
+    free(pts);
+    return rc;
+}
+
+/* Labels and measures of every point; each count's buffers. */
+static int session_measure(struct session *s, struct cli_msg *m)
+{
+    const struct config *c = s->cfg;
+    const struct pattern_desc *pd = s->pattern;
+    for (int k = 0; k < s->ncounts; k++) {
+        struct session_count *sc = &s->counts[k];
+        int64_t *mine = calloc((size_t)sc->nprocs, sizeof *mine);
+        sc->buffers = calloc((size_t)sc->nprocs, sizeof *sc->buffers);
+        if (!mine || !sc->buffers) {
+            free(mine);
+            return cli_fail(m, "h5perf: out of memory for the buffers of %d processes", sc->nprocs);
+        }
+        for (int i = sc->first; i < sc->first + sc->n; i++) {
+            struct session_point *sp = &s->points[i];
+            pd->label(c, &sp->p, false, sp->label, sizeof sp->label);
+            pd->label(c, &sp->p, true, sp->label_exact, sizeof sp->label_exact);
+            pd->lead(c, &sp->p, sp->lead, sizeof sp->lead);
+            if (pd->chunk_lead)
+                pd->chunk_lead(c, &sp->p, sp->chunk_lead, sizeof sp->chunk_lead);
+            else
+                memcpy(sp->chunk_lead, sp->lead, sizeof sp->lead);
+            pd->measure(c, &sp->p, &sp->m, mine);
+            sp->m.smaller_chunks = pd->smaller_chunks;
+            for (int r = 0; r < sc->nprocs; r++)
+                sc->buffers[r] = mine[r] > sc->buffers[r] ? mine[r] : sc->buffers[r];
+            if (sp->m.max_buffer > sc->max_buffer)
+                sc->max_buffer = sp->m.max_buffer;
+        }
+        free(mine);
+    }
+    return 0;
+}
+
+int session_build(struct session *s, const struct config *c, pattern_dims_fn dims,
+                  struct cli_msg *m)
+{
+    memset(s, 0, sizeof *s);
+    s->cfg = c;
+    s->pattern = pattern_of(c);
+    if (session_points(s, dims, m) < 0 || session_measure(s, m) < 0) {
+        session_release(s);
+        return -1;
+    }
+    return 0;
+}
+
+void session_release(struct session *s)
+{
+    for (int k = 0; k < s->ncounts; k++)
+        free(s->counts[k].buffers);
+    free(s->points);
+    s->points = NULL;
+    s->npoints = s->ncounts = 0;
+}
+
+const struct session_count *session_count_of(const struct session *s, int nprocs)
+{
+    for (int k = 0; k < s->ncounts; k++)
+        if (s->counts[k].nprocs == nprocs)
+            return &s->counts[k];
+    return NULL;
+}
+
+const struct session_point *session_largest_file(const struct session *s)
+{
+    const struct session_point *best = NULL;
+    for (int i = 0; i < s->npoints; i++)
+        if (!best || s->points[i].m.flat_bytes > best->m.flat_bytes)
+            best = &s->points[i];
+    return best;
+}

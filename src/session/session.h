@@ -1,0 +1,56 @@
+/* The run plan of a session, resolved once in setup (docs/design.md, "The
+ * run plan"): every run point of the sweep in run order, its labels, and
+ * what the checks need computed over all processes: each process's
+ * largest buffer per process count, the largest call, the files' sizes.
+ * Validation, the backends' checks, the memory check, --progress, the run,
+ * the report and the results read it; nothing rebuilds the sweep. Pure: no
+ * MPI (the grids of MPI_Dims_create come in as a function). */
+#ifndef H5PERF_SESSION_H
+#define H5PERF_SESSION_H
+
+#include "cli/cli.h"
+#include "pattern/pattern.h"
+
+struct session_point {
+    struct run_point p;
+    char label[96];       /* "transfer size 64KB", "layout shared" */
+    char label_exact[96]; /* sizes in bytes: "transfer size 65536" */
+    char lead[320];       /* messages: "transfer size 4 GiB with 2 processes" */
+    char chunk_lead[320]; /* what sets HDF5's chunks, for messages */
+    struct pattern_measure m;
+};
+
+/* The points of one process count, and every process's largest buffer
+ * over them. */
+struct session_count {
+    int nprocs;
+    int first, n;     /* its points: points[first .. first + n - 1] */
+    int64_t *buffers; /* [nprocs] */
+    int64_t max_buffer;
+};
+
+struct session {
+    const struct config *cfg;
+    const struct pattern_desc *pattern;
+    int npoints;
+    struct session_point *points;
+    int ncounts;
+    struct session_count counts[CONFIG_MAX_SWEEP];
+};
+
+/* Local: the run points of the finished configuration c (kept by
+ * pointer), checked by its pattern, measured. dims makes the process grids
+ * the pattern asks for. Returns 0, or -1 with m (a refusal, or out of
+ * memory); s is then empty. */
+int session_build(struct session *s, const struct config *c, pattern_dims_fn dims,
+                  struct cli_msg *m);
+
+void session_release(struct session *s);
+
+/* The count of nprocs processes, or NULL. */
+const struct session_count *session_count_of(const struct session *s, int nprocs);
+
+/* The largest flat file of the session, and the point it belongs to. */
+const struct session_point *session_largest_file(const struct session *s);
+
+#endif
