@@ -151,3 +151,29 @@ def memory_buffers_must_fit_the_cgroup():
         r = run(2, "-e 32M -x 32M -X 32M -B 32M -A posix -w", env={"HDF5_PARAPREFIX": d},
                 wrap=task)
         expect_eq((r.rc, r.h5perf_err), (0, []), "buffers that fit, task cgroups", r)
+
+
+@case
+def memory_uneven_buffers_count_per_process():
+    """Uneven buffers are summed process by process, not as process 0's
+    times the count: with --distribution imbalance:1 process 0 holds no
+    particle and process 1 twice the mean (256 MiB), which does not fit in a
+    memory cgroup of 256 MiB. The run is refused with the memory line (it
+    was killed by the kernel, exit 137, when the check planned process 0's
+    buffer only); with --no-memory-check the kernel still kills it."""
+    with MemoryCgroup(256 << 20) as cg, TempDir() as d:
+        args = ("--pattern particles --particles 33554432 --vars 1 --distribution imbalance:1 "
+                "-w -A posix --layout fpp")
+        argv = mpiexec_command(2, [h5perf()] + args.split())
+        p = subprocess.run(["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', cg.path] +
+                           argv, env=base_env({"HDF5_PARAPREFIX": d}), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=150, stdin=subprocess.DEVNULL)
+        r = Run(p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"))
+        want = (r"h5perf: --distribution 'imbalance:1' over 2 processes: the largest variable's "
+                r"particles is 256 MiB per process; the 2 processes in memory cgroup '%s' on host "
+                r"'%s' need 256 MiB, and it allows ([0-9.]+) (KiB|MiB) more; use more processes, "
+                r"on more hosts, or give --no-memory-check$"
+                % (re.escape(cg.rel), re.escape(socket.gethostname())))
+        expect_eq(r.rc, 2, "exit status", r)
+        expect(len(r.h5perf_err) == 1 and re.match(want, r.h5perf_err[0]), "the refusal", r)
+        expect_eq(listing(d), [], "files created", r)
