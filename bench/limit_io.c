@@ -185,8 +185,7 @@ static int limit_types_make(const struct limit *l, struct limit_types *t)
         return MPI_SUCCESS;
     int rc = MPI_SUCCESS;
     if (t->view == LIMIT_WHOLE) {
-        const struct plan_piece *pc = plan_whole(&acc);
-        const struct model_slab *sl = &pc[0].slab;
+        const struct model_slab *sl = plan_whole_slabs(&acc);
         struct plan_var var;
         plan_var(&l->plan, 0, &var);
         if (acc.array_base < 0 || acc.nwhole != 1 || model_slab_elems(sl) == 0) {
@@ -208,7 +207,7 @@ static int limit_types_make(const struct limit *l, struct limit_types *t)
                                           &t->filetype);
     } else {
         plan_step(&l->plan, 0, 0, 0, &s);
-        const struct model_runs *r = &plan_pieces(&s)[0].runs;
+        const struct model_runs *r = &plan_runs(&s)[0];
         MPI_Datatype vec = MPI_DATATYPE_NULL;
         rc = MPI_Type_contiguous((int)r->len, MPI_BYTE, &t->piece);
         if (rc == MPI_SUCCESS)
@@ -232,11 +231,11 @@ static void mpiio_step(const struct limit *l, MPI_File fh, const struct limit_ty
 {
     MPI_Status st;
     unsigned char *p = l->buf + s->mem_off;
-    const struct plan_piece *pc = plan_pieces(s);
+    const struct model_runs *runs = plan_runs(s);
     int64_t nruns = plan_step_runs(s), off = 0, len = 0;
     int rc;
     if (t->view == LIMIT_TILED || t->view == LIMIT_STEP_VIEW) {
-        const struct model_runs *r = &pc[0].runs;
+        const struct model_runs *r = &runs[0];
         if (t->view == LIMIT_STEP_VIEW || s->index == 0) {
             rc = MPI_File_set_view(fh, (MPI_Offset)r->disp, MPI_BYTE, t->filetype, "native",
                                    l->info);
@@ -257,8 +256,8 @@ static void mpiio_step(const struct limit *l, MPI_File fh, const struct limit_ty
     if (nruns <= 1) {
         if (nruns == 1)
             plan_step_run(s, 0, &off, &len);
-        else if (s->npieces > 0)
-            off = pc[0].runs.disp;
+        else if (s->nruns > 0)
+            off = runs[0].disp;
         rc = mpiio_at(l, fh, write, (MPI_Offset)off, p, (int)len, MPI_BYTE, &st);
         mpiio_check(l, write, rc, &st, MPI_BYTE, off, len);
         return;

@@ -89,7 +89,7 @@ static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, 
     return 0;
 }
 
-/* The runs of one piece as a datatype of bytes whose displacements are
+/* One model_runs as a datatype of bytes whose displacements are
  * relative to base: count[1] runs of len, stride[1] apart, repeated
  * count[0] times stride[0] apart. */
 static int mpiio_runs_type(const struct model_runs *r, int64_t base, MPI_Datatype *out)
@@ -111,12 +111,12 @@ static int mpiio_runs_type(const struct model_runs *r, int64_t base, MPI_Datatyp
     return rc;
 }
 
-/* The filetype of n pieces, one after another in the file: their runs,
- * displacements relative to base (the first run's). */
-static int mpiio_pieces_type(const struct plan_piece *pc, int n, int64_t base, MPI_Datatype *out)
+/* The filetype of n runs, one after another in the file, displacements
+ * relative to base (the first run's). */
+static int mpiio_runs_types(const struct model_runs *runs, int n, int64_t base, MPI_Datatype *out)
 {
     if (n == 1)
-        return mpiio_runs_type(&pc[0].runs, base, out);
+        return mpiio_runs_type(&runs[0], base, out);
     MPI_Datatype *types = calloc((size_t)n, sizeof *types);
     int *ones = calloc((size_t)n, sizeof *ones);
     MPI_Aint *zeros = calloc((size_t)n, sizeof *zeros);
@@ -124,7 +124,7 @@ static int mpiio_pieces_type(const struct plan_piece *pc, int n, int64_t base, M
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
         ones[i] = 1;
         types[i] = MPI_DATATYPE_NULL;
-        rc = mpiio_runs_type(&pc[i].runs, base, &types[i]);
+        rc = mpiio_runs_type(&runs[i], base, &types[i]);
     }
     if (rc == MPI_SUCCESS)
         rc = MPI_Type_create_struct(n, ones, zeros, types, out);
@@ -162,17 +162,18 @@ static int mpiio_subarray(struct backend_file *f, const struct plan_var *v,
  * with the default view, then fails. */
 static int mpiio_whole_view(struct backend_file *f, struct err *e)
 {
-    const struct plan_piece *pc = plan_whole(&f->acc);
+    const struct model_slab *sl = plan_whole_slabs(&f->acc);
+    const struct model_runs *runs = plan_whole_runs(&f->acc);
     int64_t disp = f->acc.array_base;
     int rc;
     struct plan_var v;
     plan_var(f->plan, f->var, &v);
-    if (disp >= 0 && f->acc.nwhole == 1 && model_slab_elems(&pc[0].slab) > 0) {
-        rc = mpiio_subarray(f, &v, &pc[0].slab);
+    if (disp >= 0 && f->acc.nwhole == 1 && model_slab_elems(&sl[0]) > 0) {
+        rc = mpiio_subarray(f, &v, &sl[0]);
     } else {
-        disp = f->acc.nwhole > 0 ? pc[0].runs.disp : 0;
+        disp = f->acc.nwhole_runs > 0 ? runs[0].disp : 0;
         f->etype = MPI_BYTE;
-        rc = mpiio_pieces_type(pc, f->acc.nwhole, disp, &f->filetype);
+        rc = mpiio_runs_types(runs, f->acc.nwhole_runs, disp, &f->filetype);
     }
     if (rc == MPI_SUCCESS)
         rc = MPI_Type_commit(&f->filetype);
@@ -246,7 +247,7 @@ static int mpiio_at(struct backend_file *f, MPI_Offset off, void *buf, int count
 static int mpiio_transfer_tiled(struct backend_file *f, const struct plan_step *s, void *buf,
                                 struct err *e)
 {
-    const struct model_runs *r = &plan_pieces(s)[0].runs;
+    const struct model_runs *r = &plan_runs(s)[0];
     MPI_Status st;
     int rc = MPI_SUCCESS;
     if (!f->view_set) {
@@ -281,15 +282,15 @@ static int mpiio_transfer_tiled(struct backend_file *f, const struct plan_step *
 }
 
 /* A view of this step alone, at its first run: its runs, count runs of len
- * bytes for one piece of one length, else bytes. */
+ * bytes for one model_runs, else bytes. */
 static int mpiio_transfer_step_view(struct backend_file *f, const struct plan_step *s, void *buf,
                                     struct err *e)
 {
-    const struct plan_piece *pc = plan_pieces(s);
-    int64_t disp = s->npieces > 0 ? pc[0].runs.disp : 0;
+    const struct model_runs *runs = plan_runs(s);
+    int64_t disp = s->nruns > 0 ? runs[0].disp : 0;
     MPI_Status st;
     mpiio_free_types(f);
-    int rc = mpiio_pieces_type(pc, s->npieces > 0 ? s->npieces : 0, disp, &f->filetype);
+    int rc = mpiio_runs_types(runs, s->nruns, disp, &f->filetype);
     if (rc == MPI_SUCCESS)
         rc = MPI_Type_commit(&f->filetype);
     if (rc == MPI_SUCCESS)
@@ -299,11 +300,11 @@ static int mpiio_transfer_step_view(struct backend_file *f, const struct plan_st
         mpiio_at(f, 0, buf, 0, MPI_BYTE, true, &st);
         return -1;
     }
-    bool uniform = s->npieces == 1;
-    int64_t count = uniform ? pc[0].runs.count[0] * pc[0].runs.count[1] : s->bytes;
+    bool uniform = s->nruns == 1;
+    int64_t count = uniform ? runs[0].count[0] * runs[0].count[1] : s->bytes;
     MPI_Datatype type = MPI_BYTE;
     if (uniform &&
-        (rc = MPI_Type_contiguous((int)pc[0].runs.len, MPI_BYTE, &f->piece)) == MPI_SUCCESS &&
+        (rc = MPI_Type_contiguous((int)runs[0].len, MPI_BYTE, &f->piece)) == MPI_SUCCESS &&
         (rc = MPI_Type_commit(&f->piece)) == MPI_SUCCESS)
         type = f->piece;
     rc = mpiio_at(f, 0, buf, (int)count, type, f->collective, &st);
@@ -314,7 +315,7 @@ static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, voi
                           struct err *e)
 {
     MPI_Status st;
-    const struct plan_piece *pc = plan_pieces(s);
+    const struct model_runs *runs = plan_runs(s);
     int64_t nruns = plan_step_runs(s);
     if (f->view == VIEW_TILED)
         return mpiio_transfer_tiled(f, s, buf, e);
@@ -330,7 +331,7 @@ static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, voi
             MPI_Type_size(f->etype, &size);
         int rc = mpiio_at(f, (MPI_Offset)(s->mem_off / size), buf, (int)s->bytes, MPI_BYTE,
                           f->collective, &st);
-        return mpiio_check(f, rc, &st, MPI_BYTE, s->npieces > 0 ? pc[0].runs.disp : 0, s->bytes, e);
+        return mpiio_check(f, rc, &st, MPI_BYTE, s->nruns > 0 ? runs[0].disp : 0, s->bytes, e);
     }
     /* No view: each run at its offset, in one call or (split) one call per
      * run; a step without runs still makes its call, which a collective
@@ -339,8 +340,8 @@ static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, voi
         int64_t off = 0, len = 0;
         if (nruns == 1)
             plan_step_run(s, 0, &off, &len);
-        else if (s->npieces > 0)
-            off = pc[0].runs.disp;
+        else if (s->nruns > 0)
+            off = runs[0].disp;
         int rc = mpiio_at(f, (MPI_Offset)off, buf, (int)len, MPI_BYTE, f->collective, &st);
         return mpiio_check(f, rc, &st, MPI_BYTE, off, len, e);
     }

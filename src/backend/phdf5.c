@@ -190,18 +190,18 @@ static void phdf5_hsize(int n, const int64_t *v, hsize_t *out)
         out[i] = (hsize_t)v[i];
 }
 
-/* The file and memory selections of step s: the union of its pieces'
+/* The file and memory selections of step s: the union of its slabs'
  * hyperslabs; memory the shape of a single piece, else one dimension. */
 static int phdf5_select(struct backend_file *f, const struct plan_step *s, struct err *e)
 {
-    const struct plan_piece *pc = plan_pieces(s);
+    const struct model_slab *all = plan_slabs(s);
     int64_t elems = 0;
-    for (int i = 0; i < s->npieces; i++)
-        elems += model_slab_elems(&pc[i].slab);
-    if (s->npieces == 1 && f->selected && phdf5_same_shape(&f->sel, &pc[0].slab)) {
+    for (int i = 0; i < s->nslabs; i++)
+        elems += model_slab_elems(&all[i]);
+    if (s->nslabs == 1 && f->selected && phdf5_same_shape(&f->sel, &all[0])) {
         hssize_t off[MODEL_MAX_DIMS];
         for (int d = 0; d < f->sel.ndims; d++)
-            off[d] = (hssize_t)(pc[0].slab.start[d] - f->sel.start[d]);
+            off[d] = (hssize_t)(all[0].start[d] - f->sel.start[d]);
         return H5Soffset_simple(f->fspace, off) < 0 ? phdf5_fail(f, "offset selection", e) : 0;
     }
     f->selected = false;
@@ -209,10 +209,10 @@ static int phdf5_select(struct backend_file *f, const struct plan_step *s, struc
         H5Sclose(f->mspace);
     int64_t mdims[MODEL_MAX_DIMS] = {elems, 0, 0};
     int mnd = 1;
-    if (s->npieces == 1) {
-        mnd = pc[0].slab.ndims;
+    if (s->nslabs == 1) {
+        mnd = all[0].ndims;
         for (int d = 0; d < mnd; d++)
-            mdims[d] = pc[0].slab.count[d] * pc[0].slab.block[d];
+            mdims[d] = all[0].count[d] * all[0].block[d];
     }
     hssize_t zero[MODEL_MAX_DIMS] = {0, 0, 0};
     if ((f->mspace = phdf5_space(mnd, mdims)) < 0 || H5Soffset_simple(f->fspace, zero) < 0)
@@ -223,8 +223,8 @@ static int phdf5_select(struct backend_file *f, const struct plan_step *s, struc
             return phdf5_fail(f, "select none", e);
         return 0;
     }
-    for (int i = 0, n = 0; i < s->npieces; i++) {
-        const struct model_slab *sl = &pc[i].slab;
+    for (int i = 0, n = 0; i < s->nslabs; i++) {
+        const struct model_slab *sl = &all[i];
         hsize_t start[MODEL_MAX_DIMS], stride[MODEL_MAX_DIMS], count[MODEL_MAX_DIMS],
             block[MODEL_MAX_DIMS];
         if (model_slab_elems(sl) == 0)
@@ -237,8 +237,8 @@ static int phdf5_select(struct backend_file *f, const struct plan_step *s, struc
                                 count, block) < 0)
             return phdf5_fail(f, "select hyperslab", e);
     }
-    if (s->npieces == 1) {
-        f->sel = pc[0].slab;
+    if (s->nslabs == 1) {
+        f->sel = all[0];
         f->selected = true;
     }
     return 0;
@@ -250,8 +250,8 @@ static int phdf5_transfer_fail(struct backend_file *f, const struct plan_step *s
 {
     char at[96] = "";
     size_t used = 0;
-    const struct model_slab *sl = &plan_pieces(s)[0].slab;
-    for (int i = 0; s->npieces > 0 && i < sl->ndims && used < sizeof at; i++)
+    const struct model_slab *sl = plan_slabs(s);
+    for (int i = 0; s->nslabs > 0 && i < sl->ndims && used < sizeof at; i++)
         used +=
             (size_t)snprintf(at + used, sizeof at - used, "%s%" PRId64, i ? "," : "", sl->start[i]);
     return err_hdf5_ctx(e, f->mode == BACKEND_WRITE ? "write" : "read", f->path, -1, s->bytes,

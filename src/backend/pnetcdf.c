@@ -1,7 +1,7 @@
 /* PnetCDF backend (docs/pnetcdf.md): CDF-5 files of netCDF variables of the
  * plan's shape, named like the HDF5 datasets without their groups
  * (Dataset_1.., v0.., the particles' x, y, ...), all defined at the first
- * variable of a written file; a step's pieces as subarrays, moved by
+ * variable of a written file; a step's slabs as subarrays, moved by
  * ncmpi_put_vara/get_vara (one) or the varn calls (several: the guide's
  * interleaved 1D blocks, a --transfer-size range of a block), independent
  * data mode or the collective _all calls (-C). Must not print, time or
@@ -242,18 +242,18 @@ static bool pncdf_split(const struct model_slab *s)
     return s->count[0] > 1 && s->stride[0] != s->block[0];
 }
 
-/* Step s's pieces as subarrays; an empty step as one of no element. */
+/* Step s's slabs as subarrays; an empty step as one of no element. */
 static int pncdf_pieces(struct backend_file *f, const struct plan_step *s, struct err *e)
 {
-    const struct plan_piece *pc = plan_pieces(s);
+    const struct model_slab *all = plan_slabs(s);
     int n = 0;
-    for (int i = 0; i < s->npieces; i++)
-        n += pncdf_split(&pc[i].slab) ? (int)pc[i].slab.count[0] : 1;
+    for (int i = 0; i < s->nslabs; i++)
+        n += pncdf_split(&all[i]) ? (int)all[i].count[0] : 1;
     if (pncdf_room(f, n > 0 ? n : 1, e) < 0)
         return -1;
     int at = 0, nd = f->var.ndims;
-    for (int i = 0; i < s->npieces; i++) {
-        const struct model_slab *sl = &pc[i].slab;
+    for (int i = 0; i < s->nslabs; i++) {
+        const struct model_slab *sl = &all[i];
         bool split = pncdf_split(sl);
         for (int64_t b = 0; b < (split ? sl->count[0] : 1); b++, at++)
             for (int d = 0; d < nd; d++) {
@@ -500,9 +500,9 @@ static int pncdf_check(const struct backend_settings *set, const struct plan *pl
         if (acc.nsteps == 0)
             continue;
         plan_step(plan, ph, 0, 0, &st);
-        const struct plan_piece *pc = plan_pieces(&st);
-        for (int i = 0; i < st.npieces; i++) {
-            const struct model_slab *s = &pc[i].slab;
+        const struct model_slab *all = plan_slabs(&st);
+        for (int i = 0; i < st.nslabs; i++) {
+            const struct model_slab *s = &all[i];
             for (int d = 1; d < s->ndims; d++)
                 if (s->count[d] > 1 && s->stride[d] != s->block[d]) {
                     snprintf(why, len, "its selection is not a set of subarrays along dimension 0");

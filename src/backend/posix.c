@@ -171,9 +171,9 @@ static int posix_transfer(struct backend_file *f, const struct plan_step *s, voi
                           struct err *e)
 {
     unsigned char *p = buf;
-    const struct plan_piece *pc = plan_pieces(s);
-    for (int k = 0; k < s->npieces; k++) {
-        const struct model_runs *r = &pc[k].runs;
+    const struct model_runs *all = plan_runs(s);
+    for (int k = 0; k < s->nruns; k++) {
+        const struct model_runs *r = &all[k];
         for (int64_t j = 0; r->len > 0 && j < r->count[0]; j++)
             for (int64_t i = 0; i < r->count[1]; i++, p += r->len)
                 if (posix_piece(f, p, r->len, r->disp + j * r->stride[0] + i * r->stride[1], e) < 0)

@@ -107,9 +107,10 @@ static int dims_layouts_option(struct config *cfg, const char *spelled, const ch
     }
 }
 
-int dims_option(struct config *cfg, enum opt_id id, const char *spelled, const char *value,
-                struct cli_msg *msg)
+int dims_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+                const char *value, struct cli_msg *msg)
 {
+    enum opt_id id = row->id;
     if (id == OPT_PATTERN)
         return dims_pattern(cfg, spelled, value, msg);
     if (id == OPT_LAYOUT)

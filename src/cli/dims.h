@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
+#include "cli/option.h"
 
 /* Scans 1 to 3 whole numbers from 1 to max separated by 'x' (any case):
  * ^[0-9]+([xX][0-9]+){0,2}$. Returns the number of dimensions, or -1. */
@@ -18,7 +19,7 @@ void dims_text(char *buf, size_t len, int n, const int64_t *dims);
 /* Stores the value of --pattern, --global, --grid, --read-grid or
  * --layout (id) in cfg. Returns 0, or -1 with msg naming the option as
  * spelled. */
-int dims_option(struct config *cfg, enum opt_id id, const char *spelled, const char *value,
-                struct cli_msg *msg);
+int dims_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+                const char *value, struct cli_msg *msg);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/option.h"
 #include "cli/sweep.h"
 #include "pattern/pattern.h"
 #include "report/text.h"
@@ -145,11 +146,6 @@ static int fin_conflicts(const struct config *cfg, struct cli_msg *msg)
     if (cfg->read_shift && cfg->write_only)
         return cli_fail(msg, "h5perf: %s: cannot be combined with %s (there is no read phase)",
                         cfg->spelled[OPT_READ_SHIFT], cfg->spelled[OPT_WRITE_ONLY]);
-    if (cfg->direct && cfg->apis != 0 && !(cfg->apis & API_BIT(API_POSIX)))
-        return cli_fail(msg,
-                        "h5perf: %s: applies to POSIX only, but %s '%s' does not select it "
-                        "(for MPI-IO give your library's direct I/O hints in HDF5_MPI_INFO)",
-                        cfg->spelled[OPT_DIRECT], cfg->spelled[OPT_API], cfg->raw[OPT_API]);
     if (cfg->overhead && cfg->format != FORMAT_TEXT)
         return cli_fail(msg,
                         "h5perf: %s: the overhead summary is part of the text report; it "
@@ -172,36 +168,27 @@ static int fin_conflicts(const struct config *cfg, struct cli_msg *msg)
     return 0;
 }
 
-/* Does pattern p take option id? Options no pattern names are every
- * pattern's. */
-static bool fin_takes(const struct pattern_desc *p, enum opt_id id)
+/* Does pattern p take row? */
+static bool fin_takes(const struct pattern_desc *p, const struct opt_row *row)
 {
-    for (int i = 0; i < p->noptions; i++)
-        if (p->options[i] == id)
+    for (int i = 0; p->rows[i]; i++)
+        if (p->rows[i] == row)
             return true;
     return false;
 }
 
-static bool fin_patterns_option(enum opt_id id)
-{
-    for (int i = 0; i < pattern_count; i++)
-        if (fin_takes(pattern_table[i], id))
-            return true;
-    return false;
-}
-
-/* The patterns that take option id: "--pattern block or particles", "the
+/* The patterns that take row: "--pattern block or particles", "the
  * guide's patterns". */
-static void fin_takers(enum opt_id id, char *buf, size_t len)
+static void fin_takers(const struct opt_row *row, char *buf, size_t len)
 {
     size_t used = 0;
     int n = 0, total = 0;
     for (int i = 0; i < pattern_count; i++)
-        total += fin_takes(pattern_table[i], id);
+        total += fin_takes(pattern_table[i], row);
     buf[0] = '\0';
     for (int i = 0; i < pattern_count && used < len; i++) {
         const struct pattern_desc *p = pattern_table[i];
-        if (!fin_takes(p, id))
+        if (!fin_takes(p, row))
             continue;
         const char *sep = n == 0 ? "" : n + 1 == total ? " or " : ", ";
         if (i == 0)
@@ -213,24 +200,53 @@ static void fin_takers(enum opt_id id, char *buf, size_t len)
     }
 }
 
-/* An option of another pattern than the one chosen: refused, naming the
- * patterns that take it (docs/design.md, "Options"). */
-static int fin_applicable(const struct config *cfg, struct cli_msg *msg)
+/* An option the chosen pattern does not take: refused, naming the
+ * patterns that take it (docs/design.md, "Options"); the default pattern
+ * adds the row's hint. */
+static int fin_pattern_rows(const struct config *cfg, struct cli_msg *msg)
 {
     const struct pattern_desc *chosen = pattern_of(cfg);
-    for (int id = 0; id < OPT_COUNT; id++) {
-        if (!cfg->spelled[id] || !fin_patterns_option((enum opt_id)id) ||
-            fin_takes(chosen, (enum opt_id)id))
+    const struct opt_row *row;
+    for (int i = 0; (row = opt_row_at(i)); i++) {
+        if (!cfg->spelled[row->id] || opt_is_core(row) || fin_takes(chosen, row))
             continue;
-        char takers[160], not_to[96] = "";
-        fin_takers((enum opt_id)id, takers, sizeof takers);
+        char takers[160], not_to[96] = "", hint[160] = "";
+        fin_takers(row, takers, sizeof takers);
         if (cfg->pattern != 0)
             snprintf(not_to, sizeof not_to, ", not to %s %s", cfg->spelled[OPT_PATTERN],
                      chosen->key);
-        return cli_fail(msg, "h5perf: %s: applies to %s%s%s", cfg->spelled[id], takers, not_to,
-                        cfg->pattern == 0 && (id == OPT_ALIGN_DATA || id == OPT_SHIFT)
-                            ? " (the guide's HDF5 alignment is -a and -T)"
-                            : "");
+        else if (row->pattern_hint)
+            snprintf(hint, sizeof hint, " (%s)", row->pattern_hint);
+        return cli_fail(msg, "h5perf: %s: applies to %s%s%s", cfg->spelled[row->id], takers, not_to,
+                        hint);
+    }
+    return 0;
+}
+
+/* An option of APIs that -A does not select: refused, naming them. */
+static int fin_api_rows(const struct config *cfg, struct cli_msg *msg)
+{
+    const struct opt_row *row;
+    for (int i = 0; cfg->apis && (row = opt_row_at(i)); i++) {
+        if (!cfg->spelled[row->id] || !row->apis || (cfg->apis & row->apis))
+            continue;
+        char names[96] = "";
+        size_t used = 0;
+        int n = 0, total = 0;
+        for (int a = 0; a < API_COUNT; a++)
+            total += (row->apis & API_BIT(a)) != 0;
+        for (int a = 0; a < API_COUNT && used < sizeof names; a++) {
+            if (!(row->apis & API_BIT(a)))
+                continue;
+            const char *sep = n == 0 ? "" : n + 1 == total ? " or " : ", ";
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", sep,
+                                     api_desc((enum api_id)a)->err_name);
+            n++;
+        }
+        return cli_fail(msg, "h5perf: %s: applies to %s only, but %s '%s' does not select it%s%s%s",
+                        cfg->spelled[row->id], names, cfg->spelled[OPT_API], cfg->raw[OPT_API],
+                        row->apis_hint ? " (" : "", row->apis_hint ? row->apis_hint : "",
+                        row->apis_hint ? ")" : "");
     }
     return 0;
 }
@@ -239,7 +255,8 @@ int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, st
 {
     w->count = 0;
     msg->line[0] = '\0';
-    if (fin_applicable(cfg, msg) != 0 || fin_conflicts(cfg, msg) != 0)
+    if (fin_pattern_rows(cfg, msg) != 0 || fin_api_rows(cfg, msg) != 0 ||
+        fin_conflicts(cfg, msg) != 0)
         return -1;
     fin_simple(cfg);
     if (pattern_of(cfg)->finish(cfg, world_size, w, msg) != 0 ||

@@ -1,6 +1,7 @@
-/* The help text as a table: what -h prints (help_print) and what the man
- * page h5perf.1 is generated from at build time (src/cli/help_man.c), so
- * the two cannot drift. Pure data and a plain-text writer; no MPI. */
+/* The help text as items made from the option table (cli/option.h) and a
+ * few paragraphs: what -h prints (help_print) and what the man page
+ * h5perf.1 is generated from at build time (src/cli/help_man.c), so the
+ * two cannot drift from each other or from the options. No MPI. */
 #ifndef H5PERF_HELP_H
 #define H5PERF_HELP_H
 
@@ -17,13 +18,13 @@ enum help_kind {
 
 struct help_item {
     enum help_kind kind;
-    const char *term; /* NULL for HELP_PARA and HELP_HEADING */
-    const char *text; /* lines without indentation, '\n'-separated */
+    char term[64];   /* "" for HELP_PARA and HELP_HEADING */
+    char text[1024]; /* lines without indentation, '\n'-separated */
 };
 
-/* The items in the order printed, after HELP_USAGE. */
-extern const struct help_item help_items[];
-extern const int help_item_count;
+/* Item i (0-based) in the order printed, after HELP_USAGE, into out.
+ * Returns 0, or -1 past the last. */
+int help_item_at(int i, struct help_item *out);
 
 /* Exit statuses with their meaning; the last one's code is printed
  * "128+n" (EXIT_SIGNAL_BASE plus the signal number). */

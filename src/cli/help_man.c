@@ -1,5 +1,5 @@
 /* The generator of the man page h5perf.1, run at build time: the help
- * table of cli/help.h (what -h prints) as roff, so that the page and the
+ * items of cli/help.h (what -h prints) as roff, so that the page and the
  * help cannot drift. Not part of h5perf; it is linked with h5perf_pure.
  * Usage: h5perf_man VERSION OUTPUT.1 */
 #include <ctype.h>
@@ -64,7 +64,7 @@ static void man_heading(FILE *out, const char *text)
 
 static void man_page(FILE *out, const char *version)
 {
-    fprintf(out, ".\\\" Generated from src/cli/help.c by src/cli/help_man.c; do not edit.\n");
+    fprintf(out, ".\\\" Generated from the option table by src/cli/help_man.c; do not edit.\n");
     fprintf(out, ".TH H5PERF 1 \"\" \"h5perf %s\" \"User Commands\"\n", version);
     fputs(".nh\n", out); /* no hyphenation: tests find the help's words in the page */
     fputs(".SH NAME\nh5perf \\- parallel I/O benchmark of POSIX, MPI\\-IO, parallel HDF5 "
@@ -72,8 +72,8 @@ static void man_page(FILE *out, const char *version)
           out);
     fputs(".SH SYNOPSIS\n.B mpiexec \\-n\n.I N\n.B h5perf\n[\\fIoptions\\fR]\n", out);
     fputs(".SH DESCRIPTION\n", out);
-    for (int i = 0; i < help_item_count; i++) {
-        const struct help_item *it = &help_items[i];
+    struct help_item item, *it = &item;
+    for (int i = 0; help_item_at(i, it) == 0; i++) {
         if (it->kind == HELP_HEADING) {
             man_heading(out, it->text);
             continue;

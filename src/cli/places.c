@@ -6,9 +6,10 @@
 
 #include "cli/size.h"
 
-int places_option(struct config *cfg, enum opt_id id, const char *spelled, const char *value,
-                  struct cli_msg *msg)
+int places_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+                  const char *value, struct cli_msg *msg)
 {
+    enum opt_id id = row->id;
     bool shift = id == OPT_SHIFT;
     int64_t *out = shift ? cfg->shifts : cfg->align_data;
     int *n = shift ? &cfg->nshift : &cfg->nalign;

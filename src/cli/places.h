@@ -4,10 +4,11 @@
 #define H5PERF_PLACES_H
 
 #include "cli/cli.h"
+#include "cli/option.h"
 
 /* Stores the list of --align-data or --shift (id) in cfg. Returns 0, or
  * -1 with msg. */
-int places_option(struct config *cfg, enum opt_id id, const char *spelled, const char *value,
-                  struct cli_msg *msg);
+int places_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+                  const char *value, struct cli_msg *msg);
 
 #endif

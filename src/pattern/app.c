@@ -150,27 +150,39 @@ static void app_var(const struct plan *p, int v, struct plan_var *out)
     out->library_fill = false;
 }
 
-/* The piece of the elements [first, first + n) of box b (its C order), a
- * sub-box s of it: its slab in the file's element space, its runs in the
- * flat file of variable v. */
-static void app_piece(const struct app_geom *g, int v, const struct model_box *s, int64_t first,
-                      struct plan_piece *out)
+/* The slab of a sub-box s of the process's box, in the file's element
+ * space (a file per process holds the box alone). */
+static void app_slab(const struct app_geom *g, const struct model_box *s, struct model_slab *out)
 {
-    model_slab_of_box(s, &out->slab);
-    bool fpp = g->a.layout == LAYOUT_FPP;
-    for (int d = 0; fpp && d < s->ndims; d++)
-        out->slab.start[d] -= g->box.start[d];
-    int64_t base = app_var_base(g, v), e = g->a.elem;
+    model_slab_of_box(s, out);
+    for (int d = 0; g->a.layout == LAYOUT_FPP && d < s->ndims; d++)
+        out->start[d] -= g->box.start[d];
+}
+
+/* The runs of a sub-box s of the process's box in the shared array of
+ * variable v (one C-order run of the array per row, or per plane of whole
+ * rows). False where the box is one run (run_disp), which a range of it
+ * is too. */
+static bool app_box_runs(const struct app_geom *g, int v, const struct model_box *s,
+                         struct model_runs *out)
+{
     struct model_runs r;
-    if (g->run_disp >= 0 || model_box_runs(&g->storage, s, &r) < 0) {
-        int64_t n = model_product(s->ndims, s->count);
-        plan_piece_contiguous(out, base + (g->run_disp >= 0 ? g->run_disp : 0) + first * e, n * e);
-        return;
-    }
-    out->runs = (struct model_runs){.disp = base + r.disp * e,
-                                    .len = r.len * e,
-                                    .count = {r.count[0], r.count[1]},
-                                    .stride = {r.stride[0] * e, r.stride[1] * e}};
+    int64_t e = g->a.elem;
+    if (g->run_disp >= 0 || model_box_runs(&g->storage, s, &r) < 0)
+        return false;
+    *out = (struct model_runs){.disp = app_var_base(g, v) + r.disp * e,
+                               .len = r.len * e,
+                               .count = {r.count[0], r.count[1]},
+                               .stride = {r.stride[0] * e, r.stride[1] * e}};
+    return true;
+}
+
+/* The one run of the elements [first, first + n) of a box that is one run
+ * (or empty) in the file of variable v. */
+static struct model_runs app_range_run(const struct app_geom *g, int v, int64_t first, int64_t n)
+{
+    int64_t e = g->a.elem, at = g->run_disp >= 0 ? g->run_disp : 0;
+    return plan_run(app_var_base(g, v) + at + first * e, n * e);
 }
 
 static void app_access(const struct plan *p, int phase, int v, struct plan_access *out)
@@ -179,8 +191,10 @@ static void app_access(const struct plan *p, int phase, int v, struct plan_acces
     const struct app_geom *g = &st->geom[phase];
     memset(out, 0, sizeof *out);
     out->nsteps = st->nsteps[phase];
-    out->nwhole = 1;
-    app_piece(g, v, &g->box, 0, &out->whole_local[0]);
+    out->nwhole = out->nwhole_runs = 1;
+    app_slab(g, &g->box, &out->whole_local_slabs[0]);
+    if (!app_box_runs(g, v, &g->box, &out->whole_local_runs[0]))
+        out->whole_local_runs[0] = app_range_run(g, v, 0, g->elems);
     out->view_any = st->view_any[phase];
     out->array_base = g->c_order ? app_var_base(g, v) : -1;
 }
@@ -197,22 +211,27 @@ static void app_step(const struct plan *p, int phase, int v, int64_t k, struct p
          * call is still made, as the others' collective calls need it; it
          * starts where the data would. */
         struct model_box empty = g->box;
-        for (int d = 0; d < empty.ndims; d++)
-            empty.count[d] = d == 0 ? 0 : empty.count[d];
-        out->npieces = 1;
-        app_piece(g, v, &empty, g->elems, &out->local[0]);
-        out->local[0].runs.len = 0;
+        empty.count[0] = 0;
+        out->nslabs = out->nruns = 1;
+        app_slab(g, &empty, &out->local_slabs[0]);
+        out->local_runs[0] = app_range_run(g, v, g->elems, 0);
         out->mem_off = g->elems * g->a.elem;
         return;
     }
     struct model_box boxes[MODEL_RANGE_BOXES];
     int nb = model_box_range(&g->box, first, n, boxes);
-    int64_t at = first;
+    out->nslabs = nb;
+    out->nruns = 0;
     for (int i = 0; i < nb; i++) {
-        app_piece(g, v, &boxes[i], at, &out->local[i]);
-        at += model_product(boxes[i].ndims, boxes[i].count);
+        app_slab(g, &boxes[i], &out->local_slabs[i]);
+        if (app_box_runs(g, v, &boxes[i], &out->local_runs[out->nruns]))
+            out->nruns++;
     }
-    out->npieces = nb;
+    /* A box that is one run: a range of it is one run too. */
+    if (out->nruns == 0) {
+        out->nruns = 1;
+        out->local_runs[0] = app_range_run(g, v, first, n);
+    }
     out->mem_off = first * g->a.elem;
     out->bytes = n * g->a.elem;
 }
@@ -286,13 +305,13 @@ static int64_t app_verify(const struct plan *p, int phase, const struct plan_ste
 {
     const struct app_geom *g = &app_state_of(p)->geom[phase];
     struct app_check_ctx c = {g->a.elem, buf + s->mem_off, 0, 0, 0, 0};
-    const struct plan_piece *pc = plan_pieces(s);
+    const struct model_slab *sl = plan_slabs(s);
     int64_t off = 0;
-    for (int i = 0; i < s->npieces; i++) {
-        struct model_box b = {pc[i].slab.ndims, {0}, {0}};
+    for (int i = 0; i < s->nslabs; i++) {
+        struct model_box b = {sl[i].ndims, {0}, {0}};
         for (int d = 0; d < b.ndims; d++) {
-            b.start[d] = pc[i].slab.start[d] + (g->a.layout == LAYOUT_FPP ? g->box.start[d] : 0);
-            b.count[d] = pc[i].slab.count[d] * pc[i].slab.block[d];
+            b.start[d] = sl[i].start[d] + (g->a.layout == LAYOUT_FPP ? g->box.start[d] : 0);
+            b.count[d] = sl[i].count[d] * sl[i].block[d];
         }
         app_walk(g, s->var, &b, off, app_compare, &c);
         off += model_product(b.ndims, b.count) * g->a.elem;

@@ -94,7 +94,9 @@ int block_validate(const struct config *c, const struct run_point *pts, int n, s
             box = model_product(a.ndims, g) * a.elem;
             char lead[160];
             snprintf(lead, sizeof lead, "%s '%s'", c->spelled[OPT_GLOBAL], c->raw[OPT_GLOBAL]);
-            if (app_call_limit(c, &pts[i], box, lead, "each process's block is",
+            if (app_call_limit(c, &pts[i], app_call_bytes(c, box, a.elem), lead,
+                               c->transfer_size ? "each process's call is"
+                                                : "each process's block is",
                                "use more processes", m) < 0)
                 return -1;
         }
@@ -139,7 +141,9 @@ int particles_validate(const struct config *c, const struct run_point *pts, int 
                             nprocs == 1 ? "" : "es", c->nvars == 1 ? "es" : "");
         /* At most 7 * 2^40 particles: the product fits. */
         int64_t most = particles_max_count(&q.dist, nprocs) * 4;
-        if (app_call_limit(c, &pts[i], most, lead, "a process's particles of one variable are",
+        if (app_call_limit(c, &pts[i], app_call_bytes(c, most, 4), lead,
+                           c->transfer_size ? "a process's call is"
+                                            : "a process's particles of one variable are",
                            "give fewer particles per process", m) < 0)
             return -1;
         int64_t total = 0, off = 0;

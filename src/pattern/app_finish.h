@@ -5,6 +5,7 @@
 #define H5PERF_APP_FINISH_H
 
 #include "cli/cli.h"
+#include "cli/option.h"
 #include "pattern/pattern.h"
 
 /* -D levels, r and t: the guide's only (v applies). Returns 0 or -1 with m. */
@@ -13,6 +14,14 @@ int app_finish_common(const struct config *cfg, struct cli_msg *msg);
 /* --align-data and --shift: only where the run has flat shared files, and
  * one value of each with --read-only. Returns 0 or -1 with m. */
 int app_finish_places(const struct config *cfg, struct cli_msg *msg);
+
+/* --transfer-size: at least one element of elem bytes. Returns 0 or -1
+ * with m. */
+int app_finish_transfer(const struct config *cfg, int elem, struct cli_msg *msg);
+
+/* The most bytes one call moves of a part of rank_bytes of elem-byte
+ * elements, with --transfer-size (0: the part). */
+int64_t app_call_bytes(const struct config *cfg, int64_t rank_bytes, int elem);
 
 /* The block pattern's and the particles pattern's finish (pattern.h). */
 int block_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg);
@@ -45,5 +54,9 @@ void app_label(const struct config *c, const struct run_point *p, bool exact, ch
 void app_lead(const char *option, const struct run_point *p, char *buf, size_t len);
 void app_memory_lead(const char *option, int nprocs, char *buf, size_t len);
 void app_file_lead(const struct config *c, const char *option, char *buf, size_t len);
+
+/* The rows the application patterns share (app_options.c). */
+extern const struct opt_row app_vars_row, app_layout_row, app_align_data_row, app_shift_row,
+    app_transfer_size_row;
 
 #endif

@@ -195,12 +195,7 @@ static void block_json_config(struct jsonw *w, const struct config *c)
 {
     jsonw_key(w, "block");
     jsonw_object(w);
-    jsonw_key_ints(w, "global", c->ndims, c->global);
-    jsonw_key_grid(w, "grid", c->ndims, c->grid);
-    jsonw_key_grid(w, "read_grid", c->ndims, c->read_grid);
-    jsonw_key_int(w, "element_size", c->elem);
-    jsonw_key_int(w, "vars", c->nvars);
-    table_json_places(w, c);
+    opt_json_rows(w, c, block_rows, -1, false);
     jsonw_end(w);
 }
 
@@ -209,15 +204,11 @@ static void block_json_run(struct jsonw *w, const struct config *c, const struct
     jsonw_key_grid(w, "grid", c->ndims, r->grid);
 }
 
-static const enum opt_id block_options[] = {OPT_GLOBAL,     OPT_GRID,   OPT_ELEMENT_SIZE,
-                                            OPT_VARS,       OPT_LAYOUT, OPT_READ_GRID,
-                                            OPT_ALIGN_DATA, OPT_SHIFT,  OPT_TRANSFER_SIZE};
-
 const struct pattern_desc pattern_block = {
     .key = "block",
     .title = "--pattern block",
-    .options = block_options,
-    .noptions = sizeof block_options / sizeof block_options[0],
+    .rows = block_rows,
+    .help_heading = "--pattern block (an array decomposed in blocks, docs/block.md) takes",
     .layouts = 1u << LAYOUT_SHARED | 1u << LAYOUT_CHUNKED | 1u << LAYOUT_FPP,
     .finish = block_finish,
     .grid_dims = block_grid_dims,

@@ -113,6 +113,22 @@ static int block_read_grid(const struct config *cfg, struct cli_msg *msg)
     return 0;
 }
 
+int app_finish_transfer(const struct config *cfg, int elem, struct cli_msg *msg)
+{
+    if (!cfg->spelled[OPT_TRANSFER_SIZE] || cfg->transfer_size >= elem)
+        return 0;
+    return cli_fail(msg,
+                    "h5perf: %s '%s': below one %d-byte element, the least a call moves; give at "
+                    "least %d",
+                    cfg->spelled[OPT_TRANSFER_SIZE], cfg->raw[OPT_TRANSFER_SIZE], elem, elem);
+}
+
+int64_t app_call_bytes(const struct config *cfg, int64_t rank_bytes, int elem)
+{
+    int64_t per = cfg->transfer_size / elem * elem;
+    return per > 0 && per < rank_bytes ? per : rank_bytes;
+}
+
 int app_finish_common(const struct config *cfg, struct cli_msg *msg)
 {
     if (cfg->debug_level || cfg->debug_raw || cfg->debug_times)
@@ -170,6 +186,8 @@ int block_finish(struct config *cfg, int world_size, struct cli_warnings *w, str
                         cfg->spelled[OPT_PATTERN]);
     if (!cfg->elem)
         cfg->elem = 8;
+    if (app_finish_transfer(cfg, cfg->elem, msg) < 0)
+        return -1;
     if (!cfg->nvars)
         cfg->nvars = 1;
     if (!cfg->nlayouts) {

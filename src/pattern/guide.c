@@ -73,23 +73,23 @@ static void guide_step(const struct plan *p, int phase, int v, int64_t k, struct
     const struct guide_geom *g = &guide_state_of(p)->geom[phase];
     const struct guide_slab *s = &g->slab;
     plan_step_empty(out, p->phases[phase].write, v, k);
-    out->npieces = 1;
+    out->nslabs = out->nruns = 1;
     out->bytes = g->xfer_bytes;
-    struct plan_piece *pc = &out->local[0];
+    struct model_slab *sl = &out->local_slabs[0];
     int64_t off[2];
     guide_slab_offset(g, k, off);
-    pc->slab.ndims = s->ndims;
+    sl->ndims = s->ndims;
     for (int d = 0; d < s->ndims; d++) {
-        pc->slab.start[d] = s->start[d] + off[d];
-        pc->slab.stride[d] = s->stride[d];
-        pc->slab.count[d] = s->count[d];
-        pc->slab.block[d] = s->block[d];
+        sl->start[d] = s->start[d] + off[d];
+        sl->stride[d] = s->stride[d];
+        sl->count[d] = s->count[d];
+        sl->block[d] = s->block[d];
     }
     struct guide_vec vec = guide_file_vec(g, k);
-    pc->runs = (struct model_runs){.disp = (int64_t)v * g->dset_bytes + vec.disp,
-                                   .len = vec.len,
-                                   .count = {1, vec.count},
-                                   .stride = {0, vec.stride}};
+    out->local_runs[0] = (struct model_runs){.disp = (int64_t)v * g->dset_bytes + vec.disp,
+                                             .len = vec.len,
+                                             .count = {1, vec.count},
+                                             .stride = {0, vec.stride}};
 }
 
 static void guide_fill(const struct plan *p, int phase, int v, unsigned char *buf, bool poison)
@@ -294,29 +294,21 @@ static const struct pattern_report guide_report = {
     .footer = guide_footer,
 };
 
+/* The guide's options, at the top of the results' configuration. */
 static void guide_json_config(struct jsonw *w, const struct config *c)
 {
-    jsonw_key_string(w, "geometry", c->geometry_2d ? "2d" : "1d");
-    jsonw_key_string(w, "layout", c->interleaved ? "interleaved" : "contiguous");
-    jsonw_key_string(w, "storage", c->chunk ? "chunked" : "contiguous");
-    jsonw_key_int(w, "bytes_per_process", c->bytes);
-    jsonw_key_int(w, "min_xfer_size", c->xfer_min);
-    jsonw_key_int(w, "max_xfer_size", c->xfer_max);
-    jsonw_key_int(w, "block_size", c->block);
-    jsonw_key_int(w, "num_dsets", c->num_dsets);
-    jsonw_key_int(w, "num_files", c->num_files);
+    opt_json_rows(w, c, guide_rows, -1, false);
 }
-
-static const enum opt_id guide_options[] = {
-    OPT_BYTES, OPT_MIN_XFER, OPT_MAX_XFER, OPT_BLOCK,  OPT_INTERLEAVED, OPT_GEOMETRY,
-    OPT_CHUNK, OPT_DSETS,    OPT_FILES,    OPT_DIRECT, OPT_READ_SHIFT,  OPT_OVERHEAD};
 
 const struct pattern_desc pattern_guide = {
     .key = "guide",
     .title = "the guide's patterns",
     .gloss = "(the guide's 1D and 2D patterns)",
-    .options = guide_options,
-    .noptions = sizeof guide_options / sizeof guide_options[0],
+    .rows = guide_rows,
+    .help_heading = "The guide's patterns (--pattern guide, the default) take",
+    .help_note = "A transfer size must be a multiple of -B and must divide -e (in 2D: the\n"
+                 "dataset side, and -B must divide -e). Transfer sizes above -e (1D), -x\n"
+                 "above -X, -B above -e and -p above -P are lowered with a warning.",
     .layouts = 0,
     .finish = guide_finish,
     .grid_dims = guide_grid_dims,

@@ -23,4 +23,7 @@ void guide_memory_lead(const struct config *c, int nprocs, char *buf, size_t len
 /* "-d '4'" (more than one dataset), else "-e '1G'" or "-e". */
 void guide_file_lead(const struct config *c, char *buf, size_t len);
 
+/* Its rows of the option table (guide_options.c), NULL after the last. */
+extern const struct opt_row *const guide_rows[];
+
 #endif

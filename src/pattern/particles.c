@@ -224,7 +224,10 @@ static void particles_json_config(struct jsonw *w, const struct config *c)
     for (int v = 0; v < c->nvars; v++)
         jsonw_string(w, particles_var_name(v));
     jsonw_end(w);
-    table_json_places(w, c);
+    opt_json_rows(w, c,
+                  (const struct opt_row *const[]){&app_layout_row, &app_align_data_row,
+                                                  &app_shift_row, &app_transfer_size_row},
+                  4, false);
     jsonw_end(w);
 }
 
@@ -243,15 +246,13 @@ static void particles_json_run(struct jsonw *w, const struct config *c, const st
     jsonw_end(w);
 }
 
-static const enum opt_id particles_options[] = {OPT_PARTICLES, OPT_DISTRIBUTION, OPT_SEED,
-                                                OPT_VARS,      OPT_LAYOUT,       OPT_ALIGN_DATA,
-                                                OPT_SHIFT,     OPT_TRANSFER_SIZE};
-
 const struct pattern_desc pattern_particles = {
     .key = "particles",
     .title = "--pattern particles",
-    .options = particles_options,
-    .noptions = sizeof particles_options / sizeof particles_options[0],
+    .rows = particles_rows,
+    .help_heading = "--pattern particles (VPIC-IO's particles with uneven counts per "
+                    "process: x, y, z, px, py, pz, id_2 of 32-bit floats and id_1 of 32-bit "
+                    "integers, docs/particles.md) takes",
     .layouts = 1u << LAYOUT_SHARED | 1u << LAYOUT_FPP,
     .finish = particles_finish,
     .grid_dims = particles_grid_dims,

@@ -71,7 +71,7 @@ int particles_finish(struct config *cfg, int world_size, struct cli_warnings *w,
                      struct cli_msg *msg)
 {
     (void)w;
-    if (app_finish_common(cfg, msg) < 0)
+    if (app_finish_common(cfg, msg) < 0 || app_finish_transfer(cfg, 4, msg) < 0)
         return -1;
     if (cfg->nvars > PARTICLES_MAX_VARS)
         return cli_fail(msg,

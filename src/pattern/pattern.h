@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/option.h"
 #include "plan/plan.h"
 #include "plan/point.h"
 #include "report/jsonw.h"
@@ -63,10 +64,14 @@ struct pattern_desc {
     const char *key;   /* --pattern's word; the results' "pattern" */
     const char *title; /* in messages: "the guide's patterns", "--pattern block" */
     const char *gloss; /* after the key in lists of patterns, or NULL */
-    /* The options it takes besides every pattern's (its own, and those it
-     * shares with others); any other pattern's is refused (cli/finish.c). */
-    const enum opt_id *options;
-    int noptions;
+    /* The rows of the option table it takes besides every pattern's (its
+     * own, and those it shares with others), in --help's order, NULL after
+     * the last; any other pattern's option is refused (cli/finish.c). */
+    const struct opt_row *const *rows;
+    /* --help's heading of its options ("The guide's patterns take:"). */
+    const char *help_heading;
+    /* --help's paragraph after its options, or NULL. */
+    const char *help_note;
     /* The layouts it stores (bits 1 << enum plan_layout); 0: none. */
     unsigned layouts;
     /* Defaults, announced adjustments and refusals of its options after

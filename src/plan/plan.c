@@ -1,4 +1,4 @@
-/* plan.h: the readers' helpers over pieces and steps. Pure. */
+/* plan.h: the readers' helpers over steps' runs. Pure. */
 #include "plan/plan.h"
 
 #include <string.h>
@@ -32,28 +32,28 @@ static int64_t runs_count(const struct model_runs *r)
     return r->len > 0 ? r->count[0] * r->count[1] : 0;
 }
 
-int64_t plan_pieces_bytes(const struct plan_piece *pieces, int n)
+int64_t plan_runs_bytes(const struct model_runs *runs, int n)
 {
     int64_t bytes = 0;
     for (int i = 0; i < n; i++)
-        bytes += runs_count(&pieces[i].runs) * pieces[i].runs.len;
+        bytes += runs_count(&runs[i]) * runs[i].len;
     return bytes;
 }
 
 int64_t plan_step_runs(const struct plan_step *s)
 {
-    const struct plan_piece *p = plan_pieces(s);
+    const struct model_runs *r = plan_runs(s);
     int64_t n = 0;
-    for (int i = 0; i < s->npieces; i++)
-        n += runs_count(&p[i].runs);
+    for (int i = 0; i < s->nruns; i++)
+        n += runs_count(&r[i]);
     return n;
 }
 
 void plan_step_run(const struct plan_step *s, int64_t i, int64_t *off, int64_t *len)
 {
-    const struct plan_piece *p = plan_pieces(s);
-    for (int k = 0; k < s->npieces; k++) {
-        const struct model_runs *r = &p[k].runs;
+    const struct model_runs *all = plan_runs(s);
+    for (int k = 0; k < s->nruns; k++) {
+        const struct model_runs *r = &all[k];
         int64_t n = runs_count(r);
         if (i >= n) {
             i -= n;
@@ -68,9 +68,9 @@ void plan_step_run(const struct plan_step *s, int64_t i, int64_t *off, int64_t *
 
 int64_t plan_step_file_offset(const struct plan_step *s, int64_t mem)
 {
-    const struct plan_piece *p = plan_pieces(s);
-    for (int k = 0; k < s->npieces; k++) {
-        const struct model_runs *r = &p[k].runs;
+    const struct model_runs *all = plan_runs(s);
+    for (int k = 0; k < s->nruns; k++) {
+        const struct model_runs *r = &all[k];
         int64_t bytes = runs_count(r) * r->len;
         if (mem >= bytes) {
             mem -= bytes;
@@ -85,14 +85,14 @@ int64_t plan_step_file_offset(const struct plan_step *s, int64_t mem)
 
 void plan_step_empty(struct plan_step *s, bool write, int v, int64_t k)
 {
-    memset(s, 0, offsetof(struct plan_step, local));
+    memset(s, 0, offsetof(struct plan_step, local_slabs));
     s->kind = PLAN_STEP_IO;
     s->write = write;
     s->var = v;
     s->index = k;
 }
 
-void plan_piece_contiguous(struct plan_piece *pc, int64_t disp, int64_t len)
+struct model_runs plan_run(int64_t disp, int64_t len)
 {
-    pc->runs = (struct model_runs){.disp = disp, .len = len, .count = {1, 1}, .stride = {0, 0}};
+    return (struct model_runs){.disp = disp, .len = len, .count = {1, 1}, .stride = {0, 0}};
 }

@@ -3,7 +3,8 @@
  * each holding the same variables (name, element type, global shape,
  * storage); phases (write, read, or a pattern's own) that group steps and
  * own their timers; and, per phase and variable, an ordered list of steps:
- * an I/O call moving one or more pieces of the variable, or a pause that is
+ * an I/O call moving a selection of the variable (slabs, and the same
+ * elements as flat runs), or a pause that is
  * not I/O. Patterns make plans (pattern/pattern.h); nothing here knows which
  * pattern made one. Pure: no MPI, no I/O. */
 #ifndef H5PERF_PLAN_H
@@ -41,20 +42,18 @@ struct plan_var {
     bool library_fill;
 };
 
-/* The same elements of a variable twice: as a slab of its element space
- * (what HDF5 selects and PnetCDF moves), and as flat runs of bytes in a
- * flat file (POSIX, MPI-IO), from the file's first byte. Memory holds the
- * slab's elements in C order and the runs' bytes in their order; the two
- * orders agree, except in the guide's 2D chunk emulation, whose runs keep
- * the B x X buffer as the original stores it (docs/original.md §5.2; the
- * content is one byte value there, so the bytes agree too). */
-struct plan_piece {
-    struct model_slab slab;
-    struct model_runs runs; /* in bytes: disp, len, count[2], stride[2] */
-};
+/* A step's selection is given twice, the same elements in the same order:
+ * as slabs of the variable's element space (what HDF5 selects and PnetCDF
+ * moves, memory in the C order of each slab, one slab after another), and
+ * as flat runs of bytes in a flat file (POSIX, MPI-IO), from the file's
+ * first byte (model_runs: disp, len, count[2], stride[2]; memory in the
+ * order of the runs). The two orders agree, except in the guide's 2D chunk
+ * emulation, whose runs keep the B x X buffer as the original stores it
+ * (docs/original.md §5.2; the content is one byte value there, so the
+ * bytes agree too). */
 
 enum plan_step_kind {
-    PLAN_STEP_IO = 0,     /* write or read pieces of a variable */
+    PLAN_STEP_IO = 0,     /* write or read a selection of a variable */
     PLAN_STEP_COMPUTE,    /* busy work of `seconds` */
     PLAN_STEP_BARRIER,    /* every process of the file's run */
     PLAN_STEP_TOKEN_WAIT, /* wait for the token from the previous process */
@@ -67,9 +66,13 @@ struct plan_step {
     int var;                /* IO: the variable */
     int64_t index;          /* its number among its variable's steps in the phase (messages) */
     int64_t mem_off, bytes; /* IO: where in the buffer, and how many bytes */
-    int npieces;
-    const struct plan_piece *pieces; /* the pattern's storage; NULL: local (plan_pieces()) */
-    struct plan_piece local[PLAN_LOCAL_PIECES];
+    int nslabs, nruns;
+    /* The pattern's storage, or NULL: the local arrays (plan_slabs(),
+     * plan_runs()). */
+    const struct model_slab *slabs;
+    const struct model_runs *runs;
+    struct model_slab local_slabs[PLAN_LOCAL_PIECES];
+    struct model_runs local_runs[PLAN_LOCAL_PIECES];
     double seconds; /* COMPUTE */
 };
 
@@ -82,12 +85,16 @@ struct plan_access {
     /* Step k moves step 0's runs displaced by k * tile bytes, and tile is at
      * least their span: one tiled view serves them all. 0 otherwise. */
     int64_t tile;
-    /* The steps are consecutive C-order ranges of these pieces (the
-     * process's whole selection of the variable): one view of them serves
-     * every step, each at its offset in memory order. 0 pieces otherwise. */
-    int nwhole;
-    const struct plan_piece *whole; /* the pattern's storage; NULL: whole_local */
-    struct plan_piece whole_local[1];
+    /* The steps are consecutive C-order ranges of this selection (the
+     * process's whole selection of the variable, as slabs and runs): one
+     * view of it serves every step, each at its offset in memory order.
+     * No slab otherwise. */
+    int nwhole; /* slabs; its runs: nwhole_runs */
+    int nwhole_runs;
+    const struct model_slab *whole_slabs; /* the pattern's storage; NULL: the local ones */
+    const struct model_runs *whole_runs;
+    struct model_slab whole_local_slabs[1];
+    struct model_runs whole_local_runs[1];
     /* A flat file holds the variable's array in C order from this byte
      * (the shared layout of an array), so a box of it is a subarray; -1:
      * not so. */
@@ -157,15 +164,26 @@ struct plan {
     } state;
 };
 
-/* A step's pieces, an access's whole selection (wherever they are kept). */
-static inline const struct plan_piece *plan_pieces(const struct plan_step *s)
+/* A step's slabs and runs, an access's whole selection (wherever they are
+ * kept). */
+static inline const struct model_slab *plan_slabs(const struct plan_step *s)
 {
-    return s->pieces ? s->pieces : s->local;
+    return s->slabs ? s->slabs : s->local_slabs;
 }
 
-static inline const struct plan_piece *plan_whole(const struct plan_access *a)
+static inline const struct model_runs *plan_runs(const struct plan_step *s)
 {
-    return a->whole ? a->whole : a->whole_local;
+    return s->runs ? s->runs : s->local_runs;
+}
+
+static inline const struct model_slab *plan_whole_slabs(const struct plan_access *a)
+{
+    return a->whole_slabs ? a->whole_slabs : a->whole_local_slabs;
+}
+
+static inline const struct model_runs *plan_whole_runs(const struct plan_access *a)
+{
+    return a->whole_runs ? a->whole_runs : a->whole_local_runs;
 }
 
 /* The functions of plan_ops, for readers of a plan. */
@@ -193,8 +211,8 @@ const char *plan_kind_text(enum plan_kind kind, int elem);
  * names hold no '/'). */
 const char *plan_var_leaf(const struct plan_var *var);
 
-/* The bytes a step's pieces move: the sum of their runs. */
-int64_t plan_pieces_bytes(const struct plan_piece *pieces, int n);
+/* The bytes n runs move. */
+int64_t plan_runs_bytes(const struct model_runs *runs, int n);
 
 /* Runs of one step: the flat file offset and length of run i (0 <= i <
  * plan_step_runs(s)), in memory order. */
@@ -208,7 +226,7 @@ int64_t plan_step_file_offset(const struct plan_step *s, int64_t mem);
  * still makes the call). */
 void plan_step_empty(struct plan_step *s, bool write, int v, int64_t k);
 
-/* The runs of a piece as one struct model_runs with no repetition. */
-void plan_piece_contiguous(struct plan_piece *pc, int64_t disp, int64_t len);
+/* One contiguous run of len bytes at disp. */
+struct model_runs plan_run(int64_t disp, int64_t len);
 
 #endif

@@ -2,17 +2,13 @@
  * the schema; statistics come from results.h, never computed here. */
 #include "report/json.h"
 
+#include "cli/option.h"
 #include "plan/point.h"
 
 #include <string.h>
 
 #include "report/jsonw.h"
 #include "report/text.h"
-
-static const char *json_format_name(enum report_format f)
-{
-    return f == FORMAT_JSON ? "json" : f == FORMAT_CSV ? "csv" : "text";
-}
 
 /* The worst status over every run. */
 static enum run_status json_overall(const struct results_log *log)
@@ -140,50 +136,19 @@ static void json_environment(struct jsonw *w, const struct config *cfg, const st
     jsonw_end(w);
 }
 
+/* The configuration as the option table echoes it (cli/option.h): every
+ * pattern's options, those echoed whatever the pattern, then the pattern's
+ * own part. */
 static void json_config(struct jsonw *w, const struct pattern_desc *pd, const struct config *cfg,
                         const struct run_context *c)
 {
     jsonw_key(w, "config");
     jsonw_object(w);
-    jsonw_key(w, "apis");
-    jsonw_array(w);
-    for (int a = 0; a < API_COUNT; a++)
-        if (cfg->apis & API_BIT(a))
-            jsonw_string(w, api_desc((enum api_id)a)->key);
-    jsonw_end(w);
-    jsonw_key(w, "pattern");
-    jsonw_string(w, pd->key);
+    opt_json_rows(w, cfg, opt_core_rows, opt_core_count, false);
+    const struct opt_row *row;
+    for (int i = 0; (row = opt_row_at(i)); i++)
+        opt_json_rows(w, cfg, &row, 1, true);
     pd->json_config(w, cfg);
-    jsonw_key(w, "io_mode");
-    jsonw_string(w, cfg->collective ? "collective" : "independent");
-    json_size(w, "iterations", cfg->iterations);
-    json_size(w, "min_processes", cfg->min_procs);
-    json_size(w, "max_processes", cfg->max_procs);
-    json_flag(w, "write_only", cfg->write_only);
-    json_flag(w, "read_only", cfg->read_only);
-    json_size(w, "align", cfg->align);
-    json_size(w, "align_threshold", cfg->threshold);
-    jsonw_key(w, "debug");
-    jsonw_object(w);
-    json_size(w, "level", cfg->debug_level);
-    json_flag(w, "raw", cfg->debug_raw);
-    json_flag(w, "times", cfg->debug_times);
-    json_flag(w, "verify", cfg->debug_verify);
-    jsonw_end(w);
-    jsonw_key(w, "output");
-    jsonw_string(w, cfg->output);
-    jsonw_key(w, "format");
-    jsonw_string(w, json_format_name(cfg->format));
-    jsonw_key(w, "results_file");
-    jsonw_string(w, cfg->results);
-    json_flag(w, "overwrite", cfg->overwrite);
-    json_size(w, "watchdog_seconds", cfg->watchdog);
-    json_flag(w, "progress", cfg->progress);
-    json_flag(w, "overhead", cfg->overhead);
-    json_flag(w, "fsync", cfg->fsync);
-    json_flag(w, "direct", cfg->direct);
-    json_size(w, "read_shift", cfg->read_shift);
-    json_flag(w, "memory_check", !cfg->no_memory_check);
     json_environment(w, cfg, c);
     jsonw_end(w);
 }

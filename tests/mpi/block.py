@@ -107,14 +107,14 @@ def check_files(d, layout, nprocs, grid, elem, nvars, shape=GLOBAL):
             check_raw(path, tiles)
 
 
-def block_files(nprocs, shape=GLOBAL, grid=None):
+def block_files(nprocs, shape=GLOBAL, grid=None, extra=""):
     grid = grid or GRIDS[nprocs]
     for mode in ("", "-C"):
         for layout, elem, nvars in (("shared", 8, 2), ("chunked", 4, 1), ("fpp", 2, 2)):
             with TempDir() as d:
                 args = ("--pattern block --global %s --grid %s --layout %s --element-size %d "
-                        "--vars %d -D v %s" % (dims_text(shape), dims_text(grid), layout, elem,
-                                               nvars, mode))
+                        "--vars %d -D v %s %s" % (dims_text(shape), dims_text(grid), layout, elem,
+                                                  nvars, mode, extra))
                 r = run(nprocs, args, env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"},
                         timeout=240)
                 expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args,
@@ -131,6 +131,18 @@ def block_files_1d_and_2d():
     block_files(4, (96,), (4,))
     block_files(4, (12, 8), (2, 2))
     block_files(4, (12, 8), (1, 4))
+
+
+@case
+def block_files_in_calls_of_a_transfer_size():
+    """--transfer-size splits each process's block into calls in its C
+    order (a partial row, whole rows, whole planes, and the rest): the files
+    are the same, element for element, independent and collective, on a 3D
+    array of 2 processes and a 2D one of 4 whose blocks are pieces of rows;
+    read back and verified with -D v."""
+    block_files(2, extra="--transfer-size 40")
+    block_files(4, (12, 8), (1, 4), extra="--transfer-size 12")
+    block_files(3, extra="--transfer-size 1000")
 
 
 @case

@@ -2,6 +2,7 @@
 counts, transfer sizes and APIs, the guide's Tool Output example, -o, -D 4,
 -h, the MPI info dump, and the engine run with the null backend.
 """
+import glob
 import os
 import re
 
@@ -124,12 +125,17 @@ def help_exits_zero():
     # h5perf's own lines only: without /sys (a plain chroot) Open MPI's hwloc
     # complains on stderr of every launch.
     expect_eq(r.h5perf_err + r.page_cache, [], "h5perf's lines on stderr", r)
-    # Every long option of the parser's table (src/cli/opt.c), so that an
-    # option added there and not to the help text fails here.
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src",
-                           "cli", "opt.c")) as fh:
-        table = re.findall(r'^\s*\{(?:"-.", |NULL, )"(--[a-z-]+)", .*OPT_', fh.read(), re.M)
-    expect(len(table) >= 30, "options found in src/cli/opt.c: %d" % len(table))
+    # Every long option of the option table (rows in src/cli/options.c and
+    # src/pattern/*_options.c), so that a row that --help leaves out fails
+    # here.
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src")
+    table = []
+    for f in glob.glob(os.path.join(src, "cli", "options.c")) + glob.glob(
+            os.path.join(src, "pattern", "*_options.c")):
+        with open(f) as fh:
+            table += re.findall(r'OPT_[A-Z]+\(OPT_[A-Z_]+,\s*(?:"-.",|NULL,)\s*"(--[a-z-]+)"',
+                                fh.read())
+    expect(len(table) >= 40, "options found in the option table: %d" % len(table))
     shown = set(re.findall(r"(--[a-z-]+)", r.out))
     for opt in table:
         expect(opt in shown, "help mentions " + opt, r)

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "cli/cli.h"
+#include "cli/option.h"
 #include "session/session.h"
 
 #define MAX_ARGS 16
@@ -381,43 +382,6 @@ static const struct parse_err_case parse_err_cases[] = {
     {A("-w", "-e"), "h5perf: option '-e' expects a size"},
 };
 
-/* A value-taking option at the end of argv, short and long. */
-struct missing_case {
-    const char *opt;
-    const char *msg;
-};
-
-static const struct missing_case missing_cases[] = {
-    {"-a", "h5perf: option '-a' expects a size"},
-    {"--align", "h5perf: option '--align' expects a size"},
-    {"-A", "h5perf: option '-A' expects a list of APIs"},
-    {"--api", "h5perf: option '--api' expects a list of APIs"},
-    {"-B", "h5perf: option '-B' expects a size"},
-    {"--block-size", "h5perf: option '--block-size' expects a size"},
-    {"-d", "h5perf: option '-d' expects a whole number"},
-    {"--num-dsets", "h5perf: option '--num-dsets' expects a whole number"},
-    {"-D", "h5perf: option '-D' expects a list of debug items"},
-    {"--debug", "h5perf: option '--debug' expects a list of debug items"},
-    {"-e", "h5perf: option '-e' expects a size"},
-    {"--num-bytes", "h5perf: option '--num-bytes' expects a size"},
-    {"-F", "h5perf: option '-F' expects a whole number"},
-    {"--num-files", "h5perf: option '--num-files' expects a whole number"},
-    {"-i", "h5perf: option '-i' expects a whole number"},
-    {"--num-iterations", "h5perf: option '--num-iterations' expects a whole number"},
-    {"-o", "h5perf: option '-o' expects a file name"},
-    {"--output", "h5perf: option '--output' expects a file name"},
-    {"-p", "h5perf: option '-p' expects a whole number"},
-    {"--min-num-processes", "h5perf: option '--min-num-processes' expects a whole number"},
-    {"-P", "h5perf: option '-P' expects a whole number"},
-    {"--max-num-processes", "h5perf: option '--max-num-processes' expects a whole number"},
-    {"-T", "h5perf: option '-T' expects a size"},
-    {"--threshold", "h5perf: option '--threshold' expects a size"},
-    {"-x", "h5perf: option '-x' expects a size"},
-    {"--min-xfer-size", "h5perf: option '--min-xfer-size' expects a size"},
-    {"-X", "h5perf: option '-X' expects a size"},
-    {"--max-xfer-size", "h5perf: option '--max-xfer-size' expects a size"},
-};
-
 static void test_parse_errors(void)
 {
     struct config cfg;
@@ -429,14 +393,27 @@ static void test_parse_errors(void)
         CHECK_STR(msg.line, c->msg);
         CHECK(!cfg.help);
     }
-    for (size_t i = 0; i < sizeof missing_cases / sizeof missing_cases[0]; i++) {
-        const char *alone[] = {missing_cases[i].opt, NULL};
-        const char *after[] = {"-w", "-e", "8", missing_cases[i].opt, NULL};
-        CHECK_I64(parse(alone, &cfg, &msg), -1);
-        CHECK_STR(msg.line, missing_cases[i].msg);
-        CHECK_I64(parse(after, &cfg, &msg), -1);
-        CHECK_STR(msg.line, missing_cases[i].msg);
+    /* Every option of the table that takes a value, in both forms, alone
+     * and last. */
+    const struct opt_row *row;
+    int missing = 0;
+    for (int i = 0; (row = opt_row_at(i)); i++) {
+        for (int form = 0; form < 2 && row->value_kind; form++) {
+            const char *name = form ? row->long_name : row->short_name;
+            if (!name)
+                continue;
+            char want[256];
+            snprintf(want, sizeof want, "h5perf: option '%s' expects %s", name, row->value_kind);
+            const char *alone[] = {name, NULL};
+            const char *after[] = {"-w", "-i", "8", name, NULL};
+            CHECK_I64(parse(alone, &cfg, &msg), -1);
+            CHECK_STR(msg.line, want);
+            CHECK_I64(parse(after, &cfg, &msg), -1);
+            CHECK_STR(msg.line, want);
+            missing++;
+        }
     }
+    CHECK(missing > 40);
 }
 
 /* Every message line is one line, lowercase after "h5perf: " (but for a
@@ -874,9 +851,13 @@ static void test_help(void)
     CHECK(lines > 40);
     CHECK_I64(long_lines, 0);
     CHECK(strncmp(text, "usage: mpiexec -n N h5perf [options]\n", 37) == 0);
-    /* every option of the table, in both forms, and the environment */
-    for (size_t i = 0; i < sizeof missing_cases / sizeof missing_cases[0]; i++)
-        CHECK(strstr(text, missing_cases[i].opt) != NULL);
+    /* every row of the table, as its term ("-e, --num-bytes=S") */
+    const struct opt_row *row;
+    for (int i = 0; (row = opt_row_at(i)); i++) {
+        char term[96];
+        opt_term(row, term, sizeof term);
+        CHECK(strstr(text, term) != NULL);
+    }
     const char *words[] = {"-h, --help",
                            "-c, --chunk",
                            "-C, --collective",

@@ -161,7 +161,11 @@ static int64_t check_steps(const struct plan *pl, int var, int elem, int layout,
         plan_step(pl, 0, var, k, &s);
         CHECK(s.kind == PLAN_STEP_IO && s.write && s.var == var && s.index == k);
         CHECK_I64(s.mem_off, moved);
-        CHECK_I64(plan_pieces_bytes(plan_pieces(&s), s.npieces), s.bytes);
+        CHECK_I64(plan_runs_bytes(plan_runs(&s), s.nruns), s.bytes);
+        /* A block that is one run in its file (a chunk, a file of its own):
+         * every call is one run, whatever its slabs. */
+        if (layout != LAYOUT_SHARED)
+            CHECK_I64(s.nruns, 1);
         for (int64_t m = 0; m < s.bytes; m++) {
             int64_t off = plan_step_file_offset(&s, m) - base;
             CHECK(off >= 0 && off < MAXN * 8);
@@ -170,9 +174,9 @@ static int64_t check_steps(const struct plan *pl, int var, int elem, int layout,
         }
         /* The slabs through the storage name the same elements, in order. */
         int64_t mem = 0;
-        const struct plan_piece *pc = plan_pieces(&s);
-        for (int i = 0; i < s.npieces; i++) {
-            const struct model_slab *sl = &pc[i].slab;
+        const struct model_slab *all = plan_slabs(&s);
+        for (int i = 0; i < s.nslabs; i++) {
+            const struct model_slab *sl = &all[i];
             struct model_box sb = {sl->ndims, {0}, {0}};
             for (int d = 0; d < sl->ndims; d++) {
                 sb.start[d] = sl->start[d];
@@ -192,7 +196,6 @@ static int64_t check_steps(const struct plan *pl, int var, int elem, int layout,
         CHECK_I64(mem, s.bytes);
         moved += s.bytes;
     }
-    (void)layout;
     return moved;
 }
 

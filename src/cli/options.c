@@ -1,0 +1,520 @@
+/* The core rows of the option table (option.h): the options every pattern
+ * takes, their values' parsers, the generic storage of flags, sizes and
+ * whole numbers, and the lookup over every row (the core's and the
+ * patterns'). Pure: no MPI, no I/O. */
+#include "cli/option.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/dims.h"
+#include "cli/size.h"
+#include "pattern/pattern.h"
+#include "report/jsonw.h"
+
+/* ---- values every option of a type takes ---- */
+
+static int opt_size(struct config *cfg, const struct opt_row *row, const char *spelled,
+                    const char *value, struct cli_msg *msg)
+{
+    switch (size_scan(value, (int64_t *)((char *)cfg + row->field))) {
+    case SIZE_OK:
+        return 0;
+    case SIZE_ZERO:
+        return cli_fail(msg, "h5perf: %s '%s': a size must be greater than 0", spelled, value);
+    case SIZE_RANGE:
+        return cli_fail(msg,
+                        "h5perf: %s '%s': a size must fit in 64 bits "
+                        "(at most 9223372036854775807 bytes)",
+                        spelled, value);
+    default:
+        return cli_fail(msg,
+                        "h5perf: %s '%s': expected a size: digits with an optional "
+                        "K, M or G and an optional B, e.g. 512, 64K, 1MB",
+                        spelled, value);
+    }
+}
+
+static int opt_count(struct config *cfg, const struct opt_row *row, const char *spelled,
+                     const char *value, struct cli_msg *msg)
+{
+    if (size_scan_count(value, (int *)((char *)cfg + row->field)) == SIZE_OK)
+        return 0;
+    return cli_fail(msg, "h5perf: %s '%s': expected a whole number from 1 to 2147483647", spelled,
+                    value);
+}
+
+int opt_store(struct config *cfg, const struct opt_row *row, const char *spelled, const char *value,
+              struct cli_msg *msg)
+{
+    switch (row->type) {
+    case OPT_T_FLAG:
+        *(bool *)((char *)cfg + row->field) = true;
+        return 0;
+    case OPT_T_SIZE:
+        return opt_size(cfg, row, spelled, value, msg);
+    case OPT_T_COUNT:
+        return opt_count(cfg, row, spelled, value, msg);
+    default:
+        return row->parse(cfg, row, spelled, value, msg);
+    }
+}
+
+/* ---- the core options' own values ---- */
+
+/* -h, --help and --version: whichever comes first wins over every error. */
+static int opt_help(struct config *cfg, const struct opt_row *row, const char *spelled,
+                    const char *value, struct cli_msg *msg)
+{
+    (void)spelled, (void)value, (void)msg;
+    if (row->id == OPT_VERSION)
+        cfg->version = true;
+    else
+        cfg->help = true;
+    return 0;
+}
+
+/* Options that exist but are refused, with the reason. */
+static int opt_refused(struct config *cfg, const struct opt_row *row, const char *spelled,
+                       const char *value, struct cli_msg *msg)
+{
+    (void)cfg, (void)row, (void)value;
+    return cli_fail(msg,
+                    "h5perf: %s: the MPI-POSIX driver no longer exists in HDF5 "
+                    "(removed in 1.8.13); use -A mpiio or -A phdf5",
+                    spelled);
+}
+
+static int opt_output(struct config *cfg, const struct opt_row *row, const char *spelled,
+                      const char *value, struct cli_msg *msg)
+{
+    (void)row;
+    if (value[0] == '\0')
+        return cli_fail(msg, "h5perf: %s '': expected a file name", spelled);
+    cfg->output = value;
+    return 0;
+}
+
+/* ---- word and list values ---- */
+
+/* Case-insensitive comparison of the token [s, s+len) with a word. */
+static int opt_token_is(const char *s, size_t len, const char *word)
+{
+    if (strlen(word) != len)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (tolower((unsigned char)s[i]) != word[i])
+            return 0;
+    return 1;
+}
+
+/* Length of the comma-separated token starting at s. */
+static size_t opt_token_len(const char *s)
+{
+    const char *comma = strchr(s, ',');
+    return comma ? (size_t)(comma - s) : strlen(s);
+}
+
+/* The name of a format, any case; -1 if none. */
+static int opt_format_id(const char *s, size_t len)
+{
+    static const char *const names[] = {"text", "json", "csv"};
+    for (int i = 0; i < 3; i++)
+        if (opt_token_is(s, len, names[i]))
+            return i;
+    return -1;
+}
+
+static int opt_format(struct config *cfg, const struct opt_row *row, const char *spelled,
+                      const char *value, struct cli_msg *msg)
+{
+    (void)row;
+    int f = opt_format_id(value, strlen(value));
+    if (f < 0)
+        return cli_fail(msg, "h5perf: %s '%s': expected text, json or csv", spelled, value);
+    cfg->format = (enum report_format)f;
+    return 0;
+}
+
+/* The results file's format comes from its extension, so that a file named
+ * .csv never holds JSON. */
+static int opt_results(struct config *cfg, const struct opt_row *row, const char *spelled,
+                       const char *value, struct cli_msg *msg)
+{
+    (void)row;
+    const char *dot = strrchr(value, '.');
+    const char *slash = strrchr(value, '/');
+    int f = dot && (!slash || dot > slash + 1) ? opt_format_id(dot + 1, strlen(dot + 1)) : -1;
+    if (f != FORMAT_JSON && f != FORMAT_CSV)
+        return cli_fail(msg,
+                        "h5perf: %s '%s': the results file name must end in .json or .csv "
+                        "(its format)",
+                        spelled, value);
+    cfg->results = value;
+    cfg->results_format = (enum report_format)f;
+    return 0;
+}
+
+static int opt_api(struct config *cfg, const struct opt_row *row, const char *spelled,
+                   const char *value, struct cli_msg *msg)
+{
+    const char *s = value;
+
+    (void)row;
+    for (;;) {
+        size_t len = opt_token_len(s);
+        int api = api_find(s, len);
+        if (len == 0)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': empty API name; expected a comma-separated "
+                            "list of %s",
+                            spelled, value, api_key_list());
+        if (api < 0)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': unknown API '%.*s'; expected a "
+                            "comma-separated list of %s",
+                            spelled, value, (int)len, s, api_key_list());
+        if (!api_built((enum api_id)api))
+            return cli_fail(msg,
+                            "h5perf: %s '%s': this build of h5perf does not include %s "
+                            "(configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed)",
+                            spelled, value, api_desc((enum api_id)api)->err_name);
+        cfg->apis |= API_BIT(api);
+        if (s[len] == '\0')
+            return 0;
+        s += len + 1;
+    }
+}
+
+/* A level of digits only; kept up to 1000 (config_finish clamps to 4 and
+ * quotes the level as typed). */
+static int opt_debug_level(const char *s, size_t len)
+{
+    int level = 0;
+    for (size_t i = 0; i < len; i++) {
+        level = level * 10 + (s[i] - '0');
+        if (level > 1000)
+            level = 1000;
+    }
+    return level;
+}
+
+static int opt_debug_token(struct config *cfg, const char *s, size_t len)
+{
+    size_t digits = strspn(s, "0123456789");
+
+    if (len > 0 && digits >= len) {
+        cfg->debug_level = opt_debug_level(s, len);
+        cfg->debug_level_text = s;
+        cfg->debug_level_len = (int)len;
+        return 0;
+    }
+    if (len != 1)
+        return -1;
+    switch (tolower((unsigned char)s[0])) {
+    case 'r':
+        cfg->debug_raw = true;
+        return 0;
+    case 't':
+        cfg->debug_times = true;
+        return 0;
+    case 'v':
+        cfg->debug_verify = true;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static int opt_debug(struct config *cfg, const struct opt_row *row, const char *spelled,
+                     const char *value, struct cli_msg *msg)
+{
+    const char *s = value;
+
+    (void)row;
+    for (;;) {
+        size_t len = opt_token_len(s);
+        if (len == 0)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': empty debug item; expected a level 0-4 "
+                            "or the flags r, t, v, comma-separated",
+                            spelled, value);
+        if (opt_debug_token(cfg, s, len) != 0)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': unknown debug item '%.*s'; expected a "
+                            "level 0-4 or the flags r, t, v, comma-separated",
+                            spelled, value, (int)len, s);
+        if (s[len] == '\0')
+            return 0;
+        s += len + 1;
+    }
+}
+
+/* ---- how the core's values are echoed in the results ---- */
+
+static void opt_json_apis(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+{
+    jsonw_key(w, row->json_key);
+    jsonw_array(w);
+    for (int a = 0; a < API_COUNT; a++)
+        if (cfg->apis & API_BIT(a))
+            jsonw_string(w, api_desc((enum api_id)a)->key);
+    jsonw_end(w);
+}
+
+static void opt_json_io_mode(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+{
+    jsonw_key_string(w, row->json_key, cfg->collective ? "collective" : "independent");
+}
+
+static void opt_json_debug(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+{
+    jsonw_key(w, row->json_key);
+    jsonw_object(w);
+    jsonw_key_int(w, "level", cfg->debug_level);
+    jsonw_key_bool(w, "raw", cfg->debug_raw);
+    jsonw_key_bool(w, "times", cfg->debug_times);
+    jsonw_key_bool(w, "verify", cfg->debug_verify);
+    jsonw_end(w);
+}
+
+static void opt_json_output(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+{
+    jsonw_key_string(w, row->json_key, cfg->output);
+}
+
+static void opt_json_format(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+{
+    static const char *const names[] = {"text", "json", "csv"};
+    jsonw_key_string(w, row->json_key, names[cfg->format]);
+}
+
+static void opt_json_results(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+{
+    jsonw_key_string(w, row->json_key, cfg->results);
+}
+
+static void opt_json_memory(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+{
+    jsonw_key_bool(w, row->json_key, !cfg->no_memory_check);
+}
+
+static void opt_json_pattern(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+{
+    jsonw_key_string(w, row->json_key, pattern_of(cfg)->key);
+}
+
+/* ---- the core rows, in --help's order ---- */
+
+static const struct opt_row opt_help_row =
+    OPT_OTHER(OPT_HELP, "-h", "--help", NULL, NULL, opt_help, .help = "print this help and exit");
+static const struct opt_row opt_version_row =
+    OPT_OTHER(OPT_VERSION, NULL, "--version", NULL, NULL, opt_help,
+              .help = "print the versions of h5perf, its commit, HDF5,\n"
+                      "MPI and each API's library, and exit");
+static const struct opt_row opt_pattern_row =
+    OPT_OTHER(OPT_PATTERN, NULL, "--pattern", "P", "guide, block or particles", dims_option,
+              .help = "the access pattern: guide (the guide's 1D and\n"
+                      "2D patterns), block or particles",
+              .dflt = "[guide]", .json_key = "pattern", .json = opt_json_pattern);
+static const struct opt_row opt_api_row =
+    OPT_OTHER(OPT_API, "-A", "--api", "LIST", "a list of APIs", opt_api,
+              .help = "the APIs to run, comma-separated, any case:\n"
+                      "posix, mpiio, phdf5, pnetcdf (when this build\n"
+                      "includes PnetCDF: \"APIs in this build\" below)",
+              .dflt = "[posix, mpiio, phdf5]", .json_key = "apis", .json = opt_json_apis);
+static const struct opt_row opt_collective_row =
+    OPT_FLAG(OPT_COLLECTIVE, "-C", "--collective", collective,
+             .help = "collective MPI-IO, HDF5 and PnetCDF I/O", .dflt = "[independent]",
+             .json_key = "io_mode", .json = opt_json_io_mode);
+static const struct opt_row opt_iterations_row =
+    OPT_COUNT(OPT_ITERATIONS, "-i", "--num-iterations", iterations,
+              .help = "iterations of each run", .dflt = "[1]", .json_key = "iterations");
+static const struct opt_row opt_min_procs_row =
+    OPT_COUNT(OPT_MIN_PROCS, "-p", "--min-num-processes", min_procs,
+              .help = "smallest process count", .dflt = "[1]", .json_key = "min_processes");
+static const struct opt_row opt_max_procs_row =
+    OPT_COUNT(OPT_MAX_PROCS, "-P", "--max-num-processes", max_procs,
+              .help = "largest process count, at most the processes\nstarted",
+              .dflt = "[the processes started]", .json_key = "max_processes");
+static const struct opt_row opt_write_only_row =
+    OPT_FLAG(OPT_WRITE_ONLY, "-w", "--write-only", write_only, .help = "skip the read phase",
+             .json_key = "write_only");
+static const struct opt_row opt_align_row =
+    OPT_SIZE(OPT_ALIGN, "-a", "--align", align,
+             .help = "HDF5 alignment (H5Pset_alignment); PnetCDF's\n"
+                     "nc_var_align_size, at most 1G with pnetcdf",
+             .dflt = "[1]", .json_key = "align");
+static const struct opt_row opt_threshold_row =
+    OPT_SIZE(OPT_THRESHOLD, "-T", "--threshold", threshold, .help = "HDF5 alignment threshold",
+             .dflt = "[1]", .json_key = "align_threshold");
+static const struct opt_row opt_output_row =
+    OPT_OTHER(OPT_OUTPUT, "-o", "--output", "FILE", "a file name", opt_output,
+              .help = "write the report to FILE, replacing it; never\n"
+                      "a data file of the run",
+              .dflt = "[standard output]", .json_key = "output", .json = opt_json_output);
+static const struct opt_row opt_debug_row =
+    OPT_OTHER(OPT_DEBUG, "-D", "--debug", "LIST", "a list of debug items", opt_debug,
+              .help = "comma-separated: a level 0-4 (1: parameters\n"
+                      "and file names from every process, 3: times\n"
+                      "of each iteration, 4: timer details; above 4\n"
+                      "means 4), r (raw data throughput), t (times),\n"
+                      "v (verify the data read); the application\n"
+                      "patterns take v only",
+              .dflt = "[0]", .json_key = "debug", .json = opt_json_debug);
+static const struct opt_row opt_overwrite_row =
+    OPT_FLAG(OPT_OVERWRITE, NULL, "--overwrite", overwrite,
+             .help = "replace data files that exist already (an\n"
+                     "earlier run with HDF5_NOCLEANUP leaves some);\n"
+                     "only regular files of yours with one link,\n"
+                     "nothing mounted on them",
+             .json_key = "overwrite");
+static const struct opt_row opt_read_only_row =
+    OPT_FLAG(OPT_READ_ONLY, NULL, "--read-only", read_only,
+             .help = "only read (and with -D v verify) the data files\n"
+                     "an earlier run with the same options and\n"
+                     "HDF5_NOCLEANUP left; they are not removed",
+             .json_key = "read_only");
+static const struct opt_row opt_watchdog_row =
+    OPT_COUNT(OPT_WATCHDOG, NULL, "--watchdog", watchdog,
+              .help = "seconds a process that failed waits for the\n"
+                      "others to agree before it aborts the job; a\n"
+                      "library call stuck for twice N (plus 1 s per\n"
+                      "MiB it moves) aborts it too",
+              .dflt = "[120]", .json_key = "watchdog_seconds");
+static const struct opt_row opt_format_row =
+    OPT_OTHER(OPT_FORMAT, NULL, "--format", "F", "text, json or csv", opt_format,
+              .help = "the report on standard output (or -o): text\n"
+                      "(the original's layout), json or csv",
+              .dflt = "[text]", .json_key = "format", .json = opt_json_format);
+static const struct opt_row opt_results_row = OPT_OTHER(
+    OPT_RESULTS, NULL, "--results", "FILE", "a file name ending in .json or .csv", opt_results,
+    .help = "also write every sample to FILE, as JSON or CSV\n"
+            "by its extension (.json, .csv), replacing it;\n"
+            "never the report or a data file",
+    .json_key = "results_file", .json = opt_json_results);
+static const struct opt_row opt_progress_row =
+    OPT_FLAG(OPT_PROGRESS, NULL, "--progress", progress,
+             .help = "print what runs and the time left to stderr", .json_key = "progress");
+static const struct opt_row opt_fsync_row =
+    OPT_FLAG(OPT_FSYNC, NULL, "--fsync", fsync,
+             .help = "flush each file to storage before it is closed\n"
+                     "after writing (in the open-close time)",
+             .json_key = "fsync");
+static const struct opt_row opt_no_memory_check_row =
+    OPT_FLAG(OPT_NO_MEMORY_CHECK, NULL, "--no-memory-check", no_memory_check,
+             .help = "allocate the transfer buffers even where they\n"
+                     "exceed the memory available on a host (or in\n"
+                     "its memory cgroup)",
+             .dflt = "[refuse]", .json_key = "memory_check", .json = opt_json_memory);
+static const struct opt_row opt_mpi_posix_row =
+    OPT_OTHER(OPT_MPI_POSIX, "-m", "--mpi-posix", NULL, NULL, opt_refused,
+              .help = "refused: the MPI-POSIX driver was removed from\n"
+                      "HDF5 in 1.8.13");
+
+const struct opt_row *const opt_core_rows[] = {
+    &opt_help_row,      &opt_version_row,    &opt_pattern_row,
+    &opt_api_row,       &opt_collective_row, &opt_iterations_row,
+    &opt_min_procs_row, &opt_max_procs_row,  &opt_write_only_row,
+    &opt_align_row,     &opt_threshold_row,  &opt_output_row,
+    &opt_debug_row,     &opt_overwrite_row,  &opt_read_only_row,
+    &opt_watchdog_row,  &opt_format_row,     &opt_results_row,
+    &opt_progress_row,  &opt_fsync_row,      &opt_no_memory_check_row,
+    &opt_mpi_posix_row,
+};
+
+const int opt_core_count = (int)(sizeof opt_core_rows / sizeof opt_core_rows[0]);
+
+/* ---- every row ---- */
+
+/* Has row i of pattern p (or of the core) been seen before it? */
+static bool opt_seen_before(int p, int i, const struct opt_row *row)
+{
+    for (int k = 0; k < opt_core_count; k++)
+        if (opt_core_rows[k] == row)
+            return p >= 0 || k < i;
+    for (int q = 0; q <= p && q < pattern_count; q++)
+        for (int k = 0; pattern_table[q]->rows[k]; k++)
+            if (pattern_table[q]->rows[k] == row)
+                return q < p || k < i;
+    return false;
+}
+
+const struct opt_row *opt_row_at(int i)
+{
+    int n = 0;
+    for (int k = 0; k < opt_core_count; k++)
+        if (n++ == i)
+            return opt_core_rows[k];
+    for (int p = 0; p < pattern_count; p++)
+        for (int k = 0; pattern_table[p]->rows[k]; k++) {
+            const struct opt_row *row = pattern_table[p]->rows[k];
+            if (opt_seen_before(p, k, row))
+                continue;
+            if (n++ == i)
+                return row;
+        }
+    return NULL;
+}
+
+bool opt_is_core(const struct opt_row *row)
+{
+    for (int k = 0; k < opt_core_count; k++)
+        if (opt_core_rows[k] == row)
+            return true;
+    return false;
+}
+
+const struct opt_row *opt_find_short(char c)
+{
+    const struct opt_row *r;
+    for (int i = 0; (r = opt_row_at(i)); i++)
+        if (r->short_name && r->short_name[1] == c)
+            return r;
+    return NULL;
+}
+
+const struct opt_row *opt_find_long(const char *name, size_t len)
+{
+    const struct opt_row *r;
+    for (int i = 0; (r = opt_row_at(i)); i++)
+        if (strlen(r->long_name) == len && strncmp(r->long_name, name, len) == 0)
+            return r;
+    return NULL;
+}
+
+const struct opt_row *opt_row_of(enum opt_id id)
+{
+    const struct opt_row *r;
+    for (int i = 0; (r = opt_row_at(i)); i++)
+        if (r->id == id)
+            return r;
+    return NULL;
+}
+
+void opt_term(const struct opt_row *row, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s%s", row->short_name ? row->short_name : "",
+             row->short_name ? ", " : "", row->long_name, row->metavar ? "=" : "",
+             row->metavar ? row->metavar : "");
+}
+
+void opt_json_rows(struct jsonw *w, const struct config *cfg, const struct opt_row *const *rows,
+                   int n, bool everywhere)
+{
+    for (int i = 0; n < 0 ? rows[i] != NULL : i < n; i++) {
+        const struct opt_row *r = rows[i];
+        if (!r->json_key || r->json_everywhere != everywhere)
+            continue;
+        const char *field = (const char *)cfg + r->field;
+        if (r->json)
+            r->json(w, cfg, r);
+        else if (r->type == OPT_T_FLAG)
+            jsonw_key_bool(w, r->json_key, *(const bool *)field);
+        else if (r->type == OPT_T_SIZE)
+            jsonw_key_int(w, r->json_key, *(const int64_t *)field);
+        else if (r->type == OPT_T_COUNT)
+            jsonw_key_int(w, r->json_key, *(const int *)field);
+    }
+}
