@@ -5,8 +5,8 @@
 #include <string.h>
 
 const struct api_desc api_descs[API_COUNT] = {
-#define API_DESC(id, key, report, err, suffix, caps, limit)                                        \
-    [API_##id] = {API_##id, #key, report, err, suffix, caps, limit},
+#define API_DESC(id, key, report, err, suffix, caps, limit, over, model, hint)                     \
+    [API_##id] = {API_##id, #key, report, err, suffix, caps, limit, over, model, hint},
     H5PERF_APIS(API_DESC)
 #undef API_DESC
 };
@@ -32,7 +32,7 @@ int api_find(const char *s, size_t len)
 const char *api_key_list(void)
 {
     static const char list[] =
-#define API_KEY(id, key, report, err, suffix, caps, limit) ", " #key
+#define API_KEY(id, key, report, err, suffix, caps, limit, over, model, hint) ", " #key
         H5PERF_APIS(API_KEY)
 #undef API_KEY
         ;
@@ -41,11 +41,11 @@ const char *api_key_list(void)
 
 bool api_built(enum api_id id)
 {
-#ifdef H5PERF_HAVE_PNETCDF
-    return (int)id >= 0 && id < API_COUNT;
-#else
-    return (int)id >= 0 && id < API_COUNT && id != API_PNETCDF;
+#ifndef H5PERF_HAVE_PNETCDF
+    if (id == API_PNETCDF)
+        return false;
 #endif
+    return (int)id >= 0 && id < API_COUNT;
 }
 
 int api_reference(void)
@@ -54,4 +54,25 @@ int api_reference(void)
         if (api_descs[a].caps & API_CAP_REFERENCE)
             return a;
     return -1;
+}
+
+/* Words' order: the APIs over the reference (table order), then the
+ * reference over its own base; the report puts the default APIs' first.
+ * The default APIs' ratios are always given, the others' when selected. */
+int api_ratios(unsigned apis, bool report, int out[API_COUNT])
+{
+    int ref = api_reference(), n = 0;
+    for (int pass = 0; pass < (report ? 2 : 1); pass++)
+        for (int k = 0; k <= API_COUNT; k++) {
+            /* k < API_COUNT: an API over the reference; k == API_COUNT: the
+             * reference itself, over its base. */
+            int a = k < API_COUNT ? k : ref;
+            if (a < 0 || api_descs[a].over < 0 || (k < API_COUNT && api_descs[a].over != ref))
+                continue;
+            bool dflt = API_DEFAULT_SET >> a & 1u;
+            if ((report && dflt != (pass == 0)) || !(dflt || (apis & API_BIT(a))))
+                continue;
+            out[n++] = a;
+        }
+    return n;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/model.h"
+
 /* Capabilities of an API. */
 enum {
     /* Transfers can be collective (-C): a process whose transfer failed must
@@ -27,20 +29,24 @@ enum {
 };
 
 /* X(ID, key, report name, error name, file suffix, capabilities, the most
- * bytes one call may move (0: no limit)). The key is -A's word and the
- * name in JSON and CSV; the report name is the original's "IO API =" text;
- * the error name starts error lines. */
+ * bytes one call may move (0: no limit), the API it is layered over (-1:
+ * none), its model of its files (model.h; NULL: a flat file), how to get it
+ * into a build when it is optional (NULL: always built)). The key is -A's
+ * word and the name in JSON and CSV; the report name is the original's "IO
+ * API =" text; the error name starts error lines. */
 #define H5PERF_APIS(X)                                                                             \
-    X(POSIX, posix, "POSIX", "POSIX", ".posix", API_CAP_FLAT_FILE, 0)                              \
+    X(POSIX, posix, "POSIX", "POSIX", ".posix", API_CAP_FLAT_FILE, 0, -1, NULL, NULL)              \
     X(MPIIO, mpiio, "MPIO", "MPI-IO", ".mpio",                                                     \
-      API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE, INT64_C(2147483647))          \
+      API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE, INT64_C(2147483647),          \
+      API_POSIX, NULL, NULL)                                                                       \
     X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
-      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0)                                          \
+      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0, API_MPIIO, &hdf5_model, NULL)            \
     X(PNETCDF, pnetcdf, "PnetCDF", "PnetCDF", ".nc",                                               \
-      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0)
+      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0, API_MPIIO, &pnetcdf_model,               \
+      "configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed")
 
 enum api_id {
-#define API_ENUM(id, key, report, err, suffix, caps, limit) API_##id,
+#define API_ENUM(id, key, report, err, suffix, caps, limit, over, model, hint) API_##id,
     H5PERF_APIS(API_ENUM)
 #undef API_ENUM
         API_COUNT
@@ -49,12 +55,15 @@ enum api_id {
 
 struct api_desc {
     enum api_id id;
-    const char *key;         /* "posix" */
-    const char *report_name; /* "POSIX", "MPIO", "PHDF5 (w/MPI-IO driver)" */
-    const char *err_name;    /* "POSIX", "MPI-IO", "HDF5" */
-    const char *suffix;      /* ".posix" */
-    unsigned caps;           /* API_CAP_* */
-    int64_t max_call_bytes;  /* 0: no limit */
+    const char *key;               /* "posix" */
+    const char *report_name;       /* "POSIX", "MPIO", "PHDF5 (w/MPI-IO driver)" */
+    const char *err_name;          /* "POSIX", "MPI-IO", "HDF5" */
+    const char *suffix;            /* ".posix" */
+    unsigned caps;                 /* API_CAP_* */
+    int64_t max_call_bytes;        /* 0: no limit */
+    int over;                      /* the API it is layered over, or -1 */
+    const struct api_model *model; /* its files when not flat (model.h), or NULL */
+    const char *build_hint;        /* how to build it in, when optional */
 };
 
 /* The table, indexed by enum api_id (backends point at their entry). */
@@ -76,6 +85,13 @@ bool api_built(enum api_id id);
 
 /* The API with API_CAP_REFERENCE. */
 int api_reference(void);
+
+/* The ratios of --overhead: each API over the one it is layered over, into
+ * out (their upper APIs), returning how many: the default APIs' always,
+ * the others' when selected (apis, bits). In the report's order (report
+ * true: the default APIs' first), or in words' order (the APIs layered
+ * over the reference, then the reference over its own base). */
+int api_ratios(unsigned apis, bool report, int out[API_COUNT]);
 
 /* The APIs run when -A is not given: the original's three (PnetCDF only
  * when -A names it). */

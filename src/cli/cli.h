@@ -49,9 +49,10 @@ int env_parse(struct config *cfg, const char *mpi_info, const char *nocleanup,
  * processes started. Returns 0, or -1 with msg. */
 int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg);
 
-/* -a: refuses an HDF5 file (or -a with PnetCDF) whose aligned allocations
- * would end beyond 64-bit offsets at nprocs processes, for files as f
- * describes them (cli/extent.h). Returns 0 or -1. */
+/* -a: refuses the file of a selected API that places its data itself
+ * (api/model.h: HDF5, PnetCDF) and would end beyond 64-bit offsets at
+ * nprocs processes, for files as f describes them, and an -a the library
+ * does not take (extents.c). Returns 0 or -1. */
 struct extent_file;
 int config_validate_extent(const struct config *cfg, int nprocs, const struct extent_file *f,
                            struct cli_msg *msg);

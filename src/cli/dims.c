@@ -1,8 +1,5 @@
-/* dims.h: the values of --pattern, --global, --grid, --read-grid and
- * --layout. */
+/* dims.h: the values of --global, --grid, --read-grid and --layout. */
 #include "cli/dims.h"
-
-#include "pattern/pattern.h"
 
 #include <stdbool.h>
 
@@ -43,19 +40,6 @@ void dims_text(char *buf, size_t len, int n, const int64_t *dims)
             return;
         used += (size_t)w;
     }
-}
-
-static int dims_pattern(struct config *cfg, const char *spelled, const char *value,
-                        struct cli_msg *msg)
-{
-    int p = pattern_find(value, strlen(value));
-    if (p < 0) {
-        char keys[256];
-        pattern_key_list(keys, sizeof keys);
-        return cli_fail(msg, "h5perf: %s '%s': expected %s", spelled, value, keys);
-    }
-    cfg->pattern = p;
-    return 0;
 }
 
 /* --global (elements), --grid and --read-grid (processes). */
@@ -111,8 +95,6 @@ int dims_option(struct config *cfg, const struct opt_row *row, const char *spell
                 const char *value, struct cli_msg *msg)
 {
     enum opt_id id = row->id;
-    if (id == OPT_PATTERN)
-        return dims_pattern(cfg, spelled, value, msg);
     if (id == OPT_LAYOUT)
         return dims_layouts_option(cfg, spelled, value, msg);
     return dims_values(cfg, id, spelled, value, msg);

@@ -1,6 +1,6 @@
-/* Values of the block pattern's options: "512x512x512" (--global, --grid,
- * --read-grid), "shared,chunked,fpp" (--layout), --pattern. Pure and local:
- * no I/O; messages name the option as the user spelled it. */
+/* Values of the application patterns' options: "512x512x512" (--global,
+ * --grid, --read-grid) and "shared,chunked,fpp" (--layout). Pure and
+ * local: no I/O; messages name the option as the user spelled it. */
 #ifndef H5PERF_DIMS_H
 #define H5PERF_DIMS_H
 
@@ -16,7 +16,7 @@ int dims_scan(const char *text, int64_t max, int64_t out[MODEL_MAX_DIMS]);
 /* "512x512x512" into buf. */
 void dims_text(char *buf, size_t len, int n, const int64_t *dims);
 
-/* Stores the value of --pattern, --global, --grid, --read-grid or
+/* Stores the value of --global, --grid, --read-grid or
  * --layout (id) in cfg. Returns 0, or -1 with msg naming the option as
  * spelled. */
 int dims_option(struct config *cfg, const struct opt_row *row, const char *spelled,

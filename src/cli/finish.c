@@ -158,13 +158,24 @@ static int fin_conflicts(const struct config *cfg, struct cli_msg *msg)
                         "h5perf: %s: compares the APIs with each other, but %s '%s' selects "
                         "only one",
                         cfg->spelled[OPT_OVERHEAD], cfg->spelled[OPT_API], cfg->raw[OPT_API]);
-    if (cfg->overhead && cfg->apis != 0 && !(cfg->apis & API_BIT(API_MPIIO)))
-        return cli_fail(msg,
-                        "h5perf: %s: gives HDF5/MPI-IO%s and MPI-IO/POSIX ratios, but %s '%s' "
-                        "does not select mpiio",
-                        cfg->spelled[OPT_OVERHEAD],
-                        cfg->apis & API_BIT(API_PNETCDF) ? ", PnetCDF/MPI-IO" : "",
-                        cfg->spelled[OPT_API], cfg->raw[OPT_API]);
+    int ref = api_reference();
+    if (cfg->overhead && cfg->apis != 0 && ref >= 0 && !(cfg->apis & API_BIT(ref))) {
+        /* The ratios it gives, each API over the one it is layered over. */
+        int up[API_COUNT], n = api_ratios(cfg->apis, false, up);
+        char ratios[256] = "";
+        size_t used = 0;
+        for (int i = 0; i < n && used < sizeof ratios; i++) {
+            const struct api_desc *a = api_desc((enum api_id)up[i]);
+            used += (size_t)snprintf(ratios + used, sizeof ratios - used, "%s%s/%s",
+                                     i == 0       ? ""
+                                     : i + 1 == n ? " and "
+                                                  : ", ",
+                                     a->err_name, api_desc((enum api_id)a->over)->err_name);
+        }
+        return cli_fail(msg, "h5perf: %s: gives %s ratios, but %s '%s' does not select %s",
+                        cfg->spelled[OPT_OVERHEAD], ratios, cfg->spelled[OPT_API],
+                        cfg->raw[OPT_API], api_desc((enum api_id)ref)->key);
+    }
     return 0;
 }
 

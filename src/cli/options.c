@@ -176,10 +176,9 @@ static int opt_api(struct config *cfg, const struct opt_row *row, const char *sp
                             "comma-separated list of %s",
                             spelled, value, (int)len, s, api_key_list());
         if (!api_built((enum api_id)api))
-            return cli_fail(msg,
-                            "h5perf: %s '%s': this build of h5perf does not include %s "
-                            "(configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed)",
-                            spelled, value, api_desc((enum api_id)api)->err_name);
+            return cli_fail(msg, "h5perf: %s '%s': this build of h5perf does not include %s (%s)",
+                            spelled, value, api_desc((enum api_id)api)->err_name,
+                            api_desc((enum api_id)api)->build_hint);
         cfg->apis |= API_BIT(api);
         if (s[len] == '\0')
             return 0;
@@ -305,6 +304,21 @@ static void opt_json_pattern(struct jsonw *w, const struct config *cfg, const st
     jsonw_key_string(w, row->json_key, pattern_of(cfg)->key);
 }
 
+/* --pattern: a key of the pattern table. */
+static int opt_pattern(struct config *cfg, const struct opt_row *row, const char *spelled,
+                       const char *value, struct cli_msg *msg)
+{
+    (void)row;
+    int p = pattern_find(value, strlen(value));
+    if (p < 0) {
+        char keys[256];
+        pattern_key_list(keys, sizeof keys);
+        return cli_fail(msg, "h5perf: %s '%s': expected %s", spelled, value, keys);
+    }
+    cfg->pattern = p;
+    return 0;
+}
+
 /* ---- the core rows, in --help's order ---- */
 
 static const struct opt_row opt_help_row =
@@ -314,7 +328,7 @@ static const struct opt_row opt_version_row =
               .help = "print the versions of h5perf, its commit, HDF5,\n"
                       "MPI and each API's library, and exit");
 static const struct opt_row opt_pattern_row =
-    OPT_OTHER(OPT_PATTERN, NULL, "--pattern", "P", "guide, block or particles", dims_option,
+    OPT_OTHER(OPT_PATTERN, NULL, "--pattern", "P", "guide, block or particles", opt_pattern,
               .help = "the access pattern: guide (the guide's 1D and\n"
                       "2D patterns), block or particles",
               .dflt = "[guide]", .json_key = "pattern", .json = opt_json_pattern);

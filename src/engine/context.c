@@ -284,7 +284,7 @@ static void context_warn_build(const struct run_context *c)
                 c->build_type, c->c_flags);
 }
 
-void context_init(struct run_context *c, const struct setup *s, int argc, char **argv)
+void context_init(struct run_context *c, const struct run *s, int argc, char **argv)
 {
     memset(c, 0, sizeof *c);
     char *by_rank = NULL;

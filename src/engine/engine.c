@@ -27,7 +27,7 @@ enum { ENGINE_OK = 0, ENGINE_VERIFY_FAILED = 1, ENGINE_IO_FAILED = 2 };
 
 /* Everything one process needs to run one run point. */
 struct point_run {
-    const struct setup *s;
+    const struct run *s;
     const struct session_point *sp;
     const struct backend_ops *ops;
     struct backend_ctx ctx;  /* the run's processes: agreement, reductions */
@@ -347,7 +347,7 @@ static int engine_point_run(struct point_run *r)
 
 /* Collective over comm (the processes of this count): its run points, in
  * order. */
-static int engine_count(const struct setup *s, const struct backend_ops *const ops[API_COUNT],
+static int engine_count(const struct run *s, const struct backend_ops *const ops[API_COUNT],
                         MPI_Comm comm, const struct session_count *k, struct results_log *log,
                         struct progress *progress)
 {
@@ -377,7 +377,7 @@ static int engine_count(const struct setup *s, const struct backend_ops *const o
     return status;
 }
 
-int engine_run(const struct setup *s, const struct backend_ops *const ops[API_COUNT],
+int engine_run(const struct run *s, const struct backend_ops *const ops[API_COUNT],
                struct results_log *log)
 {
     int status = ENGINE_OK;

@@ -253,7 +253,7 @@ static bool memory_host_at(const struct session *s, const struct memory_report *
     return true;
 }
 
-bool memory_check(const struct setup *s, struct cli_msg *m)
+bool memory_check(const struct run *s, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
     if (c->no_memory_check)

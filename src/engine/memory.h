@@ -35,6 +35,6 @@ int memory_cgroup_limits(char *own_path, struct memory_limit *out, int max);
 /* Collective over MPI_COMM_WORLD, after parsing: false on the first process
  * of a host whose processes' transfer buffers do not fit (with m set), true
  * elsewhere and with --no-memory-check. */
-bool memory_check(const struct setup *s, struct cli_msg *m);
+bool memory_check(const struct run *s, struct cli_msg *m);
 
 #endif

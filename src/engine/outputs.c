@@ -44,7 +44,7 @@ static void outputs_complain(const char *what, const char *name)
             name ? name : "standard output", name ? "'" : "", strerror(errno));
 }
 
-int outputs_finish(struct setup *s, struct run_context *ctx, const struct results_log *log,
+int outputs_finish(struct run *s, struct run_context *ctx, const struct results_log *log,
                    int status)
 {
     const struct config *c = &s->cfg;

@@ -18,7 +18,7 @@
 
 /* Collective: the parameter header, by rank 0 alone or, with -D >= 1, by
  * every rank (gathered, in rank order); nothing unless the report is text. */
-static void run_header(const struct setup *s)
+static void run_header(const struct run *s)
 {
     unsigned maj = 0, min = 0, rel = 0;
     H5get_libversion(&maj, &min, &rel);
@@ -43,7 +43,7 @@ static void run_header(const struct setup *s)
 
 /* Collective: one warning line from rank 0 when errnum is set on some
  * processes ("h5perf: warning: 2 of 64 processes <what> (<reason>)"). */
-static void run_warn(const struct setup *s, int errnum, const char *what)
+static void run_warn(const struct run *s, int errnum, const char *what)
 {
     int mine[2] = {errnum != 0, errnum}, all[2] = {0, 0};
     MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -56,7 +56,7 @@ static void run_warn(const struct setup *s, int errnum, const char *what)
 
 int h5perf_run(int argc, char **argv)
 {
-    struct setup s;
+    struct run s;
     int status = setup_run(&s, argc, argv);
     if (status >= 0) {
         setup_release(&s);

@@ -13,7 +13,7 @@
 
 #include "backend/backend.h"
 #include "cli/cli.h"
-#include "cli/extent.h"
+#include "api/model.h"
 #include "cli/sweep.h"
 #include "engine/agree.h"
 #include "engine/check.h"
@@ -26,7 +26,7 @@
 
 /* Collective: agrees on `ok`; if not, the line of the lowest failing process
  * is printed by world rank 0. Returns true if every process was ok. */
-static bool setup_agree(const struct setup *s, bool ok, const char *line)
+static bool setup_agree(const struct run *s, bool ok, const char *line)
 {
     int mine = ok ? s->world_size : s->world_rank, first = 0;
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -53,7 +53,7 @@ static void setup_dims(int nprocs, int ndims, int *dims)
 }
 
 /* Local: command line and environment to a finished, validated config. */
-static int setup_parse(struct setup *s, int argc, char **argv, struct cli_msg *m,
+static int setup_parse(struct run *s, int argc, char **argv, struct cli_msg *m,
                        struct cli_warnings *w)
 {
     config_init(&s->cfg);
@@ -72,7 +72,7 @@ static int setup_parse(struct setup *s, int argc, char **argv, struct cli_msg *m
 
 /* Rank 0, --read-only: the data file of an API exists, is a regular file
  * and can serve the largest process count of the sweep. */
-static int setup_check_source(const struct setup *s, int api, const char *name, struct cli_msg *m)
+static int setup_check_source(const struct run *s, int api, const char *name, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
     const struct backend_ops *b = backend_get((enum api_id)api);
@@ -104,7 +104,7 @@ static int setup_check_source(const struct setup *s, int api, const char *name, 
 
 /* Rank 0, --overwrite: the existing data file at name (lstat st) is one
  * h5perf may replace, not a name for someone else's data. */
-static int setup_check_replaceable(const struct setup *s, const char *name, const struct stat *st,
+static int setup_check_replaceable(const struct run *s, const char *name, const struct stat *st,
                                    struct cli_msg *m)
 {
     char why[160];
@@ -122,7 +122,7 @@ static int setup_check_replaceable(const struct setup *s, const char *name, cons
 
 /* Rank 0: the report (-o) and the results (--results) are files of their
  * own, never a data file of this run, whatever path names them. */
-static int setup_check_outputs(const struct setup *s, int api, const char *name, struct cli_msg *m)
+static int setup_check_outputs(const struct run *s, int api, const char *name, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
     const enum opt_id ids[2] = {OPT_OUTPUT, OPT_RESULTS};
@@ -140,7 +140,7 @@ static int setup_check_outputs(const struct setup *s, int api, const char *name,
 /* Rank 0: an aligned file (HDF5's, PnetCDF's) that ends beyond its data,
  * at end, fits too; how says where the library puts what ("HDF5 places
  * ... multiples"). */
-static int setup_check_aligned(const struct setup *s, int64_t end, int64_t flat, const char *how,
+static int setup_check_aligned(const struct run *s, int64_t end, int64_t flat, const char *how,
                                struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
@@ -163,26 +163,14 @@ static int setup_check_aligned(const struct setup *s, int64_t end, int64_t flat,
  * only, which hangs the others in HDF5's collective calls (so the HDF5 file
  * is measured by its upper bound). Sizes below NAMES_PROBE_SIZE_MIN fit
  * everywhere. */
-static int setup_check_extent(const struct setup *s, struct cli_msg *m)
+static int setup_check_extent(const struct run *s, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
     const struct session_point *big = session_largest_file(&s->session);
     if (!big)
         return 0;
     int p = big->p.nprocs;
-    int64_t flat = big->m.flat_bytes, hdf5 = 0, nc = 0;
-    for (int i = 0; i < s->session.npoints; i++) {
-        const struct pattern_measure *pm = &s->session.points[i].m;
-        struct extent_file f = {pm->nvars, pm->var_bytes, pm->max_chunk};
-        int64_t h = s->session.points[i].p.api == API_PHDF5
-                        ? extent_hdf5(&f, c->align, c->threshold, true)
-                        : 0;
-        int64_t n = s->session.points[i].p.api == API_PNETCDF && c->align > 1
-                        ? extent_pnetcdf(&f, c->align)
-                        : 0;
-        hdf5 = h > hdf5 || h < 0 ? h : hdf5;
-        nc = n > nc || n < 0 ? n : nc;
-    }
+    int64_t flat = big->m.flat_bytes;
     const char *where = s->dir[0] ? s->dir : ".";
     char size[32], dset[32];
     /* The data alone first: if it does not fit, no alignment is to blame. */
@@ -200,9 +188,24 @@ static int setup_check_extent(const struct setup *s, struct cli_msg *m)
                         lead, size, n, pd->var_word, n == 1 ? "" : "s", dset, p, p == 1 ? "" : "es",
                         where, strerror(errnum));
     }
-    if (setup_check_aligned(s, hdf5, flat, "HDF5 places data and metadata at multiples", m) < 0)
-        return -1;
-    return setup_check_aligned(s, nc, flat, "PnetCDF places each variable at a multiple", m);
+    /* Each API that places its data itself: its largest file (api/model.h). */
+    for (int a = 0; a < API_COUNT; a++) {
+        const struct api_model *mo = api_desc((enum api_id)a)->model;
+        if (!(c->apis & API_BIT(a)) || !mo || (mo->needs_align && c->align <= 1))
+            continue;
+        int64_t end = 0;
+        for (int i = 0; i < s->session.npoints; i++) {
+            const struct pattern_measure *pm = &s->session.points[i].m;
+            struct extent_file f = {pm->nvars, pm->var_bytes, pm->max_chunk};
+            int64_t e = (int)s->session.points[i].p.api == a
+                            ? mo->extent(&f, c->align, c->threshold, true)
+                            : 0;
+            end = e > end ? e : end;
+        }
+        if (setup_check_aligned(s, end, flat, mo->probe_how, m) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* Rank 0: the directory exists (creating the $USER level), accepts a new
@@ -210,7 +213,7 @@ static int setup_check_extent(const struct setup *s, struct cli_msg *m)
 /* Rank 0: one data file name of API a this run may use: never an output,
  * the source of a --read-only run, else absent unless --overwrite lets
  * h5perf replace it. */
-static int setup_check_name(const struct setup *s, int a, const char *name, struct cli_msg *m)
+static int setup_check_name(const struct run *s, int a, const char *name, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
     struct stat st;
@@ -235,7 +238,7 @@ static int setup_check_name(const struct setup *s, int a, const char *name, stru
 
 /* Which names a run uses: the shared ones, and each process's own (a
  * file per process), as its run points' layouts say. */
-static void setup_layouts(const struct setup *s, bool *shared, bool *fpp)
+static void setup_layouts(const struct run *s, bool *shared, bool *fpp)
 {
     *shared = *fpp = false;
     for (int i = 0; i < s->session.npoints; i++) {
@@ -246,7 +249,7 @@ static void setup_layouts(const struct setup *s, bool *shared, bool *fpp)
     }
 }
 
-static int setup_check_files(struct setup *s, struct cli_msg *m)
+static int setup_check_files(struct run *s, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
     /* A read-only run writes nothing, not even the probe or the $USER level. */
@@ -327,7 +330,7 @@ static int setup_results_clash(const struct config *c, struct cli_msg *m)
 
 /* Rank 0: the report stream (stdout or -o) and the --results file; two
  * names of one file are refused before either is created. */
-static int setup_open_outputs(struct setup *s, struct cli_msg *m)
+static int setup_open_outputs(struct run *s, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
     if (c->output && c->results && names_same_file(c->output, c->results))
@@ -354,7 +357,7 @@ static int setup_open_outputs(struct setup *s, struct cli_msg *m)
 
 /* Rank 0, after a refusal: closes what it opened and removes what it
  * created. */
-static void setup_close_outputs(struct setup *s)
+static void setup_close_outputs(struct run *s)
 {
     const struct config *c = &s->cfg;
     if (s->out && s->out != stdout)
@@ -374,7 +377,7 @@ static void setup_close_outputs(struct setup *s)
     s->out_created = s->results_created = false;
 }
 
-static int setup_info(struct setup *s)
+static int setup_info(struct run *s)
 {
     s->info = MPI_INFO_NULL;
     if (!s->cfg.info_defined)
@@ -388,7 +391,7 @@ static int setup_info(struct setup *s)
 /* -h or --version, printed by rank 0 on standard output. A write that
  * fails (a full disk, a closed standard output) fails the run, with one
  * line, as a report that cannot be written does. Collective. */
-static int setup_print_info(const struct setup *s)
+static int setup_print_info(const struct run *s)
 {
     int status = EXIT_OK;
     if (s->world_rank == 0) {
@@ -411,7 +414,7 @@ static int setup_print_info(const struct setup *s)
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return status;
 }
-int setup_run(struct setup *s, int argc, char **argv)
+int setup_run(struct run *s, int argc, char **argv)
 {
     memset(s, 0, sizeof *s);
     s->info = MPI_INFO_NULL;
@@ -446,7 +449,7 @@ int setup_run(struct setup *s, int argc, char **argv)
 
 /* Collective: the registry with every data file name this run may create,
  * before any exists. Returns true on every process if all succeeded. */
-bool setup_declare_files(const struct setup *s)
+bool setup_declare_files(const struct run *s)
 {
     const struct config *c = &s->cfg;
     int nslots = names_slot(c->num_files, 0, false);
@@ -478,13 +481,13 @@ bool setup_declare_files(const struct setup *s)
     return true;
 }
 
-int setup_name(const struct setup *s, int f, int api, int rank, char *out, struct cli_msg *m)
+int setup_name(const struct run *s, int f, int api, int rank, char *out, struct cli_msg *m)
 {
     const struct api_desc *d = api_desc((enum api_id)api);
     return d ? names_file(s->dir, f + 1, rank, d->suffix, out, SETUP_PATH_MAX, m) : -1;
 }
 
-void setup_release(struct setup *s)
+void setup_release(struct run *s)
 {
     if (s->out && s->out != stdout)
         fclose(s->out);

@@ -15,7 +15,7 @@
 
 #define SETUP_PATH_MAX 4096
 
-struct setup {
+struct run {
     struct config cfg;
     struct session session; /* the run plan: every run point, measured (session.h) */
     int world_rank, world_size;
@@ -32,22 +32,22 @@ struct setup {
 /* Collective over MPI_COMM_WORLD. Returns -1 to go on with the run, or the
  * exit status to end with: EXIT_OK after -h (help printed), EXIT_USAGE after
  * a bad input (one line printed by world rank 0). */
-int setup_run(struct setup *s, int argc, char **argv);
+int setup_run(struct run *s, int argc, char **argv);
 
 /* The data file name of file f (0-based) and an API (docs/original.md §4.1),
  * into out (SETUP_PATH_MAX bytes); rank >= 0: that process's own file (the
  * block pattern's fpp layout). Returns 0, or -1 with m set if it does not
  * fit. */
-int setup_name(const struct setup *s, int f, int api, int rank, char *out, struct cli_msg *m);
+int setup_name(const struct run *s, int f, int api, int rank, char *out, struct cli_msg *m);
 
 /* Collective over MPI_COMM_WORLD, after setup_run(): creates the
  * created-files registry (files.h) with every data file name this run may
  * create, before any exists. Returns true on every process if all succeeded
  * (else world rank 0 has printed why). */
-bool setup_declare_files(const struct setup *s);
+bool setup_declare_files(const struct run *s);
 
 /* Frees what setup_run() made and closes the -o and --results files (if
  * run.c has not). Local. */
-void setup_release(struct setup *s);
+void setup_release(struct run *s);
 
 #endif

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/extent.h"
+#include "api/model.h"
 #include "cli/size.h"
 #include "cli/sweep.h"
 #include "pattern/guide.h"
@@ -264,58 +264,6 @@ static int val_files(const struct config *cfg, int nprocs, struct cli_msg *msg)
         return val_line(msg, val_lead(&f, &d, &e), body);
     }
     return 0;
-}
-
-/* -a with PnetCDF: at most EXTENT_PNETCDF_ALIGN_MAX (extent.h), and a file
- * whose aligned variables end within 64 bits. */
-static int val_pnetcdf_align(const struct config *cfg, int nprocs, const struct extent_file *f,
-                             const struct val_src *a, struct cli_msg *msg)
-{
-    if (!(cfg->apis & API_BIT(API_PNETCDF)) || cfg->align <= 1)
-        return 0;
-    char body[640];
-    const char *api = cfg->spelled[OPT_API] ? cfg->spelled[OPT_API] : "-A";
-    if (cfg->align > EXTENT_PNETCDF_ALIGN_MAX) {
-        snprintf(body, sizeof body,
-                 "PnetCDF takes the alignment (nc_var_align_size) as a 32-bit value and fails "
-                 "from 2 GiB on; use at most 1G, or leave pnetcdf out of %s '%s'",
-                 api, cfg->raw[OPT_API]);
-        return val_line(msg, a->lead, body);
-    }
-    if (extent_pnetcdf(f, cfg->align) >= 0)
-        return 0;
-    snprintf(body, sizeof body,
-             "PnetCDF places each variable at a multiple of the alignment; a file of %d "
-             "variable%s with %d %s would end beyond the largest 64-bit file offset; use a "
-             "smaller %s",
-             f->nvars, f->nvars == 1 ? "" : "s", nprocs, val_procs_word(nprocs),
-             cfg->spelled[OPT_ALIGN] ? cfg->spelled[OPT_ALIGN] : "-a");
-    return val_line(msg, a->lead, body);
-}
-
-/* -a: an HDF5 file whose aligned allocations would reach beyond 64-bit
- * offsets (MPI-IO's and the kernel's limit): HDF5 fails on one process and
- * hangs the others in its collective calls, so it is refused up front. */
-int config_validate_extent(const struct config *cfg, int nprocs, const struct extent_file *f,
-                           struct cli_msg *msg)
-{
-    struct val_src a, t;
-    char body[640];
-    val_option(cfg, OPT_ALIGN, "-a", NULL, 0, &a);
-    if (val_pnetcdf_align(cfg, nprocs, f, &a, msg) < 0)
-        return -1;
-    if (!(cfg->apis & API_BIT(API_PHDF5)) || extent_hdf5(f, cfg->align, cfg->threshold, true) >= 0)
-        return 0;
-    val_option(cfg, OPT_THRESHOLD, "-T", NULL, 0, &t);
-    snprintf(body, sizeof body,
-             "HDF5 places every allocation of at least %" PRId64 " byte%s%s at a multiple of the "
-             "alignment; a file of %d dataset%s with %d %s would end beyond the largest 64-bit "
-             "file offset; use a smaller %s (or a larger %s, to align the data alone)",
-             cfg->threshold, cfg->threshold == 1 ? "" : "s", t.note, f->nvars,
-             f->nvars == 1 ? "" : "s", nprocs, val_procs_word(nprocs),
-             cfg->spelled[OPT_ALIGN] ? cfg->spelled[OPT_ALIGN] : "-a",
-             cfg->spelled[OPT_THRESHOLD] ? cfg->spelled[OPT_THRESHOLD] : "-T");
-    return val_line(msg, a.lead, body);
 }
 
 static int val_explain(const struct config *cfg, int nprocs, int64_t xfer, enum pattern_violation v,

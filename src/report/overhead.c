@@ -4,6 +4,8 @@
  * results_measure_summary(). */
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "report/text.h"
 
@@ -24,12 +26,12 @@ static double overhead_mbs(const struct api_result *r, enum timer_id t)
     return r && results_measure_summary(r, t, &s) > 0 ? s.mbs_med : 0.0;
 }
 
-static void overhead_ratio(FILE *out, double num, double den)
+static void overhead_ratio(FILE *out, int width, double num, double den)
 {
     if (num > 0.0 && den > 0.0)
-        fprintf(out, "  %12.2f", num / den);
+        fprintf(out, "  %*.2f", width, num / den);
     else
-        fprintf(out, "  %12s", "-");
+        fprintf(out, "  %*s", width, "-");
 }
 
 /* True if (P, X) of run i was not seen before it in the log. */
@@ -53,13 +55,19 @@ void text_overhead(FILE *out, const struct config *cfg, const struct results_log
     fputs("\nOverhead summary (ratios of median throughputs; below 1.00: the first API is "
           "slower; -: not run or failed):\n",
           out);
-    /* PnetCDF's column only when it ran: the default report keeps its
-     * layout (docs/pnetcdf.md). */
-    bool pnetcdf = cfg->apis & API_BIT(API_PNETCDF);
-    fprintf(out, "  %9s  %13s  %-16s  %12s  %12s", "Processes", "Transfer size", "Measure",
-            "HDF5/MPI-IO", "MPI-IO/POSIX");
-    if (pnetcdf)
-        fprintf(out, "  %14s", "PnetCDF/MPI-IO");
+    /* Each API over the one it is layered over (api.h); another API's
+     * column only when it ran: the default report keeps its layout
+     * (docs/pnetcdf.md). */
+    int cols[API_COUNT], width[API_COUNT];
+    int ncols = api_ratios(cfg->apis, true, cols);
+    fprintf(out, "  %9s  %13s  %-16s", "Processes", "Transfer size", "Measure");
+    for (int c = 0; c < ncols; c++) {
+        char name[64];
+        const struct api_desc *a = api_desc((enum api_id)cols[c]);
+        snprintf(name, sizeof name, "%s/%s", a->err_name, api_desc((enum api_id)a->over)->err_name);
+        width[c] = strlen(name) > 12 ? (int)strlen(name) : 12;
+        fprintf(out, "  %*s", width[c], name);
+    }
     fputc('\n', out);
     for (int i = 0; i < log->count; i++) {
         if (!overhead_first(log, i))
@@ -72,16 +80,13 @@ void text_overhead(FILE *out, const struct config *cfg, const struct results_log
             bool is_read = results_timer_is_read(rows[k].t);
             if ((is_read && cfg->write_only) || (!is_read && cfg->read_only))
                 continue;
-            double posix = overhead_mbs(overhead_find(log, p, x, API_POSIX), rows[k].t);
-            double mpiio = overhead_mbs(overhead_find(log, p, x, API_MPIIO), rows[k].t);
-            double hdf5 = overhead_mbs(overhead_find(log, p, x, API_PHDF5), rows[k].t);
             fprintf(out, "  %9d  %13s  %-16s", p, size, rows[k].name);
-            overhead_ratio(out, hdf5, mpiio);
-            overhead_ratio(out, mpiio, posix);
-            if (pnetcdf) {
-                double nc = overhead_mbs(overhead_find(log, p, x, API_PNETCDF), rows[k].t);
-                fprintf(out, "  ");
-                overhead_ratio(out, nc, mpiio);
+            for (int c = 0; c < ncols; c++) {
+                enum api_id up = (enum api_id)cols[c];
+                double num = overhead_mbs(overhead_find(log, p, x, up), rows[k].t);
+                double den = overhead_mbs(overhead_find(log, p, x, (enum api_id)api_desc(up)->over),
+                                          rows[k].t);
+                overhead_ratio(out, width[c], num, den);
             }
             fputc('\n', out);
         }

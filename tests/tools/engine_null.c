@@ -11,7 +11,7 @@
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    struct setup s;
+    struct run s;
     int status = setup_run(&s, argc, argv);
     if (status < 0) {
         const struct backend_ops *ops[API_COUNT] = {&backend_null, &backend_null, &backend_null};

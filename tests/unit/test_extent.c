@@ -1,4 +1,4 @@
-/* Unit tests of the file extents (cli/extent.h) of the guide's files as
+/* Unit tests of HDF5's model of its files (api/model.h) of the guide's files as
  * its pattern measures them: the flat size, and the HDF5 file's end with
  * alignment against the ends HDF5 1.10.8 was measured to reach (1 process,
  * -e 8K, -a 1M: docs/differences.md, "HDF5 alignment"): the lower bound
@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "cli/cli.h"
-#include "cli/extent.h"
+#include "api/model.h"
 #include "pattern/pattern.h"
 
 #define MIB (INT64_C(1) << 20)
@@ -41,7 +41,7 @@ static int64_t extent_hdf5_of(const struct config *cfg, int nprocs, bool upper)
 {
     struct pattern_measure m = measure_of(cfg, nprocs);
     struct extent_file f = {m.nvars, m.var_bytes, m.max_chunk};
-    return extent_hdf5(&f, cfg->align, cfg->threshold, upper);
+    return hdf5_model.extent(&f, cfg->align, cfg->threshold, upper);
 }
 
 struct measured {
