@@ -6,10 +6,12 @@ Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
 files, report, failures, faults, results, caches, memory, block, particles, iomode,
-pnetcdf, plots, load), each registering its cases with
+pnetcdf, plots, load, conformance), each registering its cases with
 common.case; this file only imports them and runs one by name.
 """
+import inspect
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -29,11 +31,40 @@ import iomode  # noqa: E402,F401
 import pnetcdf  # noqa: E402,F401
 import plots  # noqa: E402,F401
 import load  # noqa: E402,F401
+import conformance  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
+
+# The ctest labels of a case beside "mpi": its module's pattern or API, and
+# every API or pattern its name or its code names (`-A mpiio`, a loop over
+# ("posix", "mpiio", "phdf5")), so that ctest -L api_mpiio runs every case
+# that drives MPI-IO by name.
+MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"],
+                 "block": ["pattern_block"], "particles": ["pattern_particles"],
+                 "pnetcdf": ["api_pnetcdf"], "iomode": ["api_phdf5"],
+                 "conformance": ["conformance"]}
+NAME_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "hdf5": "api_phdf5",
+               "pnetcdf": "api_pnetcdf", "guide": "pattern_guide", "block": "pattern_block",
+               "particles": "pattern_particles"}
+CODE_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "phdf5": "api_phdf5",
+               "pnetcdf": "api_pnetcdf"}
+
+
+def labels(name):
+    fn = CASES[name]
+    out = set(MODULE_LABELS.get(fn.__module__, []))
+    out.update(label for word, label in NAME_LABELS.items() if word in name)
+    code = inspect.getsource(fn)
+    out.update(label for word, label in CODE_LABELS.items()
+               if re.search(r"\b%s\b" % word, code))
+    return sorted(out)
+
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--list"]:
         print("\n".join(CASES))
+        sys.exit(0)
+    if sys.argv[1:] == ["--labels"]:
+        print("\n".join("%s=%s" % (n, ",".join(labels(n))) for n in CASES))
         sys.exit(0)
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
         print("usage: cases.py --list | cases.py NAME", file=sys.stderr)
