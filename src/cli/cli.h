@@ -1,6 +1,8 @@
-/* Command line and environment -> struct config, then defaults, warnings and
- * validation of every run of the sweep. Pure: no MPI, no I/O, nothing printed;
- * messages are returned as single lines for rank 0 to print. */
+/* Command line and environment -> struct config, then defaults and
+ * warnings (the run points are checked by their pattern when the session
+ * is built, session/session.h), and the extents of API files. Pure: no
+ * MPI, no I/O, nothing printed; messages are returned as single lines for
+ * rank 0 to print. */
 #ifndef H5PERF_CLI_H
 #define H5PERF_CLI_H
 

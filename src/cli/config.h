@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "api/api.h"
-#include "pattern/dist.h"
+#include "pattern/dist_types.h"
 #include "plan/point.h"
 
 /* Options whose spelling and raw value are remembered for messages. */

@@ -1,7 +1,7 @@
 /* Defaults and adjustments after parsing (docs/original.md §1.6, as amended by
  * §0): harmless adjustments are applied and announced as warning lines,
  * mistakes are refused with one message line. Pure: nothing is printed here
- * and the divisibility of the sweep is left to config_validate(). */
+ * and the divisibility of the sweep is left to the pattern's validate(). */
 #include <stdarg.h>
 #include <stdio.h>
 

@@ -1,7 +1,8 @@
-/* The engine: sequences the sweep of docs/original.md §3 (process counts on
- * sub-communicators, transfer sizes, APIs, iterations, files), times it,
- * agrees across ranks and feeds the results model and the report. It knows
- * no API: backends come in a table. */
+/* The engine: walks the session's run points (process counts on
+ * sub-communicators, then each point's iterations and files), has each
+ * process's plan carried out by the point's backend, times it, agrees across
+ * ranks and feeds the results model and the pattern's report. It knows no
+ * API and no pattern: both come in tables. */
 #ifndef H5PERF_ENGINE_H
 #define H5PERF_ENGINE_H
 

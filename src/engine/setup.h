@@ -1,6 +1,7 @@
 /* The validation pipeline (docs/design.md), all before any data file exists:
- * parse -> defaults and warnings -> validate every run against the processes
- * started -> agree across ranks -> probe the target directory and refuse
+ * parse -> defaults and warnings -> the session's run plan, every run point
+ * checked by its pattern and by its API's backend, memory over all
+ * processes -> agree across ranks -> probe the target directory and refuse
  * data files that already exist -> open the -o and --results files on
  * rank 0. */
 #ifndef H5PERF_SETUP_H

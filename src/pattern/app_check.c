@@ -66,11 +66,15 @@ int app_call_limit(const struct config *c, const struct run_point *p, int64_t by
                    const char *lead, const char *what, const char *remedy, struct cli_msg *m)
 {
     const struct api_desc *api = api_desc(p->api);
-    (void)c;
     if (!api->max_call_bytes || bytes <= api->max_call_bytes)
         return 0;
-    char size[32];
+    char size[32], smaller[96];
     cli_bytes(size, sizeof size, bytes);
+    if (c->transfer_size) {
+        snprintf(smaller, sizeof smaller, "give %s at most %" PRId64 " bytes",
+                 c->spelled[OPT_TRANSFER_SIZE], api->max_call_bytes);
+        remedy = smaller;
+    }
     return cli_fail(m,
                     "h5perf: %s: %s %s with %d process%s, above %s's limit of %" PRId64
                     " bytes per call; %s or leave out %s",

@@ -109,7 +109,6 @@ static void block_measure(const struct config *c, const struct run_point *p,
         m->max_call = call > m->max_call ? call : m->max_call;
         m->views |= st.view_any[ph];
     }
-    m->max_call_runs = 1;
     m->nvars = c->nvars;
     m->var_bytes = model_product(c->ndims, c->global) * c->elem;
     if (p->layout == LAYOUT_CHUNKED)

@@ -192,7 +192,6 @@ static void guide_measure(const struct config *c, const struct run_point *pt,
     m->phase_bytes = (int64_t)c->num_files * c->num_dsets * g.dset_bytes;
     m->max_buffer = g.xfer_bytes;
     m->max_call = g.xfer_bytes;
-    m->max_call_runs = g.shape.count;
     m->max_chunk = c->chunk ? model_product(g.slab.ndims, g.slab.chunk) : 0;
     m->flat_bytes = (int64_t)c->num_dsets * g.dset_bytes;
     m->max_dim = g.slab.dims[0];

@@ -71,7 +71,7 @@ static enum pattern_violation guide_params_check(const struct guide_params *pp)
 
 /* Every transfer of a kind has the same shape (pieces, their length and
  * stride); where it starts is where the model's storage places its first
- * element (pattern_file_vec()): the logical array in C order, or, with the
+ * element (guide_file_vec()): the logical array in C order, or, with the
  * 2D chunking emulation, B x B tiles one after another. */
 static struct guide_vec vec_make(int64_t count, int64_t len, int64_t stride)
 {

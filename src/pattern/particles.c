@@ -117,7 +117,6 @@ static void particles_measure(const struct config *c, const struct run_point *p,
     int64_t per = st.xfer_elems * 4;
     if (per > 0 && per < m->max_call)
         m->max_call = per;
-    m->max_call_runs = 1;
     m->nvars = c->nvars;
     m->var_bytes = 4 * total;
     m->flat_bytes = app_file_end(&st.geom[0], c->nvars);

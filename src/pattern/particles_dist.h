@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "pattern/dist.h"
+#include "pattern/dist_types.h"
 #include "pattern/violation.h"
 
 /* The largest count a process may be given or drawn around (2^40): counts

@@ -26,7 +26,6 @@ struct pattern_measure {
     int64_t phase_bytes;        /* all processes, one phase of one file */
     int64_t max_buffer;         /* the largest buffer of one process */
     int64_t max_call;           /* the most bytes one I/O call of one process moves */
-    int64_t max_call_runs;      /* the most flat runs one I/O call moves in one call */
     int64_t max_chunk;          /* the largest chunk (HDF5), in bytes; 0: none */
     int64_t flat_bytes;         /* a flat file's size (shared, or the largest per process) */
     int64_t max_dim;            /* the largest dimension of a variable, in elements */

@@ -206,14 +206,3 @@ void table_write(FILE *out, const struct config *cfg, const struct results_log *
         table_places(out, cfg, log, nprocs);
     fputc('\n', out);
 }
-
-void table_json_places(struct jsonw *w, const struct config *cfg)
-{
-    jsonw_key(w, "layouts");
-    jsonw_array(w);
-    for (int l = 0; l < cfg->nlayouts; l++)
-        jsonw_string(w, layout_name(cfg->layouts[l]));
-    jsonw_end(w);
-    jsonw_key_ints(w, "align_data", cfg->nalign, cfg->align_data);
-    jsonw_key_ints(w, "shift", cfg->nshift, cfg->shifts);
-}

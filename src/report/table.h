@@ -7,7 +7,6 @@
 #include <stdio.h>
 
 #include "cli/config.h"
-#include "report/jsonw.h"
 #include "report/results.h"
 
 /* The header: HDF5's version, the workload (the pattern's line, with its
@@ -21,8 +20,5 @@ void table_header(FILE *out, const struct config *cfg, const char *hdf5_version,
  * API over the reference API, and each layout over fpp; the placements. */
 void table_write(FILE *out, const struct config *cfg, const struct results_log *log, int nprocs,
                  const char *what);
-
-/* "layouts", "align_data" and "shift" of the pattern's config object. */
-void table_json_places(struct jsonw *w, const struct config *cfg);
 
 #endif

@@ -277,7 +277,7 @@ def particles():
 
 
 def particles_placed():
-    """As h5perf writes it (src/cli/sweep.c, sweep_app_points()): process
+    """As h5perf writes it (src/pattern/app_points.c): process
     counts from the largest down, at each the layouts, at each every
     (--align-data, --shift) pair, --shift innermost, at each the APIs; HDF5
     and the file per process are not placed and run with the first pair

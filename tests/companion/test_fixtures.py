@@ -172,7 +172,7 @@ class Consistency(unittest.TestCase):
 
     def test_placed_fixture_has_what_the_other_tests_need(self):
         # particles.json's workload at 2 and 1 processes with --align-data
-        # 4K,1M --shift 0,512, in h5perf's run order (src/cli/sweep.c): at
+        # 4K,1M --shift 0,512, in h5perf's run order (src/pattern/app_points.c): at
         # each layout every placement, --shift innermost, its APIs; HDF5
         # and fpp once, packed.
         doc = common.load(common.PARTICLES_PLACED)

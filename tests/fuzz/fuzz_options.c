@@ -1,5 +1,6 @@
 /* libFuzzer target for the command line: opt_parse(), then config_finish()
- * and config_validate() as the set-up does. The input is split on NUL or
+ * and session_build() as the set-up does, and the plans of the first and
+ * last process of every run point. The input is split on NUL or
  * newline into argv (at most 64 words, argv[0] first); the first byte also
  * gives the number of processes started ('1'..'9' give 1..9, '0' gives 64).
  * Broken invariants of the result abort. No MPI. */
@@ -11,9 +12,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/sweep.h"
 #include "pattern/pattern.h"
-#include "report/text.h"
+#include "plan/plan.h"
+#include "session/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -43,73 +44,133 @@ static void check_warnings(const struct cli_warnings *w)
         check_line(w->line[i], sizeof w->line[i], "h5perf: warning: ");
 }
 
-/* The plan of data_rank's data: its first and last transfers stay inside
- * the dataset (checked without overflowing). */
-static void check_plan(const struct pattern_params *pp, int exec_rank, int data_rank)
+/* MPI_Dims_create's promise without MPI: ndims whole numbers whose product
+ * is nprocs, largest first (prime factors dealt out to the smallest). */
+static void fuzz_dims(int nprocs, int ndims, int *dims)
 {
-    struct pattern pt;
-    struct pattern_vec first, last;
-    int64_t room;
+    int left = nprocs;
 
-    if (pattern_init(&pt, pp, exec_rank, data_rank, NULL) != 0 || pt.ntransfers <= 0)
-        abort();
-    first = pattern_file_vec(&pt, 0);
-    last = pattern_file_vec(&pt, pt.ntransfers - 1);
-    if (first.disp < 0 || first.count <= 0 || first.len <= 0 || last.disp < 0 || last.count <= 0 ||
-        last.len <= 0)
-        abort();
-    if (last.disp > pt.dset_bytes || last.len > pt.dset_bytes - last.disp)
-        abort();
-    room = pt.dset_bytes - last.disp - last.len;
-    if (last.count > 1 && (last.stride < 0 || last.stride > room / (last.count - 1)))
-        abort();
+    for (int d = 0; d < ndims; d++)
+        dims[d] = 1;
+    for (int f = 2; left > 1;) {
+        if (left % f != 0) {
+            f++;
+            continue;
+        }
+        int smallest = 0;
+        for (int d = 1; d < ndims; d++)
+            if (dims[d] < dims[smallest])
+                smallest = d;
+        dims[smallest] *= f;
+        left /= f;
+    }
+    for (int i = 0; i < ndims; i++)
+        for (int j = i + 1; j < ndims; j++)
+            if (dims[j] > dims[i]) {
+                int t = dims[i];
+                dims[i] = dims[j];
+                dims[j] = t;
+            }
 }
 
-/* Every run of the sweep: block | transfer, (1D) transfer | bytes, and a
- * plan for the first and the last process's data. */
-static void check_run(const struct config *cfg, int nprocs, int64_t xfer)
+/* A step stays inside its buffer, its slabs inside the variable, its
+ * first and last flat runs inside the flat file (checked without
+ * overflowing). */
+static void check_step(const struct plan *p, const struct plan_var *var, const struct plan_step *s)
 {
-    struct pattern_params pp = sweep_pattern_params(cfg, nprocs, xfer);
+    if (s->kind != PLAN_STEP_IO)
+        return;
+    if (s->mem_off < 0 || s->bytes < 0 || s->mem_off > p->buffer_bytes ||
+        s->bytes > p->buffer_bytes - s->mem_off)
+        abort();
+    const struct model_slab *slabs = plan_slabs(s);
+    for (int i = 0; i < s->nslabs; i++) {
+        if (slabs[i].ndims != var->ndims)
+            abort();
+        for (int d = 0; d < var->ndims; d++) {
+            const int64_t *st = slabs[i].start, *cn = slabs[i].count, *bl = slabs[i].block;
+            if (st[d] < 0 || cn[d] < 0 || bl[d] < 0 || st[d] > var->dims[d])
+                abort();
+            if (cn[d] == 0 || bl[d] == 0)
+                continue;
+            int64_t room = var->dims[d] - st[d] - bl[d];
+            if (room < 0 || (cn[d] > 1 && slabs[i].stride[d] > room / (cn[d] - 1)))
+                abort();
+        }
+    }
+    int64_t nruns = plan_step_runs(s);
+    if (nruns < 0)
+        abort();
+    for (int64_t i = 0; i<nruns; i += nruns> 1 ? nruns - 1 : 1) {
+        int64_t off, len;
+        plan_step_run(s, i, &off, &len);
+        if (off < 0 || len < 0 || off > p->flat_bytes || len > p->flat_bytes - off)
+            abort();
+    }
+}
 
-    if (xfer % cfg->block != 0 || pattern_check(&pp) != PATTERN_OK)
+/* The plan of process rank at point pt: every phase's first and last step
+ * of every variable. */
+static void check_plan(const struct config *cfg, const struct pattern_desc *pat,
+                       const struct run_point *pt, int rank)
+{
+    struct plan p;
+
+    if (pat->plan(cfg, pt, rank, 0, &p) != 0)
         abort();
-    if (!cfg->geometry_2d && (xfer > cfg->bytes || cfg->bytes % xfer != 0))
+    if (p.nvars <= 0 || p.nphases <= 0 || p.nphases > PLAN_MAX_PHASES || p.buffer_bytes < 0 ||
+        p.flat_bytes < 0)
         abort();
-    check_plan(&pp, nprocs - 1, 0);
-    check_plan(&pp, 0, nprocs - 1);
+    for (int v = 0; v < p.nvars; v++) {
+        struct plan_var var;
+        plan_var(&p, v, &var);
+        if (var.ndims < 1 || var.ndims > MODEL_MAX_DIMS || var.elem <= 0)
+            abort();
+        for (int ph = 0; ph < p.nphases; ph++) {
+            struct plan_access acc;
+            plan_access(&p, ph, v, &acc);
+            if (acc.nsteps < 0)
+                abort();
+            for (int64_t k = 0; k<acc.nsteps; k += acc.nsteps> 1 ? acc.nsteps - 1 : 1) {
+                struct plan_step s;
+                plan_step(&p, ph, v, k, &s);
+                check_step(&p, &var, &s);
+            }
+        }
+    }
+    if (pat->plan_release)
+        pat->plan_release(&p);
+}
+
+/* Every run point of the session: its counts, and the plans of its first
+ * and last processes. */
+static void check_session(const struct config *cfg, const struct session *s, int world)
+{
+    if (s->npoints <= 0 || s->ncounts <= 0)
+        abort();
+    for (int i = 0; i < s->npoints; i++) {
+        const struct run_point *pt = &s->points[i].p;
+        if (pt->nprocs < cfg->min_procs || pt->nprocs > cfg->max_procs || pt->nprocs > world)
+            abort();
+        if (!(cfg->apis & API_BIT(pt->api)))
+            abort();
+        if (s->points[i].m.max_buffer < 0 || s->points[i].m.max_call < 0)
+            abort();
+        check_plan(cfg, s->pattern, pt, 0);
+        check_plan(cfg, s->pattern, pt, pt->nprocs - 1);
+    }
 }
 
 /* What a finished and validated configuration promises the engine. */
-static void check_config(const struct config *cfg, int world)
+static void check_config(const struct config *cfg)
 {
-    int nprocs_runs = 0;
-
-    if (cfg->align <= 0 || cfg->threshold <= 0 || cfg->block <= 0 || cfg->bytes <= 0 ||
-        cfg->xfer_min <= 0 || cfg->xfer_max <= 0)
+    if (cfg->align <= 0 || cfg->threshold <= 0 || cfg->iterations <= 0 || cfg->watchdog <= 0)
         abort();
-    if (cfg->num_dsets <= 0 || cfg->num_files <= 0 || cfg->iterations <= 0 || cfg->watchdog <= 0)
-        abort();
-    if (cfg->xfer_min > cfg->xfer_max || cfg->block > cfg->bytes)
-        abort();
-    if (cfg->min_procs < 1 || cfg->min_procs > cfg->max_procs || cfg->max_procs > world)
+    if (cfg->min_procs < 1 || cfg->min_procs > cfg->max_procs)
         abort();
     if (cfg->debug_level < 0 || cfg->debug_level > 4)
         abort();
     if (cfg->apis == 0 || cfg->apis >= (1u << API_COUNT))
-        abort();
-    for (int np = sweep_procs_first(cfg); np != 0; np = sweep_procs_next(cfg, np)) {
-        int xfer_runs = 0;
-        if (np < cfg->min_procs || np > cfg->max_procs || ++nprocs_runs > 31)
-            abort();
-        for (int64_t x = sweep_xfer_first(cfg); x != 0; x = sweep_xfer_next(cfg, x)) {
-            if (x < cfg->xfer_min || x > cfg->xfer_max || ++xfer_runs > 63)
-                abort();
-            check_run(cfg, np, x);
-        }
-        if (xfer_runs == 0)
-            abort();
-    }
-    if (nprocs_runs == 0)
         abort();
 }
 
@@ -157,12 +218,15 @@ static int parse_all(int argc, char **argv, int world, struct config *cfg)
         return -1;
     }
     check_warnings(&w);
-    if (config_validate(cfg, &msg) != 0) {
+    check_config(cfg);
+    struct session s;
+    if (session_build(&s, cfg, fuzz_dims, &msg) != 0) {
         check_line(msg.line, sizeof msg.line, "h5perf: ");
         return -1;
     }
-    check_config(cfg, world);
-    text_header(sink, cfg, 0, "1.14.0", 256);
+    check_session(cfg, &s, world);
+    s.pattern->report->header(sink, cfg, 0, "1.14.0", 256);
+    session_release(&s);
     return 0;
 }
 

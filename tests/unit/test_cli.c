@@ -10,6 +10,7 @@
 #include "check.h"
 #include "cli/cli.h"
 #include "cli/option.h"
+#include "pattern/pattern.h"
 #include "session/session.h"
 
 #define MAX_ARGS 16
@@ -704,7 +705,7 @@ static void test_finish(void)
     }
 }
 
-/* ---- config_validate ---- */
+/* ---- validation of the sweep (session_build) ---- */
 
 struct validate_case {
     const char *args[MAX_ARGS + 1];
@@ -827,6 +828,119 @@ static void test_validate(void)
 
 /* ---- help_print ---- */
 
+/* ---- options that do not apply, walked over the table ---- */
+
+/* A value each kind of value takes; a row of a new kind needs one here. */
+static const char *example_value(const struct opt_row *row)
+{
+    static const struct {
+        const char *kind, *value;
+    } examples[] = {
+        {"a size", "4K"},
+        {"a whole number", "2"},
+        {"a list of sizes", "512"},
+        {"1, 2, 4 or 8", "4"},
+        {"a list of layouts", "shared"},
+        {"the process grid", "1"},
+        {"the array's dimensions", "64"},
+        {"a distribution", "uniform"},
+        {"a file name", "out.txt"},
+        {"a file name ending in .json or .csv", "out.json"},
+        {"a list of APIs", "posix"},
+        {"a list of debug items", "1"},
+    };
+    if (!row->value_kind)
+        return NULL;
+    for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++)
+        if (strcmp(examples[i].kind, row->value_kind) == 0)
+            return examples[i].value;
+    return "";
+}
+
+static bool pattern_takes(const struct pattern_desc *p, const struct opt_row *row)
+{
+    if (opt_is_core(row))
+        return true;
+    for (int i = 0; p->rows[i]; i++)
+        if (p->rows[i] == row)
+            return true;
+    return false;
+}
+
+/* "--pattern KEY [-A API] NAME [VALUE]": parsed, then refused by
+ * config_finish with a line starting with want and holding also. */
+static void check_refused(const char *key, const char *api, const struct opt_row *row,
+                          const char *want, const char *also)
+{
+    const char *name = row->long_name;
+    const char *value = example_value(row);
+    const char *args[8] = {"--pattern", key};
+    int n = 2;
+    struct config cfg;
+    struct cli_msg msg;
+    struct cli_warnings w;
+
+    if (api) {
+        args[n++] = "-A";
+        args[n++] = api;
+    }
+    args[n++] = name;
+    if (value)
+        args[n++] = value;
+    args[n] = NULL;
+    if (value && value[0] == '\0') {
+        fprintf(stderr, "test_cli: no example value of '%s' for %s\n", row->value_kind, name);
+        CHECK(false);
+        return;
+    }
+    if (parse(args, &cfg, &msg) != 0) {
+        fprintf(stderr, "test_cli: %s %s: %s\n", name, value ? value : "", msg.line);
+        CHECK(false);
+        return;
+    }
+    CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
+    if (strncmp(msg.line, want, strlen(want)) != 0 || !strstr(msg.line, also)) {
+        fprintf(stderr, "test_cli: --pattern %s %s: want '%s...', got '%s'\n", key, name, want,
+                msg.line);
+        CHECK(false);
+    }
+}
+
+/* Every row a pattern does not take is refused with it, naming the option;
+ * every row of some APIs is refused when -A selects none of them. */
+static void test_not_applicable(void)
+{
+    const struct opt_row *row;
+    int pattern_refusals = 0, api_refusals = 0;
+    char want[160];
+
+    for (int i = 0; (row = opt_row_at(i)); i++) {
+        const struct pattern_desc *taker = NULL;
+        for (int p = 0; p < pattern_count; p++) {
+            const struct pattern_desc *pat = pattern_table[p];
+            if (pattern_takes(pat, row)) {
+                taker = taker ? taker : pat;
+                continue;
+            }
+            snprintf(want, sizeof want, "h5perf: %s: applies to ", row->long_name);
+            check_refused(pat->key, NULL, row, want, "");
+            pattern_refusals++;
+        }
+        if (!row->apis || !taker)
+            continue;
+        for (int a = 0; a < API_COUNT; a++) {
+            if (row->apis & API_BIT(a))
+                continue;
+            snprintf(want, sizeof want, "h5perf: %s: applies to ", row->long_name);
+            check_refused(taker->key, api_desc((enum api_id)a)->key, row, want, " only, but -A '");
+            api_refusals++;
+            break;
+        }
+    }
+    CHECK(pattern_refusals > 20);
+    CHECK(api_refusals >= 1);
+}
+
 static void test_help(void)
 {
     char text[16384], line[256];
@@ -885,6 +999,7 @@ int main(void)
     test_env_limits();
     test_finish();
     test_validate();
+    test_not_applicable();
     test_help();
     return check_done("test_cli");
 }

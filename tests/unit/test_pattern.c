@@ -76,7 +76,7 @@ static enum pattern_violation expected_violation(const struct guide_params *pp)
     return PATTERN_OK;
 }
 
-/* pattern_init that must succeed: false (and a failed check) if it did not,
+/* guide_init that must succeed: false (and a failed check) if it did not,
  * so that a rejected plan is never walked. */
 static bool init_ok(struct guide_geom *pt, const struct guide_params *pp, int exec, int data)
 {
