@@ -4,7 +4,7 @@ datasets and files, where HDF5 puts raw data, and a run on one process. Every
 byte of every data file is checked by an independent reader.
 """
 from common import FIG2, FIG3, FIG3_HALF, case, data_file
-from harness import TempDir, expect_eq, h5read, run
+from harness import TempDir, expect_eq, h5read, hdf5_version, run
 
 
 def check_files(d, dset, apis=("posix", "mpiio", "phdf5"), ndsets=1, nfiles=1, chunk=None):
@@ -78,17 +78,33 @@ def raw_at(path, offsets, length):
     return [data[o:o + length] for o in offsets]
 
 
+# Where HDF5 puts the raw data of three 24-byte datasets, by version and
+# -a/-T. HDF5 2.0 writes the 1.8 file format by default (superblock 2, newer
+# object headers: H5Pset_libver_bounds' low bound), 1.10 and 1.14 the
+# earliest (superblock 0), so with alignment its metadata, and the data after
+# it, sit elsewhere. Measured with 1.10.8, 1.14.5 and 2.0.0.
+RAW_OFFSETS = {
+    1: (0, {"": [2048, 2072, 2096], "-a 4K": [20480, 32768, 40960],
+            "-a 1K -T 32": [4368, 4392, 4416]}),
+    2: (2, {"": [2048, 2072, 2096], "-a 4K": [12288, 20480, 28672],
+            "-a 1K -T 32": [2332, 2356, 2380]}),
+}
+
+
 @case
 def hdf5_raw_data_offsets():
     """The .h5 files put raw data where the original's do (docs/original.md §5.3): default
-    layout, -a 4K, and -a 1K -T 32; -a/-T reach H5Pset_alignment."""
-    for args, offsets in (("", [2048, 2072, 2096]), ("-a 4K", [20480, 32768, 40960]),
-                          ("-a 1K -T 32", [4368, 4392, 4416])):
+    layout, -a 4K, and -a 1K -T 32; -a/-T reach H5Pset_alignment. With HDF5 2.0, where
+    the same calls put it in 2.0's default file format."""
+    superblock, offsets = RAW_OFFSETS[hdf5_version()[0]]
+    for args in ("", "-a 4K", "-a 1K -T 32"):
         with TempDir() as d:
             r = run(3, "-B 2 -e 8 -p 3 -P 3 -x 4 -X 4 -d 3 -A phdf5 -D v " + args,
                     env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"})
             expect_eq(r.rc, 0, "exit status", r)
-            expect_eq(raw_at(data_file(d, 1, "phdf5"), offsets, 24), [FIG2] * 3,
+            path = data_file(d, 1, "phdf5")
+            expect_eq(raw_at(path, [8], 1), [bytes([superblock])], "superblock version", r)
+            expect_eq(raw_at(path, offsets[args], 24), [FIG2] * 3,
                       "raw data of the three datasets with '%s'" % args, r)
 
 
