@@ -103,6 +103,22 @@ def built_apis():
     return list(_BUILT)
 
 
+_HDF5 = []
+
+
+def hdf5_version():
+    """The version of the HDF5 library h5perf runs with, as a tuple (1, 10, 8),
+    from its --version line "hdf5: 1.10.8". What HDF5 writes and decides
+    differs between versions (docs/install.md, "HDF5 versions")."""
+    if not _HDF5:
+        r = run(1, "--version")
+        lines = [l for l in r.lines if l.startswith("hdf5: ")]
+        if r.rc != 0 or len(lines) != 1:
+            raise AssertionError("h5perf --version names no HDF5\n" + repr(r))
+        _HDF5.append(tuple(int(x) for x in lines[0].split()[1].split(".")))
+    return _HDF5[0]
+
+
 class TempDir:
     """A temporary directory, removed on exit unless the test failed."""
 

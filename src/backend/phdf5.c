@@ -434,6 +434,11 @@ _Static_assert((int)IO_CAUSE_SET_INDEPENDENT == (int)H5D_MPIO_SET_INDEPENDENT &&
                    (int)IO_CAUSE_ERROR_WHILE_CHECKING ==
                        (int)H5D_MPIO_ERROR_WHILE_CHECKING_COLLECTIVE_POSSIBLE,
                "report/iomode.h: IO_CAUSE_* differ from H5D_mpio_no_collective_cause_t");
+/* HDF5 1.14's cause, which came with the H5D_SEL_IO_* macros. */
+#ifdef H5D_SEL_IO_DISABLE_BY_API
+_Static_assert((int)IO_CAUSE_NO_SELECTION_IO == (int)H5D_MPIO_NO_SELECTION_IO,
+               "report/iomode.h: IO_CAUSE_NO_SELECTION_IO differs from HDF5's");
+#endif
 
 /* After a completed collective transfer: what HDF5 did with it, which it
  * leaves in the transfer property list (H5Pget_mpio_actual_io_mode: set

@@ -56,6 +56,7 @@ void io_mode_cause_words(uint32_t cause, char *buf, size_t len)
         {IO_CAUSE_NOT_CONTIGUOUS_OR_CHUNKED_DATASET, "not contiguous or chunked dataset"},
         {IO_CAUSE_PARALLEL_FILTERED_WRITES_DISABLED, "parallel filtered writes disabled"},
         {IO_CAUSE_ERROR_WHILE_CHECKING, "error while checking whether collective I/O is possible"},
+        {IO_CAUSE_NO_SELECTION_IO, "selection or vector I/O disabled"},
     };
     size_t used = 0;
     if (len > 0)

@@ -24,9 +24,10 @@ enum io_mode {
     IO_MODE_COUNT
 };
 
-/* The bits of HDF5's H5D_mpio_no_collective_cause_t (1.10), with the same
- * values (checked in backend/phdf5.c); other bits of a newer HDF5 are
- * kept and named by value. */
+/* The bits of HDF5's H5D_mpio_no_collective_cause_t, with the same values
+ * (checked in backend/phdf5.c): 1.10's, and the one of 1.14 and 2.0 that
+ * 1.10 lacks (no selection I/O: docs/results.md); other bits of a newer
+ * HDF5 are kept and named by value. */
 enum {
     IO_CAUSE_SET_INDEPENDENT = 0x01,
     IO_CAUSE_DATATYPE_CONVERSION = 0x02,
@@ -36,6 +37,7 @@ enum {
     IO_CAUSE_NOT_CONTIGUOUS_OR_CHUNKED_DATASET = 0x20,
     IO_CAUSE_PARALLEL_FILTERED_WRITES_DISABLED = 0x40,
     IO_CAUSE_ERROR_WHILE_CHECKING = 0x80,
+    IO_CAUSE_NO_SELECTION_IO = 0x100,
 };
 
 /* What one process saw in the collective transfers of one phase. */

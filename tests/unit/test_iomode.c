@@ -28,10 +28,13 @@ static void test_causes(void)
     io_mode_cause_words(IO_CAUSE_DATATYPE_CONVERSION, buf, sizeof buf);
     CHECK_STR(buf, "datatype conversion");
     io_mode_cause_words(IO_CAUSE_SET_INDEPENDENT | IO_CAUSE_DATA_TRANSFORMS |
-                            IO_CAUSE_NOT_CONTIGUOUS_OR_CHUNKED_DATASET | 0x100,
+                            IO_CAUSE_NOT_CONTIGUOUS_OR_CHUNKED_DATASET | 0x200,
                         buf, sizeof buf);
     CHECK_STR(buf, "independent I/O was set, data transforms, not contiguous or chunked dataset, "
-                   "unknown cause 0x100");
+                   "unknown cause 0x200");
+    /* HDF5 1.14's bit (1.10 has none there). */
+    io_mode_cause_words(IO_CAUSE_DATATYPE_CONVERSION | IO_CAUSE_NO_SELECTION_IO, buf, sizeof buf);
+    CHECK_STR(buf, "datatype conversion, selection or vector I/O disabled");
     io_mode_cause_words(IO_CAUSE_MPI_OPT_TYPES_DISABLED | IO_CAUSE_DATATYPE_CONVERSION, buf, 24);
     CHECK_STR(buf, "datatype conversion, MP"); /* cut to fit */
 }
