@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import time
 
-from harness import Run, base_env
+from harness import Run, base_env, launcher_is_hydra
 from netns import HUB_ADDRESS, SUBNET, Cluster, why_not as netns_why_not
 
 # What the daemons and clients are, and where Debian has them.
@@ -41,6 +41,9 @@ FINISHED = ("COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPT
 
 def why_not():
     """None when a Slurm cluster can be made here, else why not (one line)."""
+    if launcher_is_hydra():
+        return ("this h5perf is built with MPICH; the Slurm tests start Open MPI's processes "
+                "(srun --mpi=pmix, and mpirun)")
     why = netns_why_not()
     if why:
         return why
