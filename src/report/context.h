@@ -8,8 +8,8 @@
 #include "cli/cli.h"
 
 /* The batch job a run is part of (docs/results.md), as world rank 0's
- * environment describes it: the job's allocation, and the step that started
- * the processes. Fields in the JSON's order. */
+ * environment describes it: the job's allocation, and the step rank 0
+ * belongs to. Fields in the JSON's order. */
 enum batch_field {
     BATCH_JOB_ID,
     BATCH_JOB_NAME,
