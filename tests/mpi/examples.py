@@ -5,6 +5,7 @@ to a real Slurm by tests/multihost/slurm_cases.py.
 """
 import json
 import os
+import shlex
 import subprocess
 
 from common import case
@@ -24,7 +25,13 @@ def example_pbs_script():
         data, work, bin_ = (os.path.join(d, x) for x in ("data", "work", "bin"))
         for x in (data, work, bin_):
             os.makedirs(x)
-        os.symlink(os.environ.get("MPIEXEC", "mpiexec"), os.path.join(bin_, "mpiexec"))
+        # A script, not a link: MPICH's mpiexec finds its proxy beside its
+        # own path.
+        wrapper = os.path.join(bin_, "mpiexec")
+        with open(wrapper, "w") as fh:
+            fh.write('#!/bin/sh\nexec %s "$@"\n'
+                     % shlex.quote(os.environ.get("MPIEXEC", "mpiexec")))
+        os.chmod(wrapper, 0o755)
         nodes = os.path.join(d, "nodes")
         with open(nodes, "w") as fh:
             fh.write("localhost\nlocalhost\n")
