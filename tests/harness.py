@@ -52,7 +52,11 @@ def h5perf():
 
 
 def base_env(extra=None):
-    env = dict(os.environ)
+    """os.environ without what would change a run: h5perf's variables, and
+    a batch job's (the suite may itself run in one: Open MPI's mpiexec would
+    take its allocation, and the JSON would record the job)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("SLURM_", "SBATCH_", "SALLOC_", "SRUN_", "PBS_"))}
     for k in ("USER", "LOGIN", "HDF5_NOCLEANUP", "HDF5_MPI_INFO", "HDF5_PARAPREFIX"):
         env.pop(k, None)
     env.update(extra or {})

@@ -284,6 +284,41 @@ static void context_warn_build(const struct run_context *c)
                 c->build_type, c->c_flags);
 }
 
+/* The batch systems h5perf recognises, by the variable that names the job
+ * (the first field), and the variables of each field; Slurm first, since its
+ * PBS compatibility plugin (spank_pbs) sets PBS_JOBID as well. */
+static const struct {
+    const char *system;
+    const char *var[BATCH_FIELDS];
+} context_batch_vars[] = {
+    {"slurm",
+     {[BATCH_JOB_ID] = "SLURM_JOB_ID",
+      [BATCH_JOB_NAME] = "SLURM_JOB_NAME",
+      [BATCH_PARTITION] = "SLURM_JOB_PARTITION",
+      [BATCH_NODES] = "SLURM_JOB_NUM_NODES",
+      [BATCH_NODE_LIST] = "SLURM_JOB_NODELIST",
+      [BATCH_STEP_ID] = "SLURM_STEP_ID",
+      [BATCH_TASKS] = "SLURM_STEP_NUM_TASKS",
+      [BATCH_TASKS_PER_NODE] = "SLURM_STEP_TASKS_PER_NODE"}},
+    {"pbs",
+     {[BATCH_JOB_ID] = "PBS_JOBID",
+      [BATCH_JOB_NAME] = "PBS_JOBNAME",
+      [BATCH_PARTITION] = "PBS_QUEUE"}},
+};
+
+static void context_batch(struct batch_job *b)
+{
+    for (size_t i = 0; i < sizeof context_batch_vars / sizeof context_batch_vars[0]; i++) {
+        if (!getenv(context_batch_vars[i].var[BATCH_JOB_ID]))
+            continue;
+        b->system = context_batch_vars[i].system;
+        for (int f = 0; f < BATCH_FIELDS; f++)
+            b->field[f] =
+                context_batch_vars[i].var[f] ? getenv(context_batch_vars[i].var[f]) : NULL;
+        return;
+    }
+}
+
 void context_init(struct run_context *c, const struct run *s, int argc, char **argv)
 {
     memset(c, 0, sizeof *c);
@@ -306,6 +341,7 @@ void context_init(struct run_context *c, const struct run *s, int argc, char **a
     c->env_paraprefix = getenv("HDF5_PARAPREFIX");
     c->env_nocleanup = getenv("HDF5_NOCLEANUP");
     c->env_mpi_info = getenv("HDF5_MPI_INFO");
+    context_batch(&c->batch);
 }
 
 void context_end(struct run_context *c, int exit_status)

@@ -7,6 +7,26 @@
 
 #include "cli/cli.h"
 
+/* The batch job a run is part of (docs/results.md), as world rank 0's
+ * environment describes it: the job's allocation, and the step rank 0
+ * belongs to. Fields in the JSON's order. */
+enum batch_field {
+    BATCH_JOB_ID,
+    BATCH_JOB_NAME,
+    BATCH_PARTITION,
+    BATCH_NODES,     /* the job's */
+    BATCH_NODE_LIST, /* the job's, as the batch system writes it */
+    BATCH_STEP_ID,   /* the step's */
+    BATCH_TASKS,     /* the step's */
+    BATCH_TASKS_PER_NODE,
+    BATCH_FIELDS
+};
+
+struct batch_job {
+    const char *system;              /* "slurm", "pbs"; NULL: not under a batch system */
+    const char *field[BATCH_FIELDS]; /* the variables' values; NULL = unset */
+};
+
 struct run_context {
     char version[32];      /* h5perf */
     char commit[48];       /* git commit of the build, or "unknown" */
@@ -32,6 +52,7 @@ struct run_context {
     char *const *argv;
     struct cli_warnings warnings;                              /* announced adjustments */
     const char *env_paraprefix, *env_nocleanup, *env_mpi_info; /* NULL = undefined */
+    struct batch_job batch;
     int exit_status;
     char page_cache[640]; /* the page-cache warning (docs/performance.md), "" if none */
 };

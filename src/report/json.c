@@ -5,6 +5,8 @@
 #include "cli/option.h"
 #include "plan/point.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/jsonw.h"
@@ -35,6 +37,46 @@ static void json_lines(struct jsonw *w, const char *text)
             jsonw_string(w, line);
         }
         p += n + (nl ? 1 : 0);
+    }
+    jsonw_end(w);
+}
+
+/* The batch job's keys; a count is written as a number, or null when its
+ * variable is not a whole number. */
+static const struct {
+    const char *key;
+    bool count;
+} json_batch_keys[BATCH_FIELDS] = {
+    [BATCH_JOB_ID] = {"job_id", false},       [BATCH_JOB_NAME] = {"job_name", false},
+    [BATCH_PARTITION] = {"partition", false}, [BATCH_NODES] = {"nodes", true},
+    [BATCH_NODE_LIST] = {"node_list", false}, [BATCH_STEP_ID] = {"step_id", false},
+    [BATCH_TASKS] = {"tasks", true},          [BATCH_TASKS_PER_NODE] = {"tasks_per_node", false},
+};
+
+static void json_batch(struct jsonw *w, const struct batch_job *b)
+{
+    jsonw_key(w, "batch");
+    if (!b->system) {
+        jsonw_null(w);
+        return;
+    }
+    jsonw_object(w);
+    jsonw_key(w, "system");
+    jsonw_string(w, b->system);
+    for (int f = 0; f < BATCH_FIELDS; f++) {
+        const char *v = b->field[f];
+        jsonw_key(w, json_batch_keys[f].key);
+        if (!json_batch_keys[f].count) {
+            jsonw_string(w, v);
+            continue;
+        }
+        char *end = NULL;
+        errno = 0;
+        long long n = v && *v >= '0' && *v <= '9' ? strtoll(v, &end, 10) : -1;
+        if (n >= 0 && errno == 0 && *end == '\0')
+            jsonw_int(w, n);
+        else
+            jsonw_null(w);
     }
     jsonw_end(w);
 }
@@ -98,6 +140,7 @@ static void json_context(struct jsonw *w, const struct run_context *c)
     for (int i = 0; i < c->argc; i++)
         jsonw_string(w, c->argv[i]);
     jsonw_end(w);
+    json_batch(w, &c->batch);
     jsonw_end(w);
 }
 

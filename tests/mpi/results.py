@@ -344,3 +344,46 @@ def overhead_section_and_progress():
         r = run(2, "-e 64K -B 16K -x 32K -X 32K -p 2", env={"HDF5_PARAPREFIX": d})
         expect(not any(l.startswith("Overhead") for l in r.lines), "not by default", r)
         expect_eq(r.err.count("progress"), 0, "no progress by default", r)
+
+
+SLURM_STEP = {"SLURM_JOB_ID": "4242", "SLURM_JOB_NAME": 'h5perf "block"\tsweep',
+              "SLURM_JOB_PARTITION": "batch", "SLURM_JOB_NUM_NODES": "2",
+              "SLURM_JOB_NODELIST": "node[07-08]", "SLURM_STEP_ID": "3",
+              "SLURM_STEP_NUM_TASKS": "4", "SLURM_STEP_TASKS_PER_NODE": "2(x2)"}
+
+
+def batch_of(env):
+    """context.batch of a small run whose processes (not mpiexec, which
+    would take Slurm's variables for an allocation of its own) have env."""
+    wrap = "; ".join("export %s=%s" % (k, shlex.quote(v)) for k, v in sorted(env.items())) or ":"
+    with TempDir() as d:
+        r = run(2, "-e 16K -x 16K -X 16K -p 2 -A posix --format json",
+                env={"HDF5_PARAPREFIX": d}, wrap=wrap)
+        expect_eq((r.rc, r.h5perf_err), (0, []), "exit status, lines", r)
+        doc = json.loads(r.out)
+        validate(doc, r)
+        return doc["context"].get("batch", "absent"), r
+
+
+@case
+def results_json_batch_job():
+    """context.batch records the batch job from process 0's environment, as
+    given: null without one; Slurm's job, partition, nodes and step; PBS's
+    job id, name and queue; a count that is not a whole number is null;
+    Slurm's record wins over the PBS_JOBID its PBS plugin sets."""
+    batch, r = batch_of({})
+    expect_eq(batch, None, "no batch system", r)
+    batch, r = batch_of(SLURM_STEP)
+    expect_eq(batch, {"system": "slurm", "job_id": "4242", "job_name": 'h5perf "block"\tsweep',
+                      "partition": "batch", "nodes": 2, "node_list": "node[07-08]",
+                      "step_id": "3", "tasks": 4, "tasks_per_node": "2(x2)"}, "a Slurm step", r)
+    pbs = {"PBS_JOBID": "1234.pbs01", "PBS_JOBNAME": "h5perf", "PBS_QUEUE": "workq"}
+    batch, r = batch_of(pbs)
+    expect_eq(batch, {"system": "pbs", "job_id": "1234.pbs01", "job_name": "h5perf",
+                      "partition": "workq", "nodes": None, "node_list": None, "step_id": None,
+                      "tasks": None, "tasks_per_node": None}, "a PBS job", r)
+    odd = dict(pbs, SLURM_JOB_ID="77", SLURM_JOB_NUM_NODES="2x", SLURM_STEP_NUM_TASKS="")
+    batch, r = batch_of(odd)
+    expect_eq(batch, {"system": "slurm", "job_id": "77", "job_name": None, "partition": None,
+                      "nodes": None, "node_list": None, "step_id": None, "tasks": None,
+                      "tasks_per_node": None}, "Slurm with PBS_JOBID, counts not numbers", r)
