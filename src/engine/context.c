@@ -21,6 +21,7 @@
 #endif
 
 #include "backend/backend.h"
+#include "cli/option.h"
 #include "engine/memory.h"
 #include "engine/sink.h"
 #include "h5perf_commit.h"
@@ -200,7 +201,8 @@ static int64_t context_file_bytes(const struct session *s, const struct session_
 static void context_page_cache(struct run_context *c, const struct session *s, const char *by_rank)
 {
     const struct config *cfg = s->cfg;
-    unsigned apis = cfg->apis & ~(cfg->direct ? API_BIT(API_POSIX) : 0u);
+    /* --direct's APIs (its row of the option table) bypass the cache. */
+    unsigned apis = cfg->apis & ~(cfg->direct ? opt_row_of(OPT_DIRECT)->apis : 0u);
     if (!by_rank || cfg->write_only || cfg->read_only || !apis)
         return;
     char counts[128] = "";

@@ -13,6 +13,7 @@
 
 #include "backend/backend.h"
 #include "cli/cli.h"
+#include "cli/option.h"
 #include "api/model.h"
 #include "cli/sweep.h"
 #include "engine/agree.h"
@@ -221,7 +222,7 @@ static int setup_check_name(const struct run *s, int a, const char *name, struct
         return -1;
     if (c->read_only)
         return setup_check_source(s, a, name, m) < 0 ||
-                       (c->direct && a == API_POSIX &&
+                       (c->direct && (opt_row_of(OPT_DIRECT)->apis & API_BIT(a)) &&
                         names_direct(s->dir, c->spelled[OPT_DIRECT], name, m) < 0)
                    ? -1
                    : 0;
