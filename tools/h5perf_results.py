@@ -12,7 +12,7 @@ import statistics
 import sys
 
 SCHEMA = "h5perf-results"
-SCHEMA_VERSIONS = (1, 2)  # 2 adds the block and particles patterns (config.pattern, layout)
+SCHEMA_VERSIONS = (1, 2, 3)  # 2 adds the block and particles patterns (config.pattern, layout); 3 latency, intervals, bounds
 MIB = 1 << 20
 
 APIS = ("posix", "mpiio", "phdf5", "pnetcdf")  # pnetcdf: builds with PnetCDF (docs/pnetcdf.md)
