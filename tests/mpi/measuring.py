@@ -208,6 +208,22 @@ def check_block_file(d, api, side):
                                                                          bad[:1].tolist()))
 
 
+def check_duration(x, r):
+    """A run of --duration: every repetition's bytes in the samples, the
+    read's once, and the repetitions' spread (how many repetitions a
+    duration takes is checked on the synthetic clock,
+    duration_counts_on_a_synthetic_clock)."""
+    b = x["bounded"][0]
+    reps = b["repetitions"]
+    write = [y for y in x["measures"] if y["measure"] == "write_open_close"][0]
+    expect(reps["count"] >= 1, "%s: %d repetitions" % (x["api"], reps["count"]), r)
+    expect_eq((b["write_bytes"], b["read_bytes"], write["samples"][0]["bytes"]),
+              (reps["count"] * x["bytes"], x["bytes"], b["write_bytes"]),
+              "bytes of %s" % x["api"], r)
+    m = reps["mib_per_s"]
+    expect(0 < m["min"] <= m["mean"] <= m["max"] and m["sd"] >= 0, "spread %s" % m, r)
+
+
 @case
 def duration_repeats_and_reports():
     """--duration repeats each file's write phase, a new file each time or
@@ -231,14 +247,8 @@ def duration_repeats_and_reports():
             for x in doc["runs"]:
                 b = x["bounded"][0]
                 reps = b["repetitions"]
-                expect(reps["count"] >= 2, "%s: %d repetitions" % (x["api"], reps["count"]), r)
-                expect_eq((b["write_bytes"], b["read_bytes"]),
-                          (reps["count"] * x["bytes"], x["bytes"]), "bytes of %s" % x["api"], r)
-                m = reps["mib_per_s"]
-                expect(0 < m["min"] <= m["mean"] <= m["max"] and m["sd"] >= 0, "spread %s" % m,
-                       r)
+                check_duration(x, r)
                 write = [y for y in x["measures"] if y["measure"] == "write_open_close"][0]
-                expect_eq(write["samples"][0]["bytes"], b["write_bytes"], "sample bytes", r)
                 # The whole duration's throughput: all bytes over all seconds.
                 s = write["samples"][0]["seconds"]["slowest"]
                 expect(abs(write["summary"]["mib_per_s"]["avg"] * s * 1048576
@@ -246,6 +256,24 @@ def duration_repeats_and_reports():
                 if x["processes"] == 2:
                     check_block_file(d, x["api"], 256)
             title = [l for l in r.lines if l.startswith("Writes repeated for 0.5 s")]
+            # The guide's and the particles pattern's write phases repeat
+            # alike (the particles pattern's group Timestep_0 each time).
+            counts = [x["bounded"][0]["repetitions"]["count"] for x in doc["runs"]]
+            more = os.path.join(d, "more")
+            os.mkdir(more)
+            for args in ("-e 256K -x 64K -X 64K -B 64K", "--pattern particles --particles 4096"):
+                r2 = run(2, "%s -A %s -p 2 -D v --duration 0.3 --repeat %s --results %s" % (
+                    args, ",".join(apis), repeat, results),
+                    env={"HDF5_PARAPREFIX": more}, timeout=300)
+                expect_eq(r2.rc, 0, "exit status (%s)" % args, r2)
+                with open(results) as fh:
+                    doc2 = json.load(fh)
+                validate(doc2, r2)
+                for x in doc2["runs"]:
+                    check_duration(x, r2)
+                    counts.append(x["bounded"][0]["repetitions"]["count"])
+            # Small POSIX writes repeat many times, whatever the load.
+            expect(max(counts) >= 2, "repetitions %s" % counts, r)
             # One section per process count (2, then 1).
             expect_eq(title, ["Writes repeated for 0.5 s (%s): MB/s over the whole duration "
                               "(median over iterations), and the repetitions' spread (of the "
@@ -313,6 +341,20 @@ def confidence_stops_at_the_interval_or_a_bound():
     expect_eq([x[1:] for x in noisy], [["12", "max_iterations"]] * 4, "noise, 12 at most", None)
     timed = null_run("0.01,0.03,0.02", "--max-time 0.3")
     expect_eq([x[1:] for x in timed], [["8", "max_time"]] * 4, "noise, 0.3 s at most", None)
+
+
+@case
+def duration_counts_on_a_synthetic_clock():
+    """On the null backend's clock every write repetition takes exactly 0.1 s
+    (one transfer): --duration 0.35 makes 4 repetitions (0.1, 0.2 and 0.3 s
+    are short of it, the fourth starts at 0.3 s), --duration 0.3 makes 3
+    (the third ends at exactly 0.3 s), and the read phase reads once."""
+    for duration, count in (("0.35", "4"), ("0.3", "3")):
+        r = run(2, "-e 1K -B 1K -x 1K -X 1K -A posix -p 2 --duration " + duration,
+                env={"H5PERF_NULL_SECONDS": "0.1"}, exe=os.environ["ENGINE_NULL"])
+        expect_eq(r.rc, 0, "exit status", r)
+        rows = [l.split() for l in r.lines if l.startswith("    transfer size 1KB")]
+        expect_eq([x[4] for x in rows], [count], "repetitions with --duration %s" % duration, r)
 
 
 @case
