@@ -18,6 +18,7 @@
 struct backend_file {
     hid_t file, fapl, dxpl;
     enum backend_mode mode;
+    bool writing; /* the current step writes (a read-write file moves both ways) */
     const char *path;
     const struct plan *plan;
     struct plan_var var; /* the current variable */
@@ -254,7 +255,7 @@ static int phdf5_transfer_fail(struct backend_file *f, const struct plan_step *s
     for (int i = 0; s->nslabs > 0 && i < sl->ndims && used < sizeof at; i++)
         used +=
             (size_t)snprintf(at + used, sizeof at - used, "%s%" PRId64, i ? "," : "", sl->start[i]);
-    return err_hdf5_ctx(e, f->mode != BACKEND_READ ? "write" : "read", f->path, -1, s->bytes,
+    return err_hdf5_ctx(e, f->writing ? "write" : "read", f->path, -1, s->bytes,
                         "transfer %" PRId64 " of '%s', %" PRId64 " bytes from element (%s)",
                         s->index, f->var.name, s->bytes, at);
 }
@@ -262,6 +263,7 @@ static int phdf5_transfer_fail(struct backend_file *f, const struct plan_step *s
 static int phdf5_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                           struct err *e)
 {
+    f->writing = s->write;
     /* An empty dataset has no storage to move to (HDF5 fails on its
      * undefined address): the file per process of a process without
      * data, which no other process opens. */
@@ -270,9 +272,8 @@ static int phdf5_transfer(struct backend_file *f, const struct plan_step *s, voi
         return 0;
     if (phdf5_select(f, s, e) < 0)
         return -1;
-    herr_t rc = f->mode != BACKEND_READ
-                    ? H5Dwrite(f->dset, f->type, f->mspace, f->fspace, f->dxpl, buf)
-                    : H5Dread(f->dset, f->type, f->mspace, f->fspace, f->dxpl, buf);
+    herr_t rc = f->writing ? H5Dwrite(f->dset, f->type, f->mspace, f->fspace, f->dxpl, buf)
+                           : H5Dread(f->dset, f->type, f->mspace, f->fspace, f->dxpl, buf);
     f->called = rc >= 0;
     return rc < 0 ? phdf5_transfer_fail(f, s, e) : 0;
 }

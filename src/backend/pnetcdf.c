@@ -22,6 +22,7 @@ struct backend_file {
     bool indep;   /* in independent data mode */
     bool collective, sync;
     enum backend_mode mode;
+    bool writing; /* the current step writes (a read-write file moves both ways) */
     const char *path;
     const struct plan *plan;
     MPI_Info info;       /* a copy of the run's hints with PnetCDF's alignment, or MPI_INFO_NULL */
@@ -293,7 +294,7 @@ static int pncdf_transfer_fail(struct backend_file *f, const struct plan_step *s
     for (int d = 0; d < f->var.ndims && used < sizeof at; d++)
         used += (size_t)snprintf(at + used, sizeof at - used, "%s%lld", d ? "," : "",
                                  (long long)f->starts[d]);
-    return err_set(e, "PnetCDF", f->mode != BACKEND_READ ? "write" : "read", f->path, -1, s->bytes,
+    return err_set(e, "PnetCDF", f->writing ? "write" : "read", f->path, -1, s->bytes,
                    "transfer %" PRId64 " of '%s', %" PRId64 " bytes from element (%s): %s",
                    s->index, plan_var_leaf(&f->var), s->bytes, at, ncmpi_strerror(status));
 }
@@ -301,6 +302,7 @@ static int pncdf_transfer_fail(struct backend_file *f, const struct plan_step *s
 static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                           struct err *e)
 {
+    f->writing = s->write;
     /* An empty variable (the file per process of a process without
      * particles, which no other process opens) has nothing to move. */
     if (model_product(f->var.ndims, f->var.dims) == 0)
@@ -309,7 +311,7 @@ static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, voi
         return -1;
     int id = f->ncid, v = f->varid, rc;
     MPI_Offset n = s->bytes / f->var.elem;
-    bool write = f->mode != BACKEND_READ;
+    bool write = f->writing;
     if (write && f->npieces == 1)
         rc = f->collective ? ncmpi_put_vara_all(id, v, f->starts, f->counts, buf, n, f->mtype)
                            : ncmpi_put_vara(id, v, f->starts, f->counts, buf, n, f->mtype);
