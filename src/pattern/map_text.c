@@ -195,6 +195,8 @@ static int map_process(struct map_text *t, struct map_span head, struct map_span
                         "'%s' is not a map line: expected 'processes N', 'array DIMS', or 'P: "
                         "RUNS' (P a process from 0)",
                         line, NULL);
+    if (b->nprocs == 0)
+        return map_fail(t, "'%s': expected 'processes N' first", line, NULL);
     if (b->ndecomps == 0)
         return map_fail(t, "'%s': a process's line before the first 'array DIMS'", line, NULL);
     if (p >= b->nprocs) {
