@@ -105,6 +105,12 @@ static int map_check_vars(const struct config *c, const struct map_input *in, st
     if (total == 0)
         return cli_fail(m, "h5perf: %s '%s': gives no decomposition a variable",
                         c->spelled[OPT_VARS], c->raw[OPT_VARS]);
+    int64_t elems = 0;
+    for (int k = 0; k < in->ndecomps; k++)
+        elems += map_vars_of(c, k) > 0 ? in->d[k].total : 0;
+    if (elems == 0)
+        return cli_fail(m, "h5perf: %s: no process has an element of its decompositions%s", opt,
+                        c->nvar_counts ? " with variables (--vars)" : "");
     return 0;
 }
 

@@ -199,7 +199,7 @@ static int map_read(const struct pattern_files *f, const char *path, struct map_
     enum pattern_file_kind kind = PATTERN_FILE_TEXT;
     char lib[E3SM_WHY];
     if (f->kind(f->ctx, path, &kind, lib, sizeof lib) < 0) {
-        snprintf(why, wlen, "%s", lib);
+        snprintf(why, wlen, "%s%s", strncmp(lib, "is ", 3) == 0 ? "" : "cannot be read: ", lib);
         return -1;
     }
     if (kind == PATTERN_FILE_TEXT) {
