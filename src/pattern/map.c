@@ -52,29 +52,33 @@ static bool map_add(int64_t *sum, int64_t a, int64_t b, int64_t c)
            __builtin_add_overflow(*sum, x, sum);
 }
 
+/* The sizes; once the shared file's fits in 64 bits (else only overflow
+ * is set), every other figure is at most it. */
 static void map_sizes(const struct config *c, const struct map_input *in, struct map_sizes *s,
                       int64_t *buffers)
 {
     memset(s, 0, sizeof *s);
     int64_t e = c->elem, per = c->transfer_size / c->elem;
-    for (int k = 0; k < in->ndecomps; k++) {
+    for (int k = 0; k < in->ndecomps && !s->overflow; k++)
+        s->overflow = map_add(&s->shared, map_vars_of(c, k), in->d[k].elems, e);
+    for (int k = 0; k < in->ndecomps && !s->overflow; k++) {
         const struct map_decomp *d = &in->d[k];
         int v = map_vars_of(c, k);
         if (v == 0)
             continue;
         s->nvars += v;
-        s->overflow |= map_add(&s->phase, v, d->total, e) || map_add(&s->shared, v, d->elems, e) ||
-                       __builtin_mul_overflow(d->elems, e, &s->var_bytes);
+        s->phase += v * d->total * e;
         int64_t most = d->most * e, call = per > 0 && per < d->most ? per * e : most;
         s->tail = (d->elems - d->end) * e;
         s->buffer = most > s->buffer ? most : s->buffer;
         s->call = call > s->call ? call : s->call;
+        s->var_bytes = d->elems * e > s->var_bytes ? d->elems * e : s->var_bytes;
     }
-    for (int p = 0; p < in->nprocs; p++) {
+    for (int p = 0; p < in->nprocs && !s->overflow; p++) {
         int64_t own = 0, buf = 0;
         for (int k = 0; k < in->ndecomps; k++) {
             int v = map_vars_of(c, k);
-            s->overflow |= map_add(&own, v, in->d[k].count[p], e);
+            own += v * in->d[k].count[p] * e;
             if (v > 0 && in->d[k].count[p] * e > buf)
                 buf = in->d[k].count[p] * e;
         }
@@ -82,9 +86,6 @@ static void map_sizes(const struct config *c, const struct map_input *in, struct
         if (buffers)
             buffers[p] = buf;
     }
-    for (int k = 0; k < in->ndecomps; k++)
-        if (map_vars_of(c, k) > 0 && in->d[k].elems * e > s->var_bytes)
-            s->var_bytes = in->d[k].elems * e;
 }
 
 /* --vars against the map: one count, or one per decomposition, naming some
@@ -114,20 +115,33 @@ static int map_check_vars(const struct config *c, const struct map_input *in, st
     return 0;
 }
 
-/* Every process's boxes of a decomposition, cut at --transfer-size, stay
- * within the int counts of one call. */
+/* Every process's boxes of a decomposition, cut at --transfer-size, are
+ * at most MAP_MAX_PIECES (what a plan keeps; within the int counts of one
+ * call too). */
 static int map_check_boxes(const struct config *c, const struct map_input *in, struct cli_msg *m)
 {
     char opt[160];
     map_option_text(c, opt, sizeof opt);
+    int64_t per = c->transfer_size / c->elem;
     for (int k = 0; k < in->ndecomps; k++)
-        for (int p = 0; p < in->nprocs; p++) {
-            int64_t n = in->d[k].first[p + 1] - in->d[k].first[p];
-            if (n > (INT_MAX - 1) / (MODEL_RANGE_BOXES + 1))
+        for (int p = 0; p < in->nprocs && map_vars_of(c, k) > 0; p++) {
+            int64_t n = in->d[k].first[p + 1] - in->d[k].first[p], calls = 0;
+            if (per > 0)
+                calls = in->d[k].count[p] / per + 1;
+            if (n <= MAP_MAX_PIECES && calls <= (MAP_MAX_PIECES - n) / MODEL_RANGE_BOXES)
+                continue;
+            if (calls > 0)
                 return cli_fail(m,
-                                "h5perf: %s: %s: process %d's selection has %" PRId64
-                                " boxes, more than one call takes (%d)",
-                                opt, in->d[k].name, p, n, (INT_MAX - 1) / (MODEL_RANGE_BOXES + 1));
+                                "h5perf: %s '%s': cuts process %d's selection of %s (%" PRId64
+                                " boxes) into %" PRId64 " calls, more pieces than h5perf plans "
+                                "(%d); give a larger %s",
+                                c->spelled[OPT_TRANSFER_SIZE], c->raw[OPT_TRANSFER_SIZE], p,
+                                in->d[k].name, n, calls, MAP_MAX_PIECES,
+                                c->spelled[OPT_TRANSFER_SIZE]);
+            return cli_fail(m,
+                            "h5perf: %s: %s: process %d's selection has %" PRId64
+                            " boxes, more than h5perf plans (%d)",
+                            opt, in->d[k].name, p, n, MAP_MAX_PIECES);
         }
     return 0;
 }

@@ -14,8 +14,11 @@
 
 #define MAP_MAX_DECOMPS 64
 /* Processes a map may declare, and rows its overlap check walks. */
-#define MAP_MAX_PROCS (1 << 24)
+#define MAP_MAX_PROCS (1 << 20)
 #define MAP_MAX_ROWS  (1 << 24)
+/* Boxes one process's plan keeps of one decomposition, cut at the calls'
+ * bounds (each a box, a slab and a run per variable). */
+#define MAP_MAX_PIECES (1 << 22)
 
 /* One decomposition: an array and each process's selection of it, as
  * boxes one after another in the array's C order (every box after the

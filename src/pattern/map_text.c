@@ -104,8 +104,10 @@ static int map_processes(struct map_text *t, struct map_span rest, struct map_sp
     if (b->nprocs > 0)
         return map_fail(t, "'%s': the processes are given once, before the first array", line,
                         NULL);
+    char most[24];
+    snprintf(most, sizeof most, "%d", MAP_MAX_PROCS);
     if (rc != 0 || n < 1 || n > MAP_MAX_PROCS || map_trim(rest).n > 0)
-        return map_fail(t, "'%s': expected 'processes N', N from 1 to %s", line, "16777216");
+        return map_fail(t, "'%s': expected 'processes N', N from 1 to %s", line, most);
     b->nprocs = (int)n;
     t->seen = calloc((size_t)n, sizeof *t->seen);
     if (!t->seen) {

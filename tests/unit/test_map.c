@@ -49,7 +49,7 @@ static void check_text_refusals(void)
         {"processes 2\n", "has no 'array DIMS' line"},
         {"array 10\n", "line 1: 'array 10': an array before 'processes N'"},
         {"0: 0:1\n", "line 1: '0: 0:1': expected 'processes N' first"},
-        {"processes 0\n", "line 1: 'processes 0': expected 'processes N', N from 1 to 16777216"},
+        {"processes 0\n", "line 1: 'processes 0': expected 'processes N', N from 1 to 1048576"},
         {"processes 2\nprocesses 2\n",
          "line 2: 'processes 2': the processes are given once, before the first array"},
         {"processes 2\narray 10x\n",
