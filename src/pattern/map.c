@@ -133,10 +133,10 @@ static int map_check_boxes(const struct config *c, const struct map_input *in, s
             if (calls > 0)
                 return cli_fail(m,
                                 "h5perf: %s '%s': cuts process %d's selection of %s (%" PRId64
-                                " boxes) into %" PRId64 " calls, more pieces than h5perf plans "
+                                " box%s) into %" PRId64 " calls, more pieces than h5perf plans "
                                 "(%d); give a larger %s",
                                 c->spelled[OPT_TRANSFER_SIZE], c->raw[OPT_TRANSFER_SIZE], p,
-                                in->d[k].name, n, calls, MAP_MAX_PIECES,
+                                in->d[k].name, n, n == 1 ? "" : "es", calls, MAP_MAX_PIECES,
                                 c->spelled[OPT_TRANSFER_SIZE]);
             return cli_fail(m,
                             "h5perf: %s: %s: process %d's selection has %" PRId64
