@@ -516,3 +516,33 @@ def map_results():
         expect_eq(sorted({(x["api"], x["layout"], x["bytes"]) for x in doc["runs"]}),
                   sorted((a, l, moved) for a in ("mpiio", "posix") for l in ("fpp", "shared")),
                   "runs")
+
+
+@case
+def map_read_only():
+    """Files a -w run kept are read back by --read-only (posix, mpiio,
+    phdf5, pnetcdf where built) and verified; a map whose first array is one
+    element longer is refused before anything is read."""
+    decomps, text = text_map(3)
+    apis = ",".join(apis_here())
+    with TempDir() as d:
+        path, other = os.path.join(d, "map.txt"), os.path.join(d, "other.txt")
+        with open(path, "w") as fh:
+            fh.write(text)
+        n = decomps[0].n
+        with open(other, "w") as fh:
+            fh.write(text.replace("array %d\n" % n, "array %d\n" % (n + 1), 1))
+        data = os.path.join(d, "data")
+        os.mkdir(data)
+        env = {"HDF5_PARAPREFIX": data, KEEP: "1"}
+        base = "--pattern map --layout shared -A %s" % apis
+        r = run(3, "%s --map %s -w" % (base, path), env=env)
+        expect_eq((r.rc, r.h5perf_err), (0, []), "write run", r)
+        check_shared(data, decomps, [1, 1, 1], 8, apis_here())
+        r = run(3, "%s --map %s --read-only -D v" % (base, path), env=env)
+        expect_eq((r.rc, r.h5perf_err), (0, []), "read-only run", r)
+        r = run(3, "--pattern map --layout shared -A posix --map %s --read-only" % other, env=env)
+        want = ("h5perf: --read-only: data file '%s/#pio_tmp_1.posix' holds %d bytes, fewer "
+                "than the %d this run reads (written with other options?)")
+        size = os.path.getsize(os.path.join(data, "#pio_tmp_1.posix"))
+        expect_eq((r.rc, r.h5perf_err), (2, [want % (data, size, size + 8)]), "refusal", r)
