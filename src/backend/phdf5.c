@@ -18,6 +18,7 @@
 struct backend_file {
     hid_t file, fapl, dxpl;
     enum backend_mode mode;
+    bool writing; /* the current step writes (a read-write file moves both ways) */
     const char *path;
     const struct plan *plan;
     struct plan_var var; /* the current variable */
@@ -67,7 +68,7 @@ static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, 
     f->mode = mode;
     f->path = path;
     f->plan = plan;
-    f->sync = mode == BACKEND_WRITE && ctx->set->fsync;
+    f->sync = mode != BACKEND_READ && ctx->set->fsync;
     if (phdf5_props(f, ctx, e) < 0) {
         phdf5_close(f, e);
         return -1;
@@ -76,7 +77,7 @@ static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, 
         f->file =
             H5Fcreate(path, may_truncate ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, f->fapl);
     else
-        f->file = H5Fopen(path, H5F_ACC_RDONLY, f->fapl);
+        f->file = H5Fopen(path, mode == BACKEND_REWRITE ? H5F_ACC_RDWR : H5F_ACC_RDONLY, f->fapl);
     if (f->file < 0) {
         /* err_hdf5() marks e->exists when an exclusive create found the
          * file: the MPI-IO driver's innermost message says "file exists",
@@ -305,7 +306,7 @@ static int phdf5_transfer_fail(struct backend_file *f, const struct plan_step *s
     for (int i = 0; s->nslabs > 0 && i < sl->ndims && used < sizeof at; i++)
         used +=
             (size_t)snprintf(at + used, sizeof at - used, "%s%" PRId64, i ? "," : "", sl->start[i]);
-    return err_hdf5_ctx(e, f->mode == BACKEND_WRITE ? "write" : "read", f->path, -1, s->bytes,
+    return err_hdf5_ctx(e, f->writing ? "write" : "read", f->path, -1, s->bytes,
                         "transfer %" PRId64 " of '%s', %" PRId64 " bytes from element (%s)",
                         s->index, f->var.name, s->bytes, at);
 }
@@ -313,6 +314,7 @@ static int phdf5_transfer_fail(struct backend_file *f, const struct plan_step *s
 static int phdf5_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                           struct err *e)
 {
+    f->writing = s->write;
     /* An empty dataset has no storage to move to (HDF5 fails on its
      * undefined address): the file per process of a process without
      * data, which no other process opens. */
@@ -321,9 +323,8 @@ static int phdf5_transfer(struct backend_file *f, const struct plan_step *s, voi
         return 0;
     if (phdf5_select(f, s, e) < 0)
         return -1;
-    herr_t rc = f->mode == BACKEND_WRITE
-                    ? H5Dwrite(f->dset, f->type, f->mspace, f->fspace, f->dxpl, buf)
-                    : H5Dread(f->dset, f->type, f->mspace, f->fspace, f->dxpl, buf);
+    herr_t rc = f->writing ? H5Dwrite(f->dset, f->type, f->mspace, f->fspace, f->dxpl, buf)
+                           : H5Dread(f->dset, f->type, f->mspace, f->fspace, f->dxpl, buf);
     f->called = rc >= 0;
     return rc < 0 ? phdf5_transfer_fail(f, s, e) : 0;
 }

@@ -221,7 +221,8 @@ class SlurmCluster(Cluster):
         """The environment of the daemons and clients: SLURM_CONF, none of
         the variables of a job this test itself may run in, and what Open
         MPI's processes need on these hosts (srun exports the whole
-        environment to the tasks): TCP only, on the private subnet."""
+        environment to the tasks): TCP only, on the private subnet, and
+        the workaround of docs/slurm.md for Open MPI 4.1's MPI_Init."""
         env = {k: v for k, v in base_env().items() if not k.startswith(("PMIX_", "PMI_"))}
         env.update({
             "SLURM_CONF": self.conf,
@@ -231,6 +232,9 @@ class SlurmCluster(Cluster):
             "OMPI_MCA_btl_tcp_if_include": SUBNET,
             "OMPI_MCA_oob_tcp_if_include": SUBNET,
             "OMPI_MCA_orte_tmpdir_base": os.path.join(self.state, "tmp"),
+            # Open MPI 4.1's race in MPI_Init under srun (docs/slurm.md):
+            # a blocking modex, and the barrier at the end of MPI_Init.
+            "OMPI_MCA_pmix_base_collect_data": "0",
         })
         env.update(extra or {})
         return env
