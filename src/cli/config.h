@@ -58,6 +58,10 @@ enum opt_id {
     OPT_SHIFT,
     OPT_VERSION,
     OPT_TRANSFER_SIZE,
+    OPT_HDF5_DRIVER,
+    OPT_HDF5_STRIPE,
+    OPT_HDF5_IOC_PER_NODE,
+    OPT_HDF5_MULTI_DATASET,
     OPT_COUNT
 };
 
@@ -149,6 +153,12 @@ struct config {
     int nalign, nshift;
     int64_t align_data[CONFIG_MAX_PLACES]; /* --align-data, bytes > 0 */
     int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */
+
+    /* HDF5's own options (--hdf5.*: api/hdf5_options.c, docs/hdf5.md). */
+    unsigned hdf5_drivers;   /* --hdf5.driver: bits 1 << enum hdf5_driver; 0: mpio */
+    int64_t hdf5_stripe;     /* --hdf5.subfiling-stripe, 0: HDF5's */
+    int hdf5_ioc_per_node;   /* --hdf5.ioc-per-node, 0: HDF5's */
+    bool hdf5_multi_dataset; /* --hdf5.multi-dataset */
 
     /* How each option was spelled ("-B", "--block-size") and its raw value,
      * NULL when not given: messages quote what the user typed. */

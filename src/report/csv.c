@@ -64,9 +64,12 @@ static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id 
         csv_text(out, r->errors);
     else if (st == RUN_VERIFY_FAILED)
         csv_text(out, "data verification failed (see stderr)");
-    /* The block pattern's layout: last, so that the guide's columns keep
-     * their places. */
-    fprintf(out, ",%s\n", r->layout >= 0 ? layout_name(r->layout) : "");
+    /* The block pattern's layout, then the API's variant (empty: its
+     * default): last, so that the guide's columns keep their places. */
+    const struct api_variant *v = api_variant(r->api, r->variant);
+    fprintf(out, ",%s,", r->layout >= 0 ? layout_name(r->layout) : "");
+    csv_text(out, v ? v->label : NULL);
+    fputc('\n', out);
 }
 
 int csv_write(FILE *out, const struct config *cfg, const struct results_log *log)

@@ -13,7 +13,7 @@
 /* The header line, without the newline. */
 #define CSV_HEADER                                                                                 \
     "processes,transfer_size,api,measure,iteration,status,bytes,seconds_slowest,"                  \
-    "seconds_fastest,seconds_mean,seconds_median,error,layout"
+    "seconds_fastest,seconds_mean,seconds_median,error,layout,variant"
 
 /* Writes the header and every sample to out. Returns 0, or -1 if the stream
  * reports an error. */

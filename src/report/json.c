@@ -314,6 +314,13 @@ static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struc
     json_size(w, "transfer_size", r->xfer);
     jsonw_key(w, "api");
     jsonw_string(w, api_desc(r->api)->key);
+    const struct api_opts *o = api_desc(r->api)->opts;
+    if (o) {
+        const struct api_variant *v = api_variant(r->api, r->variant);
+        jsonw_key_string(w, "variant", v ? v->label : NULL);
+        jsonw_key(w, o->prefix);
+        o->json_run(w, r->variant);
+    }
     if (r->layout >= 0) {
         jsonw_key(w, "layout");
         jsonw_string(w, layout_name(r->layout));

@@ -216,10 +216,10 @@ void text_xfer(FILE *out, const struct config *cfg, int nprocs, int64_t xfer)
             (double)side / (double)ONE_KB);
 }
 
-void text_api(FILE *out, enum api_id api)
+void text_api(FILE *out, enum api_id api, int variant)
 {
     indent(out, 2);
-    fprintf(out, "IO API = %s\n", api_desc(api) ? api_desc(api)->report_name : "unknown");
+    fprintf(out, "IO API = %s\n", api_desc(api) ? api_report_name(api, variant) : "unknown");
 }
 
 /* The names and timers of one phase's blocks, in the order of docs/original.md §7.3. */
