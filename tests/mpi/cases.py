@@ -6,7 +6,7 @@ Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
 files, report, failures, faults, results, caches, memory, block, particles, iomode,
-pnetcdf, plots, load, examples, conformance), each registering its cases with
+pnetcdf, plots, load, examples, conformance, hdf5_drivers), each registering its cases with
 common.case; this file only imports them and runs one by name.
 """
 import inspect
@@ -33,6 +33,7 @@ import plots  # noqa: E402,F401
 import load  # noqa: E402,F401
 import examples  # noqa: E402,F401
 import conformance  # noqa: E402,F401
+import hdf5_drivers  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
 
 # The ctest labels of a case beside "mpi": its module's pattern or API, and
@@ -42,6 +43,7 @@ from common import CASES, SKIP, Skip  # noqa: E402
 MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"],
                  "block": ["pattern_block"], "particles": ["pattern_particles"],
                  "pnetcdf": ["api_pnetcdf"], "iomode": ["api_phdf5"],
+                 "hdf5_drivers": ["api_phdf5"],
                  "conformance": ["conformance"]}
 NAME_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "hdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf", "guide": "pattern_guide", "block": "pattern_block",
