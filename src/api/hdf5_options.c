@@ -6,6 +6,7 @@
 #include "api/hdf5_options.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -92,6 +93,17 @@ static int hdf5_multi_option(struct config *cfg, const struct opt_row *row, cons
                         spelled, H5PERF_HDF5_VERSION);
     cfg->hdf5_multi_dataset = true;
     return 0;
+}
+
+void hdf5_drivers_text(const struct config *c, char *buf, size_t len)
+{
+    static const char *const words[HDF5_DRIVER_COUNT] = {"MPI-IO driver", "subfiling driver"};
+    unsigned bits = c->hdf5_drivers ? c->hdf5_drivers : 1u << HDF5_DRIVER_MPIO;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < HDF5_DRIVER_COUNT && used < len; d++)
+        if (bits >> d & 1u)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", words[d]);
 }
 
 static void hdf5_json_drivers(struct jsonw *w, const struct config *c, const struct opt_row *r)

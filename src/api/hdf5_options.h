@@ -7,6 +7,7 @@
 #define H5PERF_HDF5_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* --hdf5.driver's words, in run order. */
 enum hdf5_driver { HDF5_DRIVER_MPIO = 0, HDF5_DRIVER_SUBFILING, HDF5_DRIVER_COUNT };
@@ -21,6 +22,12 @@ static inline bool hdf5_variant_multi(int v)
 {
     return v >= HDF5_DRIVER_COUNT;
 }
+
+struct config;
+
+/* The drivers HDF5 runs with, for the guide's header: "MPI-IO driver",
+ * "MPI-IO driver, subfiling driver". */
+void hdf5_drivers_text(const struct config *c, char *buf, size_t len);
 
 /* Does the HDF5 of this build have the subfiling driver
  * (H5_HAVE_SUBFILING_VFD), multi-dataset I/O (H5Dwrite_multi, 1.14)? */

@@ -229,14 +229,16 @@ def hdf5_subfiling_rows_and_cleanup():
 
 @case
 def hdf5_subfiling_guide():
-    """The guide's pattern with both drivers: each transfer size runs HDF5
-    through MPI-IO, then through subfiling, under its own "IO API =" line;
-    the data verifies."""
+    """The guide's pattern with both drivers: the header names them, each
+    transfer size runs HDF5 through MPI-IO, then through subfiling, under
+    its own "IO API =" line; the data verifies."""
     need_subfiling()
     with TempDir() as d:
         r = run(2, "-A phdf5 --hdf5.driver mpio,subfiling -e 64K -x 32K -X 64K -p 2 -D v",
                 env={"HDF5_PARAPREFIX": d})
         expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr", r)
+        expect("rank 0: VFL used for HDF5 I/O=MPI-IO driver, subfiling driver" in r.lines,
+               "the header's drivers", r)
         apis = [l.strip() for l in r.lines if "IO API =" in l]
         expect_eq(apis, ["IO API = PHDF5 (w/MPI-IO driver)",
                          "IO API = PHDF5 (w/subfiling driver)"] * 2, "the report's APIs", r)
