@@ -23,6 +23,7 @@ import numpy as np
 
 import block
 import particles
+import plots
 from common import Skip, case
 from faults import interrupted_run, kill_every_rank, slow_env, wait_until_gone
 from harness import TempDir, expect, expect_eq, hdf5_version, listing, run
@@ -223,6 +224,15 @@ def hdf5_subfiling_rows_and_cleanup():
                          ("fpp", None, {"driver": "mpio", "multi_dataset": False})],
                   "HDF5's runs in the results")
         expect_eq(doc["config"]["hdf5_driver"], ["mpio", "subfiling"], "config.hdf5_driver")
+        # The companion compares the API's default runs and says it left
+        # the variant out (its keys would be the default run's).
+        c = plots.tool("h5perf-compare", ["--min-time", "0", out, out])
+        expect_eq(c.returncode, 0, "h5perf-compare of the run against itself: %s" % c.stderr)
+        expect("h5perf-compare: note: '%s': 1 run of API variants (subfiled) left out; h5perf's "
+               "own report compares them (docs/hdf5.md)" % out in c.stderr.splitlines(),
+               "the companion's note: %s" % c.stderr)
+        expect(len([l for l in c.stdout.splitlines() if " phdf5 " in l]) == 8,
+               "HDF5's shared and fpp runs compared, each of 4 measures: %s" % c.stdout)
         expect("variant" not in [k for x in doc["runs"] if x["api"] == "mpiio" for k in x],
                "MPI-IO's runs have no variant")
 
