@@ -163,7 +163,8 @@ def values(path, name, subfiling=False):
 def hdf5_subfiling_block_files():
     """The block pattern's shared and chunked layouts through the subfiling
     driver, 4 processes, 2 I/O concentrators on the one host, a 4 KiB
-    stripe (independent: the driver does no collective I/O): a stub, a
+    stripe (independent: the driver does no collective I/O), once against
+    HDF5's own variables for them in the environment: a stub, a
     configuration file and 2
     subfiles named after the stub's inode; the subfiles fused by HDF5's
     striping hold every element, and so does the file read through the
@@ -176,7 +177,11 @@ def hdf5_subfiling_block_files():
             args = ("--pattern block --global 16x16x8 --grid 2x2x1 --layout %s --vars 2 -A phdf5 "
                     "--hdf5.driver subfiling --hdf5.subfiling-stripe 4K --hdf5.ioc-per-node 2 "
                     "-D v" % layout)
-            r = run(4, args, env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"}, timeout=240)
+            env = {"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"}
+            if layout == "chunked":
+                # The options win over HDF5's variables in the environment.
+                env.update(H5FD_SUBFILING_STRIPE_SIZE="65536", H5FD_SUBFILING_IOC_PER_NODE="1")
+            r = run(4, args, env=env, timeout=240)
             expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
             expect(any(l.startswith("    HDF5    %s, subfiled " % layout) for l in r.lines),
                    "the report's row", r)

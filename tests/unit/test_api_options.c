@@ -11,6 +11,7 @@
 #include "check.h"
 #include "cli/cli.h"
 #include "cli/option.h"
+#include "report/csv.h"
 #include "report/table.h"
 #include "session/session.h"
 
@@ -293,6 +294,33 @@ static void test_table(void)
     results_log_release(&log);
 }
 
+/* The CSV's last column: the variant's label (quoted when it holds a
+ * comma), empty for the API's default. */
+static void test_csv(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    CHECK_I64(parse(A("--pattern", "block", "--global", "8", "-w"), &cfg, &msg), 0);
+    struct results_log log;
+    results_log_init(&log);
+    add_run(&log, API_PHDF5, LAYOUT_SHARED, 0, 1);
+    add_run(&log, API_PHDF5, LAYOUT_SHARED, 3, 1);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    csv_write(f, &cfg, &log);
+    fclose(f);
+    CHECK_STR(text, CSV_HEADER "\n"
+                               "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,\n"
+                               "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,\n"
+                               "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,"
+                               "\"subfiled, multi-dataset\"\n"
+                               "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,"
+                               "\"subfiled, multi-dataset\"\n");
+    free(text);
+    results_log_release(&log);
+}
+
 int main(void)
 {
     test_rows();
@@ -301,5 +329,6 @@ int main(void)
     test_variants();
     test_session();
     test_table();
+    test_csv();
     return check_done("test_api_options");
 }
