@@ -368,6 +368,53 @@ def block_alignment(inputs):
                         "--shift, %s", "placement", "throughput", groups, series_of)
 
 
+def _cdf_points(call):
+    """A latency histogram's cumulative distribution: (upper end, fraction of
+    calls at or below it) per non-empty bucket, as Series points."""
+    total, seen, out = call["calls"], 0, []
+    for upper, count in call["histogram"]:
+        seen += count
+        out.append((upper, seen / total, seen / total, seen / total))
+    return out
+
+
+def latency_cdf(inputs):
+    """Per phase and process count, the distribution of one transfer call's
+    latency (docs/measuring.md): a line per input x API x layout, or for the
+    guide's patterns per input x API at the largest transfer size."""
+    plots = []
+    for phase in ("write", "read"):
+        counts = sorted({k[0] for res in inputs for k, lat in res.latency.items()
+                         if phase in lat}, reverse=True)
+        for p in counts:
+            series, sizes = [], set()
+            for i, res in enumerate(inputs):
+                keys = [k for k, lat in res.latency.items() if k[0] == p and phase in lat]
+                if keys and not res.by_layout:
+                    top = max(k[1] for k in keys)
+                    keys = [k for k in keys if k[1] == top]
+                    sizes.add(top)
+                for k in keys:
+                    call = res.latency[k][phase]["transfer"]
+                    if not call["calls"]:
+                        continue
+                    layout = k[4] if res.by_layout else None
+                    style = LAYOUTS.index(layout) if layout in LAYOUTS else i
+                    series.append(Series(_label(inputs, i, k[2] + (" " + layout if layout
+                                                                    else "")),
+                                         API_COLORS[k[2]], MARKERS[i % len(MARKERS)],
+                                         LINESTYLES[style % len(LINESTYLES)], _cdf_points(call),
+                                         apis=[k[2]]))
+            if not series:
+                continue
+            at = " at %s" % ", ".join(format_size(x) for x in sorted(sizes)) if sizes else ""
+            plots.append(Plot("latency-%s-p%d" % (phase, p), "latency",
+                              "Latency of one %s call%s, %s" % (phase, at, _procs_text(p)),
+                              "latency", "cdf", series, measure=phase, processes=p,
+                              apis=_apis_of(series)))
+    return plots
+
+
 def plan_charts(inputs):
     """Every chart with data for these inputs (all of one pattern), in the
     order the report shows them."""
@@ -377,6 +424,7 @@ def plan_charts(inputs):
     else:
         plots = throughput_vs_size(inputs) + throughput_vs_processes(inputs) + \
             overhead_ratios(inputs) + imbalance(inputs)
+    plots += latency_cdf(inputs)
     return [p for p in plots if p.has_data()]
 
 
@@ -391,6 +439,8 @@ AXIS_LABELS = {
     "layout": "file layout",
     "layout ratio": "file layout, over the file per process (fpp)",
     "placement": "--align-data (+ --shift), bytes",
+    "latency": "latency of the call (seconds, log scale)",
+    "cdf": "fraction of the calls at or below",
 }
 
 
@@ -456,6 +506,17 @@ def _draw_bars(ax, plot):
     return handles
 
 
+def _draw_cdf(ax, plot):
+    """Cumulative distributions as steps over a log axis of seconds; in the
+    SVG each line is found by its label."""
+    for s in plot.series:
+        line = ax.step([p[0] for p in s.points], [p[1] for p in s.points], where="post",
+                       label=s.label, color=s.color, linestyle=s.linestyle, linewidth=1.5)
+        line[0].set_gid(s.label)
+    ax.set_xscale("log")
+    ax.set_xlabel(AXIS_LABELS[plot.x])
+
+
 # 'none' keeps titles and legends as text in the SVG; a fixed hash salt makes
 # the SVG's internal ids, and so the files, reproducible.
 RC = {"svg.fonttype": "none", "svg.hashsalt": "h5perf-plot"}
@@ -484,7 +545,9 @@ def figure(plot):
         fig = Figure(figsize=(8, 4.5), layout="constrained")
         ax = fig.add_subplot()
         handles = None
-        if plot.groups is not None:
+        if plot.y == "cdf":
+            _draw_cdf(ax, plot)
+        elif plot.groups is not None:
             handles = _draw_bars(ax, plot)
         else:
             for s in plot.series:
@@ -495,7 +558,9 @@ def figure(plot):
             # for imbalance, 1.0 is every process as fast as the others.
             ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
             ax.set_ylim(top=max(ax.get_ylim()[1], 1.1))
-        if plot.groups is None:
+        if plot.y == "cdf":
+            ax.set_ylim(0, 1.02)
+        elif plot.groups is None:
             _x_axis(ax, plot.x, sorted({p[0] for s in plot.series for p in s.points}))
         ax.set_ylabel(AXIS_LABELS[plot.y])
         # The title over the whole figure, legend included: over the axes
@@ -508,7 +573,7 @@ def figure(plot):
         ax.grid(True, alpha=0.3, axis="both" if plot.groups is None else "y")
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
         # A bar chart says "failed" where a bar is missing.
-        if plot.groups is None and any(s.has_gap() for s in plot.series):
+        if plot.groups is None and plot.y != "cdf" and any(s.has_gap() for s in plot.series):
             # Bottom right, under the legend, clear of the x axis label.
             fig.text(0.995, 0.005, "gaps: failed measurements\n(listed in report.html)",
                      fontsize=8, color="#666666", ha="right", va="bottom")

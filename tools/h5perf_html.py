@@ -51,7 +51,8 @@ SECTIONS = (("size", "Throughput vs transfer size"),
             ("particles-over-fpp", "Shared file: each layout over the file per process (fpp) "
                                    "with the same API"),
             ("particles-align", ALIGN_HEADING),
-            ("particles-imbalance", IMBALANCE_HEADING))
+            ("particles-imbalance", IMBALANCE_HEADING),
+            ("latency", "Latency of the transfer calls: the share of calls at or below each time"))
 
 
 def esc(value):

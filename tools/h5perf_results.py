@@ -12,7 +12,7 @@ import statistics
 import sys
 
 SCHEMA = "h5perf-results"
-SCHEMA_VERSIONS = (1, 2)  # 2 adds the block and particles patterns (config.pattern, layout)
+SCHEMA_VERSIONS = (1, 2, 3)  # 2 adds the block and particles patterns (config.pattern, layout); 3 latency, intervals, bounds
 MIB = 1 << 20
 
 APIS = ("posix", "mpiio", "phdf5", "pnetcdf")  # pnetcdf: builds with PnetCDF (docs/pnetcdf.md)
@@ -80,25 +80,52 @@ def one_line(text):
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
 
 
+def median_rank(n, level=0.95):
+    """The rank l (1-based) of the distribution-free interval [x(l),
+    x(n+1-l)] of the median of n samples at level, as h5perf computes it
+    (docs/measuring.md): the largest l whose coverage 1 - 2 P(B(n, 1/2) <=
+    l - 1) is at least level; 0 when none is (fewer than 6 at 95%)."""
+    best, below = 0, 0.0
+    for l in range(1, (n + 1) // 2 + 1):
+        below += math.exp(math.lgamma(n + 1) - math.lgamma(l) - math.lgamma(n - l + 2) +
+                          n * math.log(0.5))
+        if 1.0 - 2.0 * below < level:
+            break
+        best = l
+    return best
+
+
 class Stats:
     """One measure of one run, over its successful iterations.
 
     Throughputs follow h5perf's own summary: only the slowest process of each
     iteration counts, and the median throughput is that of the median time
-    (with an odd number of iterations, the median of the throughputs). For a
+    (with an odd number of iterations, the median of the throughputs); where
+    iterations moved different bytes (--stonewall, --duration), each
+    iteration's own throughput. interval: the 95% interval of the median
+    throughput, (low, high), from 6 iterations on, else None. For a
     failed measure, ok is False and every number is None.
     """
 
-    def __init__(self, status, times=(), nbytes=0, data=True, spread=()):
+    def __init__(self, status, times=(), nbytes=0, data=True, spread=(), sample_bytes=None):
         self.status = status
         self.iterations = len(times)
         self.ok = status == "ok" and self.iterations > 0
         self.median_seconds = statistics.median(times) if self.ok else None
-        self.median = self.min = self.max = None
+        self.median = self.min = self.max = self.interval = None
         if self.ok and data:
-            self.median = mib_per_s(nbytes, self.median_seconds)
-            self.max = mib_per_s(nbytes, min(times))
-            self.min = mib_per_s(nbytes, max(times))
+            sizes = sample_bytes or [nbytes] * len(times)
+            if all(b == nbytes for b in sizes):
+                self.median = mib_per_s(nbytes, self.median_seconds)
+                self.max = mib_per_s(nbytes, min(times))
+                self.min = mib_per_s(nbytes, max(times))
+            else:
+                rates = [mib_per_s(b, t) for b, t in zip(sizes, times)]
+                self.median, self.min, self.max = statistics.median(rates), min(rates), max(rates)
+            rates = sorted(mib_per_s(b, t) for b, t in zip(sizes, times))
+            rank = median_rank(len(rates))
+            if rank:
+                self.interval = (rates[rank - 1], rates[len(rates) - rank])
         # Per-process imbalance: each successful iteration's slowest process
         # time over its fastest's (1.0: balanced), median, min and max.
         self.imbalance = None
@@ -141,6 +168,12 @@ class Results:
             for m in run["measures"]:
                 self.stats[run_key(run, m["measure"], self.by_layout)] = measure_stats(run, m)
         self.configs = {configuration(k): s for k, s in self.stats.items()}
+        # Each run's latency (schema 3): by run_key() without the measure,
+        # {phase: {call: {"calls", "seconds", "histogram"}}}.
+        self.latency = {}
+        for run in self.runs:
+            if isinstance(run.get("latency"), dict):
+                self.latency[run_key(run, None, self.by_layout)] = run["latency"]
         # The placements run (align_data, shift), in run order, of the runs
         # that can be placed; the input is placed when a run is, or when the
         # configuration lists --align-data or --shift.
@@ -330,8 +363,14 @@ def measure_stats(run, measure):
     """Stats of one measure of one run, from its samples (the raw data), so
     that a document whose summaries were edited or left out still agrees
     with itself."""
-    ok = [s["seconds"] for s in measure["samples"] if s["status"] == "ok"]
+    good = [s for s in measure["samples"] if s["status"] == "ok"]
+    ok = [s["seconds"] for s in good]
     times = [s["slowest"] for s in ok]
+    # Each sample's own bytes (--stonewall and --duration move other bytes
+    # than the run's); read leniently, as the light check does.
+    sizes = [s.get("bytes") for s in good]
+    sizes = sizes if all(isinstance(b, int) and not isinstance(b, bool) and b > 0
+                         for b in sizes) else None
     # A fastest time too small to divide by (a process with nothing to do)
     # has no ratio; "fastest" is read leniently: the light check needs only
     # "slowest".
@@ -339,7 +378,7 @@ def measure_stats(run, measure):
               if isinstance(s.get("fastest"), (int, float)) and not isinstance(s["fastest"], bool)
               and s["fastest"] >= sys.float_info.epsilon]
     return Stats(measure["status"], times, run["bytes"], measure["measure"] in DATA_MEASURES,
-                 spread if len(spread) == len(times) else ())
+                 spread if len(spread) == len(times) else (), sizes)
 
 
 def format_size(n):

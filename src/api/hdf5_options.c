@@ -193,6 +193,13 @@ static int hdf5_finish(const struct config *c, struct cli_msg *m)
                         "leave out %s",
                         c->spelled[OPT_COLLECTIVE], c->spelled[OPT_HDF5_DRIVER],
                         c->spelled[OPT_COLLECTIVE]);
+    /* A deadline stops the variables one at a time (docs/measuring.md);
+     * multi-dataset calls move them together. */
+    if (c->hdf5_multi_dataset && c->stonewall > 0)
+        return cli_fail(m,
+                        "h5perf: %s: cannot be combined with %s (the deadline stops variables "
+                        "one at a time; a multi-dataset call moves them together)",
+                        c->spelled[OPT_HDF5_MULTI_DATASET], c->spelled[OPT_STONEWALL]);
     if (subfiling && c->read_only)
         return cli_fail(m,
                         "h5perf: %s: cannot be combined with %s '%s' (h5perf cannot check a "

@@ -16,7 +16,10 @@
 #include "plan/plan.h"
 #include "report/iomode.h"
 
-enum backend_mode { BACKEND_WRITE, BACKEND_READ };
+/* BACKEND_WRITE creates the file; BACKEND_READ opens it to read;
+ * BACKEND_REWRITE opens the file a write phase of the same plan created,
+ * to write its variables again in place (--repeat overwrite). */
+enum backend_mode { BACKEND_WRITE, BACKEND_READ, BACKEND_REWRITE };
 
 /* The longest prefix of the names of a file's side files (side_name), and
  * its terminating NUL. */

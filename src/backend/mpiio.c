@@ -21,6 +21,7 @@ enum mpiio_view { VIEW_NONE = 0, VIEW_TILED, VIEW_WHOLE, VIEW_STEP };
 struct backend_file {
     MPI_File fh;
     enum backend_mode mode;
+    bool writing; /* the current step writes (a read-write file moves both ways) */
     bool collective;
     bool sync; /* --fsync */
     MPI_Info info;
@@ -75,6 +76,8 @@ static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, 
     int amode = MPI_MODE_RDONLY;
     if (mode == BACKEND_WRITE)
         amode = MPI_MODE_CREATE | MPI_MODE_RDWR | (may_truncate ? 0 : MPI_MODE_EXCL);
+    else if (mode == BACKEND_REWRITE)
+        amode = MPI_MODE_RDWR;
     int rc = MPI_File_open(ctx->comm, path, amode, ctx->info, &f->fh);
     if (rc != MPI_SUCCESS) {
         free(f);
@@ -215,7 +218,7 @@ static int mpiio_var_begin(struct backend_file *f, int var, const struct plan_ac
 static int mpiio_check(struct backend_file *f, int rc, MPI_Status *st, MPI_Datatype type,
                        int64_t off, int64_t bytes, struct err *e)
 {
-    const char *op = f->mode == BACKEND_WRITE ? "write" : "read";
+    const char *op = f->writing ? "write" : "read";
     if (rc != MPI_SUCCESS)
         return err_mpi(e, op, f->path, off, bytes, rc);
     MPI_Count n = 0;
@@ -226,14 +229,14 @@ static int mpiio_check(struct backend_file *f, int rc, MPI_Status *st, MPI_Datat
     if ((int64_t)n != bytes)
         return err_set(e, "MPI-IO", op, f->path, off, bytes, "short %s: %lld of %lld bytes (%s)",
                        op, (long long)n, (long long)bytes,
-                       f->mode == BACKEND_WRITE ? "file system full?" : "file too short?");
+                       f->writing ? "file system full?" : "file too short?");
     return 0;
 }
 
 static int mpiio_at(struct backend_file *f, MPI_Offset off, void *buf, int count, MPI_Datatype type,
                     bool all, MPI_Status *st)
 {
-    if (f->mode == BACKEND_WRITE)
+    if (f->writing)
         return all ? MPI_File_write_at_all(f->fh, off, buf, count, type, st)
                    : MPI_File_write_at(f->fh, off, buf, count, type, st);
     return all ? MPI_File_read_at_all(f->fh, off, buf, count, type, st)
@@ -314,6 +317,7 @@ static int mpiio_transfer_step_view(struct backend_file *f, const struct plan_st
 static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                           struct err *e)
 {
+    f->writing = s->write;
     MPI_Status st;
     const struct model_runs *runs = plan_runs(s);
     int64_t nruns = plan_step_runs(s);
@@ -374,7 +378,7 @@ static int mpiio_close(struct backend_file *f, struct err *e)
     const char *path = f->path;
     int synced = 0;
     /* --fsync: collective like the close that follows, on every process. */
-    if (f->mode == BACKEND_WRITE && f->sync) {
+    if (f->mode != BACKEND_READ && f->sync) {
         int rc = MPI_File_sync(f->fh);
         if (rc != MPI_SUCCESS)
             synced = err_mpi(e, "flush (--fsync)", path, -1, -1, rc);

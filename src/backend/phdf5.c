@@ -64,7 +64,7 @@ static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, 
     f->mode = mode;
     f->path = path;
     f->plan = plan;
-    f->sync = mode == BACKEND_WRITE && ctx->set->fsync;
+    f->sync = mode != BACKEND_READ && ctx->set->fsync;
     if (phdf5_props(f, ctx, e) < 0) {
         phdf5_close(f, e);
         return -1;
@@ -73,7 +73,7 @@ static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, 
         f->file =
             H5Fcreate(path, may_truncate ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, f->fapl);
     else
-        f->file = H5Fopen(path, H5F_ACC_RDONLY, f->fapl);
+        f->file = H5Fopen(path, mode == BACKEND_REWRITE ? H5F_ACC_RDWR : H5F_ACC_RDONLY, f->fapl);
     if (f->file < 0) {
         /* err_hdf5() marks e->exists when an exclusive create found the
          * file: the MPI-IO driver's innermost message says "file exists",
@@ -255,7 +255,7 @@ static int phdf5_transfer_fail(struct backend_file *f, const struct plan_step *s
     for (int i = 0; s->nslabs > 0 && i < sl->ndims && used < sizeof at; i++)
         used +=
             (size_t)snprintf(at + used, sizeof at - used, "%s%" PRId64, i ? "," : "", sl->start[i]);
-    return err_hdf5_ctx(e, f->mode == BACKEND_WRITE ? "write" : "read", f->path, -1, s->bytes,
+    return err_hdf5_ctx(e, f->writing ? "write" : "read", f->path, -1, s->bytes,
                         "transfer %" PRId64 " of '%s', %" PRId64 " bytes from element (%s)",
                         s->index, f->vars[s->var].var.name, s->bytes, at);
 }
@@ -272,31 +272,39 @@ static int phdf5_transfer(struct backend_file *f, const struct plan_step *s, voi
                           struct err *e)
 {
     struct phdf5_var *x = &f->vars[s->var];
+    f->writing = s->write;
     f->called = false;
     if (phdf5_empty(x))
         return 0;
     if (phdf5_select(f, x, s, e) < 0)
         return -1;
-    herr_t rc = f->mode == BACKEND_WRITE
-                    ? H5Dwrite(x->dset, x->type, x->mspace, x->fspace, f->dxpl, buf)
-                    : H5Dread(x->dset, x->type, x->mspace, x->fspace, f->dxpl, buf);
+    herr_t rc = f->writing ? H5Dwrite(x->dset, x->type, x->mspace, x->fspace, f->dxpl, buf)
+                           : H5Dread(x->dset, x->type, x->mspace, x->fspace, f->dxpl, buf);
     f->called = rc >= 0;
     return rc < 0 ? phdf5_transfer_fail(f, s, e) : 0;
 }
 
-/* The variables' steps in one H5Dwrite_multi or H5Dread_multi (HDF5 1.14). */
+/* The variables' steps in one H5Dwrite_multi or H5Dread_multi (HDF5 1.14);
+ * steps of both directions (a read-write phase) one by one. */
 static int phdf5_transfer_vars(struct backend_file *f, const struct plan_step *steps, int n,
                                void *const *bufs, struct err *e)
 {
     f->called = false;
+    for (int i = 1; i < n; i++)
+        if (steps[i].write != steps[0].write) {
+            int rc = 0;
+            for (int k = 0; k < n; k++)
+                rc = phdf5_transfer(f, &steps[k], bufs[k], e) < 0 ? -1 : rc;
+            return rc;
+        }
+    f->writing = n > 0 && steps[0].write;
 #if H5_VERSION_GE(1, 14, 0)
     hid_t *ids = malloc(4 * (size_t)(n > 0 ? n : 1) * sizeof *ids);
     void **mem = malloc((size_t)(n > 0 ? n : 1) * sizeof *mem);
     if (!ids || !mem) {
         free(ids);
         free(mem);
-        return err_set(e, "HDF5", f->mode == BACKEND_WRITE ? "write" : "read", f->path, -1, -1,
-                       "out of memory");
+        return err_set(e, "HDF5", f->writing ? "write" : "read", f->path, -1, -1, "out of memory");
     }
     hid_t *dsets = ids, *types = ids + n, *mspaces = ids + 2 * n, *fspaces = ids + 3 * n;
     size_t count = 0;
@@ -313,10 +321,9 @@ static int phdf5_transfer_vars(struct backend_file *f, const struct plan_step *s
         mem[count++] = bufs[i];
     }
     if (rc == 0 && count > 0) {
-        herr_t h =
-            f->mode == BACKEND_WRITE
-                ? H5Dwrite_multi(count, dsets, types, mspaces, fspaces, f->dxpl, (const void **)mem)
-                : H5Dread_multi(count, dsets, types, mspaces, fspaces, f->dxpl, mem);
+        herr_t h = f->writing ? H5Dwrite_multi(count, dsets, types, mspaces, fspaces, f->dxpl,
+                                               (const void **)mem)
+                              : H5Dread_multi(count, dsets, types, mspaces, fspaces, f->dxpl, mem);
         f->called = h >= 0;
         if (h < 0)
             rc = phdf5_transfer_fail(f, &steps[0], e);

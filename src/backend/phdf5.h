@@ -20,6 +20,7 @@ struct phdf5_var {
 struct backend_file {
     hid_t file, fapl, dxpl;
     enum backend_mode mode;
+    bool writing; /* the current step writes (a read-write file moves both ways) */
     const char *path;
     const struct plan *plan;
     struct phdf5_var *vars; /* [plan->nvars] */

@@ -22,6 +22,7 @@ struct backend_file {
     bool indep;   /* in independent data mode */
     bool collective, sync;
     enum backend_mode mode;
+    bool writing; /* the current step writes (a read-write file moves both ways) */
     const char *path;
     const struct plan *plan;
     MPI_Info info;       /* a copy of the run's hints with PnetCDF's alignment, or MPI_INFO_NULL */
@@ -103,7 +104,7 @@ static int pncdf_open(struct backend_file **out, const struct backend_ctx *ctx, 
     f->mode = mode;
     f->path = path;
     f->collective = ctx->set->collective;
-    f->sync = mode == BACKEND_WRITE && ctx->set->fsync;
+    f->sync = mode != BACKEND_READ && ctx->set->fsync;
     f->plan = plan;
     f->info = MPI_INFO_NULL;
     if (pncdf_hints(f, ctx, e) < 0) {
@@ -117,9 +118,11 @@ static int pncdf_open(struct backend_file **out, const struct backend_ctx *ctx, 
                           NC_64BIT_DATA | (may_truncate ? NC_CLOBBER : NC_NOCLOBBER), info,
                           &f->ncid);
     else
-        rc = ncmpi_open(ctx->comm, path, NC_NOWRITE, info, &f->ncid);
+        rc = ncmpi_open(ctx->comm, path, mode == BACKEND_REWRITE ? NC_WRITE : NC_NOWRITE, info,
+                        &f->ncid);
     f->open = rc == NC_NOERR;
-    f->defined = f->open && mode == BACKEND_READ;
+    /* Reading or rewriting: the variables are there. */
+    f->defined = f->open && mode != BACKEND_WRITE;
     if (rc == NC_NOERR && mode == BACKEND_WRITE)
         rc = ncmpi_set_fill(f->ncid, NC_NOFILL, NULL);
     if (rc == NC_NOERR && f->defined && !f->collective) {
@@ -291,7 +294,7 @@ static int pncdf_transfer_fail(struct backend_file *f, const struct plan_step *s
     for (int d = 0; d < f->var.ndims && used < sizeof at; d++)
         used += (size_t)snprintf(at + used, sizeof at - used, "%s%lld", d ? "," : "",
                                  (long long)f->starts[d]);
-    return err_set(e, "PnetCDF", f->mode == BACKEND_WRITE ? "write" : "read", f->path, -1, s->bytes,
+    return err_set(e, "PnetCDF", f->writing ? "write" : "read", f->path, -1, s->bytes,
                    "transfer %" PRId64 " of '%s', %" PRId64 " bytes from element (%s): %s",
                    s->index, plan_var_leaf(&f->var), s->bytes, at, ncmpi_strerror(status));
 }
@@ -299,6 +302,7 @@ static int pncdf_transfer_fail(struct backend_file *f, const struct plan_step *s
 static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                           struct err *e)
 {
+    f->writing = s->write;
     /* An empty variable (the file per process of a process without
      * particles, which no other process opens) has nothing to move. */
     if (model_product(f->var.ndims, f->var.dims) == 0)
@@ -307,10 +311,11 @@ static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, voi
         return -1;
     int id = f->ncid, v = f->varid, rc;
     MPI_Offset n = s->bytes / f->var.elem;
-    if (f->mode == BACKEND_WRITE && f->npieces == 1)
+    bool write = f->writing;
+    if (write && f->npieces == 1)
         rc = f->collective ? ncmpi_put_vara_all(id, v, f->starts, f->counts, buf, n, f->mtype)
                            : ncmpi_put_vara(id, v, f->starts, f->counts, buf, n, f->mtype);
-    else if (f->mode == BACKEND_WRITE)
+    else if (write)
         rc = f->collective ? ncmpi_put_varn_all(id, v, f->npieces, f->start_ptrs, f->count_ptrs,
                                                 buf, n, f->mtype)
                            : ncmpi_put_varn(id, v, f->npieces, f->start_ptrs, f->count_ptrs, buf, n,

@@ -18,6 +18,7 @@ struct backend_file {
     int fd;
     bool sync; /* --fsync after a write phase: fsync() before close() */
     enum backend_mode mode;
+    bool writing; /* the current step writes (a read-write file moves both ways) */
     const char *path;
 };
 
@@ -118,7 +119,8 @@ static int posix_open(struct backend_file **out, const struct backend_ctx *ctx, 
         if (posix_create(ctx, path, may_truncate, &fd, e) < 0)
             return -1;
     } else {
-        fd = open(path, O_RDONLY | O_NOFOLLOW | posix_direct_flag(ctx));
+        int rw = mode == BACKEND_REWRITE ? O_RDWR : O_RDONLY;
+        fd = open(path, rw | O_NOFOLLOW | posix_direct_flag(ctx));
         if (fd < 0)
             return posix_open_fail(e, "open", path, errno);
     }
@@ -128,7 +130,7 @@ static int posix_open(struct backend_file **out, const struct backend_ctx *ctx, 
         return err_errno(e, "POSIX", "open", path, -1, -1, ENOMEM);
     }
     f->fd = fd;
-    f->sync = mode == BACKEND_WRITE && ctx->set->fsync;
+    f->sync = mode != BACKEND_READ && ctx->set->fsync;
     f->mode = mode;
     f->path = path;
     *out = f;
@@ -148,18 +150,17 @@ static int posix_piece(struct backend_file *f, unsigned char *buf, int64_t len, 
 {
     int64_t done = 0;
     while (done < len) {
-        ssize_t n = f->mode == BACKEND_WRITE
+        ssize_t n = f->writing
                         ? pwrite(f->fd, buf + done, (size_t)(len - done), (off_t)(off + done))
                         : pread(f->fd, buf + done, (size_t)(len - done), (off_t)(off + done));
         if (n < 0 && errno == EINTR)
             continue;
-        const char *op = f->mode == BACKEND_WRITE ? "write" : "read";
+        const char *op = f->writing ? "write" : "read";
         if (n < 0)
             return err_errno(e, "POSIX", op, f->path, off + done, len - done, errno);
         if (n == 0)
             return err_set(e, "POSIX", op, f->path, off + done, len - done,
-                           f->mode == BACKEND_WRITE ? "no progress (0 bytes written)"
-                                                    : "unexpected end of file");
+                           f->writing ? "no progress (0 bytes written)" : "unexpected end of file");
         done += n;
     }
     return 0;
@@ -170,6 +171,7 @@ static int posix_piece(struct backend_file *f, unsigned char *buf, int64_t len, 
 static int posix_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                           struct err *e)
 {
+    f->writing = s->write;
     unsigned char *p = buf;
     const struct model_runs *all = plan_runs(s);
     for (int k = 0; k < s->nruns; k++) {

@@ -58,12 +58,22 @@ enum opt_id {
     OPT_SHIFT,
     OPT_VERSION,
     OPT_TRANSFER_SIZE,
+    OPT_STONEWALL,
+    OPT_DURATION,
+    OPT_REPEAT,
+    OPT_LATENCY,
+    OPT_CONFIDENCE,
+    OPT_MAX_ITERATIONS,
+    OPT_MAX_TIME,
     OPT_HDF5_DRIVER,
     OPT_HDF5_STRIPE,
     OPT_HDF5_IOC_PER_NODE,
     OPT_HDF5_MULTI_DATASET,
     OPT_COUNT
 };
+
+/* --repeat: what each repetition of --duration writes to. */
+enum repeat_mode { REPEAT_NEW = 0, REPEAT_OVERWRITE };
 
 /* What a report or results file is written as (--format, --results). */
 enum report_format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_CSV };
@@ -128,6 +138,15 @@ struct config {
     bool direct;                       /* --direct: O_DIRECT for POSIX */
     int read_shift;                    /* --read-shift: read process (r+N) mod P's data */
     bool no_memory_check;              /* --no-memory-check: allocate what does not fit */
+
+    /* How long phases last and how often they repeat (docs/measuring.md). */
+    double stonewall;        /* --stonewall: seconds a write phase issues calls; 0 = all */
+    double duration;         /* --duration: seconds of repeated write phases; 0 = one */
+    enum repeat_mode repeat; /* --repeat: a new file or the same one overwritten */
+    bool latency;            /* --latency: the latency table in the text report */
+    double confidence;       /* --confidence as a fraction (PCT / 100); 0 = none */
+    int max_iterations;      /* --max-iterations with --confidence; 0 = default */
+    double max_time;         /* --max-time: seconds per run point with --confidence; 0 = none */
 
     /* The block pattern (--pattern block; docs/block.md). */
     int pattern;                    /* --pattern: its index in pattern_table (0: guide) */

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/option.h"
+#include "cli/measure_options.h"
 #include "cli/sweep.h"
 #include "pattern/pattern.h"
 #include "report/text.h"
@@ -282,6 +283,8 @@ int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, st
         fin_conflicts(cfg, msg) != 0 || fin_api_opts(cfg, msg) != 0)
         return -1;
     fin_simple(cfg);
+    if (measure_finish(cfg, msg) != 0)
+        return -1;
     if (pattern_of(cfg)->finish(cfg, world_size, w, msg) != 0 ||
         fin_procs(cfg, world_size, w, msg) != 0)
         return -1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/dims.h"
+#include "cli/measure_options.h"
 #include "cli/size.h"
 #include "pattern/pattern.h"
 #include "report/jsonw.h"
@@ -428,14 +429,16 @@ static const struct opt_row opt_mpi_posix_row =
                       "HDF5 in 1.8.13");
 
 const struct opt_row *const opt_core_rows[] = {
-    &opt_help_row,      &opt_version_row,    &opt_pattern_row,
-    &opt_api_row,       &opt_collective_row, &opt_iterations_row,
-    &opt_min_procs_row, &opt_max_procs_row,  &opt_write_only_row,
-    &opt_align_row,     &opt_threshold_row,  &opt_output_row,
-    &opt_debug_row,     &opt_overwrite_row,  &opt_read_only_row,
-    &opt_watchdog_row,  &opt_format_row,     &opt_results_row,
-    &opt_progress_row,  &opt_fsync_row,      &opt_no_memory_check_row,
-    &opt_mpi_posix_row,
+    &opt_help_row,          &opt_version_row,        &opt_pattern_row,
+    &opt_api_row,           &opt_collective_row,     &opt_iterations_row,
+    &opt_min_procs_row,     &opt_max_procs_row,      &opt_write_only_row,
+    &opt_align_row,         &opt_threshold_row,      &opt_output_row,
+    &opt_debug_row,         &opt_overwrite_row,      &opt_read_only_row,
+    &opt_watchdog_row,      &opt_format_row,         &opt_results_row,
+    &opt_progress_row,      &opt_fsync_row,          &opt_no_memory_check_row,
+    &measure_stonewall_row, &measure_duration_row,   &measure_repeat_row,
+    &measure_latency_row,   &measure_confidence_row, &measure_max_iterations_row,
+    &measure_max_time_row,  &opt_mpi_posix_row,
 };
 
 const int opt_core_count = (int)(sizeof opt_core_rows / sizeof opt_core_rows[0]);

@@ -16,11 +16,14 @@
 #include "engine/agree.h"
 #include "engine/check.h"
 #include "engine/files.h"
+#include "cli/measure_options.h"
 #include "engine/iomode_sum.h"
+#include "engine/measure.h"
 #include "engine/names.h"
 #include "engine/phase.h"
 #include "engine/progress.h"
 #include "engine/sink.h"
+#include "report/measures.h"
 #include "exit_status.h"
 
 enum { ENGINE_OK = 0, ENGINE_VERIFY_FAILED = 1, ENGINE_IO_FAILED = 2 };
@@ -40,6 +43,13 @@ struct point_run {
     struct progress *progress;
     bool io_mode;                /* -C with a backend that reports what its library did */
     struct io_mode_seen seen[2]; /* what it did, write and read phases */
+    struct latency_hist *lat;    /* [2 * LATENCY_CALLS]: this process's, over the point */
+    /* The current iteration's account beyond its timers (docs/measuring.md). */
+    int64_t moved[2];           /* bytes this process moved, write and read */
+    bool bounded;               /* --stonewall or --duration: moved counts */
+    struct stonewall_stat sw;   /* the same on every process */
+    struct repeat_acc reps;     /* on rank 0 */
+    struct plan_extent written; /* what the current file's write phase wrote */
 };
 
 /* What the file at path must hold after its write phase, if every byte
@@ -49,12 +59,13 @@ struct point_run {
  * with why when the backend cannot read the file back. */
 #define ENGINE_SIZE_UNCHECKED  (-1)
 #define ENGINE_SIZE_UNREADABLE (-2)
-static int64_t engine_written_size(const struct point_run *r, const char *path, char *why,
-                                   size_t len)
+static int64_t engine_written_size(const struct point_run *r, const char *path, int64_t flat_end,
+                                   char *why, size_t len)
 {
     if (r->ops->desc->caps & API_CAP_FLAT_FILE)
-        return r->plan.flat_bytes;
-    if (!r->ops->written_end)
+        return flat_end >= 0 ? flat_end : r->plan.flat_bytes;
+    /* A stonewalled write leaves the library's layout partly unwritten. */
+    if (!r->ops->written_end || flat_end >= 0)
         return ENGINE_SIZE_UNCHECKED;
     int64_t end = r->ops->written_end(path, why, len);
     return end < 0 ? ENGINE_SIZE_UNREADABLE : end == 0 ? ENGINE_SIZE_UNCHECKED : end;
@@ -63,9 +74,11 @@ static int64_t engine_written_size(const struct point_run *r, const char *path, 
 /* Collective, after a write phase, outside every timer: process 0 looks at
  * the file once. Its identity goes to every process's registry, so that a
  * cleanup process removes this file and no other of the name (files.h).
- * Its size must be engine_written_size(): MPI-IO libraries can lose data
- * while reporting success (ompio's collective writes on a full disk). */
-static bool engine_after_write(const struct point_run *r, int slot, const char *path, struct err *e)
+ * Its size must be engine_written_size() (flat_end >= 0: the end of what a
+ * stonewalled write wrote): MPI-IO libraries can lose data while reporting
+ * success (ompio's collective writes on a full disk). */
+static bool engine_after_write(const struct point_run *r, int slot, const char *path,
+                               int64_t flat_end, struct err *e)
 {
     uint64_t v[4] = {0, 0, 0, 0}; /* identified, device, inode, failed */
     if (r->fctx.rank == 0) {
@@ -79,7 +92,7 @@ static bool engine_after_write(const struct point_run *r, int slot, const char *
             v[1] = (uint64_t)st.st_dev;
             v[2] = (uint64_t)st.st_ino;
             char why[256];
-            int64_t want = engine_written_size(r, path, why, sizeof why);
+            int64_t want = engine_written_size(r, path, flat_end, why, sizeof why);
             if (want == ENGINE_SIZE_UNREADABLE)
                 err_set(e, api, "check size of", path, -1, -1, "%s", why);
             else if (want >= 0 && (int64_t)st.st_size != want)
@@ -114,9 +127,63 @@ static void engine_debug_line(const struct point_run *r, int phase, FILE *dbg)
     fputs(line, dbg);
 }
 
+/* Collective: one write phase of a file and what follows it outside the
+ * timers: the stonewall's account, the size check, the repetition's
+ * throughput. Returns false after an error. */
+static bool engine_write_once(struct point_run *r, struct phase_io *io, double *t,
+                              struct verify_state *v, struct err *e)
+{
+    double rt[PHASE_TIMERS] = {0};
+    bool ok = phase_run(io, rt, v, e);
+    for (int i = 0; i < PHASE_TIMERS; i++)
+        t[i] += rt[i];
+    r->moved[0] += io->moved;
+    int64_t flat_end = -1;
+    if (ok && io->deadline) {
+        struct phase_deadline *dl = io->deadline;
+        measure_stonewall(r->ctx.comm, &r->plan, io->phase, dl, &r->sw);
+        r->written = dl->done;
+        int64_t mine = plan_flat_end(&r->plan, io->phase, &dl->done);
+        MPI_Allreduce(&mine, &flat_end, 1, MPI_INT64_T, MPI_MAX, r->fctx.comm);
+    }
+    if (!ok || !engine_after_write(r, io->slot, io->path, flat_end, e))
+        return false;
+    if (r->s->cfg.duration > 0)
+        measure_repeat(r->ctx.comm, rt[PHASE_GROSS], r->sp->m.phase_bytes / r->plan.nfiles,
+                       &r->reps);
+    return true;
+}
+
+/* Collective: a file's write phase, once, up to --stonewall, or repeated
+ * until --duration has passed (process 0's clock decides, after each
+ * repetition), each repetition a new file or the same rewritten
+ * (--repeat). */
+static bool engine_write(struct point_run *r, struct phase_io *io, double *t,
+                         struct verify_state *v, struct err *e)
+{
+    const struct config *c = &r->s->cfg;
+    struct phase_deadline dl = {.seconds = c->stonewall};
+    io->deadline = c->stonewall > 0 ? &dl : NULL;
+    r->written = (struct plan_extent){-1, 0};
+    double start = io->clock();
+    for (int rep = 0;; rep++) {
+        io->rewrite = rep > 0 && c->repeat == REPEAT_OVERWRITE;
+        if (!engine_write_once(r, io, t, v, e))
+            return false;
+        int more = c->duration > 0 && io->clock() - start < c->duration;
+        if (c->duration > 0)
+            MPI_Bcast(&more, 1, MPI_INT, 0, r->ctx.comm);
+        if (!more)
+            break;
+    }
+    io->deadline = NULL;
+    io->rewrite = false;
+    return true;
+}
+
 /* One file: its phases in order (writing ones unless --read-only, reading
- * ones unless -w), then cleanup (which leaves alone a file this run did not
- * create). */
+ * ones unless -w; a read reads what the write wrote), then cleanup (which
+ * leaves alone a file this run did not create). */
 static bool engine_file(struct point_run *r, int slot, double *t, struct verify_state *v,
                         struct err *e, FILE *dbg)
 {
@@ -128,7 +195,9 @@ static bool engine_file(struct point_run *r, int slot, double *t, struct verify_
                           .path = files_path(slot),
                           .buf = r->buf,
                           .overwrite = c->overwrite,
-                          .agree = r->ctx.comm};
+                          .agree = r->ctx.comm,
+                          .clock = r->s->clock};
+    r->written = (struct plan_extent){-1, 0};
     for (int ph = 0; ph < r->plan.nphases; ph++) {
         const struct plan_phase *p = &r->plan.phases[ph];
         if (p->write ? c->read_only : c->write_only)
@@ -136,10 +205,15 @@ static bool engine_file(struct point_run *r, int slot, double *t, struct verify_
         io.phase = ph;
         io.verify = !p->write && c->debug_verify;
         io.seen = r->io_mode ? &r->seen[p->write ? 0 : 1] : NULL;
+        io.lat = r->lat + (p->slot < 2 ? p->slot : 1) * LATENCY_CALLS;
+        io.extent = p->write ? NULL : &r->written;
         engine_debug_line(r, ph, dbg);
-        if (!phase_run(&io, t + p->slot * PHASE_TIMERS, v, e) ||
-            (p->write && !engine_after_write(r, slot, io.path, e)))
+        if (p->write && !engine_write(r, &io, t + p->slot * PHASE_TIMERS, v, e))
             return false;
+        if (!p->write && !phase_run(&io, t + p->slot * PHASE_TIMERS, v, e))
+            return false;
+        if (!p->write)
+            r->moved[1] += io.moved;
     }
     MPI_Barrier(r->ctx.comm);
     files_remove(slot, r->plan.per_process || r->ctx.rank == 0);
@@ -178,6 +252,24 @@ static int engine_reduce(const struct point_run *r, const double *t, bool bad,
     return hi[TIMER_COUNT] > 0 ? ENGINE_VERIFY_FAILED : ENGINE_OK;
 }
 
+/* Collective: what --stonewall and --duration add to an iteration's record
+ * (it, on rank 0): the bytes really moved, the stonewall's account, the
+ * repetitions' spread. */
+static void engine_bounded(const struct point_run *r, struct iter_result *it)
+{
+    if (!r->bounded)
+        return;
+    int64_t all[2] = {0, 0};
+    MPI_Reduce(r->moved, all, 2, MPI_INT64_T, MPI_SUM, 0, r->ctx.comm);
+    if (!it)
+        return;
+    it->bytes[0] = all[0];
+    it->bytes[1] = all[1];
+    it->stonewalled = r->s->cfg.stonewall > 0;
+    it->sw = r->sw;
+    measure_repeat_stat(&r->reps, &it->rep);
+}
+
 /* One iteration over all files, its result into it (rank 0) and, after an
  * I/O error, the error lines into *errors (rank 0). Returns an ENGINE_*
  * status. */
@@ -194,6 +286,10 @@ static int engine_iteration(struct point_run *r, int iteration, struct iter_resu
     FILE *dbg = open_memstream(&text, &text_len);
     if (!dbg)
         err_set(&e, "h5perf", "allocate", "", -1, -1, "out of memory");
+    memset(r->moved, 0, sizeof r->moved);
+    memset(&r->sw, 0, sizeof r->sw);
+    memset(&r->reps, 0, sizeof r->reps);
+    r->bounded = c->stonewall > 0 || c->duration > 0;
     /* A pattern may name its variables after the iteration. */
     if (r->s->session.pattern->plan(c, &r->sp->p, r->ctx.rank, iteration - 1, &r->plan) < 0)
         err_set(&e, "h5perf", "plan", "", -1, -1, "invalid pattern (validation missed it)");
@@ -218,6 +314,7 @@ static int engine_iteration(struct point_run *r, int iteration, struct iter_resu
         return ENGINE_IO_FAILED;
     }
     int status = engine_reduce(r, t, v.bad > 0, it);
+    engine_bounded(r, it);
     if (status == ENGINE_VERIFY_FAILED)
         engine_report_mismatch(r, &v, iteration);
     return status;
@@ -242,6 +339,11 @@ static bool engine_prepare(struct point_run *r, struct err *e)
     if (!e->set && posix_memalign(&buf, 4096, (size_t)(bytes > 0 ? bytes : 1)) != 0)
         err_set(e, "h5perf", "allocate transfer buffer", "", -1, bytes, "out of memory");
     r->buf = buf;
+    r->lat = malloc(2 * LATENCY_CALLS * sizeof *r->lat);
+    if (!r->lat)
+        err_set(e, "h5perf", "allocate latency histograms", "", -1, -1, "out of memory");
+    for (int h = 0; r->lat && h < 2 * LATENCY_CALLS; h++)
+        latency_clear(&r->lat[h]);
     return agree_all(r->ctx.comm, !e->set);
 }
 
@@ -253,9 +355,10 @@ static bool engine_record(struct point_run *r, struct api_result *res)
     const struct pattern_measure *m = &r->sp->m;
     /* The guide's transfer size, or the most bytes one call moves. */
     int64_t xfer = p->xfer > 0 ? p->xfer : m->max_call;
-    if (r->ctx.rank != 0 ||
-        results_init(res, p->api, p->nprocs, xfer, m->phase_bytes, r->s->cfg.iterations) != 0)
+    if (r->ctx.rank != 0 || results_init(res, p->api, p->nprocs, xfer, m->phase_bytes,
+                                         measure_max_iterations(&r->s->cfg)) != 0)
         return false;
+    snprintf(res->label, sizeof res->label, "%s", r->sp->label);
     res->layout = p->layout;
     res->variant = p->variant;
     res->align = p->align;
@@ -315,6 +418,32 @@ static void engine_point(struct point_run *r, const struct backend_ops *const op
     memset(r->seen, 0, sizeof r->seen);
 }
 
+/* Collective: with --confidence, after n iterations (at least -i), may the
+ * run point stop? Process 0 decides for all: every measure's interval is
+ * within the bound, or --max-iterations or --max-time came first; why goes
+ * into res (rank 0). Without --confidence, after -i iterations. */
+static bool engine_enough(const struct point_run *r, struct api_result *res, int n, double start)
+{
+    const struct config *c = &r->s->cfg;
+    if (c->confidence <= 0)
+        return n >= c->iterations;
+    if (n < c->iterations)
+        return false;
+    int stop = STOP_COUNT;
+    if (r->ctx.rank == 0) {
+        if (!res || results_intervals_within(res, c, c->confidence))
+            stop = STOP_INTERVAL;
+        else if (n >= c->max_iterations)
+            stop = STOP_MAX_ITERATIONS;
+        else if (c->max_time > 0 && r->s->clock() - start >= c->max_time)
+            stop = STOP_MAX_TIME;
+    }
+    MPI_Bcast(&stop, 1, MPI_INT, 0, r->ctx.comm);
+    if (res)
+        res->stop = (enum iter_stop)stop;
+    return stop != STOP_COUNT;
+}
+
 /* Collective over comm: every iteration of one run point. */
 static int engine_point_run(struct point_run *r)
 {
@@ -333,15 +462,23 @@ static int engine_point_run(struct point_run *r)
         agree_report(r->ctx.comm, &e, r->s->world_rank, stderr, keep ? &res.errors : NULL);
         status = ENGINE_IO_FAILED;
     }
-    for (int i = 0; prepared && i < c->iterations; i++) {
-        progress_begin(r->progress, r->sp, i + 1, c->iterations);
+    int most = measure_max_iterations(c);
+    double start = r->s->clock();
+    for (int i = 0; prepared && i < most; i++) {
+        progress_begin(r->progress, r->sp, i + 1, most);
         int st = engine_iteration(r, i + 1, keep ? results_next_iteration(&res) : NULL,
                                   keep ? &res.errors : NULL);
         status = st > status ? st : status;
         if (st == ENGINE_IO_FAILED)
             break;
         progress_add(r->progress, r->sp->m.phase_bytes);
+        if (engine_enough(r, keep ? &res : NULL, i + 1, start))
+            break;
     }
+    if (keep)
+        res.stop = status == ENGINE_IO_FAILED ? STOP_ERROR : res.stop;
+    if (prepared)
+        measure_latency(r->ctx.comm, r->lat, keep ? &res : NULL);
     if (r->io_mode)
         engine_io_mode(r, keep ? &res : NULL);
     if (keep)
@@ -350,6 +487,8 @@ static int engine_point_run(struct point_run *r)
         fflush(r->out);
     free(r->buf);
     r->buf = NULL;
+    free(r->lat);
+    r->lat = NULL;
     return status;
 }
 
@@ -382,6 +521,8 @@ static int engine_count(const struct run *s, const struct backend_ops *const ops
     }
     if (r.out && r.log && rep->nprocs_end)
         rep->nprocs_end(r.out, c, r.log, k->nprocs);
+    if (r.out && r.log)
+        measures_text(r.out, c, r.log, k->nprocs);
     return status;
 }
 

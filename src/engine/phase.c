@@ -56,19 +56,22 @@ void phase_enter(const struct phase_io *io, const char *op, int64_t bytes)
 static bool phase_open(const struct phase_io *io, struct backend_file **f, struct err *e)
 {
     bool may_truncate = false, write = phase_writes(io);
-    if (write) {
+    enum backend_mode mode = io->rewrite ? BACKEND_REWRITE : write ? BACKEND_WRITE : BACKEND_READ;
+    if (write && !io->rewrite) {
         may_truncate = io->overwrite || files_contains(io->slot);
         files_add(io->slot, io->ctx->nprocs == 1);
     }
-    phase_enter(io, write ? "create" : "open", 0);
-    bool ok = io->ops->open(f, io->ctx, io->path, write ? BACKEND_WRITE : BACKEND_READ,
-                            may_truncate, io->plan, e) == 0;
+    phase_enter(io, mode == BACKEND_WRITE ? "create" : "open", 0);
+    double t0 = io->clock();
+    bool ok = io->ops->open(f, io->ctx, io->path, mode, may_truncate, io->plan, e) == 0;
+    latency_record(&io->lat[LATENCY_OPEN], io->clock() - t0);
     watchdog_leave();
-    if (!ok && e->exists && write)
+    if (!ok && e->exists && mode == BACKEND_WRITE)
         files_forget(io->slot); /* someone else's file: never ours to remove */
+    /* The files the library made beside it go with it (files.h). */
     _Static_assert(BACKEND_SIDE_MAX <= FILES_SIDE_MAX, "engine/files.h: FILES_SIDE_MAX");
     char side[BACKEND_SIDE_MAX] = "";
-    if (ok && write && io->ops->side_name)
+    if (ok && mode == BACKEND_WRITE && io->ops->side_name)
         io->ops->side_name(*f, side, sizeof side);
     if (side[0])
         files_side(io->slot, side);
@@ -103,54 +106,138 @@ void phase_pause(const struct phase_io *io, const struct plan_step *s)
     }
 }
 
-/* The steps of variable v; returns the seconds spent poisoning, verifying
- * and noting what the library did. */
-static double phase_steps(const struct phase_io *io, struct backend_file *f, int v,
-                          const struct plan_access *acc, struct verify_state *vs, struct err *e)
+/* Before an I/O step of a write phase with a deadline: has it passed for
+ * this process (collective transfers and pauses: process 0's answer for
+ * all)? The first time it has, the process's account of its stop. *now:
+ * the clock it read. */
+static bool phase_deadline_passed(const struct phase_io *io, int64_t calls, double start,
+                                  bool lockstep, double *now)
+{
+    struct phase_deadline *dl = io->deadline;
+    if (dl->stopped)
+        return true;
+    *now = io->clock();
+    int up = *now - start >= dl->seconds;
+    if (lockstep)
+        MPI_Bcast(&up, 1, MPI_INT, 0, io->ctx->comm);
+    if (up) {
+        dl->stopped = true;
+        dl->calls_before = calls;
+        dl->stop_seconds = *now - start;
+    }
+    return up;
+}
+
+/* Where phase_steps() runs: steps k0 .. k1 - 1 of a variable; with a
+ * deadline (start: the phase's), stopping before an I/O step once it has
+ * passed. */
+struct step_range {
+    int64_t k0, k1;
+    bool deadline;
+    double start;
+    int64_t *calls; /* this process's I/O calls in the phase */
+};
+
+/* The steps of variable v in range; returns the first step not made in
+ * *done and the seconds spent poisoning, verifying and noting what the
+ * library did. A transfer's latency runs from the clock read that ended
+ * the work before it (the previous call, a pause, excluded work), one read
+ * per call: it includes computing the step, a few dozen nanoseconds
+ * (docs/measuring.md, "Latency"). */
+static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
+                          const struct step_range *range, int64_t *done, struct verify_state *vs,
+                          struct err *e)
 {
     bool collective_io = io->ctx->set->collective && (io->ops->desc->caps & API_CAP_COLLECTIVE_IO);
+    bool lockstep = collective_io || io->plan->collective_pauses;
     bool check = io->verify && !phase_writes(io);
     const char *op = phase_writes(io) ? "write" : "read";
-    double excluded = 0;
+    double excluded = 0, mark = io->clock();
     struct plan_step s;
-    for (int64_t k = 0; k < acc->nsteps; k++) {
+    int64_t k = range->k0;
+    for (; k < range->k1; k++) {
         if (e->set && !collective_io)
             break;
         plan_step(io->plan, io->phase, v, k, &s);
         if (s.kind != PLAN_STEP_IO) {
             phase_pause(io, &s);
+            mark = io->clock();
             continue;
         }
+        if (range->deadline &&
+            phase_deadline_passed(io, *range->calls, range->start, lockstep, &mark))
+            break;
         /* Outside the timers: a verified read starts from a buffer that
          * holds none of the expected bytes (poisoned per variable where
          * the content differs between them, phase_prepare()). */
         if (check && !io->plan->fill_per_var) {
-            double t0 = MPI_Wtime();
+            double t0 = io->clock();
             io->plan->ops->fill(io->plan, io->phase, v, io->buf, true);
-            excluded += MPI_Wtime() - t0;
+            mark = io->clock();
+            excluded += mark - t0;
         }
         phase_enter(io, op, s.bytes * (collective_io ? io->ctx->nprocs : 1));
         int rc = io->ops->transfer(f, &s, io->buf + s.mem_off, e);
+        double now = io->clock();
+        latency_record(&io->lat[LATENCY_TRANSFER], now - mark);
+        mark = now;
         watchdog_leave();
+        (*range->calls)++;
         if (rc < 0) {
             /* Collective transfers go on after an error; a library may not. */
             watchdog_arm(e);
             continue;
         }
+        io->moved += s.bytes;
         /* What the library did with it: a few property look-ups (about a
          * microsecond with HDF5), kept out of the timers all the same. */
         if (io->seen) {
-            double t0 = MPI_Wtime();
             if (io->ops->io_mode(f, io->seen, e) < 0)
                 watchdog_arm(e);
-            excluded += MPI_Wtime() - t0;
+            mark = io->clock();
+            excluded += mark - now;
         }
         if (!check)
             continue;
-        double t0 = MPI_Wtime();
+        double t1 = mark;
         phase_verify(io, &s, vs);
-        excluded += MPI_Wtime() - t0;
+        mark = io->clock();
+        excluded += mark - t1;
     }
+    *done = k;
+    return excluded;
+}
+
+/* The steps of variable v in this phase: all, those of the extent (a read
+ * after a stonewalled write), or those before the deadline and then, once
+ * the processes agree on the most any made, the rest up to it (the
+ * wear-out). Collective over io->agree with a deadline. Returns the
+ * seconds excluded; *stop is true when the phase must begin no further
+ * variable. */
+static double phase_var_steps(struct phase_io *io, struct backend_file *f, int v,
+                              const struct plan_access *acc, double start, int64_t *calls,
+                              bool *stop, struct verify_state *vs, struct err *e)
+{
+    struct step_range range = {0, acc->nsteps, io->deadline != NULL, start, calls};
+    const struct plan_extent *x = io->extent;
+    if (x && x->nvars >= 0 && v == x->nvars - 1 && x->last_steps < range.k1)
+        range.k1 = x->last_steps;
+    int64_t done = 0;
+    double excluded = phase_steps(io, f, v, &range, &done, vs, e);
+    *stop = false;
+    if (!io->deadline)
+        return excluded;
+    /* The most steps any process made, whether any stopped, any error. */
+    if (e->set)
+        watchdog_arm(e);
+    int64_t mine[3] = {done, io->deadline->stopped, e->set}, most[3];
+    MPI_Allreduce(mine, most, 3, MPI_INT64_T, MPI_MAX, io->agree);
+    if (most[0] > done && !e->set) {
+        struct step_range rest = {done, most[0], false, start, calls};
+        excluded += phase_steps(io, f, v, &rest, &done, vs, e);
+    }
+    io->deadline->done = (struct plan_extent){v + 1, most[0]};
+    *stop = most[1] || most[2];
     return excluded;
 }
 
@@ -165,7 +252,10 @@ void phase_end_var(const struct phase_io *io, struct backend_file *f, struct err
 static void phase_close(const struct phase_io *io, struct backend_file *f, struct err *e)
 {
     phase_enter(io, "close", io->plan->flat_bytes);
+    double t0 = io->clock();
     io->ops->close(f, e);
+    if (f)
+        latency_record(&io->lat[LATENCY_CLOSE], io->clock() - t0);
     watchdog_leave();
 }
 
@@ -180,37 +270,47 @@ static void phase_close(const struct phase_io *io, struct backend_file *f, struc
  * Returns the seconds spent. */
 static double phase_prepare(const struct phase_io *io, int v)
 {
-    double t0 = MPI_Wtime();
+    double t0 = io->clock();
     bool write = phase_writes(io);
     if (!io->plan->fill_per_var) {
         if (v == 0 && write)
             io->plan->ops->fill(io->plan, io->phase, 0, io->buf, false);
-        return MPI_Wtime() - t0;
+        return io->clock() - t0;
     }
     if (write || io->verify)
         io->plan->ops->fill(io->plan, io->phase, v, io->buf, !write);
     if (v > 0)
         MPI_Barrier(io->agree);
-    return MPI_Wtime() - t0;
+    return io->clock() - t0;
 }
 
-bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, struct err *e)
+bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct err *e)
 {
     struct backend_file *f = NULL;
     unsigned caps = io->ops->desc->caps;
     bool collective_io = io->ctx->set->collective && (caps & API_CAP_COLLECTIVE_IO);
+    struct phase_deadline *dl = io->deadline;
+    int nvars = io->plan->nvars;
+    if (io->extent && io->extent->nvars >= 0 && io->extent->nvars < nvars)
+        nvars = io->extent->nvars;
+    if (dl) {
+        dl->stopped = false;
+        dl->done = (struct plan_extent){-1, 0};
+    }
+    io->moved = 0;
     phase_prepare(io, 0);
     MPI_Barrier(io->agree);
-    double t_open = MPI_Wtime();
+    double t_open = io->clock();
     if (!phase_open(io, &f, e)) {
         phase_close(io, f, e);
         return false;
     }
-    double t_fine = MPI_Wtime(), excluded = 0;
+    double t_fine = io->clock(), excluded = 0;
+    int64_t calls = 0;
     bool joined = phase_joined(io);
     if (joined)
-        excluded = phase_join(io, f, t, v, e);
-    for (int d = 0; !joined && d < io->plan->nvars; d++) {
+        excluded = phase_join(io, f, t, &calls, v, e);
+    for (int d = 0; !joined && d < nvars; d++) {
         struct plan_access acc;
         if (d > 0)
             excluded += phase_prepare(io, d);
@@ -222,26 +322,33 @@ bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, str
         phase_enter(io, "begin dataset", io->plan->flat_bytes);
         bool ok = io->ops->var_begin(f, d, &acc, e) == 0;
         watchdog_leave();
-        if ((var_collective || collective_io) && !phase_agree(io, ok, e)) {
+        if ((var_collective || collective_io || dl) && !phase_agree(io, ok, e)) {
             phase_end_var(io, f, e);
             break;
         }
-        double t_raw = MPI_Wtime(), x = 0;
+        double t_raw = io->clock(), x = 0;
+        bool stop = false;
         if (ok)
-            x = phase_steps(io, f, d, &acc, v, e);
-        t[PHASE_RAW] += MPI_Wtime() - t_raw - x;
+            x = phase_var_steps(io, f, d, &acc, t_fine, &calls, &stop, v, e);
+        t[PHASE_RAW] += io->clock() - t_raw - x;
         excluded += x;
         if (e->set && var_collective)
             watchdog_arm(e);
         phase_end_var(io, f, e);
-        if (e->set && !var_collective)
+        if ((e->set && !var_collective) || stop)
             break;
     }
-    double t_close = MPI_Wtime();
+    double t_close = io->clock();
     if (e->set)
         watchdog_arm(e);
     phase_close(io, f, e);
-    double t_end = MPI_Wtime();
+    double t_end = io->clock();
+    if (dl && !dl->stopped) {
+        dl->calls_before = calls;
+        dl->stop_seconds = t_close - t_fine - excluded;
+    }
+    if (dl)
+        dl->calls = calls;
     t[PHASE_GROSS] += t_end - t_open - excluded;
     t[PHASE_FINE] += t_close - t_fine - excluded;
     t[PHASE_OPEN] += t_fine - t_open;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
+#include "report/latency.h"
 
 /* Accumulated timers of one phase, in the order of enum timer_id from
  * TIMER_WRITE_GROSS (or TIMER_READ_GROSS). */
@@ -19,6 +20,24 @@ struct verify_state {
     int64_t first_offset; /* file offset of the first one */
     unsigned char expected, found;
     char path[4096];
+};
+
+/* --stonewall in a write phase (docs/measuring.md): no I/O call starts
+ * once seconds have passed since the file was open; at the end of each
+ * variable the processes agree on the most calls any made in it, and each
+ * completes as many (the wear-out); a variable after one where any process
+ * stopped is not begun. */
+struct phase_deadline {
+    double seconds; /* in */
+    /* Out, this process: calls completed before it stopped (all its calls
+     * if it never did), and when it stopped (or made its last call), from
+     * the file's open. */
+    int64_t calls_before;
+    double stop_seconds;
+    bool stopped;
+    /* Out, agreed by every process: what was written. */
+    struct plan_extent done;
+    int64_t calls; /* every process's calls, wear-out included */
 };
 
 struct phase_io {
@@ -35,6 +54,12 @@ struct phase_io {
     /* Collective transfers through a backend with io_mode: what the library
      * did with each completed one is added here; else NULL. */
     struct io_mode_seen *seen;
+    double (*clock)(void);            /* seconds: MPI_Wtime, or a test's */
+    struct latency_hist *lat;         /* [LATENCY_CALLS]: each call's time is added */
+    struct phase_deadline *deadline;  /* a write phase with --stonewall; else NULL */
+    const struct plan_extent *extent; /* a read phase after one; else NULL */
+    bool rewrite;                     /* a write phase into the existing file (--repeat) */
+    int64_t moved;                    /* out: the bytes this process moved */
 };
 
 /* Collective over io->ctx->comm. Adds the phase's times to t[PHASE_TIMERS]
@@ -43,7 +68,7 @@ struct phase_io {
  * marks the file in the created-files registry before creating it. A process
  * with an error arms the watchdog before every collective step it still
  * makes, so that it cannot wait forever for processes that will not come. */
-bool phase_run(const struct phase_io *io, double *t, struct verify_state *v, struct err *e);
+bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct err *e);
 
 /* ---- shared by phase.c and phase_join.c ---- */
 
@@ -54,9 +79,12 @@ bool phase_joined(const struct phase_io *io);
 
 /* The variables of a joined phase on the open file f: every variable
  * begun, step k of each in one call (transfer_vars), every variable ended;
- * the raw time into t[PHASE_RAW]. Collective like phase_run(). Returns the
- * seconds spent filling, verifying and noting what the library did. */
-double phase_join(const struct phase_io *io, struct backend_file *f, double *t,
+ * the raw time into t[PHASE_RAW], each call's latency into io->lat, the
+ * calls into *calls. Collective like phase_run(); never with a deadline or
+ * an extent (--stonewall is refused with a variant that joins variables).
+ * Returns the seconds spent filling, verifying and noting what the library
+ * did. */
+double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_t *calls,
                   struct verify_state *v, struct err *e);
 
 /* Collective: agree on ok (phase.c). */

@@ -84,16 +84,18 @@ static void phase_join_verify(const struct phase_io *io, const struct plan_step 
     }
 }
 
-/* Every step index, each in one call; returns the seconds excluded. */
-static double phase_join_steps(const struct phase_io *io, struct backend_file *f,
+/* Every step index, each in one call (one transfer for the latencies,
+ * timed from the clock read that ended the work before it, as phase.c's);
+ * returns the seconds excluded. */
+static double phase_join_steps(struct phase_io *io, struct backend_file *f,
                                const struct plan_access *acc, struct plan_step *steps, void **bufs,
-                               struct verify_state *v, struct err *e)
+                               int64_t *calls, struct verify_state *v, struct err *e)
 {
     const struct plan *p = io->plan;
     bool write = p->phases[io->phase].write, check = io->verify && !write;
     bool collective_io = io->ctx->set->collective && (io->ops->desc->caps & API_CAP_COLLECTIVE_IO);
     int64_t nsteps = 0;
-    double excluded = 0;
+    double excluded = 0, mark = io->clock();
     for (int d = 0; d < p->nvars; d++)
         nsteps = acc[d].nsteps > nsteps ? acc[d].nsteps : nsteps;
     for (int64_t k = 0; k < nsteps; k++) {
@@ -101,29 +103,33 @@ static double phase_join_steps(const struct phase_io *io, struct backend_file *f
             break;
         int64_t bytes;
         int m = phase_join_gather(io, acc, k, steps, bufs, &bytes);
-        double t0 = MPI_Wtime();
+        double t0 = io->clock();
         for (int i = 0; check && !p->fill_per_var && i < m; i++)
             p->ops->fill(p, io->phase, steps[i].var, io->buf + steps[i].var * p->buffer_bytes,
                          true);
-        excluded += MPI_Wtime() - t0;
+        mark = io->clock();
+        excluded += mark - t0;
         phase_enter(io, write ? "write" : "read", bytes * (collective_io ? io->ctx->nprocs : 1));
         int rc = io->ops->transfer_vars(f, steps, m, bufs, e);
+        double now = io->clock();
+        latency_record(&io->lat[LATENCY_TRANSFER], now - mark);
         watchdog_leave();
+        (*calls)++;
         if (rc < 0) {
             watchdog_arm(e);
             continue;
         }
-        t0 = MPI_Wtime();
+        io->moved += bytes;
         if (io->seen && io->ops->io_mode(f, io->seen, e) < 0)
             watchdog_arm(e);
         if (check)
             phase_join_verify(io, steps, m, v);
-        excluded += MPI_Wtime() - t0;
+        excluded += io->clock() - now;
     }
     return excluded;
 }
 
-double phase_join(const struct phase_io *io, struct backend_file *f, double *t,
+double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_t *calls,
                   struct verify_state *v, struct err *e)
 {
     int n = io->plan->nvars > 0 ? io->plan->nvars : 1;
@@ -132,17 +138,17 @@ double phase_join(const struct phase_io *io, struct backend_file *f, double *t,
     void **bufs = calloc((size_t)n, sizeof *bufs);
     if (!acc || !steps || !bufs)
         err_set(e, "h5perf", "allocate", io->path, -1, -1, "out of memory");
-    double t0 = MPI_Wtime();
+    double t0 = io->clock();
     phase_join_fill(io, io->verify && !io->plan->phases[io->phase].write);
-    double excluded = MPI_Wtime() - t0;
+    double excluded = io->clock() - t0;
     bool ok = false;
     int begun = 0;
     if (phase_agree(io, !e->set, e))
         begun = phase_join_begin(io, f, acc, &ok, e);
     if (ok) {
-        double t_raw = MPI_Wtime();
-        double x = phase_join_steps(io, f, acc, steps, bufs, v, e);
-        t[PHASE_RAW] += MPI_Wtime() - t_raw - x;
+        double t_raw = io->clock();
+        double x = phase_join_steps(io, f, acc, steps, bufs, calls, v, e);
+        t[PHASE_RAW] += io->clock() - t_raw - x;
         excluded += x;
     }
     if (e->set)

@@ -45,6 +45,12 @@ static bool setup_agree(const struct run *s, bool ok, const char *line)
     return false;
 }
 
+/* The timers' clock. */
+static double setup_clock(void)
+{
+    return MPI_Wtime();
+}
+
 /* MPI_Dims_create for the session (which cannot call MPI). */
 static void setup_dims(int nprocs, int ndims, int *dims)
 {
@@ -441,6 +447,7 @@ int setup_run(struct run *s, int argc, char **argv)
 {
     memset(s, 0, sizeof *s);
     s->info = MPI_INFO_NULL;
+    s->clock = setup_clock;
     MPI_Comm_rank(MPI_COMM_WORLD, &s->world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &s->world_size);
     struct cli_msg m = {""};

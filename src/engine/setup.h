@@ -28,6 +28,7 @@ struct run {
     bool dir_created;                  /* the $USER level of the prefix is new */
     struct cli_warnings warnings;      /* announced by world rank 0 */
     char dir[SETUP_PATH_MAX];          /* directory of the data files, "" = current */
+    double (*clock)(void);             /* seconds for every timer: MPI_Wtime, or a test's */
 };
 
 /* Collective over MPI_COMM_WORLD. Returns -1 to go on with the run, or the

@@ -102,6 +102,13 @@ static int block_read_grid(const struct config *cfg, struct cli_msg *msg)
     if (!cfg->spelled[OPT_GRID])
         return cli_fail(msg, "h5perf: %s '%s': give the writing grid with --grid as well", rg,
                         cfg->raw[OPT_READ_GRID]);
+    /* A stonewalled write leaves each block partly unwritten: another grid
+     * would read what no process wrote (docs/measuring.md). */
+    if (cfg->stonewall > 0)
+        return cli_fail(msg,
+                        "h5perf: %s '%s': reads with another grid than the write, which %s "
+                        "leaves partly unwritten; give one of them",
+                        rg, cfg->raw[OPT_READ_GRID], cfg->spelled[OPT_STONEWALL]);
     int64_t rp = grid_procs(cfg->ndims, cfg->read_grid);
     int64_t wp = grid_procs(cfg->ndims, cfg->grid);
     char rn[64];

@@ -96,3 +96,58 @@ struct model_runs plan_run(int64_t disp, int64_t len)
 {
     return (struct model_runs){.disp = disp, .len = len, .count = {1, 1}, .stride = {0, 0}};
 }
+
+/* The steps of variable v within x. */
+static int64_t plan_extent_steps(const struct plan *p, int phase, int v,
+                                 const struct plan_extent *x)
+{
+    struct plan_access acc;
+    plan_access(p, phase, v, &acc);
+    if (x && x->nvars >= 0 && v == x->nvars - 1 && x->last_steps < acc.nsteps)
+        return x->last_steps;
+    return acc.nsteps;
+}
+
+static int plan_extent_vars(const struct plan *p, const struct plan_extent *x)
+{
+    return x && x->nvars >= 0 && x->nvars < p->nvars ? x->nvars : p->nvars;
+}
+
+int64_t plan_calls_bytes(const struct plan *p, int phase, const struct plan_extent *x, int64_t n)
+{
+    int64_t bytes = 0, calls = 0;
+    struct plan_step s;
+    for (int v = 0; v < plan_extent_vars(p, x); v++) {
+        int64_t steps = plan_extent_steps(p, phase, v, x);
+        for (int64_t k = 0; k < steps && calls < n; k++) {
+            plan_step(p, phase, v, k, &s);
+            if (s.kind != PLAN_STEP_IO)
+                continue;
+            bytes += s.bytes;
+            calls++;
+        }
+    }
+    return bytes;
+}
+
+int64_t plan_flat_end(const struct plan *p, int phase, const struct plan_extent *x)
+{
+    int64_t end = 0;
+    struct plan_step s;
+    for (int v = 0; v < plan_extent_vars(p, x); v++) {
+        int64_t steps = plan_extent_steps(p, phase, v, x);
+        for (int64_t k = 0; k < steps; k++) {
+            plan_step(p, phase, v, k, &s);
+            if (s.kind != PLAN_STEP_IO)
+                continue;
+            int64_t runs = plan_step_runs(&s);
+            for (int64_t i = 0; i < runs; i++) {
+                int64_t off, len;
+                plan_step_run(&s, i, &off, &len);
+                if (len > 0 && off + len > end)
+                    end = off + len;
+            }
+        }
+    }
+    return end;
+}

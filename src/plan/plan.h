@@ -116,6 +116,14 @@ struct plan_phase {
     int slot;      /* the timers it adds to */
 };
 
+/* How far a phase goes in each variable (docs/measuring.md, a read after
+ * a stonewalled write): every step of the variables before nvars - 1 and
+ * the first last_steps of variable nvars - 1; nvars < 0: everything. */
+struct plan_extent {
+    int nvars;
+    int64_t last_steps;
+};
+
 struct plan;
 
 /* What a pattern computes for its plans (pattern/pattern.h gives the
@@ -157,6 +165,9 @@ struct plan {
      * (their shapes, types, a flat file's size); else at least them (the
      * guide reads the start of a larger file, as the original). */
     bool exact_source;
+    /* Its steps include barriers or tokens, which every process must reach:
+     * a deadline (--stonewall) is then process 0's decision for all. */
+    bool collective_pauses;
     /* The pattern's own state; aligned for any type. */
     union {
         long double align;
@@ -228,5 +239,11 @@ void plan_step_empty(struct plan_step *s, bool write, int v, int64_t k);
 
 /* One contiguous run of len bytes at disp. */
 struct model_runs plan_run(int64_t disp, int64_t len);
+
+/* Over the steps of phase within x (NULL: all), in order: the bytes of the
+ * first n I/O steps, and the end of the furthest byte they reach in a flat
+ * file. */
+int64_t plan_calls_bytes(const struct plan *p, int phase, const struct plan_extent *x, int64_t n);
+int64_t plan_flat_end(const struct plan *p, int phase, const struct plan_extent *x);
 
 #endif

@@ -224,6 +224,41 @@ static void json_config(struct jsonw *w, const struct pattern_desc *pd, const st
     jsonw_end(w);
 }
 
+static void json_low_high(struct jsonw *w, const char *key, double low, double high)
+{
+    jsonw_key(w, key);
+    jsonw_object(w);
+    jsonw_key(w, "low");
+    jsonw_number(w, low);
+    jsonw_key(w, "high");
+    jsonw_number(w, high);
+    jsonw_end(w);
+}
+
+/* The 95% interval of the median (docs/results.md, "intervals"); null
+ * below the 6 iterations it needs. */
+static void json_interval(struct jsonw *w, enum timer_id t, const struct timer_summary *s)
+{
+    jsonw_key(w, "median_interval");
+    if (!s->t_ci.known) {
+        jsonw_null(w);
+        return;
+    }
+    jsonw_object(w);
+    jsonw_key(w, "level");
+    jsonw_number(w, CONFIDENCE_LEVEL);
+    jsonw_key(w, "coverage");
+    jsonw_number(w, s->t_ci.coverage);
+    json_low_high(w, "seconds", s->t_ci.low, s->t_ci.high);
+    if (results_timer_moves_data(t)) {
+        json_low_high(w, "mib_per_s", s->mbs_ci.low, s->mbs_ci.high);
+    } else {
+        jsonw_key(w, "mib_per_s");
+        jsonw_null(w);
+    }
+    jsonw_end(w);
+}
+
 static void json_summary(struct jsonw *w, const struct api_result *r, enum timer_id t)
 {
     struct timer_summary s;
@@ -256,6 +291,7 @@ static void json_summary(struct jsonw *w, const struct api_result *r, enum timer
         }
         jsonw_end(w);
     }
+    json_interval(w, t, &s);
     jsonw_end(w);
 }
 
@@ -267,7 +303,7 @@ static void json_sample(struct jsonw *w, const struct api_result *r, int i, enum
     json_size(w, "iteration", i + 1);
     jsonw_key(w, "status");
     jsonw_string(w, results_status_name(st));
-    json_size(w, "bytes", results_timer_moves_data(t) ? r->bytes : 0);
+    json_size(w, "bytes", results_timer_moves_data(t) ? results_sample_bytes(r, i, t) : 0);
     jsonw_key(w, "seconds");
     if (st != RUN_OK) {
         jsonw_null(w);
@@ -332,6 +368,102 @@ static void json_io_mode(struct jsonw *w, const struct config *cfg, const struct
     jsonw_end(w);
 }
 
+/* The latency of one kind of call in one phase (docs/results.md,
+ * "latency"). */
+static void json_latency_call(struct jsonw *w, const struct latency_summary *l)
+{
+    static const char *const q[LATENCY_QUANTILES] = {"p50", "p90", "p99", "p99.9"};
+    jsonw_object(w);
+    json_size(w, "calls", (int64_t)l->calls);
+    jsonw_key(w, "seconds");
+    if (l->calls == 0) {
+        jsonw_null(w);
+    } else {
+        jsonw_object(w);
+        jsonw_key(w, "min");
+        jsonw_number(w, l->min);
+        for (int i = 0; i < LATENCY_QUANTILES; i++) {
+            jsonw_key(w, q[i]);
+            jsonw_number(w, l->q[i]);
+        }
+        jsonw_key(w, "max");
+        jsonw_number(w, l->max);
+        jsonw_end(w);
+    }
+    jsonw_key(w, "histogram");
+    jsonw_array(w);
+    for (int b = 0; b < l->nbuckets; b++) {
+        jsonw_array(w);
+        jsonw_number(w, l->upper[b]);
+        jsonw_int(w, (int64_t)l->count[b]);
+        jsonw_end(w);
+    }
+    jsonw_end(w);
+    jsonw_end(w);
+}
+
+static void json_latency(struct jsonw *w, const struct config *cfg, const struct api_result *r)
+{
+    jsonw_key(w, "latency");
+    jsonw_object(w);
+    for (int p = 0; p < 2; p++) {
+        if (p == 0 ? cfg->read_only : cfg->write_only)
+            continue;
+        jsonw_key(w, p == 0 ? "write" : "read");
+        jsonw_object(w);
+        for (int c = 0; c < LATENCY_CALLS; c++) {
+            jsonw_key(w, latency_call_name((enum latency_call)c));
+            json_latency_call(w, &r->latency[p][c]);
+        }
+        jsonw_end(w);
+    }
+    jsonw_end(w);
+}
+
+/* --stonewall's and --duration's account of each iteration. */
+static void json_bounded(struct jsonw *w, const struct config *cfg, const struct api_result *r)
+{
+    jsonw_key(w, "bounded");
+    jsonw_array(w);
+    for (int i = 0; i < r->iterations; i++) {
+        const struct iter_result *it = &r->it[i];
+        jsonw_object(w);
+        json_size(w, "iteration", i + 1);
+        json_size(w, "write_bytes", it->bytes[0]);
+        json_size(w, "read_bytes", cfg->write_only ? 0 : it->bytes[1]);
+        if (it->stonewalled) {
+            jsonw_key(w, "stonewall");
+            jsonw_object(w);
+            json_size(w, "calls_min", it->sw.calls_min);
+            json_size(w, "calls_max", it->sw.calls_max);
+            json_size(w, "calls", it->sw.calls);
+            json_size(w, "bytes", it->sw.bytes);
+            jsonw_key(w, "seconds");
+            jsonw_number(w, it->sw.seconds);
+            jsonw_key(w, "mib_per_s");
+            jsonw_number(w, it->sw.seconds > 0 ? it->sw.bytes / 1048576.0 / it->sw.seconds : 0);
+            jsonw_end(w);
+        }
+        if (it->rep.count > 0) {
+            jsonw_key(w, "repetitions");
+            jsonw_object(w);
+            json_size(w, "count", it->rep.count);
+            const char *k[4] = {"min", "max", "mean", "sd"};
+            double v[4] = {it->rep.mbs_min, it->rep.mbs_max, it->rep.mbs_mean, it->rep.mbs_sd};
+            jsonw_key(w, "mib_per_s");
+            jsonw_object(w);
+            for (int j = 0; j < 4; j++) {
+                jsonw_key(w, k[j]);
+                jsonw_number(w, v[j]);
+            }
+            jsonw_end(w);
+            jsonw_end(w);
+        }
+        jsonw_end(w);
+    }
+    jsonw_end(w);
+}
+
 static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struct config *cfg,
                      const struct api_result *r)
 {
@@ -381,6 +513,13 @@ static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struc
         jsonw_end(w);
     }
     jsonw_end(w);
+    json_latency(w, cfg, r);
+    if (cfg->stonewall > 0 || cfg->duration > 0)
+        json_bounded(w, cfg, r);
+    if (cfg->confidence > 0) {
+        jsonw_key(w, "stop");
+        jsonw_string(w, results_stop_name(r->stop));
+    }
     jsonw_end(w);
 }
 

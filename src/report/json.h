@@ -1,5 +1,5 @@
 /* The JSON results document (docs/results.md, docs/results.schema.json,
- * schema version 1): the effective configuration, the context and every
+ * schema version 3): the effective configuration, the context and every
  * sample of every run. Formats the results model only; no MPI. */
 #ifndef H5PERF_JSON_H
 #define H5PERF_JSON_H
@@ -11,7 +11,7 @@
 #include "report/context.h"
 #include "report/results.h"
 
-#define JSON_SCHEMA_VERSION 2
+#define JSON_SCHEMA_VERSION 3
 
 /* Writes one document to out; the pattern pd writes its part of the
  * configuration and of each run. Returns 0, or -1 if the stream reports an

@@ -31,6 +31,9 @@ int results_init(struct api_result *r, enum api_id api, int nprocs, int64_t xfer
 
 void results_release(struct api_result *r)
 {
+    for (int p = 0; p < 2; p++)
+        for (int c = 0; c < LATENCY_CALLS; c++)
+            latency_summary_release(&r->latency[p][c]);
     free(r->it);
     free(r->errors);
     memset(r, 0, sizeof(*r));
@@ -72,6 +75,42 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
+int64_t results_sample_bytes(const struct api_result *r, int i, enum timer_id t)
+{
+    int64_t b = r->it[i].bytes[results_timer_is_read(t) ? 1 : 0];
+    return b > 0 ? b : r->bytes;
+}
+
+/* The per-iteration MB/s where iterations moved different bytes. */
+static void summarize_rates(const struct api_result *r, enum timer_id t, struct timer_summary *s,
+                            double *rate)
+{
+    double bytes = 0, secs = 0;
+    int n = 0;
+    for (int i = 0; i < r->iterations; i++) {
+        if (results_sample_status(r, i, t) != RUN_OK)
+            continue;
+        int64_t b = results_sample_bytes(r, i, t);
+        bytes += (double)b;
+        secs += r->it[i].t[t].max;
+        rate[n++] = mb_per_sec(b, r->it[i].t[t].max);
+    }
+    s->mbs_avg = secs > DBL_EPSILON ? bytes / BYTES_PER_MB / secs : 0.0;
+    s->mbs_med = median(rate, n);
+    s->mbs_min = rate[0];
+    s->mbs_max = rate[n - 1];
+    confidence_median(rate, n, CONFIDENCE_LEVEL, &s->mbs_ci);
+}
+
+/* Do the counted iterations of t all move the run's bytes? */
+static bool summarize_same_bytes(const struct api_result *r, enum timer_id t)
+{
+    for (int i = 0; i < r->iterations; i++)
+        if (results_sample_status(r, i, t) == RUN_OK && results_sample_bytes(r, i, t) != r->bytes)
+            return false;
+    return true;
+}
+
 void results_summarize(const struct api_result *r, enum timer_id t, struct timer_summary *s)
 {
     double sum = 0.0;
@@ -79,7 +118,7 @@ void results_summarize(const struct api_result *r, enum timer_id t, struct timer
     memset(s, 0, sizeof(*s));
     if (r->iterations <= 0 || (int)t < 0 || t >= TIMER_COUNT)
         return;
-    double *v = malloc((size_t)r->iterations * sizeof *v);
+    double *v = malloc(2 * (size_t)r->iterations * sizeof *v);
     if (!v)
         return;
     /* Only the slowest process of each iteration counts (docs/original.md §6.2). */
@@ -97,12 +136,42 @@ void results_summarize(const struct api_result *r, enum timer_id t, struct timer
          * the throughputs. */
         s->t_avg = sum / s->n;
         s->t_med = median(v, s->n);
-        s->mbs_max = mb_per_sec(r->bytes, s->t_min);
-        s->mbs_avg = mb_per_sec(r->bytes, s->t_avg);
-        s->mbs_med = mb_per_sec(r->bytes, s->t_med);
-        s->mbs_min = mb_per_sec(r->bytes, s->t_max);
+        confidence_median(v, s->n, CONFIDENCE_LEVEL, &s->t_ci);
+        if (summarize_same_bytes(r, t)) {
+            s->mbs_max = mb_per_sec(r->bytes, s->t_min);
+            s->mbs_avg = mb_per_sec(r->bytes, s->t_avg);
+            s->mbs_med = mb_per_sec(r->bytes, s->t_med);
+            s->mbs_min = mb_per_sec(r->bytes, s->t_max);
+            s->mbs_ci = s->t_ci;
+            s->mbs_ci.low = mb_per_sec(r->bytes, s->t_ci.high);
+            s->mbs_ci.high = mb_per_sec(r->bytes, s->t_ci.low);
+        } else {
+            summarize_rates(r, t, s, v + r->iterations);
+        }
     }
     free(v);
+}
+
+bool results_intervals_within(const struct api_result *r, const struct config *cfg, double fraction)
+{
+    enum timer_id m[TIMER_COUNT];
+    int nm = results_measures(cfg, m);
+    for (int k = 0; k < nm; k++) {
+        struct timer_summary s;
+        if (!results_timer_moves_data(m[k]))
+            continue;
+        results_summarize(r, m[k], &s);
+        if (s.n == 0 || !confidence_within(&s.mbs_ci, s.mbs_med, fraction))
+            return false;
+    }
+    return true;
+}
+
+const char *results_stop_name(enum iter_stop stop)
+{
+    static const char *const names[] = {"iterations", "interval", "max_iterations", "max_time",
+                                        "error"};
+    return (int)stop >= 0 && stop <= STOP_ERROR ? names[stop] : "unknown";
 }
 
 /* An I/O error outranks a verification failure: after it nothing stands. */

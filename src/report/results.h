@@ -9,7 +9,9 @@
 #include <stdint.h>
 
 #include "cli/config.h"
+#include "report/confidence.h"
 #include "report/iomode.h"
+#include "report/latency.h"
 
 /* Timers of docs/original.md §6.1, write then read. */
 enum timer_id {
@@ -36,14 +38,46 @@ struct timer_stat {
     double min, max, sum; /* over the processes of the run */
 };
 
+/* --stonewall's account of one iteration's write phases, summed over its
+ * files (docs/measuring.md). */
+struct stonewall_stat {
+    int64_t calls_min, calls_max; /* calls a process completed before it stopped */
+    int64_t calls;                /* after the wear-out: every process's */
+    int64_t bytes;                /* all processes' first calls_min calls */
+    double seconds;               /* from the file's open to the last process's stop */
+};
+
+/* --duration's account of one iteration: the repetitions of its write
+ * phases and the spread of their throughput (each the slowest process's). */
+struct repeat_stat {
+    int count;
+    double mbs_min, mbs_max, mbs_mean, mbs_sd;
+};
+
 struct iter_result {
     struct timer_stat t[TIMER_COUNT];
     enum run_status status;
+    /* The bytes the write and read phases moved, all processes, where they
+     * differ from the run's (--stonewall, --duration); 0: the run's bytes. */
+    int64_t bytes[2];
+    bool stonewalled;
+    struct stonewall_stat sw;
+    struct repeat_stat rep;
+};
+
+/* Why a run point's iterations stopped (docs/measuring.md). */
+enum iter_stop {
+    STOP_COUNT = 0,      /* -i iterations, as asked */
+    STOP_INTERVAL,       /* --confidence: every interval within the bound */
+    STOP_MAX_ITERATIONS, /* --confidence: --max-iterations came first */
+    STOP_MAX_TIME,       /* --confidence: --max-time came first */
+    STOP_ERROR           /* an I/O error ended the run */
 };
 
 /* One run point (an API at one (P, X), or the block pattern's (P, layout)):
  * all its iterations. */
 struct api_result {
+    char label[96]; /* the run point for people: "transfer size 64KB", "layout shared" */
     enum api_id api;
     int nprocs;
     int64_t xfer;             /* the guide's patterns */
@@ -60,6 +94,10 @@ struct api_result {
      * (docs/results.md, "actual_io_mode"); io_mode_known false otherwise. */
     bool io_mode_known;
     struct io_mode_phase io_mode[2];
+    /* The latency of every call, write then read phase, over every process
+     * and iteration (docs/results.md, "latency"); calls 0 where none ran. */
+    struct latency_summary latency[2][LATENCY_CALLS];
+    enum iter_stop stop;
 };
 
 /* Every run of one invocation, in run order. */
@@ -70,12 +108,17 @@ struct results_log {
 
 /* Statistics over iterations of the per-iteration maximum (the slowest
  * process), docs/original.md §6.2, counting only the iterations whose sample
- * stands. */
+ * stands. Where an iteration moved other bytes than the run's (--stonewall,
+ * --duration), the MB/s are each iteration's own: max and min the fastest
+ * and slowest iteration's, median theirs, avg all bytes over all seconds. */
 struct timer_summary {
     int n;                                     /* iterations counted; 0 = nothing stands */
     double t_min, t_avg, t_med, t_max;         /* seconds */
     double mbs_max, mbs_avg, mbs_med, mbs_min; /* MB/s of t_min, t_avg, t_med, t_max;
                                                   0 if |t| < DBL_EPSILON */
+    /* The 95% interval of the median (confidence.h), of the seconds and of
+     * the MB/s (low MB/s from the high seconds); known from 6 iterations. */
+    struct median_interval t_ci, mbs_ci;
 };
 
 int results_init(struct api_result *r, enum api_id api, int nprocs, int64_t xfer, int64_t bytes,
@@ -94,6 +137,14 @@ enum run_status results_measure_status(const struct api_result *r, enum timer_id
 /* The summary the results files and --overhead give: results_summarize(),
  * emptied (n == 0) when the measure failed over the run. Returns s->n. */
 int results_measure_summary(const struct api_result *r, enum timer_id t, struct timer_summary *s);
+/* The bytes timer t's sample of iteration i stands for (all processes). */
+int64_t results_sample_bytes(const struct api_result *r, int i, enum timer_id t);
+/* Is every measure's interval (cfg's measures that move data) within
+ * fraction of its median? False while any is unknown. */
+bool results_intervals_within(const struct api_result *r, const struct config *cfg,
+                              double fraction);
+/* "iterations", "interval", "max_iterations", "max_time", "error". */
+const char *results_stop_name(enum iter_stop stop);
 /* Write timers come before read timers in enum timer_id. */
 static inline int results_timer_is_read(enum timer_id t)
 {

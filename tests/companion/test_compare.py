@@ -163,6 +163,33 @@ class Compare(Comparing, unittest.TestCase):
         row, _ = self.one([0.20, 0.21, 0.22], [0.24, 0.245, 0.25], rc=0)
         self.assertEqual(row["verdict"], "same")
 
+    # --- the 95% intervals of the medians (6 iterations or more) -------------
+
+    def test_intervals_apart_decide_where_ranges_overlap(self):
+        # Nine iterations each, eight alike and an outlier: A's slow one
+        # (0.40 s) and B's fast one (0.10 s) make the ranges overlap, but
+        # the intervals of the medians, [x(2), x(8)], leave them out: A's
+        # is 0.20 s exactly, B's 0.24 s, B 17% slower.
+        a, b = [0.20] * 8 + [0.40], [0.24] * 8 + [0.10]
+        row, s = self.one(a, b, rc=1)
+        self.assertEqual(row["verdict"], "REGRESSION (95% intervals apart)")
+        self.assertEqual(s, summary(1, ", 1 judged by the 95% intervals of their medians"))
+        row, _ = self.one(b, a, rc=0)
+        self.assertEqual(row["verdict"], "faster (95% intervals apart)")
+        # 17% apart is within a 20% threshold.
+        row, _ = self.one(a, b, "--threshold", "20%", rc=0)
+        self.assertEqual(row["verdict"], "same")
+        # Five iterations have no 95% interval: the ranges decide, and
+        # they overlap.
+        row, s = self.one(a[4:], b[4:], rc=0)
+        self.assertEqual((row["verdict"], s), ("same", summary(0)))
+
+    def test_overlapping_intervals_are_the_same(self):
+        # Six iterations: the interval is the whole range (coverage 97%).
+        row, _ = self.one([0.20, 0.21, 0.22, 0.23, 0.24, 0.25],
+                          [0.22, 0.23, 0.24, 0.25, 0.26, 0.27], rc=0)
+        self.assertEqual(row["verdict"], "same")
+
     def test_one_iteration_is_the_plain_threshold(self):
         # A point is its own range: 0.2 s against 0.25 s is a 20% drop.
         row, _ = self.one([0.2], [0.25], "--threshold", "19.5%", rc=1)

@@ -105,8 +105,8 @@ class UsageErrors(unittest.TestCase):
         missing = os.path.join(self.tmp, "missing.json")
         text = self.write("report.txt", "HDF5 Library: Version 1.10.8\n")
         doc = common.load(s)
-        doc["schema_version"] = 3
-        v3 = self.write("v3.json", json.dumps(doc))
+        doc["schema_version"] = 4
+        v4 = self.write("v4.json", json.dumps(doc))
         other = self.write("other.json", json.dumps({"schema": "ior", "tests": []}))
         with open(s) as f:
             truncated = self.write("truncated.json", f.read()[:5000])
@@ -120,7 +120,7 @@ class UsageErrors(unittest.TestCase):
                 ([text, s], "'%s': not JSON: Expecting value: line 1 column 1" % text),
                 ([s, truncated], "'%s': not JSON: " % truncated),
                 ([s, nan], "'%s': not JSON: NaN is not a JSON value" % nan),
-                ([s, v3], "'%s': unsupported schema_version 3 (supported: 1, 2)" % v3),
+                ([s, v4], "'%s': unsupported schema_version 4 (supported: 1, 2, 3)" % v4),
                 ([other, s], "'%s': not an h5perf results document" % other),
                 ([one, four], "'%s' and '%s': no configuration (processes, transfer size, API, "
                               "data measure) in common" % (one, four))):

@@ -82,7 +82,7 @@ class Schema(unittest.TestCase):
         # Without this, a validator that accepts everything would pass above.
         doc = common.load(common.FAILURE)
         del doc["runs"][0]["measures"][0]["samples"][0]["seconds"]
-        doc["schema_version"] = 3
+        doc["schema_version"] = 4
         self.assertEqual(len(list(self.validator.iter_errors(doc))), 2)
 
 

@@ -63,8 +63,8 @@ class UsageErrors(unittest.TestCase):
             ([self.tmp], "'%s': cannot read: Is a directory" % self.tmp),
             ([text], "'%s': not JSON: " % text),
             ([self.write("list.json", "[1, 2]")], "not an h5perf results document"),
-            ([self.doc("v3.json", lambda d: d.update(schema_version=3))],
-             "unsupported schema_version 3 (supported: 1, 2)"),
+            ([self.doc("v4.json", lambda d: d.update(schema_version=4))],
+             "unsupported schema_version 4 (supported: 1, 2, 3)"),
             ([self.doc("hdf4.json", lambda d: d["runs"][3].update(api="hdf4"))],
              "runs[3].api: unknown value 'hdf4'"),
             # A control character in a name is escaped: still one line.

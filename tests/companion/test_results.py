@@ -90,7 +90,7 @@ def delete_path(doc, path):
 BROKEN = [
     ("not an object", lambda d: d.clear() or d.update({"x": 1}), "not an h5perf results document"),
     ("other schema", lambda d: set_path(d, ["schema"], "fio"), "not an h5perf results document"),
-    ("version 3", lambda d: set_path(d, ["schema_version"], 3), "unsupported schema_version 3"),
+    ("version 4", lambda d: set_path(d, ["schema_version"], 4), "unsupported schema_version 4"),
     ("version true", lambda d: set_path(d, ["schema_version"], True),
      "unsupported schema_version true"),
     ("no runs", lambda d: delete_path(d, ["runs"]), "missing 'runs'"),

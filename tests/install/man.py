@@ -46,13 +46,13 @@ def render(path):
 
 
 def table_options():
-    """Every short and long name of the option table's rows (src/cli/options.c,
+    """Every short and long name of the option table's rows (src/cli/*options.c,
     src/pattern/*_options.c)."""
     rows = []
-    for f in [os.path.join(SRC, "src", "cli", "options.c")] + sorted(
+    for f in sorted(glob.glob(os.path.join(SRC, "src", "cli", "*options.c"))) + sorted(
             glob.glob(os.path.join(SRC, "src", "pattern", "*_options.c"))):
         with open(f) as fh:
-            rows += re.findall(r'OPT_[A-Z]+\(OPT_[A-Z_]+,\s*(?:"(-.)"|NULL),\s*"(--[a-z-]+)"',
+            rows += re.findall(r'OPT_[A-Z]+\(\s*OPT_[A-Z_]+,\s*(?:"(-.)"|NULL),\s*"(--[a-z-]+)"',
                                fh.read())
     names = [n for row in rows for n in row if n]
     expect(len(rows) >= 40, "options found in the option table: %d" % len(rows))

@@ -278,7 +278,7 @@ def block_report_and_json():
                       "layout (medians)", "overhead title", r)
         with open(out) as fh:
             doc = json.load(fh)
-        expect_eq(doc["schema_version"], 2, "schema version", r)
+        expect_eq(doc["schema_version"], 3, "schema version", r)
         expect_eq(doc["config"]["pattern"], "block", "pattern", r)
         expect_eq(doc["config"]["block"]["global"], [16, 16], "global", r)
         keys = [(x["processes"], x["layout"], x["api"], x["grid"], x["transfer_size"])

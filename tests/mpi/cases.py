@@ -6,8 +6,9 @@ Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
 files, report, failures, faults, results, caches, memory, block, particles, iomode,
-pnetcdf, plots, load, examples, conformance, hdf5_drivers, file_system), each registering its cases with
-common.case; this file only imports them and runs one by name.
+pnetcdf, plots, load, examples, conformance, measuring, hdf5_drivers,
+file_system), each registering its cases with common.case; this file only
+imports them and runs one by name.
 """
 import inspect
 import os
@@ -33,6 +34,7 @@ import plots  # noqa: E402,F401
 import load  # noqa: E402,F401
 import examples  # noqa: E402,F401
 import conformance  # noqa: E402,F401
+import measuring  # noqa: E402,F401
 import hdf5_drivers  # noqa: E402,F401
 import file_system  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402

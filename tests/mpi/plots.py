@@ -58,7 +58,16 @@ def expected_charts():
         charts["overhead-%s" % m] = "%s overhead: phdf5/mpiio and mpiio/posix throughput" % title
         if m in ("write", "read"):
             charts["imbalance-%s-p2" % m] = IMBALANCE % (title, "2 processes")
+    charts.update(latency_charts(" at 64KiB"))
     return charts
+
+
+def latency_charts(at):
+    """{name: title} of the latency charts: one per phase and process count
+    (the guide's at its largest transfer size)."""
+    return {"latency-%s-p%d" % (phase, p): "Latency of one %s call%s, %s" % (phase, at, procs)
+            for phase in ("write", "read") for p, procs in ((1, "1 process"),
+                                                             (2, "2 processes"))}
 
 
 def expected_series(name):
@@ -66,6 +75,8 @@ def expected_series(name):
     imbalance charts: two sizes at 2 processes)."""
     if name.startswith("throughput") or name.startswith("imbalance"):
         return {api: 2 for api in APIS}
+    if name.startswith("latency"):
+        return {}
     return {"%s, %s" % (ratio, procs): 2 for ratio in ("phdf5/mpiio", "mpiio/posix")
             for procs in ("1 process", "2 processes")}
 
@@ -91,6 +102,11 @@ def plot_and_check(results, plots, charts):
         unit = "ratio of median throughputs (×)" if ratio else "throughput (MiB/s)"
         if "imbalance" in name:
             unit = "slowest process's time / fastest's (×)"
+        if name.startswith("latency"):
+            unit = "fraction of the calls at or below"
+            # A line per API (and layout), named by it.
+            expect(len([g for g in svg.groups if g and g.split()[0] in APIS]) >= len(APIS),
+                   "%s: a line per API in %s" % (name, svg.groups))
         expect(unit in svg.texts, "%s: y axis '%s'" % (name, unit))
     with open(os.path.join(plots, "report.html"), encoding="utf-8") as fh:
         page = checks.Page(fh.read())
@@ -223,6 +239,7 @@ def expected_block_charts():
                 charts["block-imbalance-%s-p%d" % (m, p)] = (
                     IMBALANCE % (title, procs),
                     {"%s [%s]" % (api, layout) for api in APIS for layout in LAYOUTS})
+    charts.update({n: (t, set()) for n, t in latency_charts("").items()})
     return charts
 
 

@@ -125,15 +125,15 @@ def help_exits_zero():
     # h5perf's own lines only: without /sys (a plain chroot) Open MPI's hwloc
     # complains on stderr of every launch.
     expect_eq(r.h5perf_err + r.page_cache, [], "h5perf's lines on stderr", r)
-    # Every long option of the option table (rows in src/cli/options.c and
+    # Every long option of the option table (rows in src/cli/*options.c and
     # src/pattern/*_options.c), so that a row that --help leaves out fails
     # here.
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src")
     table = []
-    for f in glob.glob(os.path.join(src, "cli", "options.c")) + glob.glob(
+    for f in glob.glob(os.path.join(src, "cli", "*options.c")) + glob.glob(
             os.path.join(src, "pattern", "*_options.c")):
         with open(f) as fh:
-            table += re.findall(r'OPT_[A-Z]+\(OPT_[A-Z_]+,\s*(?:"-.",|NULL,)\s*"(--[a-z-]+)"',
+            table += re.findall(r'OPT_[A-Z]+\(\s*OPT_[A-Z_]+,\s*(?:"-.",|NULL,)\s*"(--[a-z-]+)"',
                                 fh.read())
     expect(len(table) >= 40, "options found in the option table: %d" % len(table))
     shown = set(re.findall(r"(--[a-z-]+)", r.out))

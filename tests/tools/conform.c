@@ -265,6 +265,9 @@ int main(int argc, char **argv)
     for (int ph = 0; ph < 2 && status == 0; ph++) {
         struct err e;
         err_clear(&e);
+        struct latency_hist lat[LATENCY_CALLS];
+        for (int c = 0; c < LATENCY_CALLS; c++)
+            latency_clear(&lat[c]);
         struct phase_io io = {.ops = ops,
                               .ctx = &ctx,
                               .plan = &plan,
@@ -273,7 +276,9 @@ int main(int argc, char **argv)
                               .path = path,
                               .buf = buf,
                               .verify = ph == 1,
-                              .agree = MPI_COMM_WORLD};
+                              .agree = MPI_COMM_WORLD,
+                              .clock = MPI_Wtime,
+                              .lat = lat};
         if (!phase_run(&io, t, &v, &e)) {
             agree_report(MPI_COMM_WORLD, &e, rank, stderr, NULL);
             status = 1;

@@ -6,6 +6,8 @@
  *     H5PERF_FAULT_DELAY_US=n   every pwrite waits n microseconds first, on every
  *                               rank (a slow server: a regression on purpose)
  *     H5PERF_FAULT_READ_DELAY_US=n  every pread of those files likewise
+ *     H5PERF_FAULT_DELAYS_US=n0,n1,...  every pwrite on rank r waits nr
+ *                               microseconds (a process slower than others)
  * - pread() of files whose name ends with H5PERF_CORRUPT_SUFFIX: the bytes at
  *   file offsets [H5PERF_CORRUPT_OFFSET, +H5PERF_CORRUPT_COUNT) come back
  *   flipped (verification tests).
@@ -65,10 +67,17 @@ static int fault_matches(int fd, const char *suffix_var)
     return lp >= ls && strcmp(path + lp - ls, suffix) == 0;
 }
 
-/* Sleeps the microseconds the variable gives, if it is set. */
-static void fault_delay(const char *var)
+/* Sleeps the microseconds the variable gives, if it is set: one number,
+ * or with by_rank a comma-separated list, this rank's entry. */
+static void fault_delay(const char *var, int by_rank)
 {
     const char *delay = getenv(var);
+    if (!delay)
+        return;
+    for (int r = by_rank ? fault_rank() : 0; r > 0 && delay; r--) {
+        delay = strchr(delay, ',');
+        delay = delay ? delay + 1 : NULL;
+    }
     if (!delay)
         return;
     long long us = atoll(delay);
@@ -90,7 +99,8 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
         if (fault_on("H5PERF_FAULT_HANG_RANK"))
             for (;;)
                 pause();
-        fault_delay("H5PERF_FAULT_DELAY_US");
+        fault_delay("H5PERF_FAULT_DELAY_US", 0);
+        fault_delay("H5PERF_FAULT_DELAYS_US", 1);
     }
     return real(fd, buf, len, off);
 }
@@ -117,7 +127,7 @@ ssize_t pread(int fd, void *buf, size_t len, off_t off)
     if (!real)
         real = (ssize_t(*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
     if (fault_matches(fd, "H5PERF_FAULT_SUFFIX"))
-        fault_delay("H5PERF_FAULT_READ_DELAY_US");
+        fault_delay("H5PERF_FAULT_READ_DELAY_US", 0);
     ssize_t got = real(fd, buf, len, off);
     fault_corrupt(fd, buf, got, off);
     return got;

@@ -6,4 +6,8 @@
 
 extern const struct backend_ops backend_null;
 
+/* The synthetic clock: seconds advanced only by the null backend's
+ * transfers, by $H5PERF_NULL_SECONDS. */
+double null_clock(void);
+
 #endif

@@ -129,6 +129,13 @@ static void test_finish(void)
     CHECK_STR(msg.line, "h5perf: -C: HDF5's subfiling driver does no collective I/O (it fails "
                         "collective requests of several pieces); give --hdf5.driver without "
                         "subfiling, or leave out -C");
+    CHECK_I64(parse(A("--hdf5.driver", "mpio", "--stonewall", "10"), &cfg, &msg), 0);
+    cfg.hdf5_multi_dataset = true;
+    cfg.spelled[OPT_HDF5_MULTI_DATASET] = "--hdf5.multi-dataset";
+    CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --hdf5.multi-dataset: cannot be combined with --stonewall (the "
+                        "deadline stops variables one at a time; a multi-dataset call moves them "
+                        "together)");
     CHECK_I64(parse(A("--read-only", "--hdf5.driver", "mpio"), &cfg, &msg), 0);
     cfg.hdf5_drivers = 2;
     cfg.raw[OPT_HDF5_DRIVER] = "subfiling";
@@ -311,11 +318,11 @@ static void test_csv(void)
     csv_write(f, &cfg, &log);
     fclose(f);
     CHECK_STR(text, CSV_HEADER "\n"
-                               "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,\n"
-                               "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,\n"
-                               "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,"
+                               "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,,,\n"
+                               "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,,,\n"
+                               "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,,,"
                                "\"subfiled, multi-dataset\"\n"
-                               "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,"
+                               "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,,,"
                                "\"subfiled, multi-dataset\"\n");
     free(text);
     results_log_release(&log);

@@ -104,27 +104,27 @@ static void test_csv(const struct config *cfg, const struct results_log *log)
     cap_text(&c);
     const char *want = CSV_HEADER
         "\n"
-        "2,1024,posix,write,1,ok,4096,0.5,0.25,0.375,0.5,,,\n"
-        "2,1024,posix,write,2,ok,4096,0.25,0.125,0.1875,0.5,,,\n"
-        "2,1024,posix,write,3,ok,4096,1,0.5,0.75,0.5,,,\n"
-        "2,1024,posix,write_open_close,1,ok,4096,0.5,0.25,0.375,0.5,,,\n"
-        "2,1024,posix,write_open_close,2,ok,4096,0.25,0.125,0.1875,0.5,,,\n"
-        "2,1024,posix,write_open_close,3,ok,4096,1,0.5,0.75,0.5,,,\n"
-        "2,1024,posix,read,1,ok,4096,0.5,0.25,0.375,,,,\n"
-        "2,1024,posix,read,2,verify_failed,4096,,,,,data verification failed (see stderr),,\n"
-        "2,1024,posix,read,3,ok,4096,1,0.5,0.75,,,,\n"
-        "2,1024,posix,read_open_close,1,ok,4096,0.5,0.25,0.375,,,,\n"
+        "2,1024,posix,write,1,ok,4096,0.5,0.25,0.375,0.5,,,,,\n"
+        "2,1024,posix,write,2,ok,4096,0.25,0.125,0.1875,0.5,,,,,\n"
+        "2,1024,posix,write,3,ok,4096,1,0.5,0.75,0.5,,,,,\n"
+        "2,1024,posix,write_open_close,1,ok,4096,0.5,0.25,0.375,0.5,,,,,\n"
+        "2,1024,posix,write_open_close,2,ok,4096,0.25,0.125,0.1875,0.5,,,,,\n"
+        "2,1024,posix,write_open_close,3,ok,4096,1,0.5,0.75,0.5,,,,,\n"
+        "2,1024,posix,read,1,ok,4096,0.5,0.25,0.375,,,,,,\n"
+        "2,1024,posix,read,2,verify_failed,4096,,,,,data verification failed (see stderr),,,,\n"
+        "2,1024,posix,read,3,ok,4096,1,0.5,0.75,,,,,,\n"
+        "2,1024,posix,read_open_close,1,ok,4096,0.5,0.25,0.375,,,,,,\n"
         "2,1024,posix,read_open_close,2,verify_failed,4096,,,,,data verification failed (see "
-        "stderr),,\n"
-        "2,1024,posix,read_open_close,3,ok,4096,1,0.5,0.75,,,,\n"
+        "stderr),,,,\n"
+        "2,1024,posix,read_open_close,3,ok,4096,1,0.5,0.75,,,,,,\n"
         "2,1024,mpiio,write,1,io_error,4096,,,,,\"h5perf: rank 1: MPI-IO write 'f, \"\"g\"\"': "
-        "Input/output error\",,\n"
+        "Input/output error\",,,,\n"
         "2,1024,mpiio,write_open_close,1,io_error,4096,,,,,\"h5perf: rank 1: MPI-IO write 'f, "
-        "\"\"g\"\"': Input/output error\",,\n"
+        "\"\"g\"\"': Input/output error\",,,,\n"
         "2,1024,mpiio,read,1,io_error,4096,,,,,\"h5perf: rank 1: MPI-IO write 'f, \"\"g\"\"': "
-        "Input/output error\",,\n"
+        "Input/output error\",,,,\n"
         "2,1024,mpiio,read_open_close,1,io_error,4096,,,,,\"h5perf: rank 1: MPI-IO write 'f, "
-        "\"\"g\"\"': Input/output error\",,\n";
+        "\"\"g\"\"': Input/output error\",,,,\n";
     CHECK_STR(c.buf, want);
     free(c.buf);
 }
@@ -144,7 +144,7 @@ static void test_json(const struct config *cfg, const struct results_log *log)
     struct capture c;
     CHECK(json_write(cap_open(&c), pattern_of(cfg), cfg, &ctx, log) == 0);
     cap_text(&c);
-    const char *head = "{\n  \"schema\": \"h5perf-results\",\n  \"schema_version\": 2,\n"
+    const char *head = "{\n  \"schema\": \"h5perf-results\",\n  \"schema_version\": 3,\n"
                        "  \"status\": \"io_error\",\n  \"exit_status\": 1,\n";
     CHECK(strncmp(c.buf, head, strlen(head)) == 0);
     if (getenv("DUMP"))
@@ -160,6 +160,12 @@ static void test_json(const struct config *cfg, const struct results_log *log)
                         "              \"seconds\": null\n") != NULL);
     CHECK(strstr(c.buf, "\"measure\": \"read\",\n          \"status\": \"verify_failed\",") !=
           NULL);
+    /* Version 3: every summary's interval (null below 6 iterations) and
+     * every run's latency (no call recorded here). */
+    CHECK(strstr(c.buf, "\"median_interval\": null\n") != NULL);
+    CHECK(strstr(c.buf, "\"latency\": {\n        \"write\": {\n          \"open\": {\n"
+                        "            \"calls\": 0,\n            \"seconds\": null,\n"
+                        "            \"histogram\": []\n") != NULL);
     CHECK(c.len > 0 && c.buf[c.len - 1] == '\n' && c.buf[c.len - 2] == '}');
     free(c.buf);
 }
