@@ -232,7 +232,7 @@ def write_markdown(path, doc):
              "and of h5perf.", "",
              "| configuration | mode | measure | %s |" % " | ".join(
                  "HDF5 %s" % v for v in doc["versions"]),
-             "|---|---|---|%s" % "---|" * len(doc["versions"])]
+             "|---|---|---|" + "---|" * len(doc["versions"])]
     for cname in CASES:
         for mname in MODES:
             cases = {c["version"]: c for c in doc["overhead"]
@@ -257,7 +257,7 @@ def write_markdown(path, doc):
             continue
         lines += ["### %s" % what, "", "`%s`" % next(iter(cases.values()))["h5perf_args"], "",
                   "| ratio | measure | %s |" % " | ".join("HDF5 %s" % v for v in cases),
-                  "|---|---|%s" % "---|" * len(cases)]
+                  "|---|---|" + "---|" * len(cases)]
         for label, num, den in VARIANT_RATIOS[name]:
             for m in ("write_open_close", "read_open_close"):
                 lines.append("| %s | %s | %s |" % (label, m, " | ".join(
