@@ -1,6 +1,7 @@
 /* h5perf: a parallel I/O benchmark for POSIX, MPI-IO and parallel HDF5.
  * main only starts the cleanup process (before MPI exists in the process)
- * and brackets the callable entry point with MPI_Init/MPI_Finalize. */
+ * and brackets the callable entry point with MPI_Init/MPI_Finalize, asking
+ * for MPI_THREAD_MULTIPLE only where the run needs it (HDF5's subfiling). */
 #include <mpi.h>
 
 #include "engine/files.h"
@@ -9,7 +10,11 @@
 int main(int argc, char **argv)
 {
     files_guard(); /* a failure is announced by h5perf_run() */
-    MPI_Init(&argc, &argv);
+    int provided;
+    if (h5perf_threads(argc, argv))
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(&argc, &argv);
     int status = h5perf_run(argc, argv);
     MPI_Finalize();
     return status;

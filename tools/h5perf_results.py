@@ -153,7 +153,11 @@ class Results:
         self.doc = doc
         self.context = doc["context"]
         self.config = doc["config"]
-        self.runs = doc["runs"]
+        # An API's variants (HDF5's subfiling driver, multi-dataset calls:
+        # docs/hdf5.md) share their API's keys; the companion leaves them
+        # out, and says so (variant_note()).
+        self.variant_runs = [r for r in doc["runs"] if r.get("variant")]
+        self.runs = [r for r in doc["runs"] if not r.get("variant")]
         self.pattern = pattern_of(doc)
         self.block = self.pattern == "block"
         self.particles = self.pattern == "particles"
@@ -425,6 +429,20 @@ def short_names(paths):
     return out
 
 
+def variant_note(res):
+    """The note on the runs of API variants left out of res, or None."""
+    n = len(res.variant_runs)
+    if not n:
+        return None
+    kinds = []
+    for r in res.variant_runs:
+        if r["variant"] not in kinds:
+            kinds.append(r["variant"])
+    return ("note: '%s': %d run%s of API variants (%s) left out; h5perf's own report "
+            "compares them (docs/hdf5.md)" % (res.path, n, "" if n == 1 else "s",
+                                             "; ".join(kinds)))
+
+
 def load(path):
     """Reads and checks one document; raises ResultsError with a one-line
     message that starts with the quoted path."""
@@ -538,6 +556,8 @@ def check_document(doc):
         else:
             key = (run["processes"], run["transfer_size"], run["api"])
             what, placed = "transfer size %s" % format_size(key[1]), ""
+        # An API's variants (docs/hdf5.md) are runs of their own.
+        key += (run.get("variant"),)
         if key in seen:
             raise ResultsError("%s: second run of %d processes, %s, %s%s" % (
                 where, key[0], what, key[2], placed))

@@ -28,30 +28,82 @@ enum {
     API_CAP_REFERENCE = 1u << 3,
 };
 
+struct config;
+struct jsonw;
+struct opt_row;
+struct cli_msg;
+
+/* One way an API can carry out a run point, chosen by the API's own
+ * options (docs/design.md, "Options"): HDF5's file driver and its
+ * multi-dataset calls. Each chosen variant of an API is a run point of its
+ * own; variant 0 is the API's default, which every API without options
+ * has alone. */
+struct api_variant {
+    /* After the layout or transfer size in reports, the results' "variant":
+     * "subfiled"; NULL for variant 0. */
+    const char *label;
+    const char *report_name; /* the guide's "IO API =" text */
+    /* The variant a file of one process (a layout's file per process) runs
+     * instead: itself, or one without what serves shared files only. */
+    int per_process;
+    /* Moves step k of every variable of a file in one call
+     * (backend_ops.transfer_vars); the engine begins every variable first. */
+    bool joins_vars;
+    /* Needs MPI initialised with MPI_THREAD_MULTIPLE. */
+    bool threads;
+};
+
+/* The options an API owns, as a pattern owns its rows: named --PREFIX.NAME
+ * in IOR's manner, refused when -A does not select the API, taken by
+ * every pattern; and the variants they choose. */
+struct api_opts {
+    const char *prefix;                 /* "hdf5": its rows are --hdf5.NAME */
+    const char *help_heading;           /* --help's heading of its rows */
+    const struct opt_row *const *rows;  /* NULL after the last */
+    const struct api_variant *variants; /* [nvariants] */
+    int nvariants;
+    /* The variants a configuration asks for (bits 1 << v, never 0); before
+     * or after its defaults. */
+    unsigned (*chosen)(const struct config *c);
+    /* Refusals of how its options combine, after parsing. Returns 0, or -1
+     * with m. */
+    int (*finish)(const struct config *c, struct cli_msg *m);
+    /* Its part of a run's results (the object of its key), for variant v. */
+    void (*json_run)(struct jsonw *w, int v);
+    /* The option (enum opt_id) whose values choose the variants that need
+     * threads, for the refusal where MPI provides none. */
+    int threads_option;
+};
+
 /* X(ID, key, report name, error name, file suffix, capabilities, the most
  * bytes one call may move (0: no limit), the API it is layered over (-1:
  * none), its model of its files (model.h; NULL: a flat file), how to get it
- * into a build when it is optional (NULL: always built)). The key is -A's
- * word and the name in JSON and CSV; the report name is the original's "IO
- * API =" text; the error name starts error lines. */
+ * into a build when it is optional (NULL: always built), its own options
+ * (NULL: none)). The key is -A's word and the name in JSON and CSV; the
+ * report name is the original's "IO API =" text; the error name starts
+ * error lines. */
 #define H5PERF_APIS(X)                                                                             \
-    X(POSIX, posix, "POSIX", "POSIX", ".posix", API_CAP_FLAT_FILE, 0, -1, NULL, NULL)              \
+    X(POSIX, posix, "POSIX", "POSIX", ".posix", API_CAP_FLAT_FILE, 0, -1, NULL, NULL, NULL)        \
     X(MPIIO, mpiio, "MPIO", "MPI-IO", ".mpio",                                                     \
       API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE, INT64_C(2147483647),          \
-      API_POSIX, NULL, NULL)                                                                       \
+      API_POSIX, NULL, NULL, NULL)                                                                 \
     X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
-      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0, API_MPIIO, &hdf5_model, NULL)            \
+      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0, API_MPIIO, &hdf5_model, NULL,            \
+      &hdf5_opts)                                                                                  \
     X(PNETCDF, pnetcdf, "PnetCDF", "PnetCDF", ".nc",                                               \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0, API_MPIIO, &pnetcdf_model,               \
-      "configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed")
+      "configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed", NULL)
 
 enum api_id {
-#define API_ENUM(id, key, report, err, suffix, caps, limit, over, model, hint) API_##id,
+#define API_ENUM(id, key, report, err, suffix, caps, limit, over, model, hint, opts) API_##id,
     H5PERF_APIS(API_ENUM)
 #undef API_ENUM
         API_COUNT
 };
 #define API_BIT(id) (1u << (id))
+
+/* The APIs' own options (api/hdf5_options.c). */
+extern const struct api_opts hdf5_opts;
 
 struct api_desc {
     enum api_id id;
@@ -64,6 +116,7 @@ struct api_desc {
     int over;                      /* the API it is layered over, or -1 */
     const struct api_model *model; /* its files when not flat (model.h), or NULL */
     const char *build_hint;        /* how to build it in, when optional */
+    const struct api_opts *opts;   /* its own options and variants, or NULL */
 };
 
 /* The table, indexed by enum api_id (backends point at their entry). */
@@ -92,6 +145,25 @@ int api_reference(void);
  * true: the default APIs' first), or in words' order (the APIs layered
  * over the reference, then the reference over its own base). */
 int api_ratios(unsigned apis, bool report, int out[API_COUNT]);
+
+/* The variants of api that c asks for (bits 1 << v; 1: the default
+ * alone), and variant v of api (v = 0 of an API without options: its
+ * default, named by the table). */
+unsigned api_variants(const struct config *c, enum api_id api);
+const struct api_variant *api_variant(enum api_id api, int v);
+
+/* The report name of api's variant v ("PHDF5 (w/subfiling driver)"). */
+const char *api_report_name(enum api_id api, int v);
+
+/* The variant whose files are each a process's own (api_variant.per_process). */
+int api_variant_per_process(enum api_id api, int v);
+
+/* "shared" or "shared, subfiled": what, then variant v's label. */
+void api_variant_text(enum api_id api, int v, const char *what, char *buf, size_t len);
+
+/* Does a chosen variant of an API -A selects (any, before the defaults)
+ * need MPI_THREAD_MULTIPLE? Returns the API, or -1. */
+int api_need_threads(const struct config *c);
 
 /* The APIs run when -A is not given: the original's three (PnetCDF only
  * when -A names it). */

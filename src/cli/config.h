@@ -66,6 +66,10 @@ enum opt_id {
     OPT_MAX_ITERATIONS,
     OPT_MAX_TIME,
     OPT_MAP,
+    OPT_HDF5_DRIVER,
+    OPT_HDF5_STRIPE,
+    OPT_HDF5_IOC_PER_NODE,
+    OPT_HDF5_MULTI_DATASET,
     OPT_COUNT
 };
 
@@ -181,6 +185,12 @@ struct config {
     const char *map;                       /* --map: the map file, NULL = not given */
     int64_t align_data[CONFIG_MAX_PLACES]; /* --align-data, bytes > 0 */
     int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */
+
+    /* HDF5's own options (--hdf5.*: api/hdf5_options.c, docs/hdf5.md). */
+    unsigned hdf5_drivers;   /* --hdf5.driver: bits 1 << enum hdf5_driver; 0: mpio */
+    int64_t hdf5_stripe;     /* --hdf5.subfiling-stripe, 0: HDF5's */
+    int hdf5_ioc_per_node;   /* --hdf5.ioc-per-node, 0: HDF5's */
+    bool hdf5_multi_dataset; /* --hdf5.multi-dataset */
 
     /* How each option was spelled ("-B", "--block-size") and its raw value,
      * NULL when not given: messages quote what the user typed. */

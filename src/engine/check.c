@@ -13,6 +13,8 @@ struct backend_settings engine_settings(const struct config *c)
         .direct = c->direct,
         .align = c->align,
         .threshold = c->threshold,
+        .hdf5_stripe = c->hdf5_stripe,
+        .hdf5_ioc_per_node = c->hdf5_ioc_per_node,
     };
 }
 
@@ -27,6 +29,7 @@ int engine_check(const struct session *s, struct cli_msg *m)
         char why[256];
         if (!ops || s->pattern->plan(c, &sp->p, 0, 0, &plan) < 0)
             continue;
+        set.variant = sp->p.variant;
         int rc = ops->check(&set, &plan, &sp->m, why, sizeof why);
         if (rc == 0)
             continue;

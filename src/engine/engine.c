@@ -332,6 +332,12 @@ static bool engine_prepare(struct point_run *r, struct err *e)
         err_set(e, "h5perf", "plan", "", -1, -1, "invalid pattern (validation missed it)");
     else
         bytes = r->plan.buffer_bytes;
+    /* A variant that moves every variable in one call holds every
+     * variable's buffer (phase.h, phase_joined()); the session measured
+     * as much. */
+    const struct api_variant *v = api_variant(r->sp->p.api, r->sp->p.variant);
+    if (v && v->joins_vars && r->plan.nvars > 1)
+        bytes = bytes > INT64_MAX / r->plan.nvars ? INT64_MAX : bytes * r->plan.nvars;
     if (!e->set && posix_memalign(&buf, 4096, (size_t)(bytes > 0 ? bytes : 1)) != 0)
         err_set(e, "h5perf", "allocate transfer buffer", "", -1, bytes, "out of memory");
     r->buf = buf;
@@ -356,6 +362,7 @@ static bool engine_record(struct point_run *r, struct api_result *res)
         return false;
     snprintf(res->label, sizeof res->label, "%s", r->sp->label);
     res->layout = p->layout;
+    res->variant = p->variant;
     res->align = p->align;
     res->shift = p->shift;
     memcpy(res->grid, p->grid, sizeof res->grid);
@@ -403,6 +410,7 @@ static void engine_point(struct point_run *r, const struct backend_ops *const op
     r->sp = sp;
     r->ops = ops[sp->p.api];
     r->set = engine_settings(c);
+    r->set.variant = sp->p.variant;
     r->fctx = r->ctx;
     if (layout_desc(sp->p.layout) && layout_desc(sp->p.layout)->per_process)
         r->fctx = (struct backend_ctx){

@@ -49,6 +49,16 @@ void files_add(int slot, bool own);
  * that a cleanup process removes that file and no other of the name. */
 void files_identify(int slot, uint64_t dev, uint64_t ino);
 
+/* The longest prefix of a file's side files, with its NUL. */
+#define FILES_SIDE_MAX 32
+
+/* Records that the slot's created file has side files that the library
+ * made beside it (HDF5's subfiles): the entries of its directory named
+ * after it, then prefix, then '_' or '.' (backend.h, side_name). They are
+ * removed with it, and by the handler and the cleanup process. A prefix of
+ * FILES_SIDE_MAX bytes or more is not recorded. */
+void files_side(int slot, const char *prefix);
+
 /* Unmarks without unlinking (an exclusive create found the file there). */
 void files_forget(int slot);
 

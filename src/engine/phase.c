@@ -21,8 +21,7 @@ static bool phase_writes(const struct phase_io *io)
 }
 
 /* Checks every byte step s read; records the first mismatch. */
-static void phase_verify(const struct phase_io *io, const struct plan_step *s,
-                         struct verify_state *v)
+void phase_verify(const struct phase_io *io, const struct plan_step *s, struct verify_state *v)
 {
     int64_t off = 0;
     unsigned char want = 0, got = 0;
@@ -40,7 +39,7 @@ static void phase_verify(const struct phase_io *io, const struct plan_step *s,
 
 /* Collective: agree on ok, arming the watchdog first if this process failed
  * (the others may be stuck in a collective call it skipped). */
-static bool phase_agree(const struct phase_io *io, bool ok, const struct err *e)
+bool phase_agree(const struct phase_io *io, bool ok, const struct err *e)
 {
     if (e->set)
         watchdog_arm(e);
@@ -49,7 +48,7 @@ static bool phase_agree(const struct phase_io *io, bool ok, const struct err *e)
 
 /* The watchdog's account of the library call about to be made: what it is
  * and how many bytes it may move (all processes' when collective). */
-static void phase_enter(const struct phase_io *io, const char *op, int64_t bytes)
+void phase_enter(const struct phase_io *io, const char *op, int64_t bytes)
 {
     watchdog_enter(io->ops->desc->err_name, op, io->path, bytes);
 }
@@ -69,12 +68,19 @@ static bool phase_open(const struct phase_io *io, struct backend_file **f, struc
     watchdog_leave();
     if (!ok && e->exists && mode == BACKEND_WRITE)
         files_forget(io->slot); /* someone else's file: never ours to remove */
+    /* The files the library made beside it go with it (files.h). */
+    _Static_assert(BACKEND_SIDE_MAX <= FILES_SIDE_MAX, "engine/files.h: FILES_SIDE_MAX");
+    char side[BACKEND_SIDE_MAX] = "";
+    if (ok && mode == BACKEND_WRITE && io->ops->side_name)
+        io->ops->side_name(*f, side, sizeof side);
+    if (side[0])
+        files_side(io->slot, side);
     return phase_agree(io, ok, e);
 }
 
 /* A step that is not I/O: busy work, a barrier, or the token of processes
  * that take turns. */
-static void phase_pause(const struct phase_io *io, const struct plan_step *s)
+void phase_pause(const struct phase_io *io, const struct plan_step *s)
 {
     int rank = io->ctx->rank, n = io->ctx->nprocs, token = 0;
     switch (s->kind) {
@@ -235,7 +241,7 @@ static double phase_var_steps(struct phase_io *io, struct backend_file *f, int v
     return excluded;
 }
 
-static void phase_end_var(const struct phase_io *io, struct backend_file *f, struct err *e)
+void phase_end_var(const struct phase_io *io, struct backend_file *f, struct err *e)
 {
     phase_enter(io, "end dataset", io->plan->flat_bytes);
     io->ops->var_end(f, e);
@@ -301,7 +307,10 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
     }
     double t_fine = io->clock(), excluded = 0;
     int64_t calls = 0;
-    for (int d = 0; d < nvars; d++) {
+    bool joined = phase_joined(io);
+    if (joined)
+        excluded = phase_join(io, f, t, &calls, v, e);
+    for (int d = 0; !joined && d < nvars; d++) {
         struct plan_access acc;
         if (d > 0)
             excluded += phase_prepare(io, d);

@@ -70,4 +70,32 @@ struct phase_io {
  * makes, so that it cannot wait forever for processes that will not come. */
 bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct err *e);
 
+/* ---- shared by phase.c and phase_join.c ---- */
+
+/* Does the run point's variant move step k of every variable in one call
+ * (api_variant.joins_vars)? Then io->buf holds a buffer of
+ * plan->buffer_bytes per variable, variable v's at v * buffer_bytes. */
+bool phase_joined(const struct phase_io *io);
+
+/* The variables of a joined phase on the open file f: every variable
+ * begun, step k of each in one call (transfer_vars), every variable ended;
+ * the raw time into t[PHASE_RAW], each call's latency into io->lat, the
+ * calls into *calls. Collective like phase_run(); never with a deadline or
+ * an extent (--stonewall is refused with a variant that joins variables).
+ * Returns the seconds spent filling, verifying and noting what the library
+ * did. */
+double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_t *calls,
+                  struct verify_state *v, struct err *e);
+
+/* Collective: agree on ok (phase.c). */
+bool phase_agree(const struct phase_io *io, bool ok, const struct err *e);
+/* The watchdog's account of a library call about to be made. */
+void phase_enter(const struct phase_io *io, const char *op, int64_t bytes);
+/* Checks the bytes step s read at io->buf + s->mem_off into v. */
+void phase_verify(const struct phase_io *io, const struct plan_step *s, struct verify_state *v);
+/* A step that is not I/O. */
+void phase_pause(const struct phase_io *io, const struct plan_step *s);
+/* var_end of the earliest variable begun, under the watchdog. */
+void phase_end_var(const struct phase_io *io, struct backend_file *f, struct err *e);
+
 #endif

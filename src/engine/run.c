@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "engine/context.h"
 #include "engine/engine.h"
 #include "engine/files.h"
@@ -52,6 +53,14 @@ static void run_warn(const struct run *s, int errnum, const char *what)
     if (s->world_rank == 0 && all[0])
         fprintf(stderr, "h5perf: warning: %d of %d processes %s (%s)\n", count, s->world_size, what,
                 strerror(all[1]));
+}
+
+bool h5perf_threads(int argc, char **argv)
+{
+    struct config cfg;
+    struct cli_msg m;
+    config_init(&cfg);
+    return opt_parse(argc, argv, &cfg, &m) == 0 && api_need_threads(&cfg) >= 0;
 }
 
 int h5perf_run(int argc, char **argv)

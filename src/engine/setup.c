@@ -61,6 +61,28 @@ static void setup_dims(int nprocs, int ndims, int *dims)
     MPI_Dims_create(nprocs, ndims, dims);
 }
 
+/* Local: a variant that needs threads (HDF5's subfiling driver) where MPI
+ * was initialised without MPI_THREAD_MULTIPLE (h5perf_threads()). */
+static int setup_threads(const struct config *c, struct cli_msg *m)
+{
+    static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                         "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+    int a = api_need_threads(c), provided = MPI_THREAD_SINGLE;
+    if (a < 0)
+        return 0;
+    MPI_Query_thread(&provided);
+    if (provided == MPI_THREAD_MULTIPLE)
+        return 0;
+    int id = api_desc((enum api_id)a)->opts->threads_option;
+    const char *level = provided == MPI_THREAD_SERIALIZED ? levels[2]
+                        : provided == MPI_THREAD_FUNNELED ? levels[1]
+                                                          : levels[0];
+    return cli_fail(m,
+                    "h5perf: %s '%s': needs MPI initialised with MPI_THREAD_MULTIPLE, which this "
+                    "MPI library does not provide (it gives %s)",
+                    cli_name(c, (enum opt_id)id, ""), cli_raw(c, (enum opt_id)id), level);
+}
+
 /* Local: command line and environment to a finished config. */
 static int setup_parse(struct run *s, int argc, char **argv, struct cli_msg *m,
                        struct cli_warnings *w)
@@ -73,7 +95,9 @@ static int setup_parse(struct run *s, int argc, char **argv, struct cli_msg *m,
         return -1;
     if (s->cfg.help || s->cfg.version)
         return 0;
-    return config_finish(&s->cfg, s->world_size, w, m);
+    if (config_finish(&s->cfg, s->world_size, w, m) < 0)
+        return -1;
+    return setup_threads(&s->cfg, m);
 }
 
 /* Collective: the pattern's input from outside the command line (pattern.h,

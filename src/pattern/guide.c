@@ -270,7 +270,7 @@ static void guide_point_begin(FILE *out, const struct config *c, const struct ru
 {
     if (!prev || prev->xfer != p->xfer)
         text_xfer(out, c, p->nprocs, p->xfer);
-    text_api(out, p->api);
+    text_api(out, p->api, p->variant);
 }
 
 static void guide_point_end(FILE *out, const struct config *c, const struct api_result *r)

@@ -43,6 +43,15 @@ static void csv_number(FILE *out, double v)
 
 static void csv_interval(FILE *out, const struct timer_summary *sum);
 
+/* The API's variant (empty: its default), and the row's end. */
+static void csv_variant(FILE *out, const struct api_result *r)
+{
+    const struct api_variant *v = api_variant(r->api, r->variant);
+    fputc(',', out);
+    csv_text(out, v ? v->label : NULL);
+    fputc('\n', out);
+}
+
 static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id t,
                     const struct timer_summary *sum)
 {
@@ -66,22 +75,23 @@ static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id 
         csv_text(out, r->errors);
     else if (st == RUN_VERIFY_FAILED)
         csv_text(out, "data verification failed (see stderr)");
-    /* The block pattern's layout, then the interval: last, so that the
-     * guide's columns keep their places. */
+    /* The block pattern's layout, the interval, the API's variant: last,
+     * so that the guide's columns keep their places. */
     fprintf(out, ",%s,", r->layout >= 0 ? layout_name(r->layout) : "");
     csv_interval(out, sum);
+    csv_variant(out, r);
 }
 
-/* The median's 95% interval, empty below 6 iterations; ends the row. */
+/* The median's 95% interval, empty below 6 iterations. */
 static void csv_interval(FILE *out, const struct timer_summary *sum)
 {
     if (sum->n > 0 && sum->t_ci.known) {
         csv_number(out, sum->t_ci.low);
         char text[32];
         jsonw_shortest(text, sizeof text, sum->t_ci.high);
-        fprintf(out, "%s\n", text);
+        fputs(text, out);
     } else {
-        fputs(",\n", out);
+        fputc(',', out);
     }
 }
 
@@ -103,7 +113,8 @@ static void csv_latency(FILE *out, const struct config *cfg, const struct api_re
                         api_desc(r->api)->key, p == 0 ? "write" : "read",
                         latency_call_name((enum latency_call)c), fig[f]);
                 csv_number(out, v[f]);
-                fprintf(out, ",%s,,\n", r->layout >= 0 ? layout_name(r->layout) : "");
+                fprintf(out, ",%s,,", r->layout >= 0 ? layout_name(r->layout) : "");
+                csv_variant(out, r);
             }
         }
     }

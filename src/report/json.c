@@ -81,6 +81,33 @@ static void json_batch(struct jsonw *w, const struct batch_job *b)
     jsonw_end(w);
 }
 
+/* The file system's block and I/O sizes (null when unknown) and Lustre's
+ * striping of the directory (null elsewhere). */
+static void json_fs_layout(struct jsonw *w, const struct fs_layout *l)
+{
+    const char *keys[2] = {"block_size", "io_size"};
+    int64_t sizes[2] = {l->block_size, l->io_size};
+    for (int i = 0; i < 2; i++) {
+        jsonw_key(w, keys[i]);
+        if (sizes[i] > 0)
+            jsonw_int(w, sizes[i]);
+        else
+            jsonw_null(w);
+    }
+    jsonw_key(w, "lustre");
+    if (!l->lustre) {
+        jsonw_null(w);
+        return;
+    }
+    jsonw_object(w);
+    jsonw_key_int(w, "stripe_size", l->stripe_size);
+    jsonw_key_int(w, "stripe_count", l->stripe_count);
+    jsonw_key_int(w, "stripe_offset", l->stripe_offset);
+    jsonw_key_string(w, "pool", l->pool[0] ? l->pool : NULL);
+    jsonw_key_int(w, "components", l->components);
+    jsonw_end(w);
+}
+
 static void json_context(struct jsonw *w, const struct run_context *c)
 {
     jsonw_key(w, "context");
@@ -130,6 +157,7 @@ static void json_context(struct jsonw *w, const struct run_context *c)
     snprintf(magic, sizeof magic, "0x%lx", c->fs_magic);
     jsonw_key(w, "magic");
     jsonw_string(w, magic);
+    json_fs_layout(w, &c->fs_layout);
     jsonw_end(w);
     jsonw_key(w, "start_time");
     jsonw_string(w, c->start_time);
@@ -446,6 +474,13 @@ static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struc
     json_size(w, "transfer_size", r->xfer);
     jsonw_key(w, "api");
     jsonw_string(w, api_desc(r->api)->key);
+    const struct api_opts *o = api_desc(r->api)->opts;
+    if (o) {
+        const struct api_variant *v = api_variant(r->api, r->variant);
+        jsonw_key_string(w, "variant", v ? v->label : NULL);
+        jsonw_key(w, o->prefix);
+        o->json_run(w, r->variant);
+    }
     if (r->layout >= 0) {
         jsonw_key(w, "layout");
         jsonw_string(w, layout_name(r->layout));

@@ -20,7 +20,10 @@
  *   fopen("/proc/1/mountinfo") opens $H5PERF_FAULT_MOUNTINFO_INIT (no table
  *   lists it: only the statfs magic is left).
  * - ftruncate() beyond $H5PERF_FAULT_MAX_FILE bytes fails with EFBIG, as on a
- *   file system whose largest file is that size. */
+ *   file system whose largest file is that size.
+ * - getxattr(path, "lustre.lov") returns the bytes of the file
+ *   $H5PERF_FAULT_LOV, when set: a directory of a Lustre file system with
+ *   that default striping (its layout in the results). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -31,6 +34,7 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -234,4 +238,23 @@ int ftruncate(int fd, off_t len)
 int ftruncate64(int fd, off_t len)
 {
     return ftruncate(fd, len);
+}
+
+ssize_t getxattr(const char *path, const char *name, void *value, size_t size)
+{
+    const char *lov = getenv("H5PERF_FAULT_LOV");
+    if (lov && strcmp(name, "lustre.lov") == 0) {
+        FILE *f = fopen(lov, "rb");
+        if (!f) {
+            errno = ENODATA;
+            return -1;
+        }
+        size_t n = fread(value, 1, size, f);
+        fclose(f);
+        return (ssize_t)n;
+    }
+    ssize_t (*real)(const char *, const char *, void *, size_t);
+    void *sym = dlsym(RTLD_NEXT, "getxattr");
+    memcpy(&real, &sym, sizeof real);
+    return real(path, name, value, size);
 }
