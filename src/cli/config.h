@@ -65,6 +65,14 @@ enum opt_id {
     OPT_CONFIDENCE,
     OPT_MAX_ITERATIONS,
     OPT_MAX_TIME,
+    OPT_PIXELS,
+    OPT_BINS,
+    OPT_GANG,
+    OPT_SCALAPACK_BLOCK,
+    OPT_FILE_BLOCK,
+    OPT_READ_MOD,
+    OPT_WRITE_MOD,
+    OPT_BUSY_EXPONENT,
     OPT_COUNT
 };
 
@@ -168,6 +176,19 @@ struct config {
     int nalign, nshift;
     int64_t align_data[CONFIG_MAX_PLACES]; /* --align-data, bytes > 0 */
     int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */
+
+    /* The madbench pattern (--pattern madbench; docs/madbench.md):
+     * MADbench2's parameters, 0 = default, with --layout. */
+    struct {
+        int pixels;     /* --pixels: NO_PIX, the matrices' side */
+        int bins;       /* --bins: NO_BIN, one matrix each */
+        int gang;       /* --gang: NO_GANG, 1 */
+        int sblock;     /* --scalapack-block: SBLOCKSIZE, rows and columns */
+        int64_t fblock; /* --file-block: FBLOCKSIZE, bytes */
+        int read_mod;   /* --read-mod: RMOD */
+        int write_mod;  /* --write-mod: WMOD */
+        double busy;    /* --busy-exponent: BWEXP; < 0: full (MADbench2 without BWEXP) */
+    } madbench;
 
     /* How each option was spelled ("-B", "--block-size") and its raw value,
      * NULL when not given: messages quote what the user typed. */
