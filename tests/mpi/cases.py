@@ -6,8 +6,8 @@ Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
 files, report, failures, faults, results, caches, memory, block, particles, iomode,
-pnetcdf, plots, load, examples, conformance, measuring), each registering its cases with
-common.case; this file only imports them and runs one by name.
+pnetcdf, plots, load, examples, conformance, measuring, madbench), each registering its
+cases with common.case; this file only imports them and runs one by name.
 """
 import inspect
 import os
@@ -34,6 +34,7 @@ import load  # noqa: E402,F401
 import examples  # noqa: E402,F401
 import conformance  # noqa: E402,F401
 import measuring  # noqa: E402,F401
+import madbench  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
 
 # The ctest labels of a case beside "mpi": its module's pattern or API, and
@@ -42,6 +43,7 @@ from common import CASES, SKIP, Skip  # noqa: E402
 # that drives MPI-IO by name.
 MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"],
                  "block": ["pattern_block"], "particles": ["pattern_particles"],
+                 "madbench": ["pattern_madbench"],
                  "pnetcdf": ["api_pnetcdf"], "iomode": ["api_phdf5"],
                  "conformance": ["conformance"]}
 NAME_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "hdf5": "api_phdf5",

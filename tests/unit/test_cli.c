@@ -848,6 +848,7 @@ static const char *example_value(const struct opt_row *row)
         {"a file name ending in .json or .csv", "out.json"},
         {"a list of APIs", "posix"},
         {"a list of debug items", "1"},
+        {"a number or full", "1"},
     };
     if (!row->value_kind)
         return NULL;
