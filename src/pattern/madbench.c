@@ -365,8 +365,9 @@ const struct pattern_desc pattern_madbench = {
     .gloss = "(MADbench2's out-of-core I/O)",
     .rows = madbench_rows,
     .help_heading = "--pattern madbench (MADbench2's I/O mode, docs/madbench.md) takes",
-    .help_note = "Processes: a square number (1, 4, 9, 16...); W reads each matrix\n"
-                 "back, computes and writes it again; C reads them all.",
+    .help_note = "It runs on a square number of processes (1, 4, 9, 16...). Phase S\n"
+                 "writes each matrix after busy work, W reads each back and writes it\n"
+                 "again, C reads them all.",
     .layouts = 1u << LAYOUT_SHARED | 1u << LAYOUT_FPP,
     .finish = madbench_finish,
     .grid_dims = madbench_grid_dims,

@@ -379,3 +379,130 @@ def madbench_against_madbench2():
                     continue  # stdio's buffer would serve reads from the next slot
                 with TempDir() as d:
                     peer_compare(mb, 4, args, method, layout, d)
+
+
+# --- the report, the results, refusals, kept files ----------------------------
+
+def busy_madds(pixels, procs, sblock, bwexp, exponent):
+    """MADbench2's busy_work: (long long)(dcount^sexp / (P*2*SBLOCKSIZE))
+    passes of SBLOCKSIZE multiply-adds."""
+    dcount, sexp = (pixels, exponent) if bwexp is None else (pixels * pixels, bwexp)
+    return int(float(dcount) ** sexp / (procs * 2.0 * sblock)) * sblock
+
+
+@case
+def madbench_report_and_json():
+    """The header, the table's lines (one per API, layout and measure, in
+    MADbench2's order: busy, read, write per phase), and the results: the
+    configuration, each run's grid, shares, slot and busy work (MADbench2's
+    formula, computed here), its measures (bytes: every share of every bin;
+    none for busy time), the CSV rows."""
+    with TempDir() as d:
+        out, csv_out = os.path.join(d, "r.json"), os.path.join(d, "r.csv")
+        args = ("--pattern madbench --pixels 100 --bins 3 --scalapack-block 16 --file-block 4K "
+                "--read-mod 2 --write-mod 4 --busy-exponent 1.5 -A posix,mpiio -i 2")
+        r = run(4, args + " --results " + out, env={"HDF5_PARAPREFIX": d})
+        expect_eq((r.rc, r.h5perf_err), (0, []), "exit status", r)
+        expect_eq(r.lines[1], "MADbench pattern: NO_PIX 100, NO_BIN 3, NO_GANG 1, SBLOCKSIZE 16, "
+                  "FBLOCKSIZE 4096, RMOD 2, WMOD 4, BWEXP 1.5", "header", r)
+        expect_eq(r.lines[2:4], ["Layouts: shared fpp", "APIs: posix mpiio"], "header", r)
+        rows = [l.split()[:3] for l in r.lines if re.match(r"    (POSIX|MPI-IO) ", l)]
+        names = ["S_busy", "S_write", "W_busy", "W_read", "W_write", "C_busy", "C_read"]
+        expect_eq(rows, [[a, l, m] for l in ("shared", "fpp") for a in ("POSIX", "MPI-IO")
+                         for m in names], "the table's rows", r)
+        with open(out) as fh:
+            doc = json.load(fh)
+        validate(doc, r)
+        expect_eq(doc["config"]["pattern"], "madbench", "pattern", r)
+        expect_eq(doc["config"]["madbench"], {
+            "pixels": 100, "bins": 3, "gang": 1, "scalapack_block": 16, "file_block": 4096,
+            "read_mod": 2, "write_mod": 4, "busy_exponent": 1.5, "layouts": ["shared", "fpp"]},
+            "madbench config", r)
+        g = Geom(4, 100, 3, 16, 4096)
+        madds = busy_madds(100, 4, 16, 1.5, 0)
+        for x in doc["runs"]:
+            expect_eq(x["madbench"], {"grid": [2, 2], "share_min": 8 * min(g.shares),
+                                      "share_max": 8 * max(g.shares), "slot": g.slot,
+                                      "busy_multiply_adds": {"S": madds, "W": madds, "C": madds}},
+                      "run's madbench", r)
+            expect_eq((x["bytes"], x["transfer_size"]), (8 * 3 * 100 * 100, 8 * max(g.shares)),
+                      "bytes of each measure, largest call", r)
+            expect_eq([m["measure"] for m in x["measures"]], names, "measures", r)
+            for m in x["measures"]:
+                busy = m["measure"].endswith("_busy")
+                expect_eq([s["bytes"] for s in m["samples"]], [0 if busy else 240000] * 2,
+                          "bytes of %s" % m["measure"], r)
+                expect_eq(m["summary"]["mib_per_s"] is None, busy, "throughput of " + m["measure"])
+        r = run(4, args + " --format csv -o " + csv_out + " --overwrite", env={"HDF5_PARAPREFIX": d})
+        expect_eq((r.rc, r.h5perf_err), (0, []), "CSV run", r)
+        with open(csv_out) as fh:
+            lines = fh.read().splitlines()
+        got = [l.split(",")[3] for l in lines[1:] if "_latency_" not in l]
+        expect_eq(got, [m for _ in range(4) for m in names for _ in range(2)], "CSV measures", r)
+    # MADbench2 without BWEXP: its computation's own exponents.
+    r = run(4, "--pattern madbench --pixels 300 --bins 1 --busy-exponent full -A posix "
+            "--layout fpp --format json")
+    expect_eq(r.rc, 0, "full busy work", r)
+    x = json.loads(r.out)["runs"][0]["madbench"]["busy_multiply_adds"]
+    expect_eq(x, {"S": busy_madds(300, 4, 32, None, 2), "W": busy_madds(300, 4, 32, None, 3),
+                  "C": busy_madds(300, 4, 32, None, 2)}, "full busy work", r)
+
+
+@case
+def madbench_refusals_on_4_processes():
+    """What needs more processes than tests/cli starts: a process row
+    without a block (SBLOCKSIZE), RMOD not dividing the processes, a sweep
+    that visits a count that is not a square; each one line, exit 2, no
+    file."""
+    cases = [("--pixels 100 --scalapack-block 100",
+              "h5perf: --scalapack-block '100': with 4 processes (a 2x2 grid) some process would "
+              "hold no block of the 100-pixel matrices (MADbench2 needs ceil(NO_PIX / "
+              "SBLOCKSIZE) >= 2); give --scalapack-block at most 99"),
+             ("--pixels 32",
+              "h5perf: --pixels '32': with 4 processes (a 2x2 grid) some process would hold no "
+              "block of the 32-pixel matrices (MADbench2 needs ceil(NO_PIX / SBLOCKSIZE) >= 2); "
+              "give --scalapack-block at most 31"),
+             ("--read-mod 3", "h5perf: --read-mod '3': does not divide the 4 processes (groups "
+              "of that many take turns)"),
+             ("-p 1", "h5perf: -p '1': the sweep from 4 processes visits 2; --pattern madbench "
+              "runs on a square number of processes (1, 4, 9, 16...)"),
+             ("-P 3", "h5perf: -P '3': --pattern madbench runs on a square number of processes "
+              "(1, 4, 9, 16...)")]
+    for extra, line in cases:
+        with TempDir() as d:
+            r = run(4, "--pattern madbench -A posix " + extra, env={"HDF5_PARAPREFIX": d})
+            expect_eq((r.rc, r.h5perf_err), (2, [line]), extra, r)
+            expect_eq(listing(d), [], "no file (%s)" % extra, r)
+
+
+@case
+def madbench_read_only_and_a_corrupt_file():
+    """A kept shared file (-w: S and W) is read back by --read-only and
+    verified (C reads W's values); one byte changed in it is found: exit
+    1, the one line of the process that read it."""
+    g = Geom(4, 100, 3, 16, 4096)
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"}
+        base = "--pattern madbench --pixels 100 --bins 3 --scalapack-block 16 --file-block 4K " \
+               "--layout shared -A posix"
+        r = run(4, base + " -w", env=env)
+        expect_eq((r.rc, r.h5perf_err), (0, []), "write only", r)
+        expect_eq([l.split()[2] for l in r.lines if l.startswith("    POSIX")],
+                  ["S_busy", "S_write", "W_busy", "W_read", "W_write"], "-w: S and W", r)
+        path = os.path.join(d, "#pio_tmp_1.posix")
+        check_flat(path, g)
+        r = run(4, base + " --read-only -D v", env={"HDF5_PARAPREFIX": d})
+        expect_eq((r.rc, r.h5perf_err), (0, []), "read only, verified", r)
+        expect_eq([l.split()[2] for l in r.lines if l.startswith("    POSIX")],
+                  ["C_busy", "C_read"], "--read-only: C", r)
+        at = g.offset(True, 2, 1) + 8 * 5 + 3
+        with open(path, "r+b") as fh:
+            fh.seek(at)
+            byte = fh.read(1)[0]
+            fh.seek(at)
+            fh.write(bytes([byte ^ 0xff]))
+        r = run(4, base + " --read-only -D v", env={"HDF5_PARAPREFIX": d})
+        expect_eq((r.rc, r.h5perf_err), (1, [
+            "h5perf: rank 2: verify '%s' (POSIX, 4 processes, layout shared, iteration 1): 1 "
+            "bytes differ, the first at offset %d: expected %d, found %d" % (
+                path, at, byte, byte ^ 0xff)]), "the changed byte found", r)
