@@ -149,6 +149,8 @@ void jsonw_number(struct jsonw *w, double v)
 
 void jsonw_shortest(char *buf, size_t len, double v)
 {
+    if (!buf || len == 0)
+        return;
     /* 17 significant digits always read back; fewer often do. */
     for (int digits = 1; digits <= 17; digits++) {
         snprintf(buf, len, "%.*g", digits, v);

@@ -405,8 +405,8 @@ static void test_parse_errors(void)
                 continue;
             char want[256];
             snprintf(want, sizeof want, "h5perf: option '%s' expects %s", name, row->value_kind);
-            const char *alone[] = {name, NULL};
-            const char *after[] = {"-w", "-i", "8", name, NULL};
+            const char *alone[MAX_ARGS + 1] = {name, NULL};
+            const char *after[MAX_ARGS + 1] = {"-w", "-i", "8", name, NULL};
             CHECK_I64(parse(alone, &cfg, &msg), -1);
             CHECK_STR(msg.line, want);
             CHECK_I64(parse(after, &cfg, &msg), -1);
@@ -875,7 +875,7 @@ static void check_refused(const char *key, const char *api, const struct opt_row
 {
     const char *name = row->long_name;
     const char *value = example_value(row);
-    const char *args[8] = {"--pattern", key};
+    const char *args[MAX_ARGS + 1] = {"--pattern", key};
     int n = 2;
     struct config cfg;
     struct cli_msg msg;

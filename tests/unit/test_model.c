@@ -223,7 +223,7 @@ static void check_plans(int n, const int64_t *dims, const int *grid, int elem, i
             struct model_box box;
             model_block(n, dims, grid, r, &box);
             struct model_storage st = {n, {0}, {0}};
-            for (int d = 0; d < n; d++) {
+            for (int d = 0; d < n && d < MODEL_MAX_DIMS; d++) {
                 st.dims[d] = v.dims[d];
                 st.tile[d] = v.chunk[d];
             }
