@@ -99,11 +99,29 @@ static void phase_busy(int64_t passes, int64_t width)
         }
 }
 
+/* Counts seconds spent in step s: a read or write call, or a pause as the
+ * plan says (plan_time). Returns the seconds to keep out of the phase's
+ * other timers: busy work's. */
+static double phase_count(const struct phase_io *io, const struct plan_step *s, double seconds)
+{
+    bool busy =
+        s->kind == PLAN_STEP_COMPUTE || (s->kind != PLAN_STEP_IO && s->time == PLAN_TIME_BUSY);
+    if (busy) {
+        io->t[PHASE_BUSY] += seconds;
+        return seconds;
+    }
+    if (s->kind == PLAN_STEP_IO || s->time == PLAN_TIME_IO)
+        io->t[s->write ? PHASE_WRITES : PHASE_READS] += seconds;
+    return 0;
+}
+
 /* A step that is not I/O: busy work, a barrier, or the token of processes
  * that take turns, in groups of s->turns consecutive ranks of the run (the
- * agreement's communicator: every process of the run, whatever its
- * file). */
-static void phase_pause(const struct phase_io *io, const struct plan_step *s)
+ * agreement's communicator: every process of the run, whatever its file).
+ * Its time, from *mark (the end of the work before it) to the clock read
+ * into *mark, is counted as the plan says; returns the seconds to keep
+ * out of the phase's other timers. */
+static double phase_pause(const struct phase_io *io, const struct plan_step *s, double *mark)
 {
     int rank = 0, n = 1, token = 0;
     MPI_Comm_rank(io->agree, &rank);
@@ -132,22 +150,9 @@ static void phase_pause(const struct phase_io *io, const struct plan_step *s)
     default:
         break;
     }
-}
-
-/* Counts seconds spent in step s: a read or write call, or a pause as the
- * plan says (plan_time). Returns the seconds to keep out of the phase's
- * other timers: busy work's. */
-static double phase_count(const struct phase_io *io, const struct plan_step *s, double seconds)
-{
-    bool busy =
-        s->kind == PLAN_STEP_COMPUTE || (s->kind != PLAN_STEP_IO && s->time == PLAN_TIME_BUSY);
-    if (busy) {
-        io->t[PHASE_BUSY] += seconds;
-        return seconds;
-    }
-    if (s->kind == PLAN_STEP_IO || s->time == PLAN_TIME_IO)
-        io->t[s->write ? PHASE_WRITES : PHASE_READS] += seconds;
-    return 0;
+    double now = io->clock(), spent = now - *mark;
+    *mark = now;
+    return phase_count(io, s, spent);
 }
 
 /* Before an I/O step of a write phase with a deadline: has it passed for
@@ -202,14 +207,10 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
             break;
         plan_step(io->plan, io->phase, v, k, &s);
         if (s.kind != PLAN_STEP_IO) {
-            phase_pause(io, &s);
-            double now = io->clock();
-            excluded += phase_count(io, &s, now - mark);
-            mark = now;
+            excluded += phase_pause(io, &s, &mark);
             continue;
         }
         bool check = io->verify && !s.write;
-        const char *op = s.write ? "write" : "read";
         if (range->deadline &&
             phase_deadline_passed(io, *range->calls, range->start, lockstep, &mark))
             break;
@@ -222,7 +223,8 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
             mark = io->clock();
             excluded += mark - t0;
         }
-        phase_enter(io, op, s.bytes * (collective_io ? io->ctx->nprocs : 1));
+        phase_enter(io, s.write ? "write" : "read",
+                    s.bytes * (collective_io ? io->ctx->nprocs : 1));
         int rc = io->ops->transfer(f, &s, io->buf + s.mem_off, e);
         double now = io->clock();
         latency_record(phase_lat(io, s.write, LATENCY_TRANSFER), now - mark);
