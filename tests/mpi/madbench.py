@@ -125,13 +125,13 @@ def check_files(d, g, apis):
             check(path, api, g, r) if check else check_flat(path, g, r)
 
 
-def madbench_files(procs, pixels, bins, sblock, fblock):
-    """Every API and both layouts, independent and collective, verified (-D
-    v: W's reads of S's values and C's of W's), the files kept and read back
-    here."""
+def madbench_files(procs, pixels, bins, sblock, fblock, mods=""):
+    """Every API and both layouts, independent (taking turns: mods) and
+    collective, verified (-D v: W's reads of S's values and C's of W's), the
+    files kept and read back here."""
     g = Geom(procs, pixels, bins, sblock, fblock)
     apis = [a for a in ("posix", "mpiio", "phdf5", "pnetcdf") if a in built_apis()]
-    for mode in ("", "-C"):
+    for mode in (mods, "-C"):
         with TempDir() as d:
             args = ("--pattern madbench --pixels %d --bins %d --scalapack-block %d --file-block "
                     "%d -A %s -D v %s" % (pixels, bins, sblock, fblock, ",".join(apis), mode))
@@ -152,13 +152,13 @@ def madbench_files_1_process():
 
 @case
 def madbench_files_4_processes():
-    madbench_files(4, 100, 3, 16, 4096)
+    madbench_files(4, 100, 3, 16, 4096, "--read-mod 2 --write-mod 4")
 
 
 @case
 def madbench_files_9_processes():
     # 70 pixels in blocks of 8 over 3: rows of 24, 24 and 22 (a partial block)
-    madbench_files(9, 70, 2, 8, 1024)
+    madbench_files(9, 70, 2, 8, 1024, "--read-mod 3")
 
 
 def null_report(api, extra=""):
