@@ -27,7 +27,9 @@ static const char help_intro[] =
     "(halving from -P down to -p) and transfer sizes (doubling from -x up to\n"
     "-X); with --pattern block, of an N-dimensional array decomposed in blocks\n"
     "over the processes; with --pattern particles, of particle arrays with\n"
-    "uneven counts per process.";
+    "uneven counts per process; with --pattern map, of an application's\n"
+    "decomposition read from a map file; with --pattern madbench, of\n"
+    "MADbench2's out-of-core matrices.";
 
 static const char help_sizes[] =
     "S is a size in bytes: digits with an optional K, M or G (x1024, x1048576,\n"

@@ -168,8 +168,9 @@ static bool engine_write(struct point_run *r, struct phase_io *io, double *t,
     io->deadline = c->stonewall > 0 ? &dl : NULL;
     r->written = (struct plan_extent){-1, 0};
     double start = io->clock();
+    bool again = io->rewrite; /* a phase before this one wrote the file */
     for (int rep = 0;; rep++) {
-        io->rewrite = rep > 0 && c->repeat == REPEAT_OVERWRITE;
+        io->rewrite = again || (rep > 0 && c->repeat == REPEAT_OVERWRITE);
         if (!engine_write_once(r, io, t, v, e))
             return false;
         int more = c->duration > 0 && io->clock() - start < c->duration;
@@ -184,7 +185,8 @@ static bool engine_write(struct point_run *r, struct phase_io *io, double *t,
 }
 
 /* One file: its phases in order (writing ones unless --read-only, reading
- * ones unless -w; a read reads what the write wrote), then cleanup (which
+ * ones unless -w; a read reads what the write wrote; a writing phase after
+ * one that wrote opens the file to write it again), then cleanup (which
  * leaves alone a file this run did not create). */
 static bool engine_file(struct point_run *r, int slot, double *t, struct verify_state *v,
                         struct err *e, FILE *dbg)
@@ -200,18 +202,21 @@ static bool engine_file(struct point_run *r, int slot, double *t, struct verify_
                           .agree = r->ctx.comm,
                           .clock = r->s->clock};
     r->written = (struct plan_extent){-1, 0};
+    bool wrote = false;
     for (int ph = 0; ph < r->plan.nphases; ph++) {
         const struct plan_phase *p = &r->plan.phases[ph];
         if (p->write ? c->read_only : c->write_only)
             continue;
         io.phase = ph;
-        io.verify = !p->write && c->debug_verify;
+        io.verify = c->debug_verify;
         io.seen = r->io_mode ? &r->seen[p->write ? 0 : 1] : NULL;
-        io.lat = r->lat + (p->slot < 2 ? p->slot : 1) * LATENCY_CALLS;
+        io.lat = r->lat;
         io.extent = p->write ? NULL : &r->written;
+        io.rewrite = wrote && p->write;
         engine_debug_line(r, ph, dbg);
         if (p->write && !engine_write(r, &io, t + p->slot * PHASE_TIMERS, v, e))
             return false;
+        wrote |= p->write;
         if (!p->write && !phase_run(&io, t + p->slot * PHASE_TIMERS, v, e))
             return false;
         if (!p->write)
@@ -455,6 +460,8 @@ static int engine_point_run(struct point_run *r)
     bool prepared = engine_prepare(r, &e);
     struct api_result res;
     bool keep = engine_record(r, &res);
+    if (keep && prepared)
+        results_set_phases(&res, &r->plan);
     int status = ENGINE_OK;
     if (!prepared) {
         /* The failure is this run's only iteration, so that it is recorded. */

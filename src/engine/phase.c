@@ -20,6 +20,12 @@ static bool phase_writes(const struct phase_io *io)
     return io->plan->phases[io->phase].write;
 }
 
+/* The latency histogram of a call: write's or read's. */
+static struct latency_hist *phase_lat(const struct phase_io *io, bool write, enum latency_call c)
+{
+    return &io->lat[(write ? 0 : LATENCY_CALLS) + c];
+}
+
 /* Checks every byte step s read; records the first mismatch. */
 void phase_verify(const struct phase_io *io, const struct plan_step *s, struct verify_state *v)
 {
@@ -64,7 +70,7 @@ static bool phase_open(const struct phase_io *io, struct backend_file **f, struc
     phase_enter(io, mode == BACKEND_WRITE ? "create" : "open", 0);
     double t0 = io->clock();
     bool ok = io->ops->open(f, io->ctx, io->path, mode, may_truncate, io->plan, e) == 0;
-    latency_record(&io->lat[LATENCY_OPEN], io->clock() - t0);
+    latency_record(phase_lat(io, write, LATENCY_OPEN), io->clock() - t0);
     watchdog_leave();
     if (!ok && e->exists && mode == BACKEND_WRITE)
         files_forget(io->slot); /* someone else's file: never ours to remove */
@@ -78,32 +84,81 @@ static bool phase_open(const struct phase_io *io, struct backend_file **f, struc
     return phase_agree(io, ok, e);
 }
 
-/* A step that is not I/O: busy work, a barrier, or the token of processes
- * that take turns. */
-void phase_pause(const struct phase_io *io, const struct plan_step *s)
+/* MADbench2's busy work: passes x width multiply-adds into a vector of
+ * width doubles (docs/madbench.md), at most PHASE_BUSY_WIDTH of them kept
+ * (a wider vector reuses them: the same operations). Every operand is
+ * loaded and the sum stored each time, as in MADbench2's unoptimised loop,
+ * so that no compiler folds or vectorises the loop away. */
+#define PHASE_BUSY_WIDTH 4096
+static void phase_busy(int64_t passes, int64_t width)
 {
-    int rank = io->ctx->rank, n = io->ctx->nprocs, token = 0;
+    volatile double a[PHASE_BUSY_WIDTH];
+    volatile double b = 1.2, c = 3.4;
+    int64_t kept = width < PHASE_BUSY_WIDTH ? width : PHASE_BUSY_WIDTH;
+    for (int64_t m = 0; m < kept; m++)
+        a[m] = 0.0;
+    for (int64_t n = 0; n < passes; n++)
+        for (int64_t left = width; left > 0; left -= PHASE_BUSY_WIDTH) {
+            int64_t k = left < PHASE_BUSY_WIDTH ? left : PHASE_BUSY_WIDTH;
+            for (int64_t m = 0; m < k; m++)
+                a[m] += b * c;
+        }
+}
+
+/* Counts seconds spent in step s: a read or write call, or a pause as the
+ * plan says (plan_time). Returns the seconds to keep out of the phase's
+ * other timers: busy work's. */
+static double phase_count(const struct phase_io *io, const struct plan_step *s, double seconds)
+{
+    bool busy =
+        s->kind == PLAN_STEP_COMPUTE || (s->kind != PLAN_STEP_IO && s->time == PLAN_TIME_BUSY);
+    if (busy) {
+        io->t[PHASE_BUSY] += seconds;
+        return seconds;
+    }
+    if (s->kind == PLAN_STEP_IO || s->time == PLAN_TIME_IO)
+        io->t[s->write ? PHASE_WRITES : PHASE_READS] += seconds;
+    return 0;
+}
+
+/* A step that is not I/O: busy work, a barrier, or the token of processes
+ * that take turns, in groups of s->turns consecutive ranks of the run (the
+ * agreement's communicator: every process of the run, whatever its file).
+ * Its time, from *mark (the end of the work before it) to the clock read
+ * into *mark, is counted as the plan says; returns the seconds to keep
+ * out of the phase's other timers. */
+double phase_pause(const struct phase_io *io, const struct plan_step *s, double *mark)
+{
+    int rank = 0, n = 1, token = 0;
+    MPI_Comm_rank(io->agree, &rank);
+    MPI_Comm_size(io->agree, &n);
+    int turns = s->turns > 0 ? s->turns : n;
     switch (s->kind) {
     case PLAN_STEP_COMPUTE: {
         double end = MPI_Wtime() + s->seconds;
-        while (MPI_Wtime() < end)
+        while (s->seconds > 0 && MPI_Wtime() < end)
             ;
+        if (s->passes > 0 && s->width > 0)
+            phase_busy(s->passes, s->width);
         break;
     }
     case PLAN_STEP_BARRIER:
         MPI_Barrier(io->agree);
         break;
     case PLAN_STEP_TOKEN_WAIT:
-        if (rank > 0)
+        if (rank % turns > 0)
             MPI_Recv(&token, 1, MPI_INT, rank - 1, 0, io->agree, MPI_STATUS_IGNORE);
         break;
     case PLAN_STEP_TOKEN_PASS:
-        if (rank + 1 < n)
+        if ((rank + 1) % turns > 0 && rank + 1 < n)
             MPI_Send(&token, 1, MPI_INT, rank + 1, 0, io->agree);
         break;
     default:
         break;
     }
+    double now = io->clock(), spent = now - *mark;
+    *mark = now;
+    return phase_count(io, s, spent);
 }
 
 /* Before an I/O step of a write phase with a deadline: has it passed for
@@ -150,8 +205,6 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
 {
     bool collective_io = io->ctx->set->collective && (io->ops->desc->caps & API_CAP_COLLECTIVE_IO);
     bool lockstep = collective_io || io->plan->collective_pauses;
-    bool check = io->verify && !phase_writes(io);
-    const char *op = phase_writes(io) ? "write" : "read";
     double excluded = 0, mark = io->clock();
     struct plan_step s;
     int64_t k = range->k0;
@@ -160,10 +213,10 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
             break;
         plan_step(io->plan, io->phase, v, k, &s);
         if (s.kind != PLAN_STEP_IO) {
-            phase_pause(io, &s);
-            mark = io->clock();
+            excluded += phase_pause(io, &s, &mark);
             continue;
         }
+        bool check = io->verify && !s.write;
         if (range->deadline &&
             phase_deadline_passed(io, *range->calls, range->start, lockstep, &mark))
             break;
@@ -176,10 +229,12 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
             mark = io->clock();
             excluded += mark - t0;
         }
-        phase_enter(io, op, s.bytes * (collective_io ? io->ctx->nprocs : 1));
+        phase_enter(io, s.write ? "write" : "read",
+                    s.bytes * (collective_io ? io->ctx->nprocs : 1));
         int rc = io->ops->transfer(f, &s, io->buf + s.mem_off, e);
         double now = io->clock();
-        latency_record(&io->lat[LATENCY_TRANSFER], now - mark);
+        latency_record(phase_lat(io, s.write, LATENCY_TRANSFER), now - mark);
+        phase_count(io, &s, now - mark);
         mark = now;
         watchdog_leave();
         (*range->calls)++;
@@ -255,7 +310,7 @@ static void phase_close(const struct phase_io *io, struct backend_file *f, struc
     double t0 = io->clock();
     io->ops->close(f, e);
     if (f)
-        latency_record(&io->lat[LATENCY_CLOSE], io->clock() - t0);
+        latency_record(phase_lat(io, phase_writes(io), LATENCY_CLOSE), io->clock() - t0);
     watchdog_leave();
 }
 
@@ -298,6 +353,7 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
         dl->done = (struct plan_extent){-1, 0};
     }
     io->moved = 0;
+    io->t = t;
     phase_prepare(io, 0);
     MPI_Barrier(io->agree);
     double t_open = io->clock();

@@ -63,7 +63,8 @@ static int phase_join_gather(const struct phase_io *io, const struct plan_access
             continue;
         plan_step(io->plan, io->phase, d, k, &steps[m]);
         if (steps[m].kind != PLAN_STEP_IO) {
-            phase_pause(io, &steps[m]);
+            double mark = io->clock();
+            phase_pause(io, &steps[m], &mark);
             continue;
         }
         bufs[m] = io->buf + d * io->plan->buffer_bytes + steps[m].mem_off;
@@ -112,7 +113,8 @@ static double phase_join_steps(struct phase_io *io, struct backend_file *f,
         phase_enter(io, write ? "write" : "read", bytes * (collective_io ? io->ctx->nprocs : 1));
         int rc = io->ops->transfer_vars(f, steps, m, bufs, e);
         double now = io->clock();
-        latency_record(&io->lat[LATENCY_TRANSFER], now - mark);
+        latency_record(&io->lat[(write ? 0 : LATENCY_CALLS) + LATENCY_TRANSFER], now - mark);
+        io->t[write ? PHASE_WRITES : PHASE_READS] += now - mark;
         watchdog_leave();
         (*calls)++;
         if (rc < 0) {

@@ -402,12 +402,22 @@ static void json_latency_call(struct jsonw *w, const struct latency_summary *l)
     jsonw_end(w);
 }
 
+/* Has direction p (0: write, 1: read) of r any call (a madbench phase
+ * that writes also reads)? */
+static bool json_latency_calls(const struct api_result *r, int p)
+{
+    for (int c = 0; c < LATENCY_CALLS; c++)
+        if (r->latency[p][c].calls)
+            return true;
+    return false;
+}
+
 static void json_latency(struct jsonw *w, const struct config *cfg, const struct api_result *r)
 {
     jsonw_key(w, "latency");
     jsonw_object(w);
     for (int p = 0; p < 2; p++) {
-        if (p == 0 ? cfg->read_only : cfg->write_only)
+        if ((p == 0 ? cfg->read_only : cfg->write_only) && !json_latency_calls(r, p))
             continue;
         jsonw_key(w, p == 0 ? "write" : "read");
         jsonw_object(w);
@@ -468,7 +478,8 @@ static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struc
                      const struct api_result *r)
 {
     enum timer_id m[TIMER_COUNT];
-    int nm = results_measures(cfg, m);
+    int nm = results_measures(r, cfg, m);
+    char name[48];
     jsonw_object(w);
     json_size(w, "processes", r->nprocs);
     json_size(w, "transfer_size", r->xfer);
@@ -501,7 +512,7 @@ static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struc
     for (int k = 0; k < nm; k++) {
         jsonw_object(w);
         jsonw_key(w, "measure");
-        jsonw_string(w, results_measure_name(m[k]));
+        jsonw_string(w, results_measure_name(r, m[k], name, sizeof name));
         jsonw_key(w, "status");
         jsonw_string(w, results_status_name(results_measure_status(r, m[k])));
         jsonw_key(w, "samples");

@@ -5,9 +5,9 @@ independent reader (raw bytes for POSIX and MPI-IO, the HDF5 API for HDF5).
 Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
-files, report, failures, faults, results, caches, memory, block, particles, map, iomode,
-pnetcdf, plots, load, examples, conformance, measuring, hdf5_drivers, file_system), each
-registering its cases with common.case; this file only imports them and runs one by name.
+files, report, failures, faults, results, caches, memory, block, particles, map, madbench,
+iomode, pnetcdf, plots, load, examples, conformance, measuring, hdf5_drivers, file_system),
+each registering its cases with common.case; this file only imports them and runs one by name.
 """
 import inspect
 import os
@@ -37,6 +37,7 @@ import conformance  # noqa: E402,F401
 import measuring  # noqa: E402,F401
 import hdf5_drivers  # noqa: E402,F401
 import file_system  # noqa: E402,F401
+import madbench  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
 
 # The ctest labels of a case beside "mpi": its module's pattern or API, and
@@ -46,6 +47,7 @@ from common import CASES, SKIP, Skip  # noqa: E402
 MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"],
                  "block": ["pattern_block"], "particles": ["pattern_particles"],
                  "map": ["pattern_map"],
+                 "madbench": ["pattern_madbench"],
                  "pnetcdf": ["api_pnetcdf"], "iomode": ["api_phdf5"],
                  "hdf5_drivers": ["api_phdf5"],
                  "conformance": ["conformance"]}

@@ -850,6 +850,7 @@ static const char *example_value(const struct opt_row *row)
         {"a list of APIs", "posix"},
         {"a list of debug items", "1"},
         {"a list of drivers", "mpio"},
+        {"a number or full", "1"},
     };
     if (!row->value_kind)
         return NULL;
