@@ -76,3 +76,13 @@ int api_ratios(unsigned apis, bool report, int out[API_COUNT])
         }
     return n;
 }
+
+int64_t api_view_bytes(enum api_id a, bool collective, int64_t runs)
+{
+    const struct api_desc *d = api_desc(a);
+    bool view = d && ((d->caps & API_CAP_FILE_VIEW) ||
+                      (collective && (d->caps & API_CAP_FILE_VIEW_COLLECTIVE)));
+    if (!view || runs <= 1)
+        return 0;
+    return runs > INT64_MAX / API_VIEW_RUN_BYTES ? INT64_MAX : runs * API_VIEW_RUN_BYTES;
+}
