@@ -18,7 +18,10 @@
  *   fopen("/proc/1/mountinfo") opens $H5PERF_FAULT_MOUNTINFO_INIT (no table
  *   lists it: only the statfs magic is left).
  * - ftruncate() beyond $H5PERF_FAULT_MAX_FILE bytes fails with EFBIG, as on a
- *   file system whose largest file is that size. */
+ *   file system whose largest file is that size.
+ * - fprintf() to stderr on rank $H5PERF_FAULT_STDERR_RANK (default 0) waits
+ *   $H5PERF_FAULT_STDERR_DELAY_US microseconds first: a process slow to
+ *   write its line under load. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -198,4 +201,16 @@ int ftruncate(int fd, off_t len)
 int ftruncate64(int fd, off_t len)
 {
     return ftruncate(fd, len);
+}
+
+int fprintf(FILE *stream, const char *fmt, ...)
+{
+    const char *rank = getenv("H5PERF_FAULT_STDERR_RANK");
+    if (stream == stderr && (rank ? atoi(rank) : 0) == fault_rank())
+        fault_delay("H5PERF_FAULT_STDERR_DELAY_US");
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vfprintf(stream, fmt, ap);
+    va_end(ap);
+    return n;
 }
