@@ -6,7 +6,7 @@ Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
 files, report, failures, faults, results, caches, memory, block, particles, iomode,
-pnetcdf, plots, load, examples, conformance), each registering its cases with
+pnetcdf, plots, load, examples, conformance, refusals), each registering its cases with
 common.case; this file only imports them and runs one by name.
 """
 import inspect
@@ -33,6 +33,7 @@ import plots  # noqa: E402,F401
 import load  # noqa: E402,F401
 import examples  # noqa: E402,F401
 import conformance  # noqa: E402,F401
+import refusals  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
 
 # The ctest labels of a case beside "mpi": its module's pattern or API, and
