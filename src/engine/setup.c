@@ -390,10 +390,26 @@ int setup_run(struct run *s, int argc, char **argv)
 
 /* Collective: the registry with every data file name this run may create,
  * before any exists. Returns true on every process if all succeeded. */
+/* World rank 0, once the registry exists: the outputs written whole at the
+ * end (the --results file, a JSON or CSV report), in the two slots after
+ * the data files', so that a run that dies leaves none of them empty. */
+static void setup_declare_outputs(const struct run *s, int first)
+{
+    const struct config *c = &s->cfg;
+    const char *paths[2] = {c->format != FORMAT_TEXT ? c->output : NULL, c->results};
+    FILE *streams[2] = {s->out, s->results};
+    for (int i = 0; i < 2; i++) {
+        struct stat st;
+        if (paths[i] && streams[i] && streams[i] != stdout && fstat(fileno(streams[i]), &st) == 0 &&
+            S_ISREG(st.st_mode))
+            files_add_output(first + i, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
+    }
+}
+
 bool setup_declare_files(const struct run *s)
 {
     const struct config *c = &s->cfg;
-    int nslots = names_slot(c->num_files, 0, false);
+    int ndata = names_slot(c->num_files, 0, false), nslots = ndata + 2;
     char **paths = calloc((size_t)nslots, sizeof *paths);
     char name[SETUP_PATH_MAX];
     struct cli_msg m;
@@ -410,7 +426,12 @@ bool setup_declare_files(const struct run *s)
                 ok = setup_name(s, f, a, s->world_rank, name, &m) == 0 &&
                      (paths[names_slot(f, a, true)] = strdup(name)) != NULL;
         }
+    const char *outputs[2] = {c->format != FORMAT_TEXT ? c->output : NULL, c->results};
+    for (int i = 0; ok && s->world_rank == 0 && i < 2; i++)
+        ok = !outputs[i] || (paths[ndata + i] = strdup(outputs[i])) != NULL;
     ok = ok && files_init(nslots, paths, c->nocleanup, s->world_rank == 0) == 0;
+    if (ok && s->world_rank == 0)
+        setup_declare_outputs(s, ndata);
     for (int i = 0; paths && i < nslots; i++)
         free(paths[i]);
     free(paths);
