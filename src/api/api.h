@@ -35,6 +35,11 @@ enum {
      * PnetCDF); with -C only (HDF5, whose independent calls go run by run). */
     API_CAP_FILE_VIEW = 1u << 5,
     API_CAP_FILE_VIEW_COLLECTIVE = 1u << 6,
+    /* Its library may return from a read without the data and without an
+     * error: PnetCDF and HDF5 pass on the success ompio reports with a short
+     * count (HDF5 takes it for the end of the file); the engine probes the
+     * buffer after each read (phase.c). */
+    API_CAP_QUIET_SHORT_READ = 1u << 7,
 };
 
 /* What an MPI-IO library holds per contiguous run of a call's file view:
@@ -54,11 +59,12 @@ enum {
       API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE | API_CAP_FILE_VIEW,           \
       INT64_C(2147483647), API_POSIX, NULL, NULL)                                                  \
     X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
-      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_FILE_VIEW_COLLECTIVE, 0,           \
-      API_MPIIO, &hdf5_model, NULL)                                                                \
+      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_FILE_VIEW_COLLECTIVE |             \
+          API_CAP_QUIET_SHORT_READ,                                                                \
+      0, API_MPIIO, &hdf5_model, NULL)                                                             \
     X(PNETCDF, pnetcdf, "PnetCDF", "PnetCDF", ".nc",                                               \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_LIMIT_PER_STEP |                   \
-          API_CAP_FILE_VIEW,                                                                       \
+          API_CAP_FILE_VIEW | API_CAP_QUIET_SHORT_READ,                                            \
       INT64_C(2147483647), API_MPIIO, &pnetcdf_model,                                              \
       "configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed")
 

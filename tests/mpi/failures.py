@@ -5,8 +5,9 @@ report that cannot be written. Each fails cleanly: its lines, its exit
 status, no data file left.
 """
 import os
+import re
 
-from common import case, data_file
+from common import SUFFIX, case, data_file
 from harness import TempDir, built_apis, expect, expect_eq, listing, run
 
 
@@ -202,3 +203,33 @@ def report_write_failure():
         expect_eq(r.h5perf_err, ["h5perf: cannot write the report to '/dev/full': "
                                  "No space left on device"], "message", r)
         expect_eq(listing(d), [], "files left", r)
+
+
+@case
+def io_failure_read_the_library_did_not_report():
+    """A read that fails with EIO inside ompio: Open MPI passes a short count
+    on as success, PnetCDF hides counts and HDF5 takes one for the end of
+    the file (and fills zeros): the run ended with exit 0 and wrong data
+    read. Reads through those APIs are probed (their buffer poisoned first,
+    64 bytes per call checked after): exit 1, the line of the process."""
+    with TempDir() as d:
+        apis = [a for a in ("phdf5", "pnetcdf") if a in built_apis()]
+        base = "--pattern block --global 64x64 --layout shared -A %s"
+        r = run(2, base % ",".join(apis) + " -w", env={"HDF5_PARAPREFIX": d,
+                                                      "HDF5_NOCLEANUP": "1"})
+        expect_eq((r.rc, r.h5perf_err), (0, []), "the kept files", r)
+        for api in apis:
+            for extra in ("", " -C"):
+                env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+                       "H5PERF_FAULT_SUFFIX": SUFFIX[api], "H5PERF_FAULT_KIND": "eio",
+                       "H5PERF_FAULT_RANK": "1", "H5PERF_FAULT_CALL": "1",
+                       "H5PERF_FAULT_FROM_OFFSET": str(os.path.getsize(data_file(d, 1, api)) -
+                                                       16384)}
+                r = run(2, base % api + " --read-only" + extra, env=env)
+                what = "%s%s" % (api, extra)
+                expect_eq(r.rc, 1, "exit status (%s)" % what, r)
+                expect(len(r.h5perf_err) == 1 and re.match(
+                    r"h5perf: rank 1: (HDF5|PnetCDF) read '%s': the call reported success, but "
+                    r"byte \d+ of the data holds 0x[0-9a-f]{2}, not the file's 0x[0-9a-f]{2} \(a "
+                    r"short read the library did not report\?\)$" % re.escape(
+                        data_file(d, 1, api)), r.h5perf_err[0]), "the line (%s)" % what, r)

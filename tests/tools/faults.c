@@ -29,7 +29,9 @@
  *   write and every later one fail with ENOSPC: a full disk; reads go on),
  *   short (it moves half of what was asked), eintr (it fails with EINTR,
  *   nothing moved), delay (it first sleeps $H5PERF_FAULT_DELAY_S seconds),
- *   kill (the process is killed by SIGKILL). When the fault strikes, one
+ *   kill (the process is killed by SIGKILL); with $H5PERF_FAULT_FROM_OFFSET
+ *   only calls at that file offset or beyond count (past a library's
+ *   metadata, at its data). When the fault strikes, one
  *   line "<kind> rank <r> call <n> <op> offset <o>" is appended to
  *   $H5PERF_FAULT_LOG, so that the campaign knows it did. */
 #define _GNU_SOURCE
@@ -108,7 +110,9 @@ static enum fault_kind fault_campaign(int fd, bool write, const char *op, off_t 
     static long calls;
     static bool full;
     const char *kind = getenv("H5PERF_FAULT_KIND"), *at = getenv("H5PERF_FAULT_CALL");
-    if (!kind || !at || !fault_on("H5PERF_FAULT_RANK") || !fault_matches(fd, "H5PERF_FAULT_SUFFIX"))
+    const char *from = getenv("H5PERF_FAULT_FROM_OFFSET");
+    if (!kind || !at || !fault_on("H5PERF_FAULT_RANK") ||
+        !fault_matches(fd, "H5PERF_FAULT_SUFFIX") || (from && (long long)off < atoll(from)))
         return FAULT_NONE;
     enum fault_kind k = FAULT_NONE;
     for (int i = 1; i < (int)(sizeof names / sizeof names[0]); i++)
