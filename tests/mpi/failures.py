@@ -7,7 +7,7 @@ status, no data file left.
 import os
 import re
 
-from common import SUFFIX, case, data_file
+from common import SUFFIX, Skip, case, data_file
 from harness import TempDir, built_apis, expect, expect_eq, listing, run
 
 
@@ -233,3 +233,26 @@ def io_failure_read_the_library_did_not_report():
                     r"byte \d+ of the data holds 0x[0-9a-f]{2}, not the file's 0x[0-9a-f]{2} \(a "
                     r"short read the library did not report\?\)$" % re.escape(
                         data_file(d, 1, api)), r.h5perf_err[0]), "the line (%s)" % what, r)
+
+
+@case
+def watchdog_size_check_pnetcdf():
+    """After a PnetCDF write phase process 0 reads the file's header back
+    through PnetCDF (the size check): a read that hangs there was not
+    watched, and the run waited for it (40 s here). It is a call of the
+    watchdog's like the others: the line names it, the job is aborted, no
+    file is left."""
+    if "pnetcdf" not in built_apis():
+        raise Skip("this build has no PnetCDF")
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".nc", "H5PERF_FAULT_KIND": "delay",
+               "H5PERF_FAULT_DELAY_S": "40", "H5PERF_FAULT_RANK": "0",
+               "H5PERF_FAULT_CALL": "1", "H5PERF_FAULT_OPS": "reads"}
+        r = run(2, "-A pnetcdf -e 8K -x 4K -X 4K -B 4K -p 2 -w --watchdog 3", env=env, timeout=35)
+        expect_eq(r.rc, 1, "exit status", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: rank 0: PnetCDF size check of '%s' has not returned within 6 s (twice "
+            "--watchdog, plus 1 s per MiB it may move): the library or the file system is "
+            "stuck; aborting the job" % data_file(d, 1, "pnetcdf")], "the watchdog's line", r)
+        expect_eq(listing(d), [], "files left")

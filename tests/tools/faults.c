@@ -31,7 +31,8 @@
  *   nothing moved), delay (it first sleeps $H5PERF_FAULT_DELAY_S seconds),
  *   kill (the process is killed by SIGKILL); with $H5PERF_FAULT_FROM_OFFSET
  *   only calls at that file offset or beyond count (past a library's
- *   metadata, at its data). When the fault strikes, one
+ *   metadata, at its data), with $H5PERF_FAULT_OPS "reads" or "writes"
+ *   only those. When the fault strikes, one
  *   line "<kind> rank <r> call <n> <op> offset <o>" is appended to
  *   $H5PERF_FAULT_LOG, so that the campaign knows it did. */
 #define _GNU_SOURCE
@@ -110,9 +111,10 @@ static enum fault_kind fault_campaign(int fd, bool write, const char *op, off_t 
     static long calls;
     static bool full;
     const char *kind = getenv("H5PERF_FAULT_KIND"), *at = getenv("H5PERF_FAULT_CALL");
-    const char *from = getenv("H5PERF_FAULT_FROM_OFFSET");
+    const char *from = getenv("H5PERF_FAULT_FROM_OFFSET"), *ops = getenv("H5PERF_FAULT_OPS");
     if (!kind || !at || !fault_on("H5PERF_FAULT_RANK") ||
-        !fault_matches(fd, "H5PERF_FAULT_SUFFIX") || (from && (long long)off < atoll(from)))
+        !fault_matches(fd, "H5PERF_FAULT_SUFFIX") || (from && (long long)off < atoll(from)) ||
+        (ops && strcmp(ops, write ? "writes" : "reads") != 0))
         return FAULT_NONE;
     enum fault_kind k = FAULT_NONE;
     for (int i = 1; i < (int)(sizeof names / sizeof names[0]); i++)
