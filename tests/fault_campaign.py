@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The randomized fault campaign (docs/differences.md, "Faults"): each draw
+"""The randomized fault campaign (docs/differences.md, "Failures"): each draw
 is a run at random (pattern, API, layout, independent or collective, 1 to 8
 processes, sizes, placement, verification, HDF5_NOCLEANUP) and one fault
 from the faults shim (tests/tools/faults.c) on a random process at a random
