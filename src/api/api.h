@@ -37,8 +37,10 @@ enum {
     API_CAP_FILE_VIEW_COLLECTIVE = 1u << 6,
     /* Its library may return from a read without the data and without an
      * error: PnetCDF and HDF5 pass on the success ompio reports with a short
-     * count (HDF5 takes it for the end of the file); the engine probes the
-     * buffer after each read (phase.c). */
+     * count (HDF5 takes it for the end of the file), and a collective MPI-IO
+     * write whose aggregator failed reports success on every process and
+     * leaves a hole that reads back with a full count; the engine probes
+     * the buffer after each read (phase.c). */
     API_CAP_QUIET_SHORT_READ = 1u << 7,
 };
 
@@ -56,7 +58,8 @@ enum {
 #define H5PERF_APIS(X)                                                                             \
     X(POSIX, posix, "POSIX", "POSIX", ".posix", API_CAP_FLAT_FILE, 0, -1, NULL, NULL)              \
     X(MPIIO, mpiio, "MPIO", "MPI-IO", ".mpio",                                                     \
-      API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE | API_CAP_FILE_VIEW,           \
+      API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE | API_CAP_FILE_VIEW |          \
+          API_CAP_QUIET_SHORT_READ,                                                                \
       INT64_C(2147483647), API_POSIX, NULL, NULL)                                                  \
     X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_FILE_VIEW_COLLECTIVE |             \

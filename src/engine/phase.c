@@ -79,16 +79,21 @@ static int phase_probe_at(const struct phase_io *io, const struct plan_step *s,
 static int phase_probe_check(const struct phase_io *io, const struct plan_step *s, int n,
                              const int64_t *at, const unsigned char *want, struct err *e)
 {
+    bool flat = io->ops->desc->caps & API_CAP_FLAT_FILE;
     for (int i = 0; i < n; i++) {
         unsigned char got = io->buf[s->mem_off + at[i]];
+        int64_t pos = plan_step_file_offset(s, at[i]);
         if (got != want[i])
-            /* The library places the data itself: the position is the
-             * data's (the variables one after the other, in C order). */
-            return err_set(e, io->ops->desc->err_name, "read", io->path, -1, s->bytes,
+            /* In a flat file (MPI-IO) the data's position is the file's
+             * offset; otherwise the library places the data itself, and
+             * the position is the data's (the variables one after the
+             * other, in C order). */
+            return err_set(e, io->ops->desc->err_name, "read", io->path, flat ? pos : -1,
+                           flat ? -1 : s->bytes,
                            "the call reported success, but byte %" PRId64
                            " of the data holds 0x%02x, not the file's 0x%02x (a short read the "
                            "library did not report?)",
-                           plan_step_file_offset(s, at[i]), got, want[i]);
+                           pos, got, want[i]);
     }
     return 0;
 }

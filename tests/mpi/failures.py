@@ -236,6 +236,31 @@ def io_failure_read_the_library_did_not_report():
 
 
 @case
+def io_failure_collective_write_the_library_did_not_report():
+    """A collective MPI-IO write whose aggregator (rank 0) fails with EIO:
+    ompio prints its own error and reports success on every process, the
+    data of ranks 1 and 2 never reaches the file, and the size check passes
+    (the file's end was written). The fault campaign found it (seed
+    1840198060): exit 0 with holes in the file. Reads through MPI-IO are
+    probed like HDF5's and PnetCDF's: each process whose data is missing
+    fails with its line, at the probe's offset in the file; exit 1, no file
+    left."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".mpio", "H5PERF_FAULT_KIND": "eio",
+               "H5PERF_FAULT_RANK": "0", "H5PERF_FAULT_CALL": "2"}
+        r = run(3, "-e 8192 -B 4096 -x 4096 -X 4096 -p 3 -P 3 -A mpiio -C -i 1", env=env)
+        expect_eq(r.rc, 1, "exit status", r)
+        line = ("h5perf: rank %d: MPI-IO read '%s' at offset %d: the call reported success, but "
+                "byte %d of the data holds 0x00, not the file's 0x%02x (a short read the "
+                "library did not report?)")
+        name = data_file(d, 1, "mpiio")
+        expect_eq(r.h5perf_err, [line % (1, name, 12287, 12287, 2),
+                                 line % (2, name, 20479, 20479, 3)], "failure lines", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+@case
 def watchdog_size_check_pnetcdf():
     """After a PnetCDF write phase process 0 reads the file's header back
     through PnetCDF (the size check): a read that hangs there was not
