@@ -12,31 +12,34 @@ from harness import TempDir, built_apis, expect, expect_eq, listing, run
 
 
 @case
-def io_failure_file_size_limit():
-    """A write that fails (file-size limit) stops the run everywhere: one line
-    per failing process, this run's files removed, exit 1."""
+def io_failure_full_disk_mid_run():
+    """A write that fails mid-run (a full disk: ENOSPC from rank 1's first
+    write on, faults shim) stops the run everywhere: one line per failing
+    process, this run's files removed, exit 1. (This case used a file-size
+    limit, ulimit -f; such a limit is now refused before any file exists,
+    refusals.py refusal_file_size_limit.)"""
     with TempDir() as d:
-        # 8 MiB (16384 blocks of 512 bytes for sh's ulimit): Open MPI's own
-        # start-up files need a few MiB; rank 1's first write starts at 8 MiB.
-        r = run(2, "-e 8M -B 1M -x 4M -X 4M -p 2 -A posix,mpiio", env={"HDF5_PARAPREFIX": d},
-                wrap="ulimit -f 16384")
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_KIND": "enospc",
+               "H5PERF_FAULT_RANK": "1", "H5PERF_FAULT_CALL": "1"}
+        r = run(2, "-e 8M -B 1M -x 4M -X 4M -p 2 -A posix,mpiio", env=env)
         expect_eq(r.rc, 1, "exit status", r)
         name = data_file(d, 1, "posix")
         expect_eq(r.h5perf_err, [
-            "h5perf: rank 1: POSIX write '%s' at offset 8388608, length 4194304: File too large"
-            % name], "failure lines", r)
+            "h5perf: rank 1: POSIX write '%s' at offset 8388608, length 4194304: No space left "
+            "on device" % name], "failure lines", r)
         expect(not any("IO API = MPIO" in l for l in r.lines), "the sweep stopped", r)
         expect_eq(listing(d), [], "files left after the failure", r)
         if "pnetcdf" not in built_apis():
             return
         # PnetCDF: ROMIO returns the failed write (MPICH); ompio's short
         # count reaches nobody, so the size check after the write phase
-        # finds the file 512 bytes short (its header comes first).
-        r = run(2, "-e 8M -B 1M -x 4M -X 4M -p 2 -A pnetcdf", env={"HDF5_PARAPREFIX": d},
-                wrap="ulimit -f 16384")
+        # finds the file short by rank 1's 8 MiB (its header comes first).
+        env["H5PERF_FAULT_SUFFIX"] = ".nc"
+        r = run(2, "-e 8M -B 1M -x 4M -X 4M -p 2 -A pnetcdf", env=env)
         expect_eq(r.rc, 1, "exit status, PnetCDF", r)
         expect_eq(r.h5perf_err, [
-            "h5perf: rank 0: PnetCDF check size of '%s': the file holds 8388608 bytes after the "
+            "h5perf: rank 0: PnetCDF check size of '%s': the file holds 8389120 bytes after the "
             "write phase instead of 16777728: data was lost although every write reported "
             "success (file system full?)" % data_file(d, 1, "pnetcdf")], "failure lines, PnetCDF", r)
         expect_eq(listing(d), [], "files left after the failure, PnetCDF", r)
