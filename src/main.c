@@ -3,6 +3,7 @@
  * and brackets the callable entry point with MPI_Init/MPI_Finalize, asking
  * for MPI_THREAD_MULTIPLE only where the run needs it (HDF5's subfiling). */
 #include <mpi.h>
+#include <stdio.h>
 
 #include "engine/files.h"
 #include "engine/run.h"
@@ -16,6 +17,12 @@ int main(int argc, char **argv)
     else
         MPI_Init(&argc, &argv);
     int status = h5perf_run(argc, argv);
+    /* No process ends before every line is written: a launcher ends the
+     * job at the first non-zero exit, and would kill process 0 before it
+     * wrote the one line that says why (docs/differences.md). */
+    fflush(stdout);
+    fflush(stderr);
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return status;
 }

@@ -124,3 +124,13 @@ int api_need_threads(const struct config *c)
     }
     return -1;
 }
+
+int64_t api_view_bytes(enum api_id a, bool collective, int64_t runs)
+{
+    const struct api_desc *d = api_desc(a);
+    bool view = d && ((d->caps & API_CAP_FILE_VIEW) ||
+                      (collective && (d->caps & API_CAP_FILE_VIEW_COLLECTIVE)));
+    if (!view || runs <= 1)
+        return 0;
+    return runs > INT64_MAX / API_VIEW_RUN_BYTES ? INT64_MAX : runs * API_VIEW_RUN_BYTES;
+}

@@ -22,6 +22,7 @@
 #include "engine/names.h"
 #include "engine/phase.h"
 #include "engine/progress.h"
+#include "engine/watchdog.h"
 #include "engine/sink.h"
 #include "report/measures.h"
 #include "exit_status.h"
@@ -67,7 +68,10 @@ static int64_t engine_written_size(const struct point_run *r, const char *path, 
     /* A stonewalled write leaves the library's layout partly unwritten. */
     if (!r->ops->written_end || flat_end >= 0)
         return ENGINE_SIZE_UNCHECKED;
+    /* It reads the file back through the library: watched as a call. */
+    watchdog_enter(r->ops->desc->err_name, "size check", path, 0);
     int64_t end = r->ops->written_end(path, why, len);
+    watchdog_leave();
     return end < 0    ? ENGINE_SIZE_UNREADABLE
            : end == 0 ? ENGINE_SIZE_UNCHECKED
                       : end - r->plan.unwritten_tail;

@@ -37,8 +37,10 @@ struct files_header {
 
 /* A slot's created flag: not created, created, created and identified (its
  * device and inode recorded); FILES_OWN added for a file of this process
- * alone (the block pattern's file per process), which it removes itself. */
-enum { FILES_NONE = 0, FILES_CREATED = 1, FILES_IDENTIFIED = 2, FILES_OWN = 4 };
+ * alone (the block pattern's file per process), which it removes itself;
+ * FILES_OUTPUT for an output not written yet (files_add_output()). */
+enum { FILES_NONE = 0, FILES_CREATED = 1, FILES_IDENTIFIED = 2, FILES_OWN = 4, FILES_OUTPUT = 8 };
+#define FILES_KIND (FILES_CREATED | FILES_IDENTIFIED)
 
 /* The only mutable globals of h5perf besides the watchdog's, shared with
  * the signal handler. */
@@ -152,17 +154,18 @@ static const char *files_at(int slot)
  * Async-signal-safe. */
 static void files_unlink_created(struct files_header *h, bool cleanup)
 {
-    if (h->magic != FILES_MAGIC || h->keep)
+    if (h->magic != FILES_MAGIC)
         return;
     volatile sig_atomic_t *created = (volatile sig_atomic_t *)(h + 1);
     const uint64_t *offset = (const uint64_t *)((const char *)h + files_offsets_at(h->nslots));
     const uint64_t *dev = files_ids(h), *ino = dev + h->nslots;
     for (int64_t i = 0; i < h->nslots; i++) {
-        if (!created[i] || !offset[i])
+        /* HDF5_NOCLEANUP keeps the data files, not an output left empty. */
+        if (!created[i] || !offset[i] || (h->keep && !(created[i] & FILES_OUTPUT)))
             continue;
         const char *path = (const char *)h + offset[i];
         struct stat st;
-        bool same = (created[i] & ~FILES_OWN) == FILES_IDENTIFIED
+        bool same = (created[i] & FILES_KIND) == FILES_IDENTIFIED
                         ? lstat(path, &st) == 0 && (uint64_t)st.st_dev == dev[i] &&
                               (uint64_t)st.st_ino == ino[i]
                         : !cleanup || h->by_name || (created[i] & FILES_OWN);
@@ -358,7 +361,7 @@ void files_identify(int slot, uint64_t dev, uint64_t ino)
     uint64_t *ids = files_ids(reg);
     ids[slot] = dev;
     ids[reg_slots + slot] = ino;
-    reg_created[slot] = FILES_IDENTIFIED | (reg_created[slot] & FILES_OWN);
+    reg_created[slot] = FILES_IDENTIFIED | (reg_created[slot] & (FILES_OWN | FILES_OUTPUT));
 }
 
 void files_side(int slot, const char *prefix)
@@ -380,9 +383,16 @@ bool files_contains(int slot)
     return reg_created[slot] != 0;
 }
 
+void files_add_output(int slot, uint64_t dev, uint64_t ino)
+{
+    reg_created[slot] = FILES_CREATED | FILES_OWN;
+    files_identify(slot, dev, ino);
+    reg_created[slot] |= FILES_OUTPUT;
+}
+
 void files_remove(int slot, bool do_unlink)
 {
-    if (!reg_created[slot] || reg_keep)
+    if (!reg_created[slot] || reg_keep || (reg_created[slot] & FILES_OUTPUT))
         return;
     if (do_unlink || (reg_created[slot] & FILES_OWN)) {
         unlink(files_at(slot));

@@ -8,6 +8,7 @@
  * timer. */
 #include "engine/phase.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +42,65 @@ void phase_verify(const struct phase_io *io, const struct plan_step *s, struct v
         snprintf(v->path, sizeof v->path, "%s", io->path);
     }
     v->bad += bad;
+}
+
+/* A read through an API whose library may return from a read without the
+ * data and without an error (API_CAP_QUIET_SHORT_READ; HDF5 fills what it
+ * missed with zeros) is probed: its buffer is poisoned first (outside the
+ * timers, as for -D v; every byte the complement of what the file holds,
+ * plan.h), and after each step PHASE_PROBES bytes spread over it, its
+ * last included, must hold what the file holds. A probe goes to a byte
+ * whose value is not zero where one is near, so that zeros are seen. */
+#define PHASE_PROBES      64
+#define PHASE_PROBE_REACH 16
+
+static bool phase_probed(const struct phase_io *io)
+{
+    return !phase_writes(io) && !io->verify && (io->ops->desc->caps & API_CAP_QUIET_SHORT_READ);
+}
+
+/* The probes of step s: their buffer offsets into at, the bytes the file
+ * holds there into want; how many. */
+static int phase_probe_at(const struct phase_io *io, const struct plan_step *s,
+                          int64_t at[PHASE_PROBES], unsigned char want[PHASE_PROBES])
+{
+    int n = 0;
+    const unsigned char *b = io->buf + s->mem_off;
+    int64_t stride = s->bytes / PHASE_PROBES + 1;
+    for (int64_t end = s->bytes - 1; end >= 0 && n < PHASE_PROBES; end -= stride, n++) {
+        int64_t off = end;
+        for (int64_t k = end; k >= 0 && k > end - PHASE_PROBE_REACH && k > end - stride; k--)
+            if (b[k] != 0xff) { /* the file holds ~b[k]: not zero */
+                off = k;
+                break;
+            }
+        at[n] = off;
+        want[n] = (unsigned char)~b[off];
+    }
+    return n;
+}
+
+/* After a step that reported success: does every probe hold its byte? */
+static int phase_probe_check(const struct phase_io *io, const struct plan_step *s, int n,
+                             const int64_t *at, const unsigned char *want, struct err *e)
+{
+    bool flat = io->ops->desc->caps & API_CAP_FLAT_FILE;
+    for (int i = 0; i < n; i++) {
+        unsigned char got = io->buf[s->mem_off + at[i]];
+        int64_t pos = plan_step_file_offset(s, at[i]);
+        if (got != want[i])
+            /* In a flat file (MPI-IO) the data's position is the file's
+             * offset; otherwise the library places the data itself, and
+             * the position is the data's (the variables one after the
+             * other, in C order). */
+            return err_set(e, io->ops->desc->err_name, "read", io->path, flat ? pos : -1,
+                           flat ? -1 : s->bytes,
+                           "the call reported success, but byte %" PRId64
+                           " of the data holds 0x%02x, not the file's 0x%02x (a short read the "
+                           "library did not report?)",
+                           pos, got, want[i]);
+    }
+    return 0;
 }
 
 /* Collective: agree on ok, arming the watchdog first if this process failed
@@ -205,6 +265,10 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
 {
     bool collective_io = io->ctx->set->collective && (io->ops->desc->caps & API_CAP_COLLECTIVE_IO);
     bool lockstep = collective_io || io->plan->collective_pauses;
+    bool probed = phase_probed(io);
+    int64_t at[PHASE_PROBES];
+    unsigned char want[PHASE_PROBES];
+    int nprobes = 0;
     double excluded = 0, mark = io->clock();
     struct plan_step s;
     int64_t k = range->k0;
@@ -216,16 +280,24 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
             excluded += phase_pause(io, &s, &mark);
             continue;
         }
-        bool check = io->verify && !s.write;
+        bool check = io->verify && !s.write, probe = probed && !s.write;
         if (range->deadline &&
             phase_deadline_passed(io, *range->calls, range->start, lockstep, &mark))
             break;
         /* Outside the timers: a verified read starts from a buffer that
          * holds none of the expected bytes (poisoned per variable where
          * the content differs between them, phase_prepare()). */
-        if (check && !io->plan->fill_per_var) {
+        if ((check || probe) && !io->plan->fill_per_var) {
             double t0 = io->clock();
             io->plan->ops->fill(io->plan, io->phase, v, io->buf, true);
+            mark = io->clock();
+            excluded += mark - t0;
+        }
+        /* Where to probe: chosen from the poisoned buffer, outside the
+         * timers. */
+        if (probe) {
+            double t0 = io->clock();
+            nprobes = phase_probe_at(io, &s, at, want);
             mark = io->clock();
             excluded += mark - t0;
         }
@@ -238,6 +310,8 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
         mark = now;
         watchdog_leave();
         (*range->calls)++;
+        if (rc == 0 && probe)
+            rc = phase_probe_check(io, &s, nprobes, at, want, e);
         if (rc < 0) {
             /* Collective transfers go on after an error; a library may not. */
             watchdog_arm(e);
@@ -332,7 +406,7 @@ static double phase_prepare(const struct phase_io *io, int v)
             io->plan->ops->fill(io->plan, io->phase, 0, io->buf, false);
         return io->clock() - t0;
     }
-    if (write || io->verify)
+    if (write || io->verify || phase_probed(io))
         io->plan->ops->fill(io->plan, io->phase, v, io->buf, !write);
     if (v > 0)
         MPI_Barrier(io->agree);

@@ -101,6 +101,8 @@ int h5perf_run(int argc, char **argv)
     /* After a failed H5Fclose (a full disk) HDF5 keeps the file open and
      * crashes closing it again inside MPI_Finalize: abort instead. */
     if (status != EXIT_OK && H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) > 0) {
+        /* The data files are gone; the outputs, once written, must stay. */
+        files_release();
         outputs_finish(&s, &ctx, &log, status);
         watchdog_abort(s.world_rank, "HDF5 could not close a data file after the failure");
     }

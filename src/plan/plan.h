@@ -153,8 +153,9 @@ struct plan_ops {
     /* Step k (0 <= k < access.nsteps) of variable v in phase: out filled. */
     void (*step)(const struct plan *p, int phase, int v, int64_t k, struct plan_step *out);
     /* The buffer of variable v in phase (every step's data at its mem_off)
-     * as the file must hold it, or (poison) bytes that all differ from
-     * that. */
+     * as the file must hold it, or (poison) the complement of each of
+     * those bytes (the engine reads the file's bytes back from a poisoned
+     * buffer, engine/phase.c). */
     void (*fill)(const struct plan *p, int phase, int v, unsigned char *buf, bool poison);
     /* Compares the bytes step s of phase read (at buf + s->mem_off) with
      * what they must hold; returns how many differ, the first's offset in

@@ -6,8 +6,9 @@ Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
 files, report, failures, faults, results, caches, memory, block, particles, map, madbench,
-iomode, pnetcdf, plots, load, examples, conformance, measuring, hdf5_drivers, file_system),
-each registering its cases with common.case; this file only imports them and runs one by name.
+iomode, pnetcdf, plots, load, examples, conformance, measuring, hdf5_drivers, file_system,
+refusals), each registering its cases with common.case; this file only imports them and runs
+one by name.
 """
 import inspect
 import os
@@ -38,6 +39,7 @@ import measuring  # noqa: E402,F401
 import hdf5_drivers  # noqa: E402,F401
 import file_system  # noqa: E402,F401
 import madbench  # noqa: E402,F401
+import refusals  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
 
 # The ctest labels of a case beside "mpi": its module's pattern or API, and
