@@ -500,8 +500,12 @@ static int pncdf_check_source(const char *path, const struct plan *plan, char *w
     int64_t end = 0;
     struct stat st;
     /* A file cut short still opens (its header is whole); NC_NOFILL left
-     * nothing of the missing data, which would read as zeros. */
-    if (pncdf_data_end(ncid, &end) != NC_NOERR) {
+     * nothing of the missing data, which would read as zeros. The last
+     * variable's elements that no process writes (a map's) are not in the
+     * file either (plan.h, unwritten_tail). */
+    bool read = pncdf_data_end(ncid, &end) == NC_NOERR;
+    end -= plan->unwritten_tail;
+    if (!read) {
         snprintf(why, len, "has a header h5perf cannot read");
         rc = -1;
     } else if (stat(path, &st) != 0 || st.st_size < end) {
