@@ -8,6 +8,7 @@ fails is one ResultsError line; nothing is drawn or compared from it.
 Nothing here prints.
 """
 import json
+import math
 import os
 import statistics
 import sys
