@@ -8,6 +8,7 @@ fails is one ResultsError line; nothing is drawn or compared from it.
 Nothing here prints.
 """
 import json
+import math
 import os
 import statistics
 import sys
@@ -79,6 +80,21 @@ def one_line(text):
     """text with control characters escaped (a newline in a file name or an
     argument must not split an error message over two lines)."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
+def median_rank(n, level=0.95):
+    """The rank l (1-based) of the distribution-free interval [x(l),
+    x(n+1-l)] of the median of n samples at level, as h5perf computes it
+    (docs/measuring.md): the largest l whose coverage 1 - 2 P(B(n, 1/2) <=
+    l - 1) is at least level; 0 when none is (fewer than 6 at 95%)."""
+    best, below = 0, 0.0
+    for l in range(1, (n + 1) // 2 + 1):
+        below += math.exp(math.lgamma(n + 1) - math.lgamma(l) - math.lgamma(n - l + 2) +
+                          n * math.log(0.5))
+        if 1.0 - 2.0 * below < level:
+            break
+        best = l
+    return best
 
 
 class Stats:
