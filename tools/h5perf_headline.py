@@ -1,14 +1,29 @@
-"""The top of h5perf-plot's report: its title and the headline table.
+"""The top of h5perf-plot's report: its title, the seed's answers and the
+headline table.
 
-The title names the run (pattern, APIs, process counts, hosts, date); the
-headline table gives, per input, API (and layout), the best run's median and
-best-iteration throughput of the transfers (write, read), figures the text
-report prints for that run (its MB/s). Formats what h5perf_results computed;
-no statistics of its own beyond picking the best run.
+The title names the run (pattern, APIs, process counts, hosts, date). The
+answers (answers()) are one sentence each: a shared file against a file per
+process, chunked against a file per process, each library against MPI-IO,
+with the ratio of their median throughputs and its 95% interval, and
+whether the page cache served the reads (docs/companion.md, "The
+answers"). The headline table gives, per input, API (and layout), the best
+run's median and best-iteration throughput of the transfers (write, read),
+figures the text report prints for that run (its MB/s).
+
+Run as a command (scripts/demo does), it prints the answers of each
+results file, and with --check-min-time exits 1 naming every figure whose
+median time is under h5perf-compare's minimum time:
+    h5perf_headline.py [--check-min-time] RESULTS.json [MORE.json ...]
 """
 import html
+import os
+import sys
 
-from h5perf_results import APIS, LAYOUTS, format_size, placement, placement_text
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+
+import h5perf_warnings  # noqa: E402  (found through the path set above)
+from h5perf_results import (APIS, DATA_MEASURES, LAYOUTS, MIN_SECONDS, format_size,  # noqa: E402
+                            median_rank, mib_per_s, placement, placement_text, run_key)
 
 PHASES = ("write", "read")
 # The one definition of MB on the page (the text report's, docs/results.md).
@@ -151,8 +166,11 @@ def section(inputs):
     layouts = any(res.by_layout for res in inputs)
     head = (["input"] if several else []) + ["API"] + (["layout"] if layouts else [])
     cols = ["%s %s" % (ph, c) for ph in PHASES for c in ("median MB/s", "best MB/s", "best run")]
-    out = ['<h2>Headline</h2>', '<p>%s</p>' % "; ".join(
-        "%s%s" % ("%s: " % esc(res.name) if several else "", esc(kind(res))) for res in inputs),
+    out = ['<h2>Headline</h2>', '<ul class="answers">'] + [
+        '<li>%s%s</li>' % ("%s: " % esc(res.name) if several else "", esc(line))
+        for res in inputs for line in answers(res)] + ['</ul>', '<p>%s</p>' % "; ".join(
+            "%s%s" % ("%s: " % esc(res.name) if several else "", esc(kind(res)))
+            for res in inputs),
         '<table class="headline">',
         "<tr>%s</tr>" % "".join("<th>%s</th>" % esc(c) for c in head + cols)]
     for res in inputs:
@@ -173,3 +191,190 @@ def section(inputs):
                "counting the slowest process of each iteration, as the text report does.</p>"
                % (" and layout" if layouts else ""))
     return "\n".join(out)
+
+
+# --- the seed's answers (docs/companion.md, "The answers") ----------------------
+
+NAMES = {"posix": "POSIX", "mpiio": "MPI-IO", "phdf5": "HDF5", "pnetcdf": "PnetCDF"}
+LAYOUT_NAMES = {"shared": "a shared file", "chunked": "a chunked shared file",
+                "fpp": "a file per process"}
+# A ratio's interval holds both medians' intervals at once: at 97.5% each,
+# the two together hold at 95% or more (the union bound, whatever the
+# dependence between the runs), from 7 iterations on.
+LEVEL = 0.95
+EACH = 1 - (1 - LEVEL) / 2
+LIBRARIES = ("phdf5", "pnetcdf", "posix")  # each against MPI-IO, in this order
+
+
+def sample_rates(res, key):
+    """The throughputs (MiB/s) of the successful iterations of one measure
+    (key: run_key()), sorted: each iteration's bytes (the run's where the
+    sample gives none) over its slowest process's time."""
+    for run in res.runs:
+        for m in run["measures"]:
+            if run_key(run, m["measure"], res.by_layout) != key:
+                continue
+            out = []
+            for s in m["samples"]:
+                if s["status"] != "ok":
+                    continue
+                nbytes = s.get("bytes")
+                nbytes = nbytes if isinstance(nbytes, int) and nbytes > 0 else run["bytes"]
+                out.append(mib_per_s(nbytes, s["seconds"]["slowest"]))
+            return sorted(out)
+    return []
+
+
+def ratio(res, a, b):
+    """(ratio, interval) of key a's median throughput over key b's; the
+    interval (low, high) bounds the ratio of the true medians at LEVEL,
+    from each median's distribution-free interval at EACH (median_rank());
+    None with fewer than 7 iterations on either side."""
+    value = res.stats[a].median / res.stats[b].median if res.stats[b].median else 0.0
+    ra, rb = sample_rates(res, a), sample_rates(res, b)
+    la, lb = median_rank(len(ra), EACH), median_rank(len(rb), EACH)
+    if not la or not lb or ra[len(ra) - la] <= 0 or rb[lb - 1] <= 0:
+        return value, None
+    return value, (ra[la - 1] / rb[len(rb) - lb], ra[len(ra) - la] / rb[lb - 1])
+
+
+def verdict(interval):
+    if interval is None:
+        return "no 95% interval: fewer than 7 iterations"
+    low, high = interval
+    if low > 1:
+        return "95%% interval %.2f to %.2f: faster" % (low, high)
+    if high < 1:
+        return "95%% interval %.2f to %.2f: slower" % (low, high)
+    return "95%% interval %.2f to %.2f: no clear difference" % (low, high)
+
+
+def _phase(res, phase, a, b):
+    """"writing 0.53 times as fast (95% interval 0.47 to 0.60: slower;
+    MPI-IO 1524 against POSIX 2853 MB/s)" for keys a and b, or None when
+    either is missing or failed."""
+    if not (a and b and res.stats[a].ok and res.stats[b].ok):
+        return None
+    value, interval = ratio(res, a, b)
+    return "%s %.2f times as fast (%s; %s %.0f against %s %.0f MB/s)" % (
+        "writing" if phase == "write" else "reading", value, verdict(interval),
+        NAMES[a[2]], res.stats[a].median, NAMES[b[2]], res.stats[b].median)
+
+
+def _sentence(subject, against, where, res, pairs):
+    """One answer: pairs maps "write"/"read" to the (a, b) keys compared."""
+    parts = [p for p in (_phase(res, ph, *pairs[ph]) for ph in PHASES) if p]
+    if not parts:
+        return None
+    return "%s vs %s (%s): %s." % (subject[0].upper() + subject[1:], against, where,
+                                    ", ".join(parts))
+
+
+def _fastest(res, p, layout, measure):
+    """The key of the API with the highest median throughput of a layout's
+    measure at p processes (packed runs), or None."""
+    keys = [k for k in res.keys(measure) if k[0] == p and len(k) == 5 and k[4] == layout
+            and res.stats[k].ok]
+    return max(keys, key=lambda k: res.stats[k].median) if keys else None
+
+
+def _layout_answer(res, p, layout):
+    pairs = {ph: (_fastest(res, p, layout, ph), _fastest(res, p, "fpp", ph))
+             for ph in PHASES}
+    where = "%s, the fastest API of each" % procs_text([p])
+    return _sentence(LAYOUT_NAMES[layout], LAYOUT_NAMES["fpp"], where, res, pairs)
+
+
+def _key(res, p, api, measure, layout, size):
+    keys = [k for k in res.keys(measure) if k[0] == p and k[2] == api and
+            (layout is None or (len(k) == 5 and k[4] == layout)) and
+            (size is None or k[1] == size)]
+    return keys[0] if keys else None
+
+
+def _library_answer(res, p, api, layout, size):
+    pairs = {ph: (_key(res, p, api, ph, layout, size), _key(res, p, "mpiio", ph, layout, size))
+             for ph in PHASES}
+    where = procs_text([p]) + (", %s" % LAYOUT_NAMES[layout] if layout else
+                               ", %s transfers" % format_size(size))
+    return _sentence(NAMES[api], NAMES["mpiio"], where, res, pairs)
+
+
+def cache_answer(res):
+    """Whether the page cache served the reads, from h5perf's own warning
+    (page_cache_warnings, docs/differences.md, "Caches")."""
+    lines = [n.text for n in h5perf_warnings.page_cache_notes(res)]
+    if not lines:
+        return ("Page cache: by h5perf's rule no read came only from the page cache, so the "
+                "read figures are the storage's.")
+    m = h5perf_warnings.PAGE_CACHE_RE.search(lines[0])
+    apis = _and(NAMES.get(a, a) for a in m.group("apis").split(", ")) if m else "every API"
+    counts = ("with %s" % procs_text(int(c) for c in m.group("counts").split(", "))
+              if m and m.group("counts") else "at every process count")
+    return ("Page cache: the reads of %s %s came from the page cache (each process read what "
+            "it had just written, on its own host), so those read figures measure memory "
+            "copies, not the storage." % (apis, counts))
+
+
+def answers(res):
+    """The seed's answers for one input, one sentence each: at its largest
+    process count, a shared file and a chunked one against a file per
+    process (the fastest API of each layout), each library against MPI-IO
+    (the shared file; the guide's largest transfer size), then the page
+    cache. A comparison whose runs are missing is left out."""
+    counts = res.process_counts()
+    if not counts:
+        return [cache_answer(res)]
+    p = counts[-1]
+    out = []
+    if res.by_layout:
+        out += [_layout_answer(res, p, layout) for layout in ("shared", "chunked")]
+    layout = "shared" if res.by_layout else None
+    size = None if res.by_layout else max(k[1] for k in res.stats if k[0] == p)
+    out += [_library_answer(res, p, api, layout, size) for api in LIBRARIES]
+    return [s for s in out if s] + [cache_answer(res)]
+
+
+def short_figures(res):
+    """The figures of res too short to judge, as the page flags them
+    (Stats.short: median time under MIN_SECONDS): one text each, "2
+    processes, posix, fpp, read: 0.062 s", in run order."""
+    out = []
+    for k in res.keys():
+        st = res.stats[k]
+        if k[3] in DATA_MEASURES and st.short:
+            out.append("%s, %s%s, %s: %.3f s" % (
+                procs_text([k[0]]), k[2], ", " + k[4] if len(k) > 4 else
+                ", " + format_size(k[1]), k[3], st.median_seconds))
+    return out
+
+
+def main(argv):
+    """Prints the answers of each input (its name first when several); with
+    --check-min-time, then each too-short figure on stderr and exit 1."""
+    import h5perf_python
+    import h5perf_results
+    prog = "h5perf_headline.py"
+    check = argv[:1] == ["--check-min-time"]
+    paths = argv[1:] if check else argv
+    try:
+        if not paths or any(a.startswith("-") for a in paths):
+            raise h5perf_results.ResultsError(
+                "usage: %s [--check-min-time] RESULTS.json [MORE.json ...]" % prog)
+        h5perf_python.ensure(["jsonschema"], __file__, argv)
+        inputs = [h5perf_results.load(p) for p in paths]
+    except (h5perf_results.ResultsError, h5perf_python.UsageError) as e:
+        print("%s: %s" % (prog, h5perf_results.one_line(e)), file=sys.stderr)
+        return 2
+    short = 0
+    for path, res in zip(paths, inputs):
+        for line in answers(res):
+            print("%s%s" % ("%s: " % res.name if len(inputs) > 1 else "", line))
+        for line in short_figures(res) if check else []:
+            print("%s: '%s': under %g s: %s" % (prog, path, MIN_SECONDS, line), file=sys.stderr)
+            short += 1
+    return 1 if short else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -32,6 +32,8 @@ ul.warnings li { margin: 0.2em 0; padding: 0.2em 0.5em; border-left: 4px solid #
                  background: #fff4e0; overflow-wrap: anywhere; }
 ul.warnings li.short { border-color: #999; background: #f2f2f2; }
 table.headline td.num { min-width: 5em; }
+ul.answers { padding-left: 1.2em; }
+ul.answers li { margin: 0.3em 0; overflow-wrap: anywhere; }
 """
 
 ALIGN_HEADING = "Placement: throughput against --align-data and --shift (placed runs)"
