@@ -65,6 +65,7 @@ enum opt_id {
     OPT_CONFIDENCE,
     OPT_MAX_ITERATIONS,
     OPT_MAX_TIME,
+    OPT_ADVISE,
     OPT_COUNT
 };
 
@@ -118,6 +119,7 @@ struct config {
     bool read_only;               /* --read-only */
     bool help;                    /* -h */
     bool version;                 /* --version */
+    const char *advise;           /* --advise: the workload file, NULL = not given */
     int debug_level;              /* -D 0..4 */
     const char *debug_level_text; /* the level as typed (into argv), for messages */
     int debug_level_len;

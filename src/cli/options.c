@@ -97,6 +97,17 @@ static int opt_output(struct config *cfg, const struct opt_row *row, const char 
     return 0;
 }
 
+/* --advise FILE: the workload file (docs/advisor.md). */
+static int opt_advise(struct config *cfg, const struct opt_row *row, const char *spelled,
+                      const char *value, struct cli_msg *msg)
+{
+    (void)row;
+    if (value[0] == '\0')
+        return cli_fail(msg, "h5perf: %s '': expected the name of a workload file", spelled);
+    cfg->advise = value;
+    return 0;
+}
+
 /* ---- word and list values ---- */
 
 /* Case-insensitive comparison of the token [s, s+len) with a word. */
@@ -423,6 +434,11 @@ static const struct opt_row opt_no_memory_check_row =
                      "exceed the memory available on a host (or in\n"
                      "its memory cgroup)",
              .dflt = "[refuse]", .json_key = "memory_check", .json = opt_json_memory);
+static const struct opt_row opt_advise_row =
+    OPT_OTHER(OPT_ADVISE, NULL, "--advise", "FILE", "a file name", opt_advise,
+              .help = "read the workload file FILE (docs/advisor.md),\n"
+                      "check it and print the runs the advisor\n"
+                      "would race; takes no other option");
 static const struct opt_row opt_mpi_posix_row =
     OPT_OTHER(OPT_MPI_POSIX, "-m", "--mpi-posix", NULL, NULL, opt_refused,
               .help = "refused: the MPI-POSIX driver was removed from\n"
@@ -438,7 +454,7 @@ const struct opt_row *const opt_core_rows[] = {
     &opt_progress_row,      &opt_fsync_row,          &opt_no_memory_check_row,
     &measure_stonewall_row, &measure_duration_row,   &measure_repeat_row,
     &measure_latency_row,   &measure_confidence_row, &measure_max_iterations_row,
-    &measure_max_time_row,  &opt_mpi_posix_row,
+    &measure_max_time_row,  &opt_advise_row,         &opt_mpi_posix_row,
 };
 
 const int opt_core_count = (int)(sizeof opt_core_rows / sizeof opt_core_rows[0]);

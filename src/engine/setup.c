@@ -16,6 +16,7 @@
 #include "cli/option.h"
 #include "api/model.h"
 #include "cli/sweep.h"
+#include "engine/advise.h"
 #include "engine/agree.h"
 #include "engine/check.h"
 #include "engine/context.h"
@@ -69,7 +70,7 @@ static int setup_parse(struct run *s, int argc, char **argv, struct cli_msg *m,
         return -1;
     if (opt_parse(argc, argv, &s->cfg, m) < 0)
         return -1;
-    if (s->cfg.help || s->cfg.version)
+    if (s->cfg.help || s->cfg.version || s->cfg.advise)
         return 0;
     if (config_finish(&s->cfg, s->world_size, w, m) < 0 ||
         session_build(&s->session, &s->cfg, setup_dims, m) < 0)
@@ -435,6 +436,8 @@ int setup_run(struct run *s, int argc, char **argv)
         return EXIT_USAGE;
     if (s->cfg.help || s->cfg.version)
         return setup_print_info(s);
+    if (s->cfg.advise)
+        return advise_run(s);
     if (s->world_rank == 0)
         for (int i = 0; i < w.count; i++)
             fprintf(stderr, "%s\n", w.line[i]);
