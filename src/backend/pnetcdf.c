@@ -29,6 +29,7 @@ struct backend_file {
     struct plan_var var; /* the current variable */
     int varid;
     MPI_Datatype mtype;
+    bool varn; /* every step of the variable as a list (plan_access.slabs_any) */
     /* The current step's subarrays: n of them, each of ndims starts and
      * counts, in room for cap. */
     int npieces, cap;
@@ -160,6 +161,15 @@ static int pncdf_def_dims(struct backend_file *f, const struct plan_var *v,
             ids[d] = first_ids[d];
             continue;
         }
+        /* A length of 0 is netCDF's unlimited dimension, of which a file
+         * has one: every empty variable (a file per process of a process
+         * without some of the data) shares it. */
+        int unlimited = -1;
+        if (v->dims[d] == 0 && ncmpi_inq_unlimdim(f->ncid, &unlimited) == NC_NOERR &&
+            unlimited >= 0) {
+            ids[d] = unlimited;
+            continue;
+        }
         if (first_ids)
             snprintf(name, sizeof name, "%s_dim%d", plan_var_leaf(v), d);
         else
@@ -274,8 +284,8 @@ static int pncdf_pieces(struct backend_file *f, const struct plan_step *s, struc
 static int pncdf_var_begin(struct backend_file *f, int var, const struct plan_access *acc,
                            struct err *e)
 {
-    (void)acc;
     f->varid = -1;
+    f->varn = acc->slabs_any;
     plan_var(f->plan, var, &f->var);
     if (!f->defined && pncdf_define(f, e) < 0)
         return -1;
@@ -311,8 +321,10 @@ static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, voi
         return -1;
     int id = f->ncid, v = f->varid, rc;
     MPI_Offset n = s->bytes / f->var.elem;
-    bool write = f->writing;
-    if (write && f->npieces == 1)
+    /* A collective vara and a collective varn do not match: where some
+     * process moves several subarrays, every process moves a list. */
+    bool write = f->writing, one = f->npieces == 1 && !f->varn;
+    if (write && one)
         rc = f->collective ? ncmpi_put_vara_all(id, v, f->starts, f->counts, buf, n, f->mtype)
                            : ncmpi_put_vara(id, v, f->starts, f->counts, buf, n, f->mtype);
     else if (write)
@@ -320,7 +332,7 @@ static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, voi
                                                 buf, n, f->mtype)
                            : ncmpi_put_varn(id, v, f->npieces, f->start_ptrs, f->count_ptrs, buf, n,
                                             f->mtype);
-    else if (f->npieces == 1)
+    else if (one)
         rc = f->collective ? ncmpi_get_vara_all(id, v, f->starts, f->counts, buf, n, f->mtype)
                            : ncmpi_get_vara(id, v, f->starts, f->counts, buf, n, f->mtype);
     else

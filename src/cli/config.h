@@ -65,6 +65,7 @@ enum opt_id {
     OPT_CONFIDENCE,
     OPT_MAX_ITERATIONS,
     OPT_MAX_TIME,
+    OPT_MAP,
     OPT_ADVISE,
     OPT_COUNT
 };
@@ -92,6 +93,10 @@ struct info_entry {
 
 /* --align-data and --shift: at most this many values each. */
 #define CONFIG_MAX_PLACES 16
+
+/* --vars with --pattern map: at most this many counts (one per
+ * decomposition of the map). */
+#define CONFIG_MAX_VAR_COUNTS 64
 
 /* Process counts a sweep can visit (-P halving down to -p). */
 #define CONFIG_MAX_SWEEP 32
@@ -153,9 +158,13 @@ struct config {
     int grid[MODEL_MAX_DIMS];       /* --grid, zeros = MPI_Dims_create's */
     int read_grid[MODEL_MAX_DIMS];  /* --read-grid, zeros = the write grid */
     int elem;                       /* --element-size, 0 = default (8) */
-    int nvars;                      /* --vars, 0 = default (block 1, particles 8) */
-    int nlayouts;                   /* --layout, 0 = default (all three) */
-    int layouts[LAYOUT_COUNT];      /* enum plan_layout, in the order given */
+    int nvars;                      /* --vars, 0 = default (block 1, particles 8, map 1) */
+    /* --vars as a list, one count per decomposition (--pattern map): how
+     * many (0: one count, in nvars) and the counts. */
+    int nvar_counts;
+    int var_counts[CONFIG_MAX_VAR_COUNTS];
+    int nlayouts;              /* --layout, 0 = default (all three) */
+    int layouts[LAYOUT_COUNT]; /* enum plan_layout, in the order given */
 
     /* The particles pattern (--pattern particles; docs/particles.md), with
      * --vars and --layout above. dist.mean is --particles (0 = default);
@@ -168,6 +177,10 @@ struct config {
      * packed (one value, 0). */
     int64_t transfer_size; /* --transfer-size: most bytes per call, 0 = the whole selection */
     int nalign, nshift;
+
+    /* The map pattern (--pattern map; docs/map.md), with --vars,
+     * --element-size, --layout and --transfer-size above. */
+    const char *map;                       /* --map: the map file, NULL = not given */
     int64_t align_data[CONFIG_MAX_PLACES]; /* --align-data, bytes > 0 */
     int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */
 

@@ -68,7 +68,9 @@ static int64_t engine_written_size(const struct point_run *r, const char *path, 
     if (!r->ops->written_end || flat_end >= 0)
         return ENGINE_SIZE_UNCHECKED;
     int64_t end = r->ops->written_end(path, why, len);
-    return end < 0 ? ENGINE_SIZE_UNREADABLE : end == 0 ? ENGINE_SIZE_UNCHECKED : end;
+    return end < 0    ? ENGINE_SIZE_UNREADABLE
+           : end == 0 ? ENGINE_SIZE_UNCHECKED
+                      : end - r->plan.unwritten_tail;
 }
 
 /* Collective, after a write phase, outside every timer: process 0 looks at

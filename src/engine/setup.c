@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +22,7 @@
 #include "engine/check.h"
 #include "engine/context.h"
 #include "engine/files.h"
+#include "engine/input.h"
 #include "engine/memory.h"
 #include "engine/names.h"
 #include "exit_status.h"
@@ -60,7 +62,7 @@ static void setup_dims(int nprocs, int ndims, int *dims)
     MPI_Dims_create(nprocs, ndims, dims);
 }
 
-/* Local: command line and environment to a finished, validated config. */
+/* Local: command line and environment to a finished config. */
 static int setup_parse(struct run *s, int argc, char **argv, struct cli_msg *m,
                        struct cli_warnings *w)
 {
@@ -72,10 +74,61 @@ static int setup_parse(struct run *s, int argc, char **argv, struct cli_msg *m,
         return -1;
     if (s->cfg.help || s->cfg.version || s->cfg.advise)
         return 0;
-    if (config_finish(&s->cfg, s->world_size, w, m) < 0 ||
-        session_build(&s->session, &s->cfg, setup_dims, m) < 0)
-        return -1;
-    return engine_check(&s->session, m);
+    return config_finish(&s->cfg, s->world_size, w, m);
+}
+
+/* Collective: the pattern's input from outside the command line (pattern.h,
+ * load), read by process 0 alone and sent to every process in *bytes
+ * (malloc'd; NULL for a pattern without one). Returns true on every
+ * process if every process has it; else m holds process 0's refusal. */
+static bool setup_input(const struct run *s, unsigned char **bytes, size_t *len, struct cli_msg *m)
+{
+    const struct pattern_desc *pd = pattern_of(&s->cfg);
+    *bytes = NULL;
+    *len = 0;
+    if (!pd->load)
+        return true;
+    int64_t n = -1; /* process 0 failed */
+    if (s->world_rank == 0) {
+        struct pattern_files files;
+        struct input_ctx ctx;
+        input_files(&files, &ctx);
+        if (pd->load(&s->cfg, &files, bytes, len, m) == 0)
+            n = (int64_t)*len;
+    }
+    MPI_Bcast(&n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (n < 0)
+        return false;
+    if (s->world_rank != 0)
+        *bytes = malloc((size_t)n + 1);
+    if (!agree_all(MPI_COMM_WORLD, *bytes != NULL)) {
+        cli_fail(m, "h5perf: out of memory for the %lld bytes of %s's input", (long long)n,
+                 pd->title);
+        return false;
+    }
+    for (int64_t at = 0; at < n; at += INT_MAX) {
+        int part = n - at < INT_MAX ? (int)(n - at) : INT_MAX;
+        MPI_Bcast(*bytes + at, part, MPI_BYTE, 0, MPI_COMM_WORLD);
+    }
+    *len = (size_t)n;
+    return true;
+}
+
+/* Collective: the run plan, on the pattern's input, checked by the
+ * pattern and the backends on every process. */
+static bool setup_session(struct run *s, struct cli_msg *m)
+{
+    unsigned char *bytes = NULL;
+    size_t len = 0;
+    bool ok = setup_input(s, &bytes, &len, m);
+    if (!setup_agree(s, ok, m->line)) {
+        free(bytes);
+        return false;
+    }
+    ok = session_build_input(&s->session, &s->cfg, bytes, len, setup_dims, m) == 0 &&
+         engine_check(&s->session, m) == 0;
+    free(bytes);
+    return setup_agree(s, ok, m->line);
 }
 
 /* Rank 0, --read-only: the data file of an API exists, is a regular file
@@ -438,6 +491,8 @@ int setup_run(struct run *s, int argc, char **argv)
         return setup_print_info(s);
     if (s->cfg.advise)
         return advise_run(s);
+    if (!setup_session(s, &m))
+        return EXIT_USAGE;
     if (s->world_rank == 0)
         for (int i = 0; i < w.count; i++)
             fprintf(stderr, "%s\n", w.line[i]);

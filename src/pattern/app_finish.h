@@ -8,8 +8,12 @@
 #include "cli/option.h"
 #include "pattern/pattern.h"
 
-/* -D levels, r and t: the guide's only (v applies). Returns 0 or -1 with m. */
+/* -D levels, r and t: the guide's only (v applies); and --vars one count
+ * (a list is --pattern map's). Returns 0 or -1 with m. */
 int app_finish_common(const struct config *cfg, struct cli_msg *msg);
+
+/* -D levels, r and t: the guide's only (v applies). Returns 0 or -1 with m. */
+int app_finish_debug(const struct config *cfg, struct cli_msg *msg);
 
 /* --align-data and --shift: only where the run has flat shared files, and
  * one value of each with --read-only. Returns 0 or -1 with m. */
@@ -56,7 +60,7 @@ void app_memory_lead(const char *option, int nprocs, char *buf, size_t len);
 void app_file_lead(const struct config *c, const char *option, char *buf, size_t len);
 
 /* The rows the application patterns share (app_options.c). */
-extern const struct opt_row app_vars_row, app_layout_row, app_align_data_row, app_shift_row,
-    app_transfer_size_row;
+extern const struct opt_row app_vars_row, app_elem_row, app_layout_row, app_align_data_row,
+    app_shift_row, app_transfer_size_row;
 
 #endif

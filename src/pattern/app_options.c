@@ -4,8 +4,11 @@
  * Pure. */
 #include "pattern/app_finish.h"
 
+#include <string.h>
+
 #include "cli/dims.h"
 #include "cli/places.h"
+#include "cli/size.h"
 #include "report/jsonw.h"
 
 static void app_json_layouts(struct jsonw *w, const struct config *c, const struct opt_row *r)
@@ -34,11 +37,85 @@ static void app_json_transfer(struct jsonw *w, const struct config *c, const str
         jsonw_key_int(w, r->json_key, c->transfer_size);
 }
 
+/* --vars: a whole number; with --pattern map also a list, one count per
+ * decomposition (finish() refuses a list elsewhere). */
+static int app_vars_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+                           const char *value, struct cli_msg *msg)
+{
+    (void)row;
+    if (!strchr(value, ',')) {
+        if (size_scan_count(value, &cfg->nvars) == SIZE_OK)
+            return 0;
+        return cli_fail(msg, "h5perf: %s '%s': expected a whole number from 1 to 2147483647",
+                        spelled, value);
+    }
+    int n = 0;
+    for (const char *p = value; n <= CONFIG_MAX_VAR_COUNTS; n++) {
+        size_t len = strcspn(p, ",");
+        char word[16];
+        int v = 0;
+        bool ok = len > 0 && len < sizeof word;
+        if (ok) {
+            memcpy(word, p, len);
+            word[len] = '\0';
+            ok = strcmp(word, "0") == 0 || size_scan_count(word, &v) == SIZE_OK;
+        }
+        if (!ok || n == CONFIG_MAX_VAR_COUNTS)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': expected a list of at most %d whole numbers from 0 "
+                            "to 2147483647, one per decomposition of --pattern map's map",
+                            spelled, value, CONFIG_MAX_VAR_COUNTS);
+        cfg->var_counts[n] = v;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    cfg->nvar_counts = n + 1;
+    cfg->nvars = 0;
+    return 0;
+}
+
+static void app_json_vars(struct jsonw *w, const struct config *c, const struct opt_row *r)
+{
+    if (c->nvar_counts == 0) {
+        jsonw_key_int(w, r->json_key, c->nvars);
+        return;
+    }
+    jsonw_key(w, r->json_key);
+    jsonw_array(w);
+    for (int i = 0; i < c->nvar_counts; i++)
+        jsonw_int(w, c->var_counts[i]);
+    jsonw_end(w);
+}
+
+static void app_json_elem(struct jsonw *w, const struct config *c, const struct opt_row *r)
+{
+    jsonw_key_int(w, r->json_key, c->elem);
+}
+
+/* 1, 2, 4 or 8 bytes. */
+static int app_element_size(struct config *cfg, const struct opt_row *row, const char *spelled,
+                            const char *value, struct cli_msg *msg)
+{
+    int *e = &cfg->elem;
+    (void)row;
+    if (size_scan_count(value, e) == SIZE_OK && (*e == 1 || *e == 2 || *e == 4 || *e == 8))
+        return 0;
+    return cli_fail(msg, "h5perf: %s '%s': expected 1, 2, 4 or 8 (bytes per element)", spelled,
+                    value);
+}
+
 const struct opt_row app_vars_row =
-    OPT_COUNT(OPT_VARS, NULL, "--vars", nvars,
+    OPT_OTHER(OPT_VARS, NULL, "--vars", "N", "a whole number", app_vars_option,
               .help = "variables per file: --pattern block's arrays\n"
-                      "[1], --pattern particles' first N of its 8",
-              .json_key = "vars");
+                      "[1], --pattern particles' first N of its 8,\n"
+                      "--pattern map's per decomposition [1], or\n"
+                      "N1,N2,... one count (0 up) per decomposition",
+              .json_key = "vars", .json = app_json_vars);
+const struct opt_row app_elem_row =
+    OPT_OTHER(OPT_ELEMENT_SIZE, NULL, "--element-size", "N", "1, 2, 4 or 8", app_element_size,
+              .help = "bytes per element: 1, 2, 4 or 8", .dflt = "[8]", .json_key = "element_size",
+              .json = app_json_elem);
 const struct opt_row app_layout_row = OPT_OTHER(
     OPT_LAYOUT, NULL, "--layout", "LIST", "a list of layouts", dims_option,
     .help = "comma-separated: shared (one array in C\n"

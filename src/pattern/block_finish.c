@@ -136,13 +136,23 @@ int64_t app_call_bytes(const struct config *cfg, int64_t rank_bytes, int elem)
     return per > 0 && per < rank_bytes ? per : rank_bytes;
 }
 
-int app_finish_common(const struct config *cfg, struct cli_msg *msg)
+int app_finish_debug(const struct config *cfg, struct cli_msg *msg)
 {
     if (cfg->debug_level || cfg->debug_raw || cfg->debug_times)
         return cli_fail(msg, "h5perf: %s '%s': with %s %s only v (verify the data read) applies",
                         cfg->spelled[OPT_DEBUG], cfg->raw[OPT_DEBUG], cfg->spelled[OPT_PATTERN],
                         pattern_of(cfg)->key);
     return 0;
+}
+
+int app_finish_common(const struct config *cfg, struct cli_msg *msg)
+{
+    if (cfg->nvar_counts > 0)
+        return cli_fail(msg,
+                        "h5perf: %s '%s': a list of counts (one per decomposition) applies to "
+                        "--pattern map; give one count",
+                        cfg->spelled[OPT_VARS], cfg->raw[OPT_VARS]);
+    return app_finish_debug(cfg, msg);
 }
 
 /* --align-data and --shift place the data of the POSIX and MPI-IO files

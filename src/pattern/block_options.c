@@ -5,7 +5,6 @@
 #include <stdio.h>
 
 #include "cli/dims.h"
-#include "cli/size.h"
 #include "pattern/app_finish.h"
 #include "pattern/block.h"
 #include "report/jsonw.h"
@@ -20,23 +19,6 @@ static void block_json_grid(struct jsonw *w, const struct config *c, const struc
     jsonw_key_grid(w, r->json_key, c->ndims, r->id == OPT_GRID ? c->grid : c->read_grid);
 }
 
-static void block_json_elem(struct jsonw *w, const struct config *c, const struct opt_row *r)
-{
-    jsonw_key_int(w, r->json_key, c->elem);
-}
-
-/* 1, 2, 4 or 8 bytes. */
-static int block_element_size(struct config *cfg, const struct opt_row *row, const char *spelled,
-                              const char *value, struct cli_msg *msg)
-{
-    int *e = &cfg->elem;
-    (void)row;
-    if (size_scan_count(value, e) == SIZE_OK && (*e == 1 || *e == 2 || *e == 4 || *e == 8))
-        return 0;
-    return cli_fail(msg, "h5perf: %s '%s': expected 1, 2, 4 or 8 (bytes per element)", spelled,
-                    value);
-}
-
 static const struct opt_row block_global =
     OPT_OTHER(OPT_GLOBAL, NULL, "--global", "DIMS", "the array's dimensions", dims_option,
               .help = "the array, 1 to 3 dimensions in elements,\n"
@@ -47,10 +29,6 @@ static const struct opt_row block_grid = OPT_OTHER(
     .help = "the process grid, as many dimensions as\n"
             "--global; it fixes the process count",
     .dflt = "[MPI_Dims_create at each process count]", .json_key = "grid", .json = block_json_grid);
-static const struct opt_row block_elem =
-    OPT_OTHER(OPT_ELEMENT_SIZE, NULL, "--element-size", "N", "1, 2, 4 or 8", block_element_size,
-              .help = "bytes per element: 1, 2, 4 or 8", .dflt = "[8]", .json_key = "element_size",
-              .json = block_json_elem);
 static const struct opt_row block_read_grid =
     OPT_OTHER(OPT_READ_GRID, NULL, "--read-grid", "DIMS", "the process grid", dims_option,
               .help = "read the shared file back with this grid, of\n"
@@ -58,6 +36,6 @@ static const struct opt_row block_read_grid =
               .dflt = "[--grid]", .json_key = "read_grid", .json = block_json_grid);
 
 const struct opt_row *const block_rows[] = {
-    &block_global,   &block_grid,         &block_elem,    &block_read_grid,       &app_vars_row,
+    &block_global,   &block_grid,         &app_elem_row,  &block_read_grid,       &app_vars_row,
     &app_layout_row, &app_align_data_row, &app_shift_row, &app_transfer_size_row, NULL,
 };

@@ -8,6 +8,7 @@
 
 #include "pattern/block.h"
 #include "pattern/guide.h"
+#include "pattern/map.h"
 #include "pattern/particles.h"
 #include "pattern/violation.h"
 
@@ -15,6 +16,7 @@ const struct pattern_desc *const pattern_table[] = {
     &pattern_guide,
     &pattern_block,
     &pattern_particles,
+    &pattern_map,
 };
 
 const int pattern_count = (int)(sizeof pattern_table / sizeof pattern_table[0]);

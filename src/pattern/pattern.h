@@ -59,6 +59,40 @@ struct pattern_report {
     void (*footer)(FILE *out, const struct config *c, const struct results_log *log);
 };
 
+/* What a file a pattern reads is, from its first bytes: HDF5, netCDF
+ * classic (CDF-1, 2 or 5), or anything else (text). */
+enum pattern_file_kind { PATTERN_FILE_TEXT = 0, PATTERN_FILE_HDF5, PATTERN_FILE_NETCDF };
+
+/* The reading a pattern's load() may do, lent by setup on process 0
+ * (engine/input.c), so that the pattern stays pure (docs/design.md, "A
+ * pattern's input"): whole files, and the dimensions, integer attributes
+ * of the file and 1D integer variables of one HDF5 or netCDF file at a
+ * time. Each function returns 0, or -1 with one reason in why (a
+ * library's or the system's); the look-ups return 1 for a name the file
+ * does not have. */
+struct pattern_files {
+    void *ctx;
+    /* What the file at path is. */
+    int (*kind)(void *ctx, const char *path, enum pattern_file_kind *out, char *why, size_t wlen);
+    /* The whole file at path into *data (malloc'd, a NUL after its *len
+     * bytes). */
+    int (*read)(void *ctx, const char *path, unsigned char **data, size_t *len, char *why,
+                size_t wlen);
+    /* Opens the HDF5 or netCDF file at path for the look-ups; close()
+     * ends them. */
+    int (*open)(void *ctx, const char *path, enum pattern_file_kind kind, char *why, size_t wlen);
+    void (*close)(void *ctx);
+    /* A netCDF dimension's length (HDF5 has none: 1). */
+    int (*dim)(void *ctx, const char *name, int64_t *len, char *why, size_t wlen);
+    /* An integer attribute of the file: its first max values into vals,
+     * how many it has into *n. */
+    int (*att)(void *ctx, const char *name, int64_t *vals, int max, int *n, char *why, size_t wlen);
+    /* A 1D integer variable (netCDF) or dataset (HDF5): its length; then
+     * its first n values. */
+    int (*var)(void *ctx, const char *name, int64_t *len, char *why, size_t wlen);
+    int (*var_read)(void *ctx, const char *name, int64_t *vals, int64_t n, char *why, size_t wlen);
+};
+
 struct pattern_desc {
     const char *key;   /* --pattern's word; the results' "pattern" */
     const char *title; /* in messages: "the guide's patterns", "--pattern block" */
@@ -76,6 +110,20 @@ struct pattern_desc {
     /* Defaults, announced adjustments and refusals of its options after
      * parsing (world_size: the processes started). Returns 0, or -1 with m. */
     int (*finish)(struct config *c, int world_size, struct cli_warnings *w, struct cli_msg *m);
+    /* Its input from outside the command line, or NULL: a file one of its
+     * options names, read by process 0 alone before any data file exists
+     * through files (the only I/O a pattern is lent), into *bytes
+     * (malloc'd, *len of them) that setup sends to every process. Returns
+     * 0, or -1 with m. */
+    int (*load)(const struct config *c, const struct pattern_files *files, unsigned char **bytes,
+                size_t *len, struct cli_msg *m);
+    /* On every process, the bytes load() made into the pattern's input
+     * (*out), kept by the session (session_build_input) and given to its
+     * functions in each run point (run_point.input); input_release frees
+     * it. Returns 0, or -1 with m. */
+    int (*adopt)(const struct config *c, const unsigned char *bytes, size_t len, void **out,
+                 struct cli_msg *m);
+    void (*input_release)(void *input);
     /* The dimensions of the process grid MPI_Dims_create must make for it
      * (0: none). */
     int (*grid_dims)(const struct config *c);

@@ -102,6 +102,10 @@ struct plan_access {
     /* Some process of the file has a step of several runs: the flat APIs
      * then set views, collectively on every process. */
     bool view_any;
+    /* The processes' steps do not all have one slab: the APIs that move
+     * slabs then move every step as a list of them (PnetCDF's varn, even
+     * of one), so that their collective calls match on every process. */
+    bool slabs_any;
     /* Through a flat API, independent I/O moves each run of a step in a
      * call of its own (the guide's original calls); else a step is one
      * call. */
@@ -161,6 +165,10 @@ struct plan {
      * step). */
     bool fill_per_var;
     int64_t flat_bytes; /* a flat file's size: the end of its last byte of data */
+    /* Bytes at the end of the last variable's array that no process
+     * writes (a map that does not cover its array): a library's file that
+     * places the array ends that much before the array does. */
+    int64_t unwritten_tail;
     /* A kept file read by --read-only must hold exactly these variables
      * (their shapes, types, a flat file's size); else at least them (the
      * guide reads the start of a larger file, as the original). */

@@ -41,6 +41,9 @@ struct run_point {
     /* The process grid of a pattern that decomposes over one (MPI_Dims_create's
      * or the user's), as many dimensions as its array; zeros otherwise. */
     int grid[MODEL_MAX_DIMS];
+    /* The pattern's input from outside the command line (a map file),
+     * as its adopt() made it (pattern/pattern.h); NULL for none. */
+    const void *input;
 };
 
 #endif

@@ -39,8 +39,10 @@ static int session_points(struct session *s, pattern_dims_fn dims, struct cli_ms
         return cli_fail(m, "h5perf: out of memory for the %d runs of the sweep", total);
     }
     s->npoints = total;
-    for (int i = 0; i < total; i++)
+    for (int i = 0; i < total; i++) {
+        pts[i].input = s->input;
         s->points[i].p = pts[i];
+    }
     int rc = s->pattern->validate(c, pts, total, m);
     free(pts);
     return rc;
@@ -83,9 +85,19 @@ static int session_measure(struct session *s, struct cli_msg *m)
 int session_build(struct session *s, const struct config *c, pattern_dims_fn dims,
                   struct cli_msg *m)
 {
+    return session_build_input(s, c, NULL, 0, dims, m);
+}
+
+int session_build_input(struct session *s, const struct config *c, const unsigned char *input,
+                        size_t len, pattern_dims_fn dims, struct cli_msg *m)
+{
     memset(s, 0, sizeof *s);
     s->cfg = c;
     s->pattern = pattern_of(c);
+    if (input && s->pattern->adopt && s->pattern->adopt(c, input, len, &s->input, m) < 0) {
+        s->input = NULL;
+        return -1;
+    }
     if (session_points(s, dims, m) < 0 || session_measure(s, m) < 0) {
         session_release(s);
         return -1;
@@ -99,6 +111,9 @@ void session_release(struct session *s)
         free(s->counts[k].buffers);
     free(s->points);
     s->points = NULL;
+    if (s->input && s->pattern && s->pattern->input_release)
+        s->pattern->input_release(s->input);
+    s->input = NULL;
     s->npoints = s->ncounts = 0;
 }
 

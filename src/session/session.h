@@ -32,6 +32,7 @@ struct session_count {
 struct session {
     const struct config *cfg;
     const struct pattern_desc *pattern;
+    void *input; /* the pattern's input (pattern.h, adopt), or NULL */
     int npoints;
     struct session_point *points;
     int ncounts;
@@ -44,6 +45,12 @@ struct session {
  * memory); s is then empty. */
 int session_build(struct session *s, const struct config *c, pattern_dims_fn dims,
                   struct cli_msg *m);
+
+/* The same, for a pattern with an input from outside the command line:
+ * the bytes its load() made on process 0 (NULL: none was loaded), which
+ * its adopt() turns into the input every run point carries. */
+int session_build_input(struct session *s, const struct config *c, const unsigned char *input,
+                        size_t len, pattern_dims_fn dims, struct cli_msg *m);
 
 void session_release(struct session *s);
 

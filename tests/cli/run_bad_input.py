@@ -74,7 +74,8 @@ def main(path):
         with open(meminfo, "w") as fh:
             fh.write("MemTotal: 24000000 kB\nMemFree: 1 kB\nMemAvailable: 1024 kB\n")
         extra = {"@FAULTS@": os.environ["FAULTS"], "@MEMINFO_1MIB@": meminfo,
-                 "@HOST@": socket.gethostname()}
+                 "@HOST@": socket.gethostname(),
+                 "@MAPS@": os.path.join(os.path.dirname(os.path.abspath(__file__)), "maps")}
         results = list(pool.map(lambda c: check(*c, extra), cases))
         for (n, args, _, _, _), problems in zip(cases, results):
             if problems:

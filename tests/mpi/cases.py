@@ -5,7 +5,7 @@ independent reader (raw bytes for POSIX and MPI-IO, the HDF5 API for HDF5).
 Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
-files, report, failures, faults, results, caches, memory, block, particles, iomode,
+files, report, failures, faults, results, caches, memory, block, particles, map, iomode,
 pnetcdf, plots, load, examples, conformance, measuring), each registering its cases with
 common.case; this file only imports them and runs one by name.
 """
@@ -27,6 +27,7 @@ import caches  # noqa: E402,F401
 import memory  # noqa: E402,F401
 import block  # noqa: E402,F401
 import particles  # noqa: E402,F401
+import map  # noqa: E402,F401
 import iomode  # noqa: E402,F401
 import pnetcdf  # noqa: E402,F401
 import plots  # noqa: E402,F401
@@ -42,11 +43,12 @@ from common import CASES, SKIP, Skip  # noqa: E402
 # that drives MPI-IO by name.
 MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"],
                  "block": ["pattern_block"], "particles": ["pattern_particles"],
+                 "map": ["pattern_map"],
                  "pnetcdf": ["api_pnetcdf"], "iomode": ["api_phdf5"],
                  "conformance": ["conformance"]}
 NAME_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "hdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf", "guide": "pattern_guide", "block": "pattern_block",
-               "particles": "pattern_particles"}
+               "particles": "pattern_particles", "map": "pattern_map"}
 CODE_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "phdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf"}
 

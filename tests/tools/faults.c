@@ -1,12 +1,12 @@
 /* Test shim (LD_PRELOAD) that injects faults without touching h5perf's code:
- * - pwrite() of files whose name ends with H5PERF_FAULT_SUFFIX, on chosen MPI
+ * - pwrite() and pwritev() of files whose name ends with H5PERF_FAULT_SUFFIX, on chosen MPI
  *   ranks (Open MPI's OMPI_COMM_WORLD_RANK or MPICH's PMI_RANK):
  *     H5PERF_FAULT_EIO_RANK=r   pwrite fails with EIO on rank r
  *     H5PERF_FAULT_HANG_RANK=r  pwrite blocks forever on rank r (a hung server)
  *     H5PERF_FAULT_DELAY_US=n   every pwrite waits n microseconds first, on every
  *                               rank (a slow server: a regression on purpose)
  *     H5PERF_FAULT_READ_DELAY_US=n  every pread of those files likewise
- *     H5PERF_FAULT_DELAYS_US=n0,n1,...  every pwrite on rank r waits nr
+ *     H5PERF_FAULT_DELAYS_US=n0,n1,...  every pwrite(v) on rank r waits nr
  *                               microseconds (a process slower than others)
  * - pread() of files whose name ends with H5PERF_CORRUPT_SUFFIX: the bytes at
  *   file offsets [H5PERF_CORRUPT_OFFSET, +H5PERF_CORRUPT_COUNT) come back
@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -82,28 +83,53 @@ static void fault_delay(const char *var, int by_rank)
         ;
 }
 
+/* The faults of a write to fd: 0 to go on, -1 (errno set) to fail it. */
+static int fault_write(int fd)
+{
+    if (!fault_matches(fd, "H5PERF_FAULT_SUFFIX"))
+        return 0;
+    if (fault_on("H5PERF_FAULT_EIO_RANK")) {
+        errno = EIO;
+        return -1;
+    }
+    if (fault_on("H5PERF_FAULT_HANG_RANK"))
+        for (;;)
+            pause();
+    fault_delay("H5PERF_FAULT_DELAY_US", 0);
+    fault_delay("H5PERF_FAULT_DELAYS_US", 1);
+    return 0;
+}
+
 ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
     static ssize_t (*real)(int, const void *, size_t, off_t);
     if (!real)
         real = (ssize_t(*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
-    if (fault_matches(fd, "H5PERF_FAULT_SUFFIX")) {
-        if (fault_on("H5PERF_FAULT_EIO_RANK")) {
-            errno = EIO;
-            return -1;
-        }
-        if (fault_on("H5PERF_FAULT_HANG_RANK"))
-            for (;;)
-                pause();
-        fault_delay("H5PERF_FAULT_DELAY_US", 0);
-        fault_delay("H5PERF_FAULT_DELAYS_US", 1);
-    }
+    if (fault_write(fd) != 0)
+        return -1;
     return real(fd, buf, len, off);
 }
 
 ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
 {
     return pwrite(fd, buf, len, off);
+}
+
+/* Open MPI's OMPIO writes a noncontiguous memory layout (PnetCDF's strided
+ * 2D transfers) with one pwritev per file run. */
+ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t off)
+{
+    static ssize_t (*real)(int, const struct iovec *, int, off_t);
+    if (!real)
+        real = (ssize_t(*)(int, const struct iovec *, int, off_t))dlsym(RTLD_NEXT, "pwritev");
+    if (fault_write(fd) != 0)
+        return -1;
+    return real(fd, iov, n, off);
+}
+
+ssize_t pwritev64(int fd, const struct iovec *iov, int n, off_t off)
+{
+    return pwritev(fd, iov, n, off);
 }
 
 static void fault_corrupt(int fd, void *buf, ssize_t got, off_t off)

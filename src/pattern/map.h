@@ -1,0 +1,132 @@
+/* The map pattern (docs/map.md), an entry of the pattern table: the
+ * decompositions of a map file (E3SM-IO's decomposition maps, or h5perf's
+ * text format), each an array of 1 to 3 dimensions and every process's
+ * selection of it, with --vars variables per decomposition, stored shared
+ * or one file per process. The map is read by process 0 (load), sent to
+ * every process and kept as a struct map_input (adopt). Pure. */
+#ifndef H5PERF_MAP_H
+#define H5PERF_MAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pattern/pattern.h"
+
+#define MAP_MAX_DECOMPS 64
+/* Processes a map may declare, and rows its overlap check walks. */
+#define MAP_MAX_PROCS (1 << 20)
+#define MAP_MAX_ROWS  (1 << 24)
+/* Boxes one process's plan keeps of one decomposition, cut at the calls'
+ * bounds (each a box, a slab and a run per variable). */
+#define MAP_MAX_PIECES (1 << 22)
+
+/* One decomposition: an array and each process's selection of it, as
+ * boxes one after another in the array's C order (every box after the
+ * last element of the one before), never overlapping another process's. */
+struct map_decomp {
+    char name[16]; /* "D1", "D2", ... */
+    int ndims;
+    int64_t dims[MODEL_MAX_DIMS];
+    int64_t elems;        /* of the array */
+    const int64_t *first; /* [nprocs + 1]: process p's boxes are [first[p], first[p + 1]) */
+    const int64_t *count; /* [nprocs]: its elements */
+    const struct model_box *boxes; /* every process's, process after process */
+    int64_t total;                 /* elements of every process */
+    int64_t most;                  /* the most elements of one process */
+    int64_t end;                   /* one past the last element any process has */
+    /* Some process's selection is not one contiguous run of the array in
+     * C order (a flat file then needs a view). */
+    bool several;
+    bool multi; /* some process has more than one box */
+};
+
+/* A map, as every process keeps it. */
+struct map_input {
+    int nprocs;
+    int ndecomps;
+    char format[32]; /* "E3SM-IO netCDF", "E3SM-IO HDF5", "text" */
+    struct map_decomp d[MAP_MAX_DECOMPS];
+    void *storage; /* owns the arrays */
+};
+
+/* One run or box as a map gives it (map_build.c): a run is a range of the
+ * array's elements in C order (offset start[0], length count[0]). */
+struct map_entry {
+    int proc;
+    bool run;
+    int64_t start[MODEL_MAX_DIMS], count[MODEL_MAX_DIMS];
+    int64_t origin; /* its line (text), or its number among its process's runs */
+};
+
+/* A map being read: its decompositions' entries as given. */
+struct map_decomp_build {
+    char name[16];
+    int ndims;
+    int64_t dims[MODEL_MAX_DIMS];
+    struct map_entry *e;
+    int64_t n, cap;
+};
+
+struct map_builder {
+    int nprocs;
+    int ndecomps;
+    char format[32];
+    bool lines; /* entries' origins are lines of a text file (else run numbers) */
+    struct map_decomp_build d[MAP_MAX_DECOMPS];
+};
+
+/* An empty map of format (its processes set later, before any entry). */
+void map_builder_init(struct map_builder *b, const char *format, bool lines);
+void map_builder_release(struct map_builder *b);
+
+/* Starts a decomposition of an array of ndims (1 to 3) dims (checked
+ * before). Returns 0, or -1 with why (too many). */
+int map_builder_decomp(struct map_builder *b, int ndims, const int64_t *dims, char *why,
+                       size_t wlen);
+
+/* Adds e to the last decomposition, checked inside its array. Returns 0,
+ * or -1 with why ("line 7: process 1's run 990:20 ends ..."). */
+int map_builder_add(struct map_builder *b, const struct map_entry *e, char *why, size_t wlen);
+
+/* The map: each process's boxes in C order, checked for overlaps, as the
+ * bytes adopt() takes (*bytes malloc'd). Returns 0, or -1 with why. */
+int map_builder_finish(struct map_builder *b, unsigned char **bytes, size_t *len, char *why,
+                       size_t wlen);
+
+/* The text format (map_text.c, docs/map.md) of data[0, len) into b.
+ * Returns 0, or -1 with why ("line 3: ..."). */
+int map_text_parse(const char *data, size_t len, struct map_builder *b, char *why, size_t wlen);
+
+/* E3SM-IO's decomposition map in the open HDF5 or netCDF file of files
+ * (map_e3sm.c, docs/map.md) into b. Returns 0, or -1 with why. */
+int map_e3sm_read(const struct pattern_files *files, enum pattern_file_kind kind,
+                  struct map_builder *b, char *why, size_t wlen);
+
+/* The pattern's load(), adopt() and input_release() (map_build.c,
+ * map_e3sm.c). */
+int map_load(const struct config *c, const struct pattern_files *files, unsigned char **bytes,
+             size_t *len, struct cli_msg *m);
+int map_adopt(const struct config *c, const unsigned char *bytes, size_t len, void **out,
+              struct cli_msg *m);
+void map_input_release(void *input);
+
+/* The variables of decomposition k under --vars (one count for every
+ * decomposition, or one per decomposition). */
+int map_vars_of(const struct config *c, int k);
+
+/* The plan of process rank at point p (map_plan.c), and its release.
+ * Returns 0, or -1 (out of memory). */
+int map_plan(const struct config *c, const struct run_point *p, int rank, int it, struct plan *out);
+void map_plan_release(struct plan *p);
+
+/* The calls of every process for one variable of decomposition d with
+ * --transfer-size xfer bytes of elem-byte elements (0: one). */
+int64_t map_nsteps(const struct map_decomp *d, int elem, int64_t xfer);
+
+/* --map's and the pattern's finish() (map_options.c). */
+int map_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg);
+extern const struct opt_row *const map_rows[];
+
+extern const struct pattern_desc pattern_map;
+
+#endif

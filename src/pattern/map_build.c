@@ -1,0 +1,589 @@
+/* map.h: a map from its entries to the bytes every process keeps, and back.
+ * Each entry becomes boxes (a run of a multi-dimensional array: a partial
+ * row, whole rows, ...); the rows of every process's boxes are checked for
+ * overlaps; each process's boxes are put in the array's C order (a process
+ * whose boxes interleave, as side-by-side boxes of a 2D array do, keeps
+ * their rows instead), so that every API moves its elements in that order
+ * (docs/map.md, "The order of a selection"). Pure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pattern/map.h"
+
+#define MAP_MAGIC "h5pmap1"
+
+void map_builder_init(struct map_builder *b, const char *format, bool lines)
+{
+    memset(b, 0, sizeof *b);
+    snprintf(b->format, sizeof b->format, "%s", format);
+    b->lines = lines;
+}
+
+void map_builder_release(struct map_builder *b)
+{
+    for (int k = 0; k < b->ndecomps; k++)
+        free(b->d[k].e);
+    b->ndecomps = 0;
+}
+
+int map_builder_decomp(struct map_builder *b, int ndims, const int64_t *dims, char *why,
+                       size_t wlen)
+{
+    if (b->ndecomps >= MAP_MAX_DECOMPS) {
+        snprintf(why, wlen, "more than %d decompositions", MAP_MAX_DECOMPS);
+        return -1;
+    }
+    struct map_decomp_build *d = &b->d[b->ndecomps++];
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "D%d", b->ndecomps);
+    d->ndims = ndims;
+    for (int i = 0; i < ndims; i++)
+        d->dims[i] = dims[i];
+    return 0;
+}
+
+/* "process 1's run 990:20", "process 0's box 0:2,5:70"; E3SM-IO's: "process
+ * 3's run 5 (280:8)". */
+static void map_entry_text(const struct map_builder *b, const struct map_decomp_build *d,
+                           const struct map_entry *e, char *buf, size_t len)
+{
+    char v[160];
+    size_t n = 0;
+    int parts = e->run ? 1 : d->ndims;
+    for (int i = 0; i < parts && n < sizeof v; i++)
+        n += (size_t)snprintf(v + n, sizeof v - n, "%s%lld:%lld", i ? "," : "",
+                              (long long)e->start[i], (long long)e->count[i]);
+    if (b->lines)
+        snprintf(buf, len, "process %d's %s %s", e->proc, e->run ? "run" : "box", v);
+    else
+        snprintf(buf, len, "process %d's run %lld (%s)", e->proc, (long long)e->origin, v);
+}
+
+/* "line 7: " or "D3: " */
+static void map_where(const struct map_builder *b, const struct map_decomp_build *d,
+                      const struct map_entry *e, char *buf, size_t len)
+{
+    if (b->lines)
+        snprintf(buf, len, "line %lld: ", (long long)e->origin);
+    else
+        snprintf(buf, len, "%s: ", d->name);
+}
+
+static int map_entry_fail(const struct map_builder *b, const struct map_decomp_build *d,
+                          const struct map_entry *e, const char *what, char *why, size_t wlen)
+{
+    char where[64], text[256];
+    map_where(b, d, e, where, sizeof where);
+    map_entry_text(b, d, e, text, sizeof text);
+    snprintf(why, wlen, "%s%s %s", where, text, what);
+    return -1;
+}
+
+/* The entry lies inside the array and holds elements. */
+static int map_entry_check(const struct map_builder *b, const struct map_decomp_build *d,
+                           const struct map_entry *e, char *why, size_t wlen)
+{
+    char what[160];
+    int64_t elems = model_product(d->ndims, d->dims);
+    int parts = e->run ? 1 : d->ndims;
+    for (int i = 0; i < parts; i++) {
+        int64_t limit = e->run ? elems : d->dims[i];
+        if (e->count[i] < 1)
+            return map_entry_fail(b, d, e, "holds no elements (counts are 1 or more)", why, wlen);
+        if (e->start[i] < 0 || e->start[i] > limit || e->count[i] > limit - e->start[i]) {
+            if (e->run)
+                snprintf(what, sizeof what, "passes the end of the array's %lld elements",
+                         (long long)limit);
+            else
+                snprintf(what, sizeof what, "passes the end of dimension %d (%lld elements)", i + 1,
+                         (long long)limit);
+            return map_entry_fail(b, d, e, what, why, wlen);
+        }
+    }
+    return 0;
+}
+
+int map_builder_add(struct map_builder *b, const struct map_entry *e, char *why, size_t wlen)
+{
+    struct map_decomp_build *d = &b->d[b->ndecomps - 1];
+    if (map_entry_check(b, d, e, why, wlen) < 0)
+        return -1;
+    if (d->n == d->cap) {
+        int64_t cap = d->cap ? d->cap * 2 : 64;
+        struct map_entry *grown = realloc(d->e, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            snprintf(why, wlen, "out of memory for its runs");
+            return -1;
+        }
+        d->e = grown;
+        d->cap = cap;
+    }
+    d->e[d->n++] = *e;
+    return 0;
+}
+
+/* --- from entries to boxes ---------------------------------------------- */
+
+/* A box of the map with the entry it came from, and the first and last
+ * element of its span in C order. */
+struct map_piece {
+    struct model_box box;
+    int64_t entry;
+    int64_t lo, hi;
+};
+
+/* A row (run of consecutive elements in C order) of some box, and its
+ * entry. */
+struct map_row {
+    int64_t off, len, entry;
+};
+
+static int map_cmp_piece(const void *a, const void *b)
+{
+    const struct map_piece *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return (x->entry > y->entry) - (x->entry < y->entry);
+}
+
+static int map_cmp_row(const void *a, const void *b)
+{
+    const struct map_row *x = a, *y = b;
+    if (x->off != y->off)
+        return x->off < y->off ? -1 : 1;
+    return (x->entry > y->entry) - (x->entry < y->entry);
+}
+
+static struct model_storage map_storage(const struct map_decomp_build *d)
+{
+    struct model_storage s = {d->ndims, {0, 0, 0}, {0, 0, 0}};
+    for (int i = 0; i < d->ndims; i++)
+        s.dims[i] = d->dims[i];
+    return s;
+}
+
+/* The span of a box: its first and last elements' offsets. */
+static void map_span(const struct model_storage *s, struct map_piece *p)
+{
+    int64_t last[MODEL_MAX_DIMS] = {0, 0, 0};
+    for (int i = 0; i < s->ndims; i++)
+        last[i] = p->box.start[i] + p->box.count[i] - 1;
+    p->lo = model_offset(s, p->box.start);
+    p->hi = model_offset(s, last);
+}
+
+/* Calls visit for each row of box b (rows of whole planes merged). */
+static int64_t map_rows_of(const struct model_storage *s, const struct model_box *b, int64_t entry,
+                           struct map_row *out)
+{
+    struct model_runs r;
+    if (model_box_runs(s, b, &r) < 0)
+        return 0;
+    int64_t n = 0;
+    for (int64_t j = 0; j < r.count[0]; j++)
+        for (int64_t i = 0; i < r.count[1]; i++, n++)
+            if (out)
+                out[n] = (struct map_row){r.disp + j * r.stride[0] + i * r.stride[1], r.len, entry};
+    return n;
+}
+
+/* Appends the boxes of entry i of d to pieces (at most MODEL_RANGE_BOXES). */
+static int map_boxes_of(const struct map_decomp_build *d, int64_t i, struct map_piece *out)
+{
+    const struct map_entry *e = &d->e[i];
+    const struct model_storage s = map_storage(d);
+    struct model_box boxes[MODEL_RANGE_BOXES];
+    int n = 1;
+    if (e->run) {
+        struct model_box whole = {d->ndims, {0, 0, 0}, {0, 0, 0}};
+        for (int k = 0; k < d->ndims; k++)
+            whole.count[k] = d->dims[k];
+        n = model_box_range(&whole, e->start[0], e->count[0], boxes);
+    } else {
+        boxes[0] = (struct model_box){d->ndims, {0, 0, 0}, {0, 0, 0}};
+        for (int k = 0; k < d->ndims; k++) {
+            boxes[0].start[k] = e->start[k];
+            boxes[0].count[k] = e->count[k];
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        out[k].box = boxes[k];
+        out[k].entry = i;
+        map_span(&s, &out[k]);
+    }
+    return n;
+}
+
+/* Refuses elements two entries share: the rows of every box, sorted. */
+static int map_check_overlaps(const struct map_builder *b, const struct map_decomp_build *d,
+                              const struct map_piece *pc, int64_t npc, char *why, size_t wlen)
+{
+    const struct model_storage s = map_storage(d);
+    int64_t nrows = 0;
+    for (int64_t i = 0; i < npc; i++) {
+        nrows += map_rows_of(&s, &pc[i].box, pc[i].entry, NULL);
+        if (nrows > MAP_MAX_ROWS) {
+            snprintf(why, wlen,
+                     "%s: its boxes make more than %d rows, more than h5perf checks for "
+                     "overlaps; give fewer or larger boxes",
+                     d->name, MAP_MAX_ROWS);
+            return -1;
+        }
+    }
+    struct map_row *rows = malloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *rows);
+    if (!rows) {
+        snprintf(why, wlen, "out of memory for the rows of %s", d->name);
+        return -1;
+    }
+    for (int64_t i = 0, at = 0; i < npc; i++)
+        at += map_rows_of(&s, &pc[i].box, pc[i].entry, rows + at);
+    qsort(rows, (size_t)nrows, sizeof *rows, map_cmp_row);
+    int rc = 0;
+    for (int64_t i = 1; i < nrows && rc == 0; i++) {
+        if (rows[i].off >= rows[i - 1].off + rows[i - 1].len)
+            continue;
+        const struct map_entry *first = &d->e[rows[i - 1].entry], *second = &d->e[rows[i].entry];
+        if (second->origin < first->origin && b->lines) {
+            const struct map_entry *t = first;
+            first = second;
+            second = t;
+        }
+        char text[256], what[512], where[32] = "";
+        map_entry_text(b, d, first, text, sizeof text);
+        if (b->lines)
+            snprintf(where, sizeof where, " (line %lld)", (long long)first->origin);
+        snprintf(what, sizeof what, "overlaps %s%s at element %lld", text, where,
+                 (long long)rows[i].off);
+        rc = map_entry_fail(b, d, second, what, why, wlen);
+    }
+    free(rows);
+    return rc;
+}
+
+/* One process's pieces pc[0, n), sorted by span: in C order as they are,
+ * or (spans interleave) as their rows, each a box or a few. Returns the
+ * new count (into *out, malloc'd) or -1. */
+static int64_t map_order(const struct map_decomp_build *d, struct map_piece *pc, int64_t n,
+                         struct map_piece **out)
+{
+    qsort(pc, (size_t)n, sizeof *pc, map_cmp_piece);
+    *out = NULL;
+    bool interleave = false;
+    for (int64_t i = 1; i < n; i++)
+        interleave |= pc[i].lo <= pc[i - 1].hi;
+    if (!interleave)
+        return n;
+    const struct model_storage s = map_storage(d);
+    int64_t nrows = 0;
+    for (int64_t i = 0; i < n; i++)
+        nrows += map_rows_of(&s, &pc[i].box, pc[i].entry, NULL);
+    struct map_row *rows = malloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *rows);
+    struct map_piece *res =
+        malloc((size_t)(nrows > 0 ? nrows : 1) * MODEL_RANGE_BOXES * sizeof *res);
+    if (!rows || !res) {
+        free(rows);
+        free(res);
+        return -1;
+    }
+    for (int64_t i = 0, at = 0; i < n; i++)
+        at += map_rows_of(&s, &pc[i].box, pc[i].entry, rows + at);
+    qsort(rows, (size_t)nrows, sizeof *rows, map_cmp_row);
+    struct model_box whole = {d->ndims, {0, 0, 0}, {0, 0, 0}};
+    for (int k = 0; k < d->ndims; k++)
+        whole.count[k] = d->dims[k];
+    int64_t m = 0;
+    for (int64_t i = 0; i < nrows; i++) {
+        struct model_box boxes[MODEL_RANGE_BOXES];
+        int nb = model_box_range(&whole, rows[i].off, rows[i].len, boxes);
+        for (int k = 0; k < nb; k++, m++) {
+            res[m].box = boxes[k];
+            res[m].entry = rows[i].entry;
+            map_span(&s, &res[m]);
+        }
+    }
+    free(rows);
+    *out = res;
+    return m;
+}
+
+/* --- the bytes every process keeps ------------------------------------- */
+
+struct map_wire_decomp {
+    char name[16];
+    int32_t ndims;
+    int64_t dims[MODEL_MAX_DIMS];
+    int64_t nboxes;
+};
+
+struct map_wire {
+    char magic[8];
+    int32_t nprocs, ndecomps;
+    char format[32];
+    struct map_wire_decomp d[MAP_MAX_DECOMPS];
+    /* then per decomposition: int64_t first[nprocs + 1], struct model_box
+     * boxes[nboxes] */
+};
+
+/* The pieces of d's entries grouped by process, each process's in the
+ * order of its entries: *pc (malloc'd), process p's from at[p] to
+ * at[p + 1]. Returns 0, or -1 (out of memory). */
+static int map_group(const struct map_builder *b, const struct map_decomp_build *d,
+                     struct map_piece **pc, int64_t *at)
+{
+    struct map_piece tmp[MODEL_RANGE_BOXES];
+    memset(at, 0, ((size_t)b->nprocs + 1) * sizeof *at);
+    for (int64_t i = 0; i < d->n; i++)
+        at[d->e[i].proc + 1] += map_boxes_of(d, i, tmp);
+    for (int p = 0; p < b->nprocs; p++)
+        at[p + 1] += at[p];
+    int64_t *next = malloc(((size_t)b->nprocs + 1) * sizeof *next);
+    *pc = malloc((size_t)(at[b->nprocs] > 0 ? at[b->nprocs] : 1) * sizeof **pc);
+    if (!next || !*pc) {
+        free(next);
+        free(*pc);
+        *pc = NULL;
+        return -1;
+    }
+    memcpy(next, at, ((size_t)b->nprocs + 1) * sizeof *next);
+    for (int64_t i = 0; i < d->n; i++) {
+        int p = d->e[i].proc;
+        next[p] += map_boxes_of(d, i, *pc + next[p]);
+    }
+    free(next);
+    return 0;
+}
+
+/* The boxes of decomposition d, every process's in C order, into *boxes
+ * (malloc'd) and first[nprocs + 1]. Returns 0, or -1 with why. */
+static int map_decomp_boxes(const struct map_builder *b, const struct map_decomp_build *d,
+                            struct model_box **boxes, int64_t *first, char *why, size_t wlen)
+{
+    struct map_piece *pc = NULL;
+    int64_t *at = malloc(((size_t)b->nprocs + 1) * sizeof *at);
+    *boxes = NULL;
+    if (!at || map_group(b, d, &pc, at) < 0) {
+        free(at);
+        snprintf(why, wlen, "out of memory for the boxes of %s", d->name);
+        return -1;
+    }
+    int64_t nout = 0, cap = 0;
+    int rc = map_check_overlaps(b, d, pc, at[b->nprocs], why, wlen);
+    struct model_box *out = NULL;
+    first[0] = 0;
+    for (int p = 0; rc == 0 && p < b->nprocs; p++) {
+        struct map_piece *rows = NULL;
+        int64_t m = map_order(d, pc + at[p], at[p + 1] - at[p], &rows);
+        const struct map_piece *src = rows ? rows : pc + at[p];
+        if (m >= 0 && nout + m > cap) {
+            cap = (nout + m) * 2;
+            struct model_box *grown = realloc(out, (size_t)(cap > 0 ? cap : 1) * sizeof *grown);
+            m = grown ? m : -1;
+            out = grown ? grown : out;
+        }
+        for (int64_t i = 0; i < m; i++)
+            out[nout++] = src[i].box;
+        free(rows);
+        if (m < 0) {
+            rc = -1;
+            snprintf(why, wlen, "out of memory for the boxes of %s", d->name);
+        }
+        first[p + 1] = nout;
+    }
+    free(pc);
+    free(at);
+    if (rc < 0)
+        free(out);
+    else
+        *boxes = out;
+    return rc;
+}
+
+int map_builder_finish(struct map_builder *b, unsigned char **bytes, size_t *len, char *why,
+                       size_t wlen)
+{
+    *bytes = NULL;
+    *len = 0;
+    if (b->ndecomps == 0) {
+        snprintf(why, wlen, "declares no decomposition");
+        return -1;
+    }
+    struct model_box *boxes[MAP_MAX_DECOMPS] = {NULL};
+    int64_t *firsts = calloc((size_t)b->ndecomps * ((size_t)b->nprocs + 1), sizeof *firsts);
+    struct map_wire head;
+    memset(&head, 0, sizeof head);
+    memcpy(head.magic, MAP_MAGIC, sizeof head.magic);
+    head.nprocs = b->nprocs;
+    head.ndecomps = b->ndecomps;
+    memcpy(head.format, b->format, sizeof head.format);
+    int rc = firsts ? 0 : -1;
+    if (!firsts)
+        snprintf(why, wlen, "out of memory");
+    size_t total = sizeof head;
+    for (int k = 0; rc == 0 && k < b->ndecomps; k++) {
+        int64_t *first = firsts + (size_t)k * ((size_t)b->nprocs + 1);
+        rc = map_decomp_boxes(b, &b->d[k], &boxes[k], first, why, wlen);
+        struct map_wire_decomp *w = &head.d[k];
+        memcpy(w->name, b->d[k].name, sizeof w->name);
+        w->ndims = b->d[k].ndims;
+        memcpy(w->dims, b->d[k].dims, sizeof w->dims);
+        w->nboxes = rc == 0 ? first[b->nprocs] : 0;
+        total += ((size_t)b->nprocs + 1) * sizeof(int64_t) +
+                 (size_t)w->nboxes * sizeof(struct model_box);
+    }
+    unsigned char *out = rc == 0 ? malloc(total) : NULL;
+    if (rc == 0 && !out) {
+        rc = -1;
+        snprintf(why, wlen, "out of memory for the map's %zu bytes", total);
+    }
+    if (rc == 0) {
+        size_t at = sizeof head;
+        memcpy(out, &head, sizeof head);
+        for (int k = 0; k < b->ndecomps; k++) {
+            size_t nf = ((size_t)b->nprocs + 1) * sizeof(int64_t);
+            size_t nb = (size_t)head.d[k].nboxes * sizeof(struct model_box);
+            memcpy(out + at, firsts + (size_t)k * ((size_t)b->nprocs + 1), nf);
+            if (nb)
+                memcpy(out + at + nf, boxes[k], nb);
+            at += nf + nb;
+        }
+        *bytes = out;
+        *len = total;
+    }
+    for (int k = 0; k < b->ndecomps; k++)
+        free(boxes[k]);
+    free(firsts);
+    return rc;
+}
+
+/* --- adopt: the bytes into a map ---------------------------------------- */
+
+/* The derived figures of a decomposition: elements per process, the
+ * total, the most, whether any selection is more than one run. */
+static void map_derive(struct map_input *in, struct map_decomp *d, int64_t *count)
+{
+    struct model_storage s = {d->ndims, {0, 0, 0}, {0, 0, 0}};
+    for (int i = 0; i < d->ndims; i++)
+        s.dims[i] = d->dims[i];
+    d->total = d->most = d->end = 0;
+    d->several = d->multi = false;
+    for (int p = 0; p < in->nprocs; p++) {
+        count[p] = 0;
+        for (int64_t i = d->first[p]; i < d->first[p + 1]; i++)
+            count[p] += model_product(d->ndims, d->boxes[i].count);
+        d->total += count[p];
+        d->most = count[p] > d->most ? count[p] : d->most;
+        struct model_runs r;
+        int64_t n = d->first[p + 1] - d->first[p];
+        d->multi |= n > 1;
+        if (n > 0) {
+            const struct model_box *b = &d->boxes[d->first[p + 1] - 1];
+            int64_t last[MODEL_MAX_DIMS] = {0, 0, 0};
+            for (int i = 0; i < d->ndims; i++)
+                last[i] = b->start[i] + b->count[i] - 1;
+            int64_t end = model_offset(&s, last) + 1;
+            d->end = end > d->end ? end : d->end;
+        }
+        d->several |= n > 1 || (n == 1 && model_box_runs(&s, &d->boxes[d->first[p]], &r) == 0 &&
+                                (r.count[0] > 1 || r.count[1] > 1));
+    }
+    d->count = count;
+}
+
+/* The structure of the bytes: sizes that add up, boxes inside their
+ * arrays, processes' boxes in order. Returns the arrays' size, or 0. */
+static size_t map_wire_check(const struct map_wire *h, size_t len)
+{
+    if (memcmp(h->magic, MAP_MAGIC, sizeof h->magic) != 0 || h->nprocs < 1 ||
+        h->nprocs > MAP_MAX_PROCS || h->ndecomps < 1 || h->ndecomps > MAP_MAX_DECOMPS)
+        return 0;
+    size_t need = 0, left = len - sizeof *h;
+    for (int k = 0; k < h->ndecomps; k++) {
+        const struct map_wire_decomp *w = &h->d[k];
+        if (w->ndims < 1 || w->ndims > MODEL_MAX_DIMS || w->nboxes < 0 ||
+            model_product(w->ndims, w->dims) < 1 ||
+            (uint64_t)w->nboxes > left / sizeof(struct model_box))
+            return 0;
+        need += ((size_t)h->nprocs + 1) * sizeof(int64_t) +
+                (size_t)w->nboxes * sizeof(struct model_box);
+        if (need > left)
+            return 0;
+    }
+    return need == left ? need : 0;
+}
+
+static bool map_decomp_sane(const struct map_decomp *d, int nprocs, int64_t nboxes)
+{
+    if (d->first[0] != 0 || d->first[nprocs] != nboxes)
+        return false;
+    for (int p = 0; p < nprocs; p++)
+        if (d->first[p + 1] < d->first[p])
+            return false;
+    for (int64_t i = 0; i < nboxes; i++) {
+        const struct model_box *b = &d->boxes[i];
+        if (b->ndims != d->ndims)
+            return false;
+        for (int k = 0; k < d->ndims; k++)
+            if (b->start[k] < 0 || b->count[k] < 1 || b->start[k] > d->dims[k] - b->count[k])
+                return false;
+    }
+    return true;
+}
+
+int map_adopt(const struct config *c, const unsigned char *bytes, size_t len, void **out,
+              struct cli_msg *m)
+{
+    struct map_wire h;
+    *out = NULL;
+    if (len < sizeof h)
+        return cli_fail(m, "h5perf: %s '%s': internal error: a map of %zu bytes",
+                        c->spelled[OPT_MAP], c->raw[OPT_MAP], len);
+    memcpy(&h, bytes, sizeof h);
+    size_t arrays = map_wire_check(&h, len);
+    struct map_input *in = calloc(1, sizeof *in);
+    unsigned char *store =
+        arrays ? malloc(arrays + (size_t)h.ndecomps * (size_t)h.nprocs * 8) : NULL;
+    if (!arrays || !in || !store) {
+        free(in);
+        free(store);
+        return cli_fail(m, "h5perf: %s '%s': %s", c->spelled[OPT_MAP], c->raw[OPT_MAP],
+                        arrays ? "out of memory for the map" : "internal error: a broken map");
+    }
+    memcpy(store, bytes + sizeof h, arrays);
+    in->storage = store;
+    in->nprocs = h.nprocs;
+    in->ndecomps = h.ndecomps;
+    memcpy(in->format, h.format, sizeof in->format);
+    in->format[sizeof in->format - 1] = '\0';
+    size_t at = 0;
+    int64_t *counts = (int64_t *)(store + arrays);
+    for (int k = 0; k < h.ndecomps; k++) {
+        struct map_decomp *d = &in->d[k];
+        memcpy(d->name, h.d[k].name, sizeof d->name);
+        d->name[sizeof d->name - 1] = '\0';
+        d->ndims = h.d[k].ndims;
+        memcpy(d->dims, h.d[k].dims, sizeof d->dims);
+        d->elems = model_product(d->ndims, d->dims);
+        d->first = (const int64_t *)(store + at);
+        at += ((size_t)h.nprocs + 1) * sizeof(int64_t);
+        d->boxes = (const struct model_box *)(store + at);
+        at += (size_t)h.d[k].nboxes * sizeof(struct model_box);
+        if (!map_decomp_sane(d, h.nprocs, h.d[k].nboxes)) {
+            map_input_release(in);
+            return cli_fail(m, "h5perf: %s '%s': internal error: a broken map", c->spelled[OPT_MAP],
+                            c->raw[OPT_MAP]);
+        }
+        map_derive(in, d, counts + (size_t)k * (size_t)h.nprocs);
+    }
+    *out = in;
+    return 0;
+}
+
+void map_input_release(void *input)
+{
+    struct map_input *in = input;
+    if (!in)
+        return;
+    free(in->storage);
+    free(in);
+}

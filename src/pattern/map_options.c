@@ -1,0 +1,85 @@
+/* The map pattern's rows of the option table (cli/option.h): --map, with
+ * the rows it shares with the block and particles patterns; its defaults
+ * and refusals after parsing. Pure. */
+#include <stdio.h>
+
+#include "pattern/app_finish.h"
+#include "pattern/map.h"
+#include "report/jsonw.h"
+
+static int map_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+                      const char *value, struct cli_msg *msg)
+{
+    (void)row;
+    if (value[0] == '\0')
+        return cli_fail(msg, "h5perf: %s '': expected the name of a map file", spelled);
+    cfg->map = value;
+    return 0;
+}
+
+static void map_json_file(struct jsonw *w, const struct config *c, const struct opt_row *r)
+{
+    jsonw_key_string(w, r->json_key, c->map);
+}
+
+static const struct opt_row map_file_row =
+    OPT_OTHER(OPT_MAP, NULL, "--map", "FILE", "a file name", map_option,
+              .help = "the decompositions: an E3SM-IO map (netCDF\n"
+                      "or HDF5 form) or a text map (docs/map.md),\n"
+                      "read by process 0 before any data file exists",
+              .json_key = "map", .json = map_json_file);
+
+const struct opt_row *const map_rows[] = {
+    &map_file_row, &app_vars_row, &app_elem_row, &app_layout_row, &app_transfer_size_row, NULL,
+};
+
+int map_vars_of(const struct config *c, int k)
+{
+    if (c->nvar_counts == 0)
+        return c->nvars;
+    return k < c->nvar_counts ? c->var_counts[k] : 0;
+}
+
+static int map_layouts(struct config *cfg, struct cli_msg *msg)
+{
+    if (!cfg->nlayouts) {
+        cfg->nlayouts = 2;
+        cfg->layouts[0] = LAYOUT_SHARED;
+        cfg->layouts[1] = LAYOUT_FPP;
+    }
+    for (int l = 0; l < cfg->nlayouts; l++)
+        if (cfg->layouts[l] == LAYOUT_CHUNKED)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': the map pattern stores shared or fpp (its "
+                            "selections are not blocks, so no chunk fits every process)",
+                            cfg->spelled[OPT_LAYOUT], cfg->raw[OPT_LAYOUT]);
+    if (cfg->read_only && (cfg->nlayouts != 1 || cfg->layouts[0] != LAYOUT_SHARED))
+        return cli_fail(msg,
+                        "h5perf: %s: reads a kept shared file (the fpp layout's files follow "
+                        "the writer's processes); give --layout shared",
+                        cfg->spelled[OPT_READ_ONLY]);
+    return 0;
+}
+
+int map_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg)
+{
+    (void)w;
+    if (app_finish_debug(cfg, msg) < 0)
+        return -1;
+    if (!cfg->map)
+        return cli_fail(msg,
+                        "h5perf: %s map: give the decompositions with --map FILE (an E3SM-IO "
+                        "map, or a text map: docs/map.md)",
+                        cfg->spelled[OPT_PATTERN]);
+    if (!cfg->elem)
+        cfg->elem = 8;
+    if (app_finish_transfer(cfg, cfg->elem, msg) < 0)
+        return -1;
+    if (!cfg->nvars && !cfg->nvar_counts)
+        cfg->nvars = 1;
+    /* The map fixes the process count: the run is the one count started
+     * (or -P), checked against the map once it is read. */
+    if (!cfg->spelled[OPT_MIN_PROCS])
+        cfg->min_procs = cfg->max_procs ? cfg->max_procs : world_size;
+    return map_layouts(cfg, msg);
+}
