@@ -127,7 +127,7 @@ static void wl_add_map(struct wl_words *b, const struct workload *w, const char 
     if (map[0] == '/' || !slash)
         wl_add(b, "%s", map);
     else
-        wl_add(b, "%.*s/%s", (int)(slash - w->path + 1), w->path, map);
+        wl_add(b, "%.*s/%s", (int)(slash - w->path), w->path, map);
 }
 
 /* --vars of a map array: one count, or one per decomposition. */

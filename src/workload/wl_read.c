@@ -126,7 +126,8 @@ static int64_t wl_digits(const char *s, int64_t max)
     if (!*s)
         return -1;
     for (; *s; s++) {
-        if (!isdigit((unsigned char)*s) || v > (max - (*s - '0')) / 10)
+        /* v * 10 + d <= max, with max - d >= 0 so that the division floors. */
+        if (!isdigit((unsigned char)*s) || *s - '0' > max || v > (max - (*s - '0')) / 10)
             return -1;
         v = v * 10 + (*s - '0');
     }

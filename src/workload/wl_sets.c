@@ -21,6 +21,15 @@ static const int wl_type_sizes[] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
 /* The largest grid dimension (a process count). */
 #define WL_MAX_PROCS INT64_C(2147483647)
 
+/* Refuses key of mapping e, at its line and with its key path. */
+static int wl_fail_key(struct wl *c, yaml_node_t *e, const char *key, const char *why)
+{
+    size_t at = wl_push(c, key);
+    wl_fail(c, wl_get(c, e, key), "%s", why);
+    wl_pop(c, at);
+    return -1;
+}
+
 static int wl_set_name(struct wl *c, yaml_node_t *v, void *arg)
 {
     struct workload_set *s = arg;
@@ -131,7 +140,7 @@ static int wl_decomposition(struct wl *c, yaml_node_t *v, void *arg)
     if (!grid && !map)
         return wl_fail(c, v, "give grid (a process grid, e.g. [2, 2, 2]) or map (a map file)");
     if (s->map_use && !map)
-        return wl_fail(c, wl_get(c, v, "use"), "use picks a decomposition of a map; give map");
+        return wl_fail_key(c, v, "use", "picks a decomposition of a map; give map");
     return 0;
 }
 
@@ -231,14 +240,14 @@ static int wl_array_check(struct wl *c, yaml_node_t *e, struct workload_set *s)
         s->elem = 8;
     if (s->kind == WORKLOAD_MAP) {
         if (s->ndims)
-            return wl_fail(c, wl_get(c, e, "global"),
-                           "the map file gives the arrays' shapes; leave out global");
+            return wl_fail_key(c, e, "global",
+                               "the map file gives the arrays' shapes; leave out global");
         if (s->read_back == WORKLOAD_READ_GRID)
-            return wl_fail(c, wl_get(c, e, "read_back"),
-                           "a map array is read back with its map: give true or false");
+            return wl_fail_key(c, e, "read_back",
+                               "a map array is read back with its map: give true or false");
         if (s->map_use && s->nvar_counts)
-            return wl_fail(c, wl_get(c, e, "variables"),
-                           "use picks one decomposition: give one count, not a list");
+            return wl_fail_key(c, e, "variables",
+                               "use picks one decomposition: give one count, not a list");
         return 0;
     }
     if (!s->ndims)
@@ -246,8 +255,8 @@ static int wl_array_check(struct wl *c, yaml_node_t *e, struct workload_set *s)
                        "give global: the array's shape in elements, slowest first, e.g. "
                        "[512, 512, 512]");
     if (s->nvar_counts)
-        return wl_fail(c, wl_get(c, e, "variables"),
-                       "a list of counts is for a map's decompositions: give one count");
+        return wl_fail_key(c, e, "variables",
+                           "a list of counts is for a map's decompositions: give one count");
     size_t at = wl_push(c, "decomposition.grid");
     int rc =
         wl_grid_check(c, wl_get(c, wl_get(c, e, "decomposition"), "grid"), s, s->grid, "the grid");
@@ -373,9 +382,9 @@ int wl_particles(struct wl *c, yaml_node_t *e, int i, void *arg)
     if (!s->nvars)
         s->nvars = WORKLOAD_MAX_PARTICLE_VARS;
     if (s->nlist && s->per_process)
-        return wl_fail(c, wl_get(c, e, "per_process"),
-                       "the list distribution gives every process's count; leave out "
-                       "per_process");
+        return wl_fail_key(c, e, "per_process",
+                           "the list distribution gives every process's count; leave out "
+                           "per_process");
     if (!s->nlist && !s->per_process)
         return wl_fail(c, e, "give per_process: the mean count of particles per process");
     return 0;
