@@ -24,10 +24,10 @@ static int advise_read(const char *path, char **text, size_t *len, struct cli_ms
     FILE *f = fopen(path, "rb");
     struct stat st;
     if (!f)
-        return cli_fail(m, "h5perf: --advise '%s': %s", path, strerror(errno));
+        return cli_fail(m, "h5perf: --advise '%s': cannot be read: %s", path, strerror(errno));
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
         fclose(f);
-        return cli_fail(m, "h5perf: --advise '%s': not a regular file", path);
+        return cli_fail(m, "h5perf: --advise '%s': is not a regular file", path);
     }
     if (st.st_size > WORKLOAD_MAX_BYTES) {
         fclose(f);

@@ -75,7 +75,11 @@ def main(path):
             fh.write("MemTotal: 24000000 kB\nMemFree: 1 kB\nMemAvailable: 1024 kB\n")
         extra = {"@FAULTS@": os.environ["FAULTS"], "@MEMINFO_1MIB@": meminfo,
                  "@HOST@": socket.gethostname(),
-                 "@MAPS@": os.path.join(os.path.dirname(os.path.abspath(__file__)), "maps")}
+                 "@MAPS@": os.path.join(os.path.dirname(os.path.abspath(__file__)), "maps"),
+                 "@WORKLOADS@": os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                             "workloads"),
+                 "@EXAMPLES@": os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+                     os.path.abspath(__file__)))), "examples", "workloads")}
         results = list(pool.map(lambda c: check(*c, extra), cases))
         for (n, args, _, _, _), problems in zip(cases, results):
             if problems:
