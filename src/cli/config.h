@@ -67,6 +67,7 @@ enum opt_id {
     OPT_MAX_TIME,
     OPT_MAP,
     OPT_ADVISE,
+    OPT_BUFFER_OFFSET,
     OPT_COUNT
 };
 
@@ -183,6 +184,12 @@ struct config {
     const char *map;                       /* --map: the map file, NULL = not given */
     int64_t align_data[CONFIG_MAX_PLACES]; /* --align-data, bytes > 0 */
     int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */
+
+    /* --buffer-offset (every pattern, docs/performance.md "Buffer offset"):
+     * bytes past a page boundary where the transfer buffers start, each
+     * value in turn; none given: page-aligned (one value, 0). */
+    int nbuf_offset;
+    int64_t buf_offsets[CONFIG_MAX_PLACES];
 
     /* How each option was spelled ("-B", "--block-size") and its raw value,
      * NULL when not given: messages quote what the user typed. */

@@ -10,6 +10,7 @@
 
 #include "cli/dims.h"
 #include "cli/measure_options.h"
+#include "cli/places.h"
 #include "cli/size.h"
 #include "pattern/pattern.h"
 #include "report/jsonw.h"
@@ -439,6 +440,17 @@ static const struct opt_row opt_advise_row =
               .help = "read the workload file FILE (docs/advisor.md),\n"
                       "check it and print the runs the advisor\n"
                       "would race; takes no other option");
+static void opt_json_buffer_offset(struct jsonw *w, const struct config *cfg,
+                                   const struct opt_row *row)
+{
+    jsonw_key_ints(w, row->json_key, cfg->nbuf_offset, cfg->buf_offsets);
+}
+static const struct opt_row opt_buffer_offset_row =
+    OPT_OTHER(OPT_BUFFER_OFFSET, NULL, "--buffer-offset", "LIST", "a list of sizes", places_option,
+              .help = "bytes, each in turn, from 0 to 4095: the\n"
+                      "transfer buffers start that far past a page\n"
+                      "boundary (unaligned in memory on purpose)",
+              .dflt = "[0]", .json_key = "buffer_offsets", .json = opt_json_buffer_offset);
 static const struct opt_row opt_mpi_posix_row =
     OPT_OTHER(OPT_MPI_POSIX, "-m", "--mpi-posix", NULL, NULL, opt_refused,
               .help = "refused: the MPI-POSIX driver was removed from\n"
@@ -454,7 +466,8 @@ const struct opt_row *const opt_core_rows[] = {
     &opt_progress_row,      &opt_fsync_row,          &opt_no_memory_check_row,
     &measure_stonewall_row, &measure_duration_row,   &measure_repeat_row,
     &measure_latency_row,   &measure_confidence_row, &measure_max_iterations_row,
-    &measure_max_time_row,  &opt_advise_row,         &opt_mpi_posix_row,
+    &measure_max_time_row,  &opt_buffer_offset_row,  &opt_advise_row,
+    &opt_mpi_posix_row,
 };
 
 const int opt_core_count = (int)(sizeof opt_core_rows / sizeof opt_core_rows[0]);

@@ -70,18 +70,19 @@ static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id 
      * guide's columns keep their places. */
     fprintf(out, ",%s,", r->layout >= 0 ? layout_name(r->layout) : "");
     csv_interval(out, sum);
+    fprintf(out, ",%" PRId64 "\n", r->buf_offset);
 }
 
-/* The median's 95% interval, empty below 6 iterations; ends the row. */
+/* The median's 95% interval, empty below 6 iterations. */
 static void csv_interval(FILE *out, const struct timer_summary *sum)
 {
     if (sum->n > 0 && sum->t_ci.known) {
         csv_number(out, sum->t_ci.low);
         char text[32];
         jsonw_shortest(text, sizeof text, sum->t_ci.high);
-        fprintf(out, "%s\n", text);
+        fputs(text, out);
     } else {
-        fputs(",\n", out);
+        fputc(',', out);
     }
 }
 
@@ -103,7 +104,8 @@ static void csv_latency(FILE *out, const struct config *cfg, const struct api_re
                         api_desc(r->api)->key, p == 0 ? "write" : "read",
                         latency_call_name((enum latency_call)c), fig[f]);
                 csv_number(out, v[f]);
-                fprintf(out, ",%s,,\n", r->layout >= 0 ? layout_name(r->layout) : "");
+                fprintf(out, ",%s,,,%" PRId64 "\n", r->layout >= 0 ? layout_name(r->layout) : "",
+                        r->buf_offset);
             }
         }
     }

@@ -83,6 +83,7 @@ struct api_result {
     int64_t xfer;             /* the guide's patterns */
     int layout;               /* the block pattern's enum pattern_layout; -1 in the guide's */
     int64_t align, shift;     /* the application patterns' --align-data, --shift (0: packed) */
+    int64_t buf_offset;       /* --buffer-offset: the buffers' bytes past a page boundary */
     int grid[MODEL_MAX_DIMS]; /* the process grid of a pattern with one; zeros */
     int64_t bytes;            /* F * D * N: bytes moved per phase, all processes */
     int iterations;           /* iterations filled in so far */

@@ -1,6 +1,7 @@
 /* session.h: the sweep listed, validated and measured once. */
 #include "session/session.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +24,15 @@ static int session_points(struct session *s, pattern_dims_fn dims, struct cli_ms
             struct session_count *k = &s->counts[s->ncounts++];
             k->nprocs = p;
             k->first = n;
-            k->n = s->pattern->points(c, p, grid, pts ? pts + n : NULL, pts ? total - n : 0);
-            n += k->n;
+            k->n = 0;
+            /* --buffer-offset: every point of the count again with each value. */
+            for (int b = 0; b < (c->nbuf_offset ? c->nbuf_offset : 1); b++) {
+                int got = s->pattern->points(c, p, grid, pts ? pts + n : NULL, pts ? total - n : 0);
+                for (int i = 0; pts && i < got; i++)
+                    pts[n + i].buf_offset = c->nbuf_offset ? c->buf_offsets[b] : 0;
+                n += got;
+                k->n += got;
+            }
         }
         if (pass == 0) {
             total = n;
@@ -48,6 +56,15 @@ static int session_points(struct session *s, pattern_dims_fn dims, struct cli_ms
     return rc;
 }
 
+/* ", buffer offset N" after a label, with --buffer-offset. */
+static void session_label_offset(const struct config *c, const struct run_point *p, char *buf,
+                                 size_t len)
+{
+    size_t at = strlen(buf);
+    if (c->nbuf_offset && at < len)
+        snprintf(buf + at, len - at, ", buffer offset %lld", (long long)p->buf_offset);
+}
+
 /* Labels and measures of every point; each count's buffers. */
 static int session_measure(struct session *s, struct cli_msg *m)
 {
@@ -66,11 +83,18 @@ static int session_measure(struct session *s, struct cli_msg *m)
             pd->label(c, &sp->p, false, sp->label, sizeof sp->label);
             pd->label(c, &sp->p, true, sp->label_exact, sizeof sp->label_exact);
             pd->lead(c, &sp->p, sp->lead, sizeof sp->lead);
+            session_label_offset(c, &sp->p, sp->label, sizeof sp->label);
+            session_label_offset(c, &sp->p, sp->label_exact, sizeof sp->label_exact);
+            session_label_offset(c, &sp->p, sp->lead, sizeof sp->lead);
             if (pd->chunk_lead)
                 pd->chunk_lead(c, &sp->p, sp->chunk_lead, sizeof sp->chunk_lead);
             else
                 memcpy(sp->chunk_lead, sp->lead, sizeof sp->lead);
             pd->measure(c, &sp->p, &sp->m, mine);
+            /* A buffer that starts past a page boundary reaches that far further. */
+            sp->m.max_buffer += sp->p.buf_offset;
+            for (int r = 0; r < sc->nprocs; r++)
+                mine[r] += sp->p.buf_offset;
             sp->m.smaller_chunks = pd->smaller_chunks;
             for (int r = 0; r < sc->nprocs; r++)
                 sc->buffers[r] = mine[r] > sc->buffers[r] ? mine[r] : sc->buffers[r];

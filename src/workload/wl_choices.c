@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "api/api.h"
+#include "cli/places.h"
 #include "plan/point.h"
 #include "workload/wl_internal.h"
 
@@ -105,14 +106,8 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                                 .dflt = 0,
                                 3,
                                 {0, WL_MIB, 16 * WL_MIB}},
-    [WORKLOAD_BUFFER_OFFSET] = {"buffer_offset",
-                                "buffer_offsets",
-                                WL_SIZE,
-                                .zero_word = "0",
-                                .dflt = 0,
-                                1,
-                                {0},
-                                .unmeasured = WL_NO_OPTION " or give 0"},
+    [WORKLOAD_BUFFER_OFFSET] =
+        {"buffer_offset", "buffer_offsets", WL_SIZE, .zero_word = "0", .dflt = 0, 1, {0}},
     [WORKLOAD_COLL_METADATA] = {"collective_metadata",
                                 "collective_metadata",
                                 WL_BOOL,
@@ -218,6 +213,9 @@ static int wl_dim_value(struct wl *c, yaml_node_t *n, enum workload_dim d, bool 
     } else if (wl_size(c, n, r->zero_word, out) < 0) {
         return -1;
     }
+    if (d == WORKLOAD_BUFFER_OFFSET && *out >= PLACES_PAGE)
+        return wl_fail(c, n, "from 0 to %d bytes (past a page boundary), got %lld", PLACES_PAGE - 1,
+                       (long long)*out);
     if (d == WORKLOAD_API && !api_built((enum api_id) * out))
         return wl_fail(c, n, "this h5perf is built without %s (%s)", r->word(*out),
                        api_desc((enum api_id) * out)->build_hint);

@@ -205,7 +205,8 @@ static void wl_add_choice(struct wl_words *b, const struct workload_set *s,
     } sizes[] = {{WORKLOAD_ALIGNMENT, "-a"},
                  {WORKLOAD_THRESHOLD, "-T"},
                  {WORKLOAD_ALIGN_DATA, "--align-data"},
-                 {WORKLOAD_TRANSFER_SIZE, "--transfer-size"}};
+                 {WORKLOAD_TRANSFER_SIZE, "--transfer-size"},
+                 {WORKLOAD_BUFFER_OFFSET, "--buffer-offset"}};
     struct workload_config *o = b->out;
     wl_add(b, "-A");
     wl_add(b, "%s", api_desc((enum api_id)c->v[WORKLOAD_API])->key);

@@ -35,6 +35,7 @@ import load  # noqa: E402,F401
 import examples  # noqa: E402,F401
 import conformance  # noqa: E402,F401
 import measuring  # noqa: E402,F401
+import buffers  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
 
 # The ctest labels of a case beside "mpi": its module's pattern or API, and

@@ -120,6 +120,9 @@ static const struct {
     {ARRAY "baseline:\n  collective_metadata: true",
      "h5perf: workload 'w.yaml', line 3, baseline.collective_metadata: h5perf has no option for "
      "it yet: leave it out or give false"},
+    {ARRAY "baseline:\n  buffer_offset: 4K",
+     "h5perf: workload 'w.yaml', line 3, baseline.buffer_offset: from 0 to 4095 bytes (past a "
+     "page boundary), got 4096"},
     {ARRAY "baseline:\n  transfer_size: 1Q",
      "h5perf: workload 'w.yaml', line 3, baseline.transfer_size: expected a size in bytes (digits "
      "with an optional K, M or G, e.g. 4K, 16M) or whole, got '1Q'"},
@@ -216,6 +219,7 @@ static void test_values(void)
     /* A candidate's command line, with its hints. */
     c = w.baseline;
     c.v[WORKLOAD_TRANSFER_SIZE] = 4096;
+    c.v[WORKLOAD_BUFFER_OFFSET] = 8;
     c.nhints = 1;
     c.hints[0] = (struct workload_hint){"romio_cb_write", "enable"};
     c.mpiio_component = "romio321";
@@ -224,7 +228,7 @@ static void test_values(void)
     workload_config_text(&cfg, line, sizeof line);
     CHECK_STR(line, "HDF5_MPI_INFO=romio_cb_write=enable OMPI_MCA_io=romio321 mpiexec -n 2 h5perf "
                     "--pattern block --global 64x32 --grid 2x1 --element-size 8 --vars 1 -A phdf5 "
-                    "--layout shared --transfer-size 4K -w");
+                    "--layout shared --transfer-size 4K --buffer-offset 8 -w");
     /* More processes than started. */
     CHECK_I64(workload_config(&w, 0, &c, 1, &cfg, &m), -1);
     CHECK_STR(m.line, "h5perf: workload 'dir/w.yaml', line 3, arrays[0].decomposition.grid: needs "
