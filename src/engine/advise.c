@@ -112,8 +112,19 @@ static void advise_print_search(const struct workload *w)
     printf("\n");
 }
 
+/* The candidates of every set, counted into counts[] (every process finds
+ * the same). Returns 0, or -1 with m. */
+static int advise_count(const struct workload *w, int world_size, int *counts, struct cli_msg *m)
+{
+    for (int i = 0; i < w->nsets; i++)
+        if (workload_candidates(w, i, world_size, WORKLOAD_MAX_CANDIDATES, NULL, &counts[i], m) < 0)
+            return -1;
+    return 0;
+}
+
 /* Rank 0: what the advisor would race. */
-static int advise_print(const struct workload *w, const struct workload_config *cfgs)
+static int advise_print(const struct workload *w, const struct workload_config *cfgs,
+                        const int *counts)
 {
     char line[2 * WORKLOAD_TEXT_MAX];
     printf("workload '%s'%s%s%s: %d process%s, %d data set%s\n", w->path, w->name ? " (" : "",
@@ -122,6 +133,7 @@ static int advise_print(const struct workload *w, const struct workload_config *
     for (int i = 0; i < w->nsets; i++) {
         workload_config_text(&cfgs[i], line, sizeof line);
         printf("baseline of %s '%s': %s\n", w->sets[i].key, w->sets[i].name, line);
+        printf("candidates of %s '%s': %d\n", w->sets[i].key, w->sets[i].name, counts[i]);
     }
     advise_print_search(w);
     if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -130,8 +142,8 @@ static int advise_print(const struct workload *w, const struct workload_config *
         return EXIT_RUN_FAILED;
     }
     fprintf(stderr,
-            "h5perf: %s: the search is not built yet; above are the baseline's runs "
-            "and the candidates it would race\n",
+            "h5perf: %s: the search is not built yet: nothing was measured; above are "
+            "the baseline's runs and how many candidates it would race\n",
             "--advise");
     return EXIT_OK;
 }
@@ -143,14 +155,18 @@ int advise_run(const struct run *s)
     size_t len = 0;
     struct workload w;
     struct workload_config *cfgs = NULL;
+    int *counts = NULL;
     bool parsed = false;
     bool ok = advise_alone(&s->cfg, &m) == 0 && advise_share(s, &text, &len, &m);
     if (ok)
         ok = parsed = workload_parse(s->cfg.advise, text, len, &w, &m) == 0;
     if (ok) {
         cfgs = calloc((size_t)w.nsets, sizeof *cfgs);
-        ok = cfgs ? workload_baseline_configs(&w, s->world_size, cfgs, &m) == 0
-                  : cli_fail(&m, "h5perf: --advise '%s': out of memory", s->cfg.advise) == 0;
+        counts = calloc((size_t)w.nsets, sizeof *counts);
+        ok = cfgs && counts
+                 ? workload_baseline_configs(&w, s->world_size, cfgs, &m) == 0 &&
+                       advise_count(&w, s->world_size, counts, &m) == 0
+                 : cli_fail(&m, "h5perf: --advise '%s': out of memory", s->cfg.advise) == 0;
     }
     /* Every process parsed the same bytes: process 0's line is theirs. */
     ok = agree_all(MPI_COMM_WORLD, ok);
@@ -158,11 +174,12 @@ int advise_run(const struct run *s)
     if (!ok && s->world_rank == 0)
         fprintf(stderr, "%s\n", m.line[0] ? m.line : "h5perf: --advise: failed on a process");
     if (ok)
-        status = s->world_rank == 0 ? advise_print(&w, cfgs) : EXIT_OK;
+        status = s->world_rank == 0 ? advise_print(&w, cfgs, counts) : EXIT_OK;
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (parsed)
         workload_release(&w);
     free(cfgs);
+    free(counts);
     free(text);
     return status;
 }

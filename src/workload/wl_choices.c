@@ -408,9 +408,8 @@ static const struct {
     const char *key;
     const char *values[2];
 } wl_default_hints[] = {
-    {"romio_cb_write", {"enable", "disable"}},   {"romio_cb_read", {"enable", "disable"}},
-    {"romio_ds_write", {"enable", "disable"}},   {"romio_ds_read", {"enable", "disable"}},
-    {"cb_buffer_size", {"4194304", "67108864"}},
+    {"romio_cb_write", {"enable", "disable"}},
+    {"romio_cb_read", {"enable", "disable"}},
 };
 
 void wl_choices_defaults(struct workload *w)

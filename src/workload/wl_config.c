@@ -83,6 +83,29 @@ static void wl_api_names(unsigned apis, char *buf, size_t len)
 /* Which part of choice c does not apply to set s: a choice (enum
  * workload_dim), WORKLOAD_DIM_COUNT for the component, + 1 for the hints,
  * with the reason in why; -1 when all of it applies. */
+/* Hints that cannot act on the set's run: collective buffering without
+ * collective transfers, a read hint without a read (docs/advisor.md,
+ * "Hints"). WORKLOAD_DIM_COUNT + 1 (the hints), or -1. */
+static int wl_hints_apply(const struct workload_set *s, const struct workload_choice *c, char *why,
+                          size_t len)
+{
+    for (int h = 0; h < c->nhints; h++) {
+        const char *k = c->hints[h].key;
+        size_t n = strlen(k);
+        bool cb = strncmp(k, "romio_cb_", 9) == 0 || strncmp(k, "cb_", 3) == 0;
+        if (cb && !c->v[WORKLOAD_COLLECTIVE]) {
+            snprintf(why, len,
+                     "hint %s is collective buffering's, and the transfers are independent", k);
+            return WORKLOAD_DIM_COUNT + 1;
+        }
+        if (n > 5 && strcmp(k + n - 5, "_read") == 0 && s->read_back == WORKLOAD_READ_NONE) {
+            snprintf(why, len, "hint %s acts on reads, and %s is not read back", k, s->key);
+            return WORKLOAD_DIM_COUNT + 1;
+        }
+    }
+    return -1;
+}
+
 static int wl_applies(const struct workload_set *s, const struct workload_choice *c, char *why,
                       size_t len)
 {
@@ -108,6 +131,11 @@ static int wl_applies(const struct workload_set *s, const struct workload_choice
         snprintf(why, len, "applies to %s, not %s", names, key);
         return d;
     }
+    if (c->v[WORKLOAD_ALIGN_DATA] && s->kind == WORKLOAD_MAP) {
+        snprintf(why, len, "places the arrays of --pattern block and particles, and %s is a map's",
+                 s->key);
+        return WORKLOAD_ALIGN_DATA;
+    }
     if (c->v[WORKLOAD_ALIGN_DATA] && layout == LAYOUT_FPP) {
         snprintf(why, len, "places data in a shared file, and the layout fpp has none");
         return WORKLOAD_ALIGN_DATA;
@@ -116,7 +144,7 @@ static int wl_applies(const struct workload_set *s, const struct workload_choice
         snprintf(why, len, "applies to the APIs over MPI-IO, not posix");
         return c->mpiio_component ? WORKLOAD_DIM_COUNT : WORKLOAD_DIM_COUNT + 1;
     }
-    return -1;
+    return wl_hints_apply(s, c, why, len);
 }
 
 /* The map file, relative to the workload file's directory. */

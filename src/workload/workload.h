@@ -208,6 +208,19 @@ int workload_config(const struct workload *w, int set, const struct workload_cho
 int workload_baseline_configs(const struct workload *w, int world_size, struct workload_config *out,
                               struct cli_msg *msg);
 
+/* The largest number of candidates of one data set the advisor races. */
+#define WORKLOAD_MAX_CANDIDATES 1024
+
+/* Every candidate of set number set: each combination of the search's
+ * values (choices, MPI-IO components, each hint's values or unset) that
+ * applies to the set, as workload_config() makes it, into out[0 .. max-1]
+ * in a fixed order (out NULL: only counted), and their number into *count.
+ * Returns 0; -1 with msg when a candidate cannot run (workload_config's
+ * -1), there are more than max, or the search combines more than 2^20
+ * values. Local and pure. */
+int workload_candidates(const struct workload *w, int set, int world_size, int max,
+                        struct workload_config *out, int *count, struct cli_msg *msg);
+
 /* The shell command that runs c: "HDF5_MPI_INFO='...' OMPI_MCA_io=romio321
  * mpiexec -n 8 h5perf --pattern block ...", words quoted for a POSIX shell
  * where needed, into buf (cut short if too small). */

@@ -6,7 +6,8 @@
  * search with a candidate, and for the baseline and each search's first
  * and last candidates, every set's run either refused in one line or
  * words that h5perf's option parser took (checked inside
- * workload_config), NULL-terminated and printable as a command line. No
+ * workload_config), NULL-terminated and printable as a command line; the
+ * candidates of each set counted (up to 8) or refused in one line. No
  * MPI. */
 #include <stdbool.h>
 #include <stddef.h>
@@ -65,8 +66,15 @@ static void check_runs(const struct workload *w)
         abort();
     if (world > 1 << 16)
         return; /* h5perf's own checks of so many processes only cost time */
-    for (int s = 0; s < w->nsets; s++)
+    for (int s = 0; s < w->nsets; s++) {
         check_config(w, s, &w->baseline, world);
+        int n = -1;
+        struct cli_msg m = {""};
+        if (workload_candidates(w, s, world, 8, NULL, &n, &m) != 0)
+            check_line(&m);
+        else if (n < 0 || n > 8)
+            abort();
+    }
     for (int d = 0; d < WORKLOAD_DIM_COUNT; d++) {
         const struct workload_values *l = &w->search.dim[d];
         if (l->n < 1 || l->n > WORKLOAD_MAX_VALUES)

@@ -199,7 +199,7 @@ static void test_values(void)
     CHECK_I64(x->v[1], 1 << 20);
     CHECK_I64(x->v[2], 16 << 20);
     CHECK_I64(w.search.dim[WORKLOAD_API].n, 1);
-    CHECK_I64(w.search.nhints, 5); /* romio_cb_write gone, striping_unit added */
+    CHECK_I64(w.search.nhints, 2); /* romio_cb_write gone, striping_unit added */
     bool striping = false, cb_write = false;
     for (int h = 0; h < w.search.nhints; h++) {
         striping |= strcmp(w.search.hints[h].key, "striping_unit") == 0 &&
@@ -218,6 +218,7 @@ static void test_values(void)
                       "phdf5 and pnetcdf, not posix");
     /* A candidate's command line, with its hints. */
     c = w.baseline;
+    c.v[WORKLOAD_COLLECTIVE] = 1;
     c.v[WORKLOAD_TRANSFER_SIZE] = 4096;
     c.v[WORKLOAD_BUFFER_OFFSET] = 8;
     c.nhints = 1;
@@ -228,11 +229,85 @@ static void test_values(void)
     workload_config_text(&cfg, line, sizeof line);
     CHECK_STR(line, "HDF5_MPI_INFO=romio_cb_write=enable OMPI_MCA_io=romio321 mpiexec -n 2 h5perf "
                     "--pattern block --global 64x32 --grid 2x1 --element-size 8 --vars 1 -A phdf5 "
-                    "--layout shared --transfer-size 4K --buffer-offset 8 -w");
+                    "--layout shared -C --transfer-size 4K --buffer-offset 8 -w");
     /* More processes than started. */
     CHECK_I64(workload_config(&w, 0, &c, 1, &cfg, &m), -1);
     CHECK_STR(m.line, "h5perf: workload 'dir/w.yaml', line 3, arrays[0].decomposition.grid: needs "
                       "2 processes, only 1 was started");
+    workload_release(&w);
+}
+
+/* Every combination of the search that applies, in order; hints pruned
+ * where they cannot act. */
+static void test_candidates(void)
+{
+    static const char text[] = "arrays: [{global: [64], decomposition: {grid: [2]}}]\n"
+                               "search:\n"
+                               "  apis: [posix, mpiio]\n"
+                               "  layouts: [shared, fpp]\n"
+                               "  alignments: [1]\n"
+                               "  align_data: [packed, 4K]\n"
+                               "  transfer_sizes: [whole]\n";
+    struct workload w;
+    struct cli_msg m = {""};
+    static struct workload_config cfg[16];
+    char line[WORKLOAD_TEXT_MAX];
+    int n = -1;
+    CHECK(workload_parse("w.yaml", text, sizeof text - 1, &w, &m) == 0);
+    if (m.line[0])
+        return;
+    /* posix: shared packed and 4K, fpp (3); mpiio independent the same (3),
+     * collective with romio_cb_write enable, disable or unset (9); the
+     * array is not read back: romio_cb_read never. */
+    CHECK_I64(workload_candidates(&w, 0, 2, 16, cfg, &n, &m), 0);
+    CHECK_I64(n, 15);
+    const char *lead = "mpiexec -n 2 h5perf --pattern block --global 64 --grid 2 --element-size 8 "
+                       "--vars 1 ";
+    static const struct {
+        int i;
+        const char *env, *tail;
+    } want[] = {
+        {0, "", "-A posix --layout shared -w"},
+        {1, "", "-A posix --layout shared --align-data 4K -w"},
+        {2, "", "-A posix --layout fpp -w"},
+        {3, "", "-A mpiio --layout shared -w"},
+        {5, "HDF5_MPI_INFO=romio_cb_write=enable ", "-A mpiio --layout shared -C -w"},
+        {7, "", "-A mpiio --layout shared -C -w"},
+        {14, "", "-A mpiio --layout fpp -C -w"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0] && n == 15; i++) {
+        char expect[WORKLOAD_TEXT_MAX];
+        snprintf(expect, sizeof expect, "%s%s%s", want[i].env, lead, want[i].tail);
+        workload_config_text(&cfg[want[i].i], line, sizeof line);
+        CHECK_STR(line, expect);
+    }
+    /* Counting only, and the refusal above max. */
+    CHECK_I64(workload_candidates(&w, 0, 2, 15, NULL, &n, &m), 0);
+    CHECK_I64(n, 15);
+    CHECK_I64(workload_candidates(&w, 0, 2, 10, cfg, &n, &m), -1);
+    CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 1, arrays[0]: its search has more than 10 "
+                      "candidates; narrow search (docs/advisor.md)");
+    workload_release(&w);
+    /* 16^4 x 4 APIs x 3 layouts x 2 modes x 9 hint pairs: not walked. */
+    static const char big[] =
+        "arrays: [{global: [64], decomposition: {grid: [2]}}]\n"
+        "search:\n"
+        "  transfer_sizes: [1K, 2K, 3K, 4K, 5K, 6K, 7K, 8K, 9K, 10K, 11K, 12K, 13K, 14K, 15K, "
+        "16K]\n"
+        "  thresholds: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]\n"
+        "  alignments: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]\n"
+        "  align_data: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]\n";
+    CHECK(workload_parse("w.yaml", big, sizeof big - 1, &w, &m) == 0);
+    CHECK_I64(workload_candidates(&w, 0, 2, 16, cfg, &n, &m), -1);
+    CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 1, arrays[0]: its search combines more "
+                      "than 1048576 values; narrow search (docs/advisor.md)");
+    /* A collective buffering hint with independent transfers does nothing. */
+    struct workload_choice c = w.baseline;
+    c.nhints = 1;
+    c.hints[0] = (struct workload_hint){"cb_nodes", "2"};
+    CHECK_I64(workload_config(&w, 0, &c, 2, &cfg[0], &m), 1);
+    CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 1, arrays[0]: hint cb_nodes is collective "
+                      "buffering's, and the transfers are independent");
     workload_release(&w);
 }
 
@@ -288,6 +363,7 @@ int main(void)
 {
     test_refusals();
     test_values();
+    test_candidates();
     test_examples();
     return check_done("test_workload");
 }
