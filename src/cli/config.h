@@ -68,6 +68,7 @@ enum opt_id {
     OPT_MAP,
     OPT_ADVISE,
     OPT_BUFFER_OFFSET,
+    OPT_BUDGET,
     OPT_COUNT
 };
 
@@ -151,6 +152,7 @@ struct config {
     double confidence;       /* --confidence as a fraction (PCT / 100); 0 = none */
     int max_iterations;      /* --max-iterations with --confidence; 0 = default */
     double max_time;         /* --max-time: seconds per run point with --confidence; 0 = none */
+    double budget;           /* --budget: seconds --advise may race for; 0 = list only */
 
     /* The block pattern (--pattern block; docs/block.md). */
     int pattern;                    /* --pattern: its index in pattern_table (0: guide) */

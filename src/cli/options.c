@@ -438,8 +438,8 @@ static const struct opt_row opt_no_memory_check_row =
 static const struct opt_row opt_advise_row =
     OPT_OTHER(OPT_ADVISE, NULL, "--advise", "FILE", "a file name", opt_advise,
               .help = "read the workload file FILE (docs/advisor.md),\n"
-                      "check it and print the runs the advisor\n"
-                      "would race; takes no other option");
+                      "check it and list its candidates; with\n"
+                      "--budget, race them and recommend one");
 static void opt_json_buffer_offset(struct jsonw *w, const struct config *cfg,
                                    const struct opt_row *row)
 {
@@ -467,7 +467,7 @@ const struct opt_row *const opt_core_rows[] = {
     &measure_stonewall_row, &measure_duration_row,   &measure_repeat_row,
     &measure_latency_row,   &measure_confidence_row, &measure_max_iterations_row,
     &measure_max_time_row,  &opt_buffer_offset_row,  &opt_advise_row,
-    &opt_mpi_posix_row,
+    &measure_budget_row,    &opt_mpi_posix_row,
 };
 
 const int opt_core_count = (int)(sizeof opt_core_rows / sizeof opt_core_rows[0]);

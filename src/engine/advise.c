@@ -13,6 +13,8 @@
 
 #include "api/api.h"
 #include "cli/option.h"
+#include "engine/advise_print.h"
+#include "engine/advise_race.h"
 #include "engine/agree.h"
 #include "exit_status.h"
 #include "workload/workload.h"
@@ -71,12 +73,12 @@ static bool advise_share(const struct run *s, char **text, size_t *len, struct c
     return true;
 }
 
-/* --advise takes no other option (for now: the workload file declares the
- * whole run). */
+/* --advise takes no other option but --budget and --progress (the
+ * workload file declares the whole run). */
 static int advise_alone(const struct config *c, struct cli_msg *m)
 {
     for (int id = 0; id < OPT_COUNT; id++)
-        if (id != OPT_ADVISE && c->spelled[id])
+        if (id != OPT_ADVISE && id != OPT_BUDGET && id != OPT_PROGRESS && c->spelled[id])
             return cli_fail(m,
                             "h5perf: %s: cannot be combined with %s (the workload file "
                             "declares the run)",
@@ -141,14 +143,88 @@ static int advise_print(const struct workload *w, const struct workload_config *
                 strerror(errno ? errno : EIO));
         return EXIT_RUN_FAILED;
     }
-    fprintf(stderr,
-            "h5perf: %s: the search is not built yet: nothing was measured; above are "
-            "the baseline's runs and how many candidates it would race\n",
-            "--advise");
     return EXIT_OK;
 }
 
-int advise_run(const struct run *s)
+/* Is candidate c measurable in this launch: its MPI-IO component the one
+ * MPI_Init chose (OMPI_MCA_io, or the default when it names none)? */
+static bool advise_this_launch(const struct workload_config *c)
+{
+    const char *now = getenv("OMPI_MCA_io");
+    return !c->mpiio_component[0] || (now && strcmp(now, c->mpiio_component) == 0);
+}
+
+/* *dst = *src, its words' pointers into its own words. */
+static void advise_copy(struct workload_config *dst, const struct workload_config *src)
+{
+    if (dst == src)
+        return;
+    *dst = *src;
+    for (int j = 0; j < dst->argc; j++)
+        dst->argv[j] = dst->words + (src->argv[j] - src->words);
+}
+
+/* Collective: set number i's candidates after its baseline into c (room
+ * for count + 1), those of another MPI-IO component left out; their
+ * number, or -1. */
+static int advise_collect(const struct run *s, const struct workload *w, int i, int count,
+                          const struct workload_config *base, struct workload_config *c)
+{
+    struct cli_msg m = {""};
+    int n = 0;
+    char a[WORKLOAD_TEXT_MAX], b[WORKLOAD_TEXT_MAX];
+    advise_copy(&c[0], base);
+    if (workload_candidates(w, i, s->world_size, count, c + 1, &n, &m) < 0)
+        return -1;
+    workload_config_text(base, a, sizeof a);
+    int kept = 1, other = 0;
+    for (int k = 1; k <= n; k++) {
+        workload_config_text(&c[k], b, sizeof b);
+        if (!advise_this_launch(&c[k]))
+            other++;
+        else if (strcmp(a, b) != 0)
+            advise_copy(&c[kept++], &c[k]);
+    }
+    if (other && s->world_rank == 0)
+        printf("%s: %d candidate%s of another MPI-IO component left out: each needs its own "
+               "launch with OMPI_MCA_io set (docs/advisor.md)\n",
+               w->sets[i].key, other, other == 1 ? "" : "s");
+    return kept;
+}
+
+/* Collective: every set raced within its share of the budget, each
+ * answer printed by process 0. Returns the exit status. */
+static int advise_search(const struct run *s, const struct backend_ops *const ops[API_COUNT],
+                         const struct workload *w, const struct workload_config *cfgs,
+                         const int *counts)
+{
+    const char *io = getenv("OMPI_MCA_io");
+    if (s->world_rank == 0)
+        printf("MPI-IO component: %s (chosen when MPI started: another is raced by its own "
+               "launch with OMPI_MCA_io set, docs/advisor.md)\n",
+               io ? io : "the MPI library's default");
+    for (int i = 0; i < w->nsets; i++) {
+        struct workload_config *c = calloc((size_t)counts[i] + 1, sizeof *c);
+        int n = c ? advise_collect(s, w, i, counts[i], &cfgs[i], c) : -1;
+        struct advise_answer a;
+        if (n < 0 || advise_race(s, ops, w, i, c, n, s->cfg.budget / w->nsets, &a) < 0) {
+            free(c);
+            if (s->world_rank == 0)
+                fprintf(stderr, "h5perf: --advise: out of memory for the candidates of %s\n",
+                        w->sets[i].key);
+            return EXIT_RUN_FAILED;
+        }
+        if (s->world_rank == 0) {
+            advise_print_answer(w, i, c, &a, s->cfg.budget / w->nsets);
+            fflush(stdout);
+        }
+        advise_answer_release(&a);
+        free(c);
+    }
+    return EXIT_OK;
+}
+
+int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUNT])
 {
     struct cli_msg m = {""};
     char *text = NULL;
@@ -176,6 +252,11 @@ int advise_run(const struct run *s)
     if (ok)
         status = s->world_rank == 0 ? advise_print(&w, cfgs, counts) : EXIT_OK;
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (status == EXIT_OK && s->cfg.budget > 0)
+        status = advise_search(s, ops, &w, cfgs, counts);
+    else if (status == EXIT_OK && s->world_rank == 0)
+        fprintf(stderr, "h5perf: --advise: nothing was measured: give --budget SECONDS to race "
+                        "the candidates\n");
     if (parsed)
         workload_release(&w);
     free(cfgs);

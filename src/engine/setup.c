@@ -17,7 +17,6 @@
 #include "cli/option.h"
 #include "api/model.h"
 #include "cli/sweep.h"
-#include "engine/advise.h"
 #include "engine/agree.h"
 #include "engine/check.h"
 #include "engine/context.h"
@@ -490,7 +489,7 @@ int setup_run(struct run *s, int argc, char **argv)
     if (s->cfg.help || s->cfg.version)
         return setup_print_info(s);
     if (s->cfg.advise)
-        return advise_run(s);
+        return SETUP_ADVISE;
     if (!setup_session(s, &m))
         return EXIT_USAGE;
     if (s->world_rank == 0)

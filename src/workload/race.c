@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Intervals apart by less than this fraction are not told apart: the
+ * rounding of seconds subtracted on a clock that runs for hours. */
+#define RACE_EPSILON 1e-6
+
 /* Samples every candidate gets in the first round: the fewest whose
  * median has a 95% interval. */
 static int race_first_samples(void)
@@ -47,23 +51,29 @@ static double race_cost(const struct race *r, const struct race_entry *e)
 
 bool race_tied(const struct race *r, int i, int j)
 {
-    const struct race_entry *a = &r->e[i], *b = &r->e[j];
-    if (!a->ci.known || !b->ci.known)
-        return true;
-    return a->ci.low <= b->ci.high && b->ci.low <= a->ci.high;
+    return !race_better(r, i, j) && !race_better(r, j, i);
 }
 
 bool race_better(const struct race *r, int i, int j)
 {
     const struct race_entry *a = &r->e[i], *b = &r->e[j];
-    return a->ci.known && b->ci.known && a->ci.low > b->ci.high;
+    return a->ci.known && b->ci.known && a->ci.low > b->ci.high * (1 + RACE_EPSILON);
 }
 
-/* One round: k more samples of every live candidate, the baseline first.
- * Returns false when the budget stopped it. */
-static bool race_round(struct race *r, int k, race_measure_fn measure, void *arg)
+static int race_live(const struct race *r);
+
+/* One round: k more samples of every live candidate, the baseline first;
+ * the first round (first) gives the others fewer when half the budget
+ * left cannot pay k each at the baseline's cost (at least 1). Returns
+ * false when the budget stopped it. */
+static bool race_round(struct race *r, int k, bool first, race_measure_fn measure, void *arg)
 {
     for (int t = -1; t < r->n; t++) {
+        if (t == 0 && first && r->e[r->baseline].n > 0) {
+            double per = race_cost(r, &r->e[r->baseline]) * race_live(r);
+            double fit = per > 0 ? (r->budget - r->spent) / 2 / per : k;
+            k = fit < 1 ? 1 : fit < k ? (int)fit : k;
+        }
         int i = t < 0 ? r->baseline : t;
         struct race_entry *e = &r->e[i];
         if ((t >= 0 && i == r->baseline) || (e->state != RACE_ALIVE))
@@ -169,7 +179,7 @@ int race_run(struct race *r, race_measure_fn measure, race_round_fn round, void 
     int k = race_first_samples();
     for (;;) {
         int started = race_live(r);
-        bool whole = race_round(r, k, measure, arg);
+        bool whole = race_round(r, k, r->rounds == 0, measure, arg);
         if (!whole)
             break;
         race_drop(r, started);

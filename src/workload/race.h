@@ -58,12 +58,12 @@ struct race {
  * set); fills each entry, r->spent, r->rounds and r->rank. Returns 0. */
 int race_run(struct race *r, race_measure_fn measure, race_round_fn round, void *arg);
 
-/* Can candidate i not be told apart from candidate j (their intervals
- * overlap, or either has none)? */
+/* Can candidate i not be told apart from candidate j (neither is
+ * race_better than the other)? */
 bool race_tied(const struct race *r, int i, int j);
 
-/* Is candidate i significantly better than candidate j (its interval
- * wholly above j's)? */
+/* Is candidate i significantly better than candidate j (both have an
+ * interval, and i's lies wholly above j's by more than a millionth)? */
 bool race_better(const struct race *r, int i, int j);
 
 #endif

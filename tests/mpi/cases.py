@@ -36,6 +36,7 @@ import examples  # noqa: E402,F401
 import conformance  # noqa: E402,F401
 import measuring  # noqa: E402,F401
 import buffers  # noqa: E402,F401
+import advise  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
 
 # The ctest labels of a case beside "mpi": its module's pattern or API, and
