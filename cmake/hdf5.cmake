@@ -49,3 +49,23 @@ foreach(_lib ${_h5_libs})
     endif()
   endif()
 endforeach()
+
+# What this HDF5 has of what HDF5's own options ask for (docs/hdf5.md):
+# the subfiling driver (H5_HAVE_SUBFILING_VFD, a build option of HDF5 1.14
+# and newer) and multi-dataset I/O (H5Dwrite_multi, 1.14). The option
+# parser refuses them in a build whose HDF5 lacks them.
+set(H5PERF_HDF5_SUBFILING OFF)
+foreach(_dir ${HDF5_INCLUDE_DIRS})
+  if(EXISTS "${_dir}/H5pubconf.h")
+    file(STRINGS "${_dir}/H5pubconf.h" _h5_subfiling REGEX "^#define H5_HAVE_SUBFILING_VFD 1")
+    if(_h5_subfiling)
+      set(H5PERF_HDF5_SUBFILING ON)
+    endif()
+  endif()
+endforeach()
+set(H5PERF_HDF5_MULTI_DATASET OFF)
+if(HDF5_VERSION VERSION_GREATER_EQUAL 1.14)
+  set(H5PERF_HDF5_MULTI_DATASET ON)
+endif()
+message(STATUS "HDF5 ${HDF5_VERSION}: subfiling driver ${H5PERF_HDF5_SUBFILING}, "
+  "multi-dataset I/O ${H5PERF_HDF5_MULTI_DATASET}")

@@ -15,7 +15,7 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(_deb_depends python3 python3-matplotlib python3-numpy)
+set(_deb_depends python3 python3-jsonschema python3-matplotlib python3-numpy)
 # The package holding the mpiexec CMake found, e.g. openmpi-bin.
 get_filename_component(_mpiexec "${MPIEXEC_EXECUTABLE}" REALPATH)
 execute_process(COMMAND dpkg-query -S "${_mpiexec}" OUTPUT_VARIABLE _owner

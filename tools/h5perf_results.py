@@ -1,9 +1,11 @@
 """Reading h5perf results documents (docs/results.schema.json, versions 1, 2).
 
-Loads a file, checks what the companion tools rely on (a light check that
-ends in one ResultsError line, not a full schema validation) and derives the
-statistics the tools show. Standard library only: h5perf-compare must run
-where matplotlib and jsonschema are not installed. Nothing here prints.
+Loads a file, validates it against the schema (python3-jsonschema; every
+value the tools use has the type the schema gives it, and numbers are what
+h5perf writes: 64-bit integers and finite decimals), checks that no run is
+given twice, and derives the statistics the tools show. A document that
+fails is one ResultsError line; nothing is drawn or compared from it.
+Nothing here prints.
 """
 import json
 import math
@@ -153,7 +155,11 @@ class Results:
         self.doc = doc
         self.context = doc["context"]
         self.config = doc["config"]
-        self.runs = doc["runs"]
+        # An API's variants (HDF5's subfiling driver, multi-dataset calls:
+        # docs/hdf5.md) share their API's keys; the companion leaves them
+        # out, and says so (variant_note()).
+        self.variant_runs = [r for r in doc["runs"] if r.get("variant")]
+        self.runs = [r for r in doc["runs"] if not r.get("variant")]
         self.pattern = pattern_of(doc)
         self.block = self.pattern == "block"
         self.particles = self.pattern == "particles"
@@ -368,8 +374,7 @@ def measure_stats(run, measure):
     sizes = sizes if all(isinstance(b, int) and not isinstance(b, bool) and b > 0
                          for b in sizes) else None
     # A fastest time too small to divide by (a process with nothing to do)
-    # has no ratio; "fastest" is read leniently: the light check needs only
-    # "slowest".
+    # has no ratio (the schema makes "fastest" optional).
     spread = [s["slowest"] / s["fastest"] for s in ok
               if isinstance(s.get("fastest"), (int, float)) and not isinstance(s["fastest"], bool)
               and s["fastest"] >= sys.float_info.epsilon]
@@ -425,16 +430,43 @@ def short_names(paths):
     return out
 
 
+def variant_note(res):
+    """The note on the runs of API variants left out of res, or None."""
+    n = len(res.variant_runs)
+    if not n:
+        return None
+    kinds = []
+    for r in res.variant_runs:
+        if r["variant"] not in kinds:
+            kinds.append(r["variant"])
+    return ("note: '%s': %d run%s of API variants (%s) left out; h5perf's own report "
+            "compares them (docs/hdf5.md)" % (res.path, n, "" if n == 1 else "s",
+                                             "; ".join(kinds)))
+# The schema, beside this module where it is installed (share/h5perf), or
+# in docs/ of the source tree.
+HERE = os.path.dirname(os.path.realpath(__file__))
+SCHEMA_PATHS = (os.path.join(HERE, "results.schema.json"),
+                os.path.join(HERE, os.pardir, "docs", "results.schema.json"))
+# What h5perf writes: int64_t and finite doubles. A larger integer is no
+# count of bytes or seconds, and is more than a float holds.
+INT64 = (-(1 << 63), (1 << 63) - 1)
+_VALIDATOR = []
+
+
 def load(path):
-    """Reads and checks one document; raises ResultsError with a one-line
-    message that starts with the quoted path."""
+    """Reads and validates one document; raises ResultsError with a
+    one-line message that starts with the quoted path."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
     except OSError as e:
         raise ResultsError("'%s': cannot read: %s" % (path, e.strerror or e)) from None
     try:
-        doc = json.loads(raw, parse_constant=_no_constant)
+        doc = json.loads(raw, parse_constant=_no_constant, parse_int=_int64,
+                         parse_float=_finite)
+    except Beyond as e:
+        raise ResultsError("'%s': %s (h5perf writes 64-bit integers and finite decimals)"
+                           % (path, e)) from None
     except (ValueError, RecursionError) as e:
         raise ResultsError("'%s': not JSON: %s" % (path, _first_line(e))) from None
     try:
@@ -449,98 +481,104 @@ def _no_constant(name):
     raise ValueError("%s is not a JSON value" % name)
 
 
+class Beyond(ValueError):
+    """A number h5perf cannot have written."""
+
+
+def _int64(text):
+    value = int(text)
+    if not INT64[0] <= value <= INT64[1]:
+        raise Beyond("the integer %s%s is beyond 64 bits" % (
+            text[:20], "..." if len(text) > 20 else ""))
+    return value
+
+
+def _finite(text):
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise Beyond("the number %s%s is beyond a double" % (
+            text[:20], "..." if len(text) > 20 else ""))
+    return value
+
+
 def _first_line(e):
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
-# --- the light check ----------------------------------------------------------
-# Only what the tools compute with is checked, with the path of the offending
-# value in the message; context and config are shown as they are.
-
-def _expect(value, kind, where):
-    ok = {
-        "object": isinstance(value, dict),
-        "array": isinstance(value, list),
-        "string": isinstance(value, str),
-        # bool is an int in Python; JSON true is not a count.
-        "integer": isinstance(value, int) and not isinstance(value, bool),
-        "number": isinstance(value, (int, float)) and not isinstance(value, bool)
-                  and math.isfinite(value),
-    }[kind]
-    if not ok:
-        raise ResultsError("%s: expected %s %s, found %s" % (
-            where, "an" if kind[0] in "aeiou" else "a", kind, _json_type(value)))
-    return value
+def validator():
+    """The schema's validator (jsonschema, draft 2020-12), made once."""
+    if not _VALIDATOR:
+        import jsonschema
+        for path in SCHEMA_PATHS:
+            if os.path.exists(path):
+                with open(path, encoding="utf-8") as f:
+                    _VALIDATOR.append(jsonschema.Draft202012Validator(json.load(f)))
+                break
+        else:
+            raise ResultsError("the schema results.schema.json is not installed beside %s"
+                               % HERE)
+    return _VALIDATOR[0]
 
 
-def _json_type(value):
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    return {dict: "an object", list: "an array", str: "a string"}.get(type(value), "a number")
+def where(path):
+    """A JSON path as the messages write it: runs[0].measures[2].status."""
+    out = ""
+    for part in path:
+        out += "[%d]" % part if isinstance(part, int) else ("." if out else "") + str(part)
+    return out
 
 
-def _field(obj, key, kind, where):
-    if key not in obj:
-        raise ResultsError("%smissing '%s'" % (where + ": " if where else "", key))
-    return _expect(obj[key], kind, "%s.%s" % (where, key) if where else key)
-
-
-def _choice(obj, key, allowed, where):
-    value = _field(obj, key, "string", where)
-    if value not in allowed:
-        raise ResultsError("%s.%s: unknown value '%s' (expected one of %s)" % (
-            where, key, value, ", ".join(allowed)))
-    return value
-
-
-def _positive(obj, key, where, minimum=1):
-    value = _field(obj, key, "integer", where)
-    if value < minimum:
-        raise ResultsError("%s.%s: %d is below %d" % (where, key, value, minimum))
-    return value
+def deepest(errors):
+    """The most specific of the schema's errors: the deepest in the
+    document (an unknown config.pattern rather than the guide's keys its
+    "else" branch then misses), and within a oneOf the deepest of its
+    branches' (a time that is a string rather than "not valid under any of
+    the given schemas"). None without errors."""
+    if not errors:
+        return None
+    best = max(errors, key=lambda e: len(e.absolute_path))
+    inner = deepest(list(best.context or []))
+    return inner if inner is not None and len(inner.absolute_path) > len(best.absolute_path) \
+        else best
 
 
 def check_document(doc):
     """Raises ResultsError (without the file name) unless doc is a version 1
-    or 2 h5perf results document with well-formed runs (each with its layout,
-    with the block and particles patterns)."""
+    or 2 h5perf results document valid against the schema, without a run
+    given twice."""
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise ResultsError('not an h5perf results document (no "schema": "%s")' % SCHEMA)
     version = doc.get("schema_version")
     if version not in SCHEMA_VERSIONS or isinstance(version, bool):
         raise ResultsError("unsupported schema_version %s (supported: %s)" % (
             json.dumps(version), ", ".join(str(v) for v in SCHEMA_VERSIONS)))
-    _field(doc, "context", "object", "")
-    config = _field(doc, "config", "object", "")
-    pattern = _choice(config, "pattern", PATTERNS, "config") if "pattern" in config else "guide"
-    by_layout = pattern in LAYOUT_PATTERNS
-    if by_layout:
-        # config.block or config.particles
-        _field(config, pattern, "object", "config")
-    runs = _field(doc, "runs", "array", "")
+    error = deepest(list(validator().iter_errors(doc)))
+    if error is not None:
+        at = where(error.absolute_path)
+        raise ResultsError("%s%s" % (at + ": " if at else "", one_line(error.message)[:300]))
+    _check_runs_once(doc)
+
+
+def _check_runs_once(doc):
+    """Each run once: the guide's by (processes, transfer size, API), the
+    block and particles patterns' by (processes, layout, API, placement)
+    (their runs of one process count share a transfer size)."""
+    by_layout = pattern_of(doc) in LAYOUT_PATTERNS
     seen = set()
-    for i, run in enumerate(runs):
-        where = "runs[%d]" % i
-        _check_run(_expect(run, "object", where), where)
+    for i, run in enumerate(doc["runs"]):
         if by_layout:
-            # Runs of one process count share their transfer size; placed
-            # runs of one layout and API differ by their placement.
-            layout = _choice(run, "layout", LAYOUTS, where)
-            for k in PLACEMENT_KEYS:
-                if k in run:
-                    _positive(run, k, where, minimum=0)
             pair = run_placement(run)
-            key = (run["processes"], layout, run["api"]) + pair
-            what = "layout %s" % layout
+            key = (run["processes"], run.get("layout"), run["api"]) + pair
+            what = "layout %s" % run.get("layout")
             placed = ", align_data %d, shift %d" % pair if pair != PACKED else ""
         else:
             key = (run["processes"], run["transfer_size"], run["api"])
             what, placed = "transfer size %s" % format_size(key[1]), ""
+        # An API's variants (docs/hdf5.md) are runs of their own.
+        key += (run.get("variant"),)
         if key in seen:
-            raise ResultsError("%s: second run of %d processes, %s, %s%s" % (
-                where, key[0], what, key[2], placed))
+            raise ResultsError("runs[%d]: second run of %d processes, %s, %s%s" % (
+                i, key[0], what, key[2], placed))
         seen.add(key)
 
 
@@ -555,39 +593,3 @@ def check_one_pattern(inputs, verb):
                 "'%s' has the %s pattern's results and '%s' the %s pattern's: they measure "
                 "different things and are not %s" % (
                     inputs[0].path, inputs[0].pattern, res.path, res.pattern, verb))
-
-
-def _check_run(run, where):
-    _positive(run, "processes", where)
-    _positive(run, "transfer_size", where)
-    _choice(run, "api", APIS, where)
-    _positive(run, "bytes", where)
-    _choice(run, "status", STATUSES, where)
-    for j, line in enumerate(_field(run, "errors", "array", where)):
-        _expect(line, "string", "%s.errors[%d]" % (where, j))
-    names = set()
-    for j, m in enumerate(_field(run, "measures", "array", where)):
-        mwhere = "%s.measures[%d]" % (where, j)
-        name = _choice(_expect(m, "object", mwhere), "measure", MEASURES, mwhere)
-        if name in names:
-            raise ResultsError("%s: second '%s' measure in this run" % (mwhere, name))
-        names.add(name)
-        _choice(m, "status", STATUSES, mwhere)
-        for k, s in enumerate(_field(m, "samples", "array", mwhere)):
-            _check_sample(s, "%s.samples[%d]" % (mwhere, k))
-
-
-def _check_sample(s, where):
-    _expect(s, "object", where)
-    _positive(s, "iteration", where)
-    status = _choice(s, "status", STATUSES, where)
-    _positive(s, "bytes", where, minimum=0)
-    if "seconds" not in s:
-        raise ResultsError("%s: missing 'seconds'" % where)
-    if s["seconds"] is None:
-        if status == "ok":
-            raise ResultsError("%s: status 'ok' but seconds is null" % where)
-        return
-    seconds = _expect(s["seconds"], "object", where + ".seconds")
-    if _field(seconds, "slowest", "number", where + ".seconds") < 0:
-        raise ResultsError("%s.seconds.slowest: negative time" % where)

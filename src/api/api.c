@@ -1,12 +1,15 @@
 /* The table of api.h, built from H5PERF_APIS. */
 #include "api/api.h"
 
+#include "cli/config.h"
+
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 const struct api_desc api_descs[API_COUNT] = {
-#define API_DESC(id, key, report, err, suffix, caps, limit, over, model, hint)                     \
-    [API_##id] = {API_##id, #key, report, err, suffix, caps, limit, over, model, hint},
+#define API_DESC(id, key, report, err, suffix, caps, limit, over, model, hint, opts)               \
+    [API_##id] = {API_##id, #key, report, err, suffix, caps, limit, over, model, hint, opts},
     H5PERF_APIS(API_DESC)
 #undef API_DESC
 };
@@ -32,7 +35,7 @@ int api_find(const char *s, size_t len)
 const char *api_key_list(void)
 {
     static const char list[] =
-#define API_KEY(id, key, report, err, suffix, caps, limit, over, model, hint) ", " #key
+#define API_KEY(id, key, report, err, suffix, caps, limit, over, model, hint, opts) ", " #key
         H5PERF_APIS(API_KEY)
 #undef API_KEY
         ;
@@ -75,4 +78,59 @@ int api_ratios(unsigned apis, bool report, int out[API_COUNT])
             out[n++] = a;
         }
     return n;
+}
+
+unsigned api_variants(const struct config *c, enum api_id api)
+{
+    const struct api_opts *o = api_descs[api].opts;
+    return o ? o->chosen(c) : 1u;
+}
+
+const struct api_variant *api_variant(enum api_id api, int v)
+{
+    const struct api_opts *o = api_descs[api].opts;
+    return o && v >= 0 && v < o->nvariants ? &o->variants[v] : NULL;
+}
+
+const char *api_report_name(enum api_id api, int v)
+{
+    const struct api_variant *var = api_variant(api, v);
+    return var ? var->report_name : api_descs[api].report_name;
+}
+
+int api_variant_per_process(enum api_id api, int v)
+{
+    const struct api_variant *var = api_variant(api, v);
+    return var ? var->per_process : 0;
+}
+
+void api_variant_text(enum api_id api, int v, const char *what, char *buf, size_t len)
+{
+    const struct api_variant *var = api_variant(api, v);
+    if (var && var->label)
+        snprintf(buf, len, "%s%s%s", what, what[0] ? ", " : "", var->label);
+    else
+        snprintf(buf, len, "%s", what);
+}
+
+int api_need_threads(const struct config *c)
+{
+    for (int a = 0; a < API_COUNT; a++) {
+        const struct api_opts *o = api_descs[a].opts;
+        unsigned bits = o && (!c->apis || (c->apis & API_BIT(a))) ? o->chosen(c) : 0;
+        for (int v = 0; o && v < o->nvariants; v++)
+            if ((bits >> v & 1u) && o->variants[v].threads)
+                return a;
+    }
+    return -1;
+}
+
+int64_t api_view_bytes(enum api_id a, bool collective, int64_t runs)
+{
+    const struct api_desc *d = api_desc(a);
+    bool view = d && ((d->caps & API_CAP_FILE_VIEW) ||
+                      (collective && (d->caps & API_CAP_FILE_VIEW_COLLECTIVE)));
+    if (!view || runs <= 1)
+        return 0;
+    return runs > INT64_MAX / API_VIEW_RUN_BYTES ? INT64_MAX : runs * API_VIEW_RUN_BYTES;
 }

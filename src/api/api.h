@@ -26,32 +26,108 @@ enum {
     /* The API the libraries layered over it are measured against (raw
      * MPI-IO): the reports' "over MPI-IO" ratios. */
     API_CAP_REFERENCE = 1u << 3,
+    /* Its limit on the bytes of one call (max_call_bytes) is on a whole
+     * step, which it moves in one call whatever its pieces (PnetCDF's varn);
+     * else on each contiguous piece (MPI-IO counts a view's pieces). */
+    API_CAP_LIMIT_PER_STEP = 1u << 4,
+    /* A call of several runs goes through an MPI-IO file view, which the
+     * MPI-IO library flattens in memory, API_VIEW_RUN_BYTES per run (MPI-IO,
+     * PnetCDF); with -C only (HDF5, whose independent calls go run by run). */
+    API_CAP_FILE_VIEW = 1u << 5,
+    API_CAP_FILE_VIEW_COLLECTIVE = 1u << 6,
+    /* Its library may return from a read without the data and without an
+     * error: PnetCDF and HDF5 pass on the success ompio reports with a short
+     * count (HDF5 takes it for the end of the file), and a collective MPI-IO
+     * write whose aggregator failed reports success on every process and
+     * leaves a hole that reads back with a full count; the engine probes
+     * the buffer after each read (phase.c). */
+    API_CAP_QUIET_SHORT_READ = 1u << 7,
 };
+
+struct config;
+struct jsonw;
+struct opt_row;
+struct cli_msg;
+
+/* One way an API can carry out a run point, chosen by the API's own
+ * options (docs/design.md, "Options"): HDF5's file driver and its
+ * multi-dataset calls. Each chosen variant of an API is a run point of its
+ * own; variant 0 is the API's default, which every API without options
+ * has alone. */
+struct api_variant {
+    /* After the layout or transfer size in reports, the results' "variant":
+     * "subfiled"; NULL for variant 0. */
+    const char *label;
+    const char *report_name; /* the guide's "IO API =" text */
+    /* The variant a file of one process (a layout's file per process) runs
+     * instead: itself, or one without what serves shared files only. */
+    int per_process;
+    /* Moves step k of every variable of a file in one call
+     * (backend_ops.transfer_vars); the engine begins every variable first. */
+    bool joins_vars;
+    /* Needs MPI initialised with MPI_THREAD_MULTIPLE. */
+    bool threads;
+};
+
+/* The options an API owns, as a pattern owns its rows: named --PREFIX.NAME
+ * in IOR's manner, refused when -A does not select the API, taken by
+ * every pattern; and the variants they choose. */
+struct api_opts {
+    const char *prefix;                 /* "hdf5": its rows are --hdf5.NAME */
+    const char *help_heading;           /* --help's heading of its rows */
+    const struct opt_row *const *rows;  /* NULL after the last */
+    const struct api_variant *variants; /* [nvariants] */
+    int nvariants;
+    /* The variants a configuration asks for (bits 1 << v, never 0); before
+     * or after its defaults. */
+    unsigned (*chosen)(const struct config *c);
+    /* Refusals of how its options combine, after parsing. Returns 0, or -1
+     * with m. */
+    int (*finish)(const struct config *c, struct cli_msg *m);
+    /* Its part of a run's results (the object of its key), for variant v. */
+    void (*json_run)(struct jsonw *w, int v);
+    /* The option (enum opt_id) whose values choose the variants that need
+     * threads, for the refusal where MPI provides none. */
+    int threads_option;
+};
+/* What an MPI-IO library holds per contiguous run of a call's file view:
+ * measured 40 bytes with Open MPI 4.1.4's ompio, for MPI-IO, PnetCDF and
+ * HDF5 with -C alike (docs/differences.md, "Memory"). */
+#define API_VIEW_RUN_BYTES 40
 
 /* X(ID, key, report name, error name, file suffix, capabilities, the most
  * bytes one call may move (0: no limit), the API it is layered over (-1:
  * none), its model of its files (model.h; NULL: a flat file), how to get it
- * into a build when it is optional (NULL: always built)). The key is -A's
- * word and the name in JSON and CSV; the report name is the original's "IO
- * API =" text; the error name starts error lines. */
+ * into a build when it is optional (NULL: always built), its own options
+ * (NULL: none)). The key is -A's word and the name in JSON and CSV; the
+ * report name is the original's "IO API =" text; the error name starts
+ * error lines. */
 #define H5PERF_APIS(X)                                                                             \
-    X(POSIX, posix, "POSIX", "POSIX", ".posix", API_CAP_FLAT_FILE, 0, -1, NULL, NULL)              \
+    X(POSIX, posix, "POSIX", "POSIX", ".posix", API_CAP_FLAT_FILE, 0, -1, NULL, NULL, NULL)        \
     X(MPIIO, mpiio, "MPIO", "MPI-IO", ".mpio",                                                     \
-      API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE, INT64_C(2147483647),          \
-      API_POSIX, NULL, NULL)                                                                       \
+      API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE | API_CAP_FILE_VIEW |          \
+          API_CAP_QUIET_SHORT_READ,                                                                \
+      INT64_C(2147483647), API_POSIX, NULL, NULL, NULL)                                            \
     X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
-      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0, API_MPIIO, &hdf5_model, NULL)            \
+      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_FILE_VIEW_COLLECTIVE |             \
+          API_CAP_QUIET_SHORT_READ,                                                                \
+      0, API_MPIIO, &hdf5_model, NULL, &hdf5_opts)                                                 \
     X(PNETCDF, pnetcdf, "PnetCDF", "PnetCDF", ".nc",                                               \
-      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET, 0, API_MPIIO, &pnetcdf_model,               \
-      "configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed")
+      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_LIMIT_PER_STEP |                   \
+          API_CAP_FILE_VIEW | API_CAP_QUIET_SHORT_READ,                                            \
+      INT64_C(2147483647), API_MPIIO, &pnetcdf_model,                                              \
+      "configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed", NULL)
 
 enum api_id {
-#define API_ENUM(id, key, report, err, suffix, caps, limit, over, model, hint) API_##id,
+#define API_ENUM(id, key, report, err, suffix, caps, limit, over, model, hint, opts) API_##id,
     H5PERF_APIS(API_ENUM)
 #undef API_ENUM
         API_COUNT
 };
 #define API_BIT(id) (1u << (id))
+
+/* The APIs' own options (api/hdf5_options.c). */
+extern const struct api_opts hdf5_opts;
 
 struct api_desc {
     enum api_id id;
@@ -64,6 +140,7 @@ struct api_desc {
     int over;                      /* the API it is layered over, or -1 */
     const struct api_model *model; /* its files when not flat (model.h), or NULL */
     const char *build_hint;        /* how to build it in, when optional */
+    const struct api_opts *opts;   /* its own options and variants, or NULL */
 };
 
 /* The table, indexed by enum api_id (backends point at their entry). */
@@ -83,6 +160,10 @@ const char *api_key_list(void);
  * (docs/pnetcdf.md); the others always are. */
 bool api_built(enum api_id id);
 
+/* The memory the MPI-IO layer of API a holds for a call of runs
+ * contiguous runs (collective: -C). */
+int64_t api_view_bytes(enum api_id a, bool collective, int64_t runs);
+
 /* The API with API_CAP_REFERENCE. */
 int api_reference(void);
 
@@ -92,6 +173,25 @@ int api_reference(void);
  * true: the default APIs' first), or in words' order (the APIs layered
  * over the reference, then the reference over its own base). */
 int api_ratios(unsigned apis, bool report, int out[API_COUNT]);
+
+/* The variants of api that c asks for (bits 1 << v; 1: the default
+ * alone), and variant v of api (v = 0 of an API without options: its
+ * default, named by the table). */
+unsigned api_variants(const struct config *c, enum api_id api);
+const struct api_variant *api_variant(enum api_id api, int v);
+
+/* The report name of api's variant v ("PHDF5 (w/subfiling driver)"). */
+const char *api_report_name(enum api_id api, int v);
+
+/* The variant whose files are each a process's own (api_variant.per_process). */
+int api_variant_per_process(enum api_id api, int v);
+
+/* "shared" or "shared, subfiled": what, then variant v's label. */
+void api_variant_text(enum api_id api, int v, const char *what, char *buf, size_t len);
+
+/* Does a chosen variant of an API -A selects (any, before the defaults)
+ * need MPI_THREAD_MULTIPLE? Returns the API, or -1. */
+int api_need_threads(const struct config *c);
 
 /* The APIs run when -A is not given: the original's three (PnetCDF only
  * when -A names it). */

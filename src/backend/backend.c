@@ -34,6 +34,10 @@ int backend_check_table(void)
         if (b->desc != api_desc((enum api_id)i) || !b->open || !b->var_begin || !b->transfer ||
             !b->var_end || !b->close || !b->check_source || !b->check || !b->version)
             return -1;
+        /* A variant that joins variables needs the call that does. */
+        for (int v = 0; api_variant((enum api_id)i, v); v++)
+            if (api_variant((enum api_id)i, v)->joins_vars && !b->transfer_vars)
+                return -1;
     }
     return 0;
 }

@@ -21,6 +21,10 @@
  * to write its variables again in place (--repeat overwrite). */
 enum backend_mode { BACKEND_WRITE, BACKEND_READ, BACKEND_REWRITE };
 
+/* The longest prefix of the names of a file's side files (side_name), and
+ * its terminating NUL. */
+#define BACKEND_SIDE_MAX 32
+
 /* What a backend's check found wrong. */
 enum { BACKEND_REFUSED = -1, BACKEND_REFUSED_CHUNKS = -2 };
 
@@ -31,6 +35,12 @@ struct backend_settings {
     bool fsync;               /* --fsync: flush before closing a written file */
     bool direct;              /* --direct: POSIX with O_DIRECT */
     int64_t align, threshold; /* -a, -T: HDF5's alignment (-a: PnetCDF's too) */
+    int variant;              /* the run point's variant of the API (api/api.h) */
+    /* HDF5's own options (api/hdf5_options.h): the subfiling driver's
+     * stripe and I/O concentrators per host; 0: HDF5's (or its
+     * environment's). */
+    int64_t hdf5_stripe;
+    int hdf5_ioc_per_node;
 };
 
 struct backend_ctx {
@@ -60,13 +70,25 @@ struct backend_ops {
                 enum backend_mode mode, bool may_truncate, const struct plan *plan, struct err *e);
     /* Prepares variable var for the steps acc describes (this process's,
      * in the current phase): creates or opens it, builds datatypes, views
-     * and selections that serve every step. */
+     * and selections that serve every step. Variables are begun one at a
+     * time, or all of them before any step with transfer_vars. */
     int (*var_begin)(struct backend_file *f, int var, const struct plan_access *acc, struct err *e);
-    /* Moves one I/O step of the current variable to or from buf (the
+    /* Moves one I/O step of variable s->var (begun) to or from buf (the
      * step's s->bytes, already offset by s->mem_off). */
     int (*transfer)(struct backend_file *f, const struct plan_step *s, void *buf, struct err *e);
-    /* Releases what var_begin built. */
+    /* Releases what var_begin built for the earliest variable begun and not
+     * ended. */
     int (*var_end)(struct backend_file *f, struct err *e);
+    /* Optional, for the variants with joins_vars (api/api.h; NULL: none):
+     * moves the n steps (each of another variable, begun) in one call,
+     * steps[i]'s bytes at bufs[i] (offset by its mem_off). */
+    int (*transfer_vars)(struct backend_file *f, const struct plan_step *steps, int n,
+                         void *const *bufs, struct err *e);
+    /* Optional (NULL: none). Local, after the file was created: the files
+     * the library made beside it (HDF5's subfiles), named path, then this
+     * prefix, then '_' or '.' and more; "" for none. At most
+     * BACKEND_SIDE_MAX - 1 bytes. */
+    void (*side_name)(struct backend_file *f, char *buf, size_t len);
     /* Closes and frees f, also after errors (f may be NULL: no-op). */
     int (*close)(struct backend_file *f, struct err *e);
     /* Local, before a --read-only run reads anything: can the existing

@@ -1,42 +1,24 @@
-/* Parallel HDF5 backend through the MPI-IO driver: one dataset per
- * variable of the plan (its name, a path whose groups are created; its
+/* Parallel HDF5 backend through the MPI-IO or the subfiling driver (the
+ * run point's variant, api/hdf5_options.h; phdf5_driver.c): one dataset
+ * per variable of the plan (its name, a path whose groups are created; its
  * little-endian type, shape and chunks; never filled unless the plan keeps
  * the library's fill, as the guide's datasets do, docs/original.md §5.3),
  * each step a union of hyperslabs (a step of the last one's shape moves it
  * with H5Soffset_simple), independent or collective transfer property list
- * (docs/original.md §4.2). Must not print, time or exit; HDF5's automatic
- * error printing is turned off by the engine and the stack becomes one
- * line. */
-#include "backend/backend.h"
+ * (docs/original.md §4.2); with multi-dataset I/O, step k of every
+ * variable in one H5Dwrite_multi or H5Dread_multi (docs/hdf5.md). Must not
+ * print, time or exit; HDF5's automatic error printing is turned off by
+ * the engine and the stack becomes one line. */
+#include "backend/phdf5.h"
 
-#include <hdf5.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct backend_file {
-    hid_t file, fapl, dxpl;
-    enum backend_mode mode;
-    bool writing; /* the current step writes (a read-write file moves both ways) */
-    const char *path;
-    const struct plan *plan;
-    struct plan_var var; /* the current variable */
-    int var_no;
-    hid_t dset, fspace, mspace, type;
-    /* The hyperslab selected last (a step of one piece): a step of the
-     * same shape moves it with H5Soffset_simple instead of selecting anew. */
-    bool selected;
-    struct model_slab sel;
-    bool sync; /* --fsync after a write phase: H5Fflush (MPI_File_sync) before closing */
-    /* The last transfer called H5Dwrite or H5Dread, which left what HDF5
-     * did in dxpl (phdf5_io_mode()). */
-    bool called;
-};
-
 /* Records the HDF5 error stack. Call it before any cleanup: every HDF5 API
  * call, H5Pclose and H5Sclose included, clears the stack first. */
-static int phdf5_fail(struct backend_file *f, const char *op, struct err *e)
+int phdf5_fail(struct backend_file *f, const char *op, struct err *e)
 {
     return err_hdf5(e, op, f->path, -1, -1);
 }
@@ -45,8 +27,9 @@ static int phdf5_props(struct backend_file *f, const struct backend_ctx *ctx, st
 {
     const struct backend_settings *c = ctx->set;
     f->fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (f->fapl < 0 || H5Pset_fapl_mpio(f->fapl, ctx->comm, ctx->info) < 0 ||
-        H5Pset_alignment(f->fapl, (hsize_t)c->threshold, (hsize_t)c->align) < 0)
+    if (f->fapl < 0 || phdf5_driver(f, ctx, e) < 0)
+        return -1;
+    if (H5Pset_alignment(f->fapl, (hsize_t)c->threshold, (hsize_t)c->align) < 0)
         return phdf5_fail(f, "file access properties", e);
     f->dxpl = H5Pcreate(H5P_DATASET_XFER);
     if (f->dxpl < 0 || (c->collective && H5Pset_dxpl_mpio(f->dxpl, H5FD_MPIO_COLLECTIVE) < 0))
@@ -62,9 +45,22 @@ static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, 
 {
     *out = NULL;
     struct backend_file *f = calloc(1, sizeof *f);
-    if (!f)
+    struct phdf5_var *vars = calloc((size_t)(plan->nvars > 0 ? plan->nvars : 1), sizeof *vars);
+    if (!f || !vars) {
+        free(f);
+        free(vars);
         return err_set(e, "HDF5", "open", path, -1, -1, "out of memory");
-    f->file = f->fapl = f->dxpl = f->dset = f->fspace = f->mspace = H5I_INVALID_HID;
+    }
+    f->file = f->fapl = f->dxpl = H5I_INVALID_HID;
+    f->vars = vars;
+    f->order = calloc((size_t)(plan->nvars > 0 ? plan->nvars : 1), sizeof *f->order);
+    if (!f->order) {
+        free(f);
+        free(vars);
+        return err_set(e, "HDF5", "open", path, -1, -1, "out of memory");
+    }
+    for (int v = 0; v < plan->nvars; v++)
+        vars[v].dset = vars[v].fspace = vars[v].mspace = H5I_INVALID_HID;
     f->mode = mode;
     f->path = path;
     f->plan = plan;
@@ -124,13 +120,13 @@ static bool phdf5_chunked(const struct plan_var *v)
     return v->chunk[0] > 0;
 }
 
-/* Creates the current variable's dataset: chunked if the plan says so,
- * never filled unless it keeps the library's fill (the guide's datasets,
- * which parallel HDF5 then fills when it creates them chunked), its
- * groups made on the way. */
-static int phdf5_create(struct backend_file *f, struct err *e)
+/* Creates variable x's dataset: chunked if the plan says so, never filled
+ * unless it keeps the library's fill (the guide's datasets, which parallel
+ * HDF5 then fills when it creates them chunked), its groups made on the
+ * way. */
+static int phdf5_create(struct backend_file *f, struct phdf5_var *x, struct err *e)
 {
-    const struct plan_var *v = &f->var;
+    const struct plan_var *v = &x->var;
     hid_t dcpl = H5P_DEFAULT, lcpl = H5P_DEFAULT;
     if (phdf5_chunked(v) || !v->library_fill) {
         hsize_t chunk[MODEL_MAX_DIMS];
@@ -147,31 +143,33 @@ static int phdf5_create(struct backend_file *f, struct err *e)
     }
     if (strchr(v->name, '/') &&
         ((lcpl = H5Pcreate(H5P_LINK_CREATE)) < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0))
-        f->dset = H5I_INVALID_HID;
+        x->dset = H5I_INVALID_HID;
     else
-        f->dset = H5Dcreate2(f->file, v->name, f->type, f->fspace, lcpl, dcpl, H5P_DEFAULT);
-    if (f->dset < 0)
+        x->dset = H5Dcreate2(f->file, v->name, x->type, x->fspace, lcpl, dcpl, H5P_DEFAULT);
+    if (x->dset < 0)
         phdf5_fail(f, "create dataset", e);
     if (dcpl != H5P_DEFAULT)
         H5Pclose(dcpl);
     if (lcpl >= 0 && lcpl != H5P_DEFAULT)
         H5Pclose(lcpl);
-    return f->dset < 0 ? -1 : 0;
+    return x->dset < 0 ? -1 : 0;
 }
 
+/* Variables are ended in the order they were begun (backend.h). */
 static int phdf5_var_begin(struct backend_file *f, int var, const struct plan_access *acc,
                            struct err *e)
 {
     (void)acc;
-    plan_var(f->plan, var, &f->var);
-    f->var_no = var;
-    f->type = phdf5_type(&f->var);
-    f->selected = false;
-    if ((f->fspace = phdf5_space(f->var.ndims, f->var.dims)) < 0)
+    struct phdf5_var *x = &f->vars[var];
+    plan_var(f->plan, var, &x->var);
+    x->type = phdf5_type(&x->var);
+    x->selected = false;
+    f->order[f->nbegun++] = var;
+    if ((x->fspace = phdf5_space(x->var.ndims, x->var.dims)) < 0)
         return phdf5_fail(f, "dataspace", e);
     if (f->mode == BACKEND_WRITE)
-        return phdf5_create(f, e);
-    if ((f->dset = H5Dopen2(f->file, f->var.name, H5P_DEFAULT)) < 0)
+        return phdf5_create(f, x, e);
+    if ((x->dset = H5Dopen2(f->file, x->var.name, H5P_DEFAULT)) < 0)
         return phdf5_fail(f, "open dataset", e);
     return 0;
 }
@@ -243,23 +241,25 @@ static hid_t phdf5_union(hid_t space, const struct model_slab *all, int lo, int 
     return u;
 }
 
-/* The file and memory selections of step s: the union of its slabs'
- * hyperslabs; memory the shape of a single piece, else one dimension. */
-static int phdf5_select(struct backend_file *f, const struct plan_step *s, struct err *e)
+/* The file and memory selections of step s in its variable x: the union
+ * of its slabs' hyperslabs; memory the shape of a single piece, else one
+ * dimension. */
+static int phdf5_select(struct backend_file *f, struct phdf5_var *x, const struct plan_step *s,
+                        struct err *e)
 {
     const struct model_slab *all = plan_slabs(s);
     int64_t elems = 0;
     for (int i = 0; i < s->nslabs; i++)
         elems += model_slab_elems(&all[i]);
-    if (s->nslabs == 1 && f->selected && phdf5_same_shape(&f->sel, &all[0])) {
+    if (s->nslabs == 1 && x->selected && phdf5_same_shape(&x->sel, &all[0])) {
         hssize_t off[MODEL_MAX_DIMS];
-        for (int d = 0; d < f->sel.ndims; d++)
-            off[d] = (hssize_t)(all[0].start[d] - f->sel.start[d]);
-        return H5Soffset_simple(f->fspace, off) < 0 ? phdf5_fail(f, "offset selection", e) : 0;
+        for (int d = 0; d < x->sel.ndims; d++)
+            off[d] = (hssize_t)(all[0].start[d] - x->sel.start[d]);
+        return H5Soffset_simple(x->fspace, off) < 0 ? phdf5_fail(f, "offset selection", e) : 0;
     }
-    f->selected = false;
-    if (f->mspace >= 0)
-        H5Sclose(f->mspace);
+    x->selected = false;
+    if (x->mspace >= 0)
+        H5Sclose(x->mspace);
     int64_t mdims[MODEL_MAX_DIMS] = {elems, 0, 0};
     int mnd = 1;
     if (s->nslabs == 1) {
@@ -268,30 +268,30 @@ static int phdf5_select(struct backend_file *f, const struct plan_step *s, struc
             mdims[d] = all[0].count[d] * all[0].block[d];
     }
     hssize_t zero[MODEL_MAX_DIMS] = {0, 0, 0};
-    if ((f->mspace = phdf5_space(mnd, mdims)) < 0 || H5Soffset_simple(f->fspace, zero) < 0)
+    if ((x->mspace = phdf5_space(mnd, mdims)) < 0 || H5Soffset_simple(x->fspace, zero) < 0)
         return phdf5_fail(f, "dataspace", e);
     /* A process without data selects nothing and still takes part. */
     if (elems == 0) {
-        if (H5Sselect_none(f->fspace) < 0 || H5Sselect_none(f->mspace) < 0)
+        if (H5Sselect_none(x->fspace) < 0 || H5Sselect_none(x->mspace) < 0)
             return phdf5_fail(f, "select none", e);
         return 0;
     }
     if (s->nslabs > PHDF5_UNION_LEAF) {
-        hid_t u = phdf5_union(f->fspace, all, 0, s->nslabs);
+        hid_t u = phdf5_union(x->fspace, all, 0, s->nslabs);
         if (u < 0)
             return phdf5_fail(f, "select hyperslabs", e);
-        H5Sclose(f->fspace);
-        f->fspace = u;
+        H5Sclose(x->fspace);
+        x->fspace = u;
     }
     for (int i = 0, n = 0; s->nslabs <= PHDF5_UNION_LEAF && i < s->nslabs; i++) {
         if (model_slab_elems(&all[i]) == 0)
             continue;
-        if (phdf5_hyperslab(f->fspace, n++ == 0 ? H5S_SELECT_SET : H5S_SELECT_OR, &all[i]) < 0)
+        if (phdf5_hyperslab(x->fspace, n++ == 0 ? H5S_SELECT_SET : H5S_SELECT_OR, &all[i]) < 0)
             return phdf5_fail(f, "select hyperslab", e);
     }
     if (s->nslabs == 1) {
-        f->sel = all[0];
-        f->selected = true;
+        x->sel = all[0];
+        x->selected = true;
     }
     return 0;
 }
@@ -308,38 +308,106 @@ static int phdf5_transfer_fail(struct backend_file *f, const struct plan_step *s
             (size_t)snprintf(at + used, sizeof at - used, "%s%" PRId64, i ? "," : "", sl->start[i]);
     return err_hdf5_ctx(e, f->writing ? "write" : "read", f->path, -1, s->bytes,
                         "transfer %" PRId64 " of '%s', %" PRId64 " bytes from element (%s)",
-                        s->index, f->var.name, s->bytes, at);
+                        s->index, f->vars[s->var].var.name, s->bytes, at);
+}
+
+/* An empty dataset has no storage to move to (HDF5 fails on its undefined
+ * address): the file per process of a process without data, which no
+ * other process opens. */
+static bool phdf5_empty(const struct phdf5_var *x)
+{
+    return model_product(x->var.ndims, x->var.dims) == 0;
 }
 
 static int phdf5_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                           struct err *e)
 {
+    struct phdf5_var *x = &f->vars[s->var];
     f->writing = s->write;
-    /* An empty dataset has no storage to move to (HDF5 fails on its
-     * undefined address): the file per process of a process without
-     * data, which no other process opens. */
     f->called = false;
-    if (model_product(f->var.ndims, f->var.dims) == 0)
+    if (phdf5_empty(x))
         return 0;
-    if (phdf5_select(f, s, e) < 0)
+    if (phdf5_select(f, x, s, e) < 0)
         return -1;
-    herr_t rc = f->writing ? H5Dwrite(f->dset, f->type, f->mspace, f->fspace, f->dxpl, buf)
-                           : H5Dread(f->dset, f->type, f->mspace, f->fspace, f->dxpl, buf);
+    herr_t rc = f->writing ? H5Dwrite(x->dset, x->type, x->mspace, x->fspace, f->dxpl, buf)
+                           : H5Dread(x->dset, x->type, x->mspace, x->fspace, f->dxpl, buf);
     f->called = rc >= 0;
     return rc < 0 ? phdf5_transfer_fail(f, s, e) : 0;
 }
 
+/* The variables' steps in one H5Dwrite_multi or H5Dread_multi (HDF5 1.14);
+ * steps of both directions (a read-write phase) one by one. */
+static int phdf5_transfer_vars(struct backend_file *f, const struct plan_step *steps, int n,
+                               void *const *bufs, struct err *e)
+{
+    f->called = false;
+    for (int i = 1; i < n; i++)
+        if (steps[i].write != steps[0].write) {
+            int rc = 0;
+            for (int k = 0; k < n; k++)
+                rc = phdf5_transfer(f, &steps[k], bufs[k], e) < 0 ? -1 : rc;
+            return rc;
+        }
+    f->writing = n > 0 && steps[0].write;
+#if H5_VERSION_GE(1, 14, 0)
+    hid_t *ids = malloc(4 * (size_t)(n > 0 ? n : 1) * sizeof *ids);
+    void **mem = malloc((size_t)(n > 0 ? n : 1) * sizeof *mem);
+    if (!ids || !mem) {
+        free(ids);
+        free(mem);
+        return err_set(e, "HDF5", f->writing ? "write" : "read", f->path, -1, -1, "out of memory");
+    }
+    hid_t *dsets = ids, *types = ids + n, *mspaces = ids + 2 * n, *fspaces = ids + 3 * n;
+    size_t count = 0;
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        struct phdf5_var *x = &f->vars[steps[i].var];
+        if (phdf5_empty(x))
+            continue;
+        rc = phdf5_select(f, x, &steps[i], e);
+        dsets[count] = x->dset;
+        types[count] = x->type;
+        mspaces[count] = x->mspace;
+        fspaces[count] = x->fspace;
+        mem[count++] = bufs[i];
+    }
+    if (rc == 0 && count > 0) {
+        herr_t h = f->writing ? H5Dwrite_multi(count, dsets, types, mspaces, fspaces, f->dxpl,
+                                               (const void **)mem)
+                              : H5Dread_multi(count, dsets, types, mspaces, fspaces, f->dxpl, mem);
+        f->called = h >= 0;
+        if (h < 0)
+            rc = phdf5_transfer_fail(f, &steps[0], e);
+    }
+    free(ids);
+    free(mem);
+    return rc;
+#else
+    (void)steps, (void)n, (void)bufs;
+    return err_set(e, "HDF5", "write", f->path, -1, -1,
+                   "this HDF5 has no multi-dataset I/O (validation missed it)");
+#endif
+}
+
+static void phdf5_var_release(struct phdf5_var *x)
+{
+    if (x->fspace >= 0)
+        H5Sclose(x->fspace);
+    if (x->mspace >= 0)
+        H5Sclose(x->mspace);
+    x->dset = x->fspace = x->mspace = H5I_INVALID_HID;
+    x->selected = false;
+}
+
 static int phdf5_var_end(struct backend_file *f, struct err *e)
 {
+    if (f->nended >= f->nbegun)
+        return 0;
+    struct phdf5_var *x = &f->vars[f->order[f->nended++]];
     int rc = 0;
-    if (f->dset >= 0 && H5Dclose(f->dset) < 0)
+    if (x->dset >= 0 && H5Dclose(x->dset) < 0)
         rc = phdf5_fail(f, "close dataset", e); /* before H5Sclose clears the stack */
-    if (f->fspace >= 0)
-        H5Sclose(f->fspace);
-    if (f->mspace >= 0)
-        H5Sclose(f->mspace);
-    f->dset = f->fspace = f->mspace = H5I_INVALID_HID;
-    f->selected = false;
+    phdf5_var_release(x);
     return rc;
 }
 
@@ -348,8 +416,9 @@ static int phdf5_close(struct backend_file *f, struct err *e)
     if (!f)
         return 0;
     int rc = 0;
-    if (f->dset >= 0 || f->fspace >= 0 || f->mspace >= 0)
-        rc = phdf5_var_end(f, e);
+    while (f->nended < f->nbegun)
+        if (phdf5_var_end(f, e) < 0)
+            rc = -1;
     /* Collective on every process that opened the file, like H5Fclose. */
     if (f->sync && f->file >= 0 && H5Fflush(f->file, H5F_SCOPE_GLOBAL) < 0)
         rc = phdf5_fail(f, "flush (--fsync)", e);
@@ -359,6 +428,8 @@ static int phdf5_close(struct backend_file *f, struct err *e)
         H5Pclose(f->dxpl);
     if (f->fapl >= 0)
         H5Pclose(f->fapl);
+    free(f->vars);
+    free(f->order);
     free(f);
     return rc;
 }
@@ -436,7 +507,8 @@ static int phdf5_check_source(const char *path, const struct plan *plan, char *w
 static int phdf5_check(const struct backend_settings *set, const struct plan *plan,
                        const struct pattern_measure *m, char *why, size_t len)
 {
-    (void)set;
+    if (phdf5_driver_check(set, why, len) != 0)
+        return BACKEND_REFUSED;
     for (int d = 0; d < plan->nvars; d++) {
         struct plan_var v;
         plan_var(plan, d, &v);
@@ -526,4 +598,6 @@ const struct backend_ops backend_phdf5 = {
     .check = phdf5_check,
     .version = phdf5_version,
     .io_mode = phdf5_io_mode,
+    .transfer_vars = phdf5_transfer_vars,
+    .side_name = phdf5_side_name,
 };

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct backend_file {
     int ncid;
@@ -419,30 +420,6 @@ static int pncdf_check_var(int ncid, int varid, const struct plan_var *v, bool e
     return 0;
 }
 
-/* Local: opens the file alone and checks every variable. */
-static int pncdf_check_source(const char *path, const struct plan *plan, char *why, size_t len)
-{
-    int ncid;
-    if (ncmpi_open(MPI_COMM_SELF, path, NC_NOWRITE, MPI_INFO_NULL, &ncid) != NC_NOERR) {
-        snprintf(why, len, "is not a readable netCDF file");
-        return -1;
-    }
-    int rc = 0;
-    for (int d = 0; rc == 0 && d < plan->nvars; d++) {
-        struct plan_var v;
-        int varid;
-        plan_var(plan, d, &v);
-        if (ncmpi_inq_varid(ncid, plan_var_leaf(&v), &varid) != NC_NOERR) {
-            snprintf(why, len, "has no variable '%s'", plan_var_leaf(&v));
-            rc = -1;
-        } else {
-            rc = pncdf_check_var(ncid, varid, &v, plan->exact_source, why, len);
-        }
-    }
-    ncmpi_close(ncid);
-    return rc;
-}
-
 /* The bytes of an element of a netCDF type in the file; 0 if unknown. */
 static MPI_Offset pncdf_type_size(nc_type type)
 {
@@ -467,18 +444,13 @@ static MPI_Offset pncdf_type_size(nc_type type)
     }
 }
 
-/* The end of the file's last variable with data: with NC_NOFILL only
- * the writes reach it, so a file that ends before lost some. */
-static int64_t pncdf_written_end(const char *path, char *why, size_t len)
+/* The end of the last variable with data of the open file ncid: with
+ * NC_NOFILL only the writes reach it, so a file that ends before lost
+ * some, or was cut short. Returns a PnetCDF status. */
+static int pncdf_data_end(int ncid, int64_t *end)
 {
-    int ncid, nvars = 0, rc = ncmpi_open(MPI_COMM_SELF, path, NC_NOWRITE, MPI_INFO_NULL, &ncid);
-    if (rc != NC_NOERR) {
-        snprintf(why, len, "is not a readable netCDF file after the write phase: %s",
-                 ncmpi_strerror(rc));
-        return -1;
-    }
-    int64_t end = 0;
-    rc = ncmpi_inq_nvars(ncid, &nvars);
+    int nvars = 0, rc = ncmpi_inq_nvars(ncid, &nvars);
+    *end = 0;
     for (int v = 0; rc == NC_NOERR && v < nvars; v++) {
         nc_type type;
         int nd = 0;
@@ -490,9 +462,22 @@ static int64_t pncdf_written_end(const char *path, char *why, size_t len)
             rc = ncmpi_inq_varoffset(ncid, v, &begin);
         if (rc == NC_NOERR && (elem = pncdf_type_size(type)) == 0)
             rc = NC_EBADTYPE;
-        if (rc == NC_NOERR && n > 0 && begin + n * elem > end)
-            end = begin + n * elem;
+        if (rc == NC_NOERR && n > 0 && begin + n * elem > *end)
+            *end = begin + n * elem;
     }
+    return rc;
+}
+
+static int64_t pncdf_written_end(const char *path, char *why, size_t len)
+{
+    int ncid, rc = ncmpi_open(MPI_COMM_SELF, path, NC_NOWRITE, MPI_INFO_NULL, &ncid);
+    if (rc != NC_NOERR) {
+        snprintf(why, len, "is not a readable netCDF file after the write phase: %s",
+                 ncmpi_strerror(rc));
+        return -1;
+    }
+    int64_t end = 0;
+    rc = pncdf_data_end(ncid, &end);
     ncmpi_close(ncid);
     if (rc != NC_NOERR) {
         snprintf(why, len, "has a header h5perf cannot read after the write phase: %s",
@@ -502,14 +487,64 @@ static int64_t pncdf_written_end(const char *path, char *why, size_t len)
     return end;
 }
 
-/* What PnetCDF cannot carry out: a slab that is not subarrays along
- * dimension 0 (no plan makes one), more than INT_MAX of them, and a request
- * above 2 GiB of any process (measured over all of them), which this
- * PnetCDF (built without large single requests) refuses. */
+/* Local: opens the file alone and checks that it holds all its data and
+ * every variable the run reads. */
+static int pncdf_check_source(const char *path, const struct plan *plan, char *why, size_t len)
+{
+    int ncid;
+    if (ncmpi_open(MPI_COMM_SELF, path, NC_NOWRITE, MPI_INFO_NULL, &ncid) != NC_NOERR) {
+        snprintf(why, len, "is not a readable netCDF file");
+        return -1;
+    }
+    int rc = 0;
+    int64_t end = 0;
+    struct stat st;
+    /* A file cut short still opens (its header is whole); NC_NOFILL left
+     * nothing of the missing data, which would read as zeros. The last
+     * variable's elements that no process writes (a map's) are not in the
+     * file either (plan.h, unwritten_tail). */
+    bool read = pncdf_data_end(ncid, &end) == NC_NOERR;
+    end -= plan->unwritten_tail;
+    if (!read) {
+        snprintf(why, len, "has a header h5perf cannot read");
+        rc = -1;
+    } else if (stat(path, &st) != 0 || st.st_size < end) {
+        snprintf(why, len, "holds %lld bytes, fewer than the %lld its variables end at",
+                 (long long)st.st_size, (long long)end);
+        rc = -1;
+    }
+    for (int d = 0; rc == 0 && d < plan->nvars; d++) {
+        struct plan_var v;
+        int varid;
+        plan_var(plan, d, &v);
+        if (ncmpi_inq_varid(ncid, plan_var_leaf(&v), &varid) != NC_NOERR) {
+            snprintf(why, len, "has no variable '%s'", plan_var_leaf(&v));
+            rc = -1;
+        } else {
+            rc = pncdf_check_var(ncid, varid, &v, plan->exact_source, why, len);
+        }
+    }
+    ncmpi_close(ncid);
+    return rc;
+}
+
+/* What PnetCDF cannot carry out: a request above 2 GiB of any process
+ * (measured over all of them; validation refuses it first, from the API
+ * table), which this PnetCDF (built without large single requests)
+ * refuses, and a slab that is not subarrays along dimension 0 (no plan
+ * makes one). The byte limit comes first: it is the one a transfer meets
+ * (a step of more than INT_MAX subarrays moves more than 2 GiB). */
 static int pncdf_check(const struct backend_settings *set, const struct plan *plan,
                        const struct pattern_measure *m, char *why, size_t len)
 {
     (void)set;
+    if (m->max_call > INT_MAX) {
+        snprintf(why, len,
+                 "a transfer of %lld bytes is above PnetCDF's limit of %d bytes per call; use "
+                 "smaller transfers or more processes",
+                 (long long)m->max_call, INT_MAX);
+        return -1;
+    }
     for (int ph = 0; ph < plan->nphases; ph++) {
         struct plan_access acc;
         struct plan_step st;
@@ -525,20 +560,7 @@ static int pncdf_check(const struct backend_settings *set, const struct plan *pl
                     snprintf(why, len, "its selection is not a set of subarrays along dimension 0");
                     return -1;
                 }
-            if (s->count[0] > INT_MAX) {
-                snprintf(why, len,
-                         "a transfer of %lld blocks is above PnetCDF's %d subarrays per call",
-                         (long long)s->count[0], INT_MAX);
-                return -1;
-            }
         }
-    }
-    if (m->max_call > INT_MAX) {
-        snprintf(why, len,
-                 "a transfer of %lld bytes is above PnetCDF's limit of %d bytes per call; use "
-                 "smaller transfers or more processes",
-                 (long long)m->max_call, INT_MAX);
-        return -1;
     }
     return 0;
 }

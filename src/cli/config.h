@@ -66,6 +66,18 @@ enum opt_id {
     OPT_MAX_ITERATIONS,
     OPT_MAX_TIME,
     OPT_MAP,
+    OPT_HDF5_DRIVER,
+    OPT_HDF5_STRIPE,
+    OPT_HDF5_IOC_PER_NODE,
+    OPT_HDF5_MULTI_DATASET,
+    OPT_PIXELS,
+    OPT_BINS,
+    OPT_GANG,
+    OPT_SCALAPACK_BLOCK,
+    OPT_FILE_BLOCK,
+    OPT_READ_MOD,
+    OPT_WRITE_MOD,
+    OPT_BUSY_EXPONENT,
     OPT_ADVISE,
     OPT_BUFFER_OFFSET,
     OPT_BUDGET,
@@ -187,6 +199,23 @@ struct config {
     int64_t align_data[CONFIG_MAX_PLACES]; /* --align-data, bytes > 0 */
     int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */
 
+    /* HDF5's own options (--hdf5.*: api/hdf5_options.c, docs/hdf5.md). */
+    unsigned hdf5_drivers;   /* --hdf5.driver: bits 1 << enum hdf5_driver; 0: mpio */
+    int64_t hdf5_stripe;     /* --hdf5.subfiling-stripe, 0: HDF5's */
+    int hdf5_ioc_per_node;   /* --hdf5.ioc-per-node, 0: HDF5's */
+    bool hdf5_multi_dataset; /* --hdf5.multi-dataset */
+    /* The madbench pattern (--pattern madbench; docs/madbench.md):
+     * MADbench2's parameters, 0 = default, with --layout. */
+    struct {
+        int pixels;     /* --pixels: NO_PIX, the matrices' side */
+        int bins;       /* --bins: NO_BIN, one matrix each */
+        int gang;       /* --gang: NO_GANG, 1 */
+        int sblock;     /* --scalapack-block: SBLOCKSIZE, rows and columns */
+        int64_t fblock; /* --file-block: FBLOCKSIZE, bytes */
+        int read_mod;   /* --read-mod: RMOD */
+        int write_mod;  /* --write-mod: WMOD */
+        double busy;    /* --busy-exponent: BWEXP; < 0: full (MADbench2 without BWEXP) */
+    } madbench;
     /* --buffer-offset (every pattern, docs/performance.md "Buffer offset"):
      * bytes past a page boundary where the transfer buffers start, each
      * value in turn; none given: page-aligned (one value, 0). */

@@ -220,7 +220,8 @@ static int fin_pattern_rows(const struct config *cfg, struct cli_msg *msg)
     const struct pattern_desc *chosen = pattern_of(cfg);
     const struct opt_row *row;
     for (int i = 0; (row = opt_row_at(i)); i++) {
-        if (!cfg->spelled[row->id] || opt_is_core(row) || fin_takes(chosen, row))
+        if (!cfg->spelled[row->id] || opt_is_core(row) || opt_api_owner(row) >= 0 ||
+            fin_takes(chosen, row))
             continue;
         char takers[160], not_to[96] = "", hint[160] = "";
         fin_takers(row, takers, sizeof takers);
@@ -263,12 +264,23 @@ static int fin_api_rows(const struct config *cfg, struct cli_msg *msg)
     return 0;
 }
 
+/* How each selected API's own options combine (api_opts.finish). */
+static int fin_api_opts(const struct config *cfg, struct cli_msg *msg)
+{
+    for (int a = 0; a < API_COUNT; a++) {
+        const struct api_opts *o = api_desc((enum api_id)a)->opts;
+        if (o && (!cfg->apis || (cfg->apis & API_BIT(a))) && o->finish(cfg, msg) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg)
 {
     w->count = 0;
     msg->line[0] = '\0';
     if (fin_pattern_rows(cfg, msg) != 0 || fin_api_rows(cfg, msg) != 0 ||
-        fin_conflicts(cfg, msg) != 0)
+        fin_conflicts(cfg, msg) != 0 || fin_api_opts(cfg, msg) != 0)
         return -1;
     fin_simple(cfg);
     if (measure_finish(cfg, msg) != 0)

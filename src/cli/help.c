@@ -27,7 +27,9 @@ static const char help_intro[] =
     "(halving from -P down to -p) and transfer sizes (doubling from -x up to\n"
     "-X); with --pattern block, of an N-dimensional array decomposed in blocks\n"
     "over the processes; with --pattern particles, of particle arrays with\n"
-    "uneven counts per process.";
+    "uneven counts per process; with --pattern map, of an application's\n"
+    "decomposition read from a map file; with --pattern madbench, of\n"
+    "MADbench2's out-of-core matrices.";
 
 static const char help_sizes[] =
     "S is a size in bytes: digits with an optional K, M or G (x1024, x1048576,\n"
@@ -142,6 +144,15 @@ int help_item_at(int i, struct help_item *out)
             HELP_EMIT((out->kind = HELP_PARA,
                        snprintf(out->text, sizeof out->text, "%s", pd->help_note)));
     }
+    for (int a = 0; a < API_COUNT; a++) {
+        const struct api_opts *o = api_descs[a].opts;
+        if (!o)
+            continue;
+        HELP_EMIT(
+            (out->kind = HELP_PARA, snprintf(out->text, sizeof out->text, "%s:", o->help_heading)));
+        for (int k = 0; o->rows[k]; k++)
+            HELP_EMIT(help_option(o->rows[k], out));
+    }
     HELP_EMIT((out->kind = HELP_HEADING, snprintf(out->text, sizeof out->text, "Environment:")));
     for (size_t k = 0; k < sizeof help_env / sizeof help_env[0]; k++)
         HELP_EMIT((out->kind = HELP_ENV,
@@ -173,7 +184,11 @@ void help_print_apis(FILE *out)
 static void help_print_term(FILE *out, const char *term, const char *text, int column)
 {
     int indent = term[0] == '-' && term[1] == '-' ? 6 : 2;
-    fprintf(out, "%*s%-*s", indent, "", column - indent, term);
+    /* A term that reaches the column has its text on the lines below. */
+    if (indent + (int)strlen(term) >= column)
+        fprintf(out, "%*s%s\n%*s", indent, "", term, column, "");
+    else
+        fprintf(out, "%*s%-*s", indent, "", column - indent, term);
     for (const char *p = text;;) {
         size_t n = strcspn(p, "\n");
         fprintf(out, "%.*s\n", (int)n, p);

@@ -83,8 +83,8 @@ struct opt_row {
 extern const struct opt_row *const opt_core_rows[];
 extern const int opt_core_count;
 
-/* Every distinct row (the core's, then each pattern's in table order), each
- * once: for (i = 0; (r = opt_row_at(i)); i++). */
+/* Every distinct row (the core's, each pattern's in table order, then each
+ * API's own), each once: for (i = 0; (r = opt_row_at(i)); i++). */
 const struct opt_row *opt_row_at(int i);
 
 /* The row of a short letter ("-e": 'e') or a long name [name, name+len). */
@@ -100,6 +100,10 @@ int opt_store(struct config *cfg, const struct opt_row *row, const char *spelled
 
 /* Is row one of the core's (every pattern takes it)? */
 bool opt_is_core(const struct opt_row *row);
+
+/* The API that owns row (api_opts.rows: every pattern takes it, -A must
+ * select the API), or -1. */
+int opt_api_owner(const struct opt_row *row);
 
 /* Writes "key": value of each of the n rows (n < 0: up to a NULL) with a
  * key (and json_everywhere as asked) into the object open in w. */

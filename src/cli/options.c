@@ -474,32 +474,48 @@ const int opt_core_count = (int)(sizeof opt_core_rows / sizeof opt_core_rows[0])
 
 /* ---- every row ---- */
 
-/* Has row i of pattern p (or of the core) been seen before it? */
-static bool opt_seen_before(int p, int i, const struct opt_row *row)
+/* The lists of rows, in --help's order: the core's, each pattern's, then
+ * each API's own (api/api.h); list i, or NULL past the last. Each list is
+ * NULL-terminated but the core's, whose count is known. */
+static const struct opt_row *const *opt_list(int i, int *n)
 {
-    for (int k = 0; k < opt_core_count; k++)
-        if (opt_core_rows[k] == row)
-            return p >= 0 || k < i;
-    for (int q = 0; q <= p && q < pattern_count; q++)
-        for (int k = 0; pattern_table[q]->rows[k]; k++)
-            if (pattern_table[q]->rows[k] == row)
-                return q < p || k < i;
+    *n = -1;
+    if (i == 0) {
+        *n = opt_core_count;
+        return opt_core_rows;
+    }
+    if (--i < pattern_count)
+        return pattern_table[i]->rows;
+    i -= pattern_count;
+    for (int a = 0; a < API_COUNT; a++)
+        if (api_descs[a].opts && i-- == 0)
+            return api_descs[a].opts->rows;
+    return NULL;
+}
+
+/* Has row k of list l been listed before it (by an earlier list, or
+ * earlier in its own)? */
+static bool opt_seen_before(int l, int k, const struct opt_row *row)
+{
+    const struct opt_row *const *rows;
+    int n;
+    for (int q = 0; q <= l && (rows = opt_list(q, &n)); q++)
+        for (int j = 0; (n < 0 ? rows[j] != NULL : j < n) && (q < l || j < k); j++)
+            if (rows[j] == row)
+                return true;
     return false;
 }
 
 const struct opt_row *opt_row_at(int i)
 {
-    int n = 0;
-    for (int k = 0; k < opt_core_count; k++)
-        if (n++ == i)
-            return opt_core_rows[k];
-    for (int p = 0; p < pattern_count; p++)
-        for (int k = 0; pattern_table[p]->rows[k]; k++) {
-            const struct opt_row *row = pattern_table[p]->rows[k];
-            if (opt_seen_before(p, k, row))
+    const struct opt_row *const *rows;
+    int n, count = 0;
+    for (int l = 0; (rows = opt_list(l, &n)); l++)
+        for (int k = 0; n < 0 ? rows[k] != NULL : k < n; k++) {
+            if (opt_seen_before(l, k, rows[k]))
                 continue;
-            if (n++ == i)
-                return row;
+            if (count++ == i)
+                return rows[k];
         }
     return NULL;
 }
@@ -510,6 +526,15 @@ bool opt_is_core(const struct opt_row *row)
         if (opt_core_rows[k] == row)
             return true;
     return false;
+}
+
+int opt_api_owner(const struct opt_row *row)
+{
+    for (int a = 0; a < API_COUNT; a++)
+        for (int k = 0; api_descs[a].opts && api_descs[a].opts->rows[k]; k++)
+            if (api_descs[a].opts->rows[k] == row)
+                return a;
+    return -1;
 }
 
 const struct opt_row *opt_find_short(char c)

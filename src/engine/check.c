@@ -3,6 +3,7 @@
  * only it knows, over all processes' measures). */
 #include "engine/check.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 
 struct backend_settings engine_settings(const struct config *c)
@@ -13,6 +14,8 @@ struct backend_settings engine_settings(const struct config *c)
         .direct = c->direct,
         .align = c->align,
         .threshold = c->threshold,
+        .hdf5_stripe = c->hdf5_stripe,
+        .hdf5_ioc_per_node = c->hdf5_ioc_per_node,
     };
 }
 
@@ -27,6 +30,7 @@ int engine_check(const struct session *s, struct cli_msg *m)
         char why[256];
         if (!ops || s->pattern->plan(c, &sp->p, 0, 0, &plan) < 0)
             continue;
+        set.variant = sp->p.variant;
         int rc = ops->check(&set, &plan, &sp->m, why, sizeof why);
         if (rc == 0)
             continue;
@@ -36,4 +40,27 @@ int engine_check(const struct session *s, struct cli_msg *m)
                         why, api->key);
     }
     return 0;
+}
+
+void engine_warn_slow(const struct session *s, struct cli_warnings *w)
+{
+    const struct config *c = s->cfg;
+    int phases = (c->read_only ? 0 : 1) + (c->write_only ? 0 : 1);
+    double runs = 0;
+    const struct session_point *most = NULL;
+    for (int i = 0; i < s->npoints; i++) {
+        const struct session_point *sp = &s->points[i];
+        runs += (double)sp->m.phase_runs * phases * c->iterations;
+        if (!most || sp->m.phase_runs > most->m.phase_runs)
+            most = sp;
+    }
+    double seconds = runs * ENGINE_RUN_SECONDS;
+    if (!most || seconds < ENGINE_SLOW_SECONDS)
+        return;
+    bool hours = seconds >= 3600.0;
+    cli_warn(w,
+             "%s: each process moves its data in %.0f contiguous runs (%" PRId64
+             " per phase here); at 1 us per run at the least, this run takes more than %.*f %s",
+             most->lead, runs, most->m.phase_runs, hours ? 1 : 0,
+             hours ? seconds / 3600.0 : seconds / 60.0, hours ? "hours" : "minutes");
 }

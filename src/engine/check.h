@@ -15,4 +15,12 @@ struct backend_settings engine_settings(const struct config *c);
  * check. Returns 0, or -1 with the line in m. */
 int engine_check(const struct session *s, struct cli_msg *m);
 
+/* The least time a run takes for the runs of data it moves: at
+ * ENGINE_RUN_SECONDS per contiguous run at the least (the cost of a call's
+ * piece, docs/performance.md), a run past ENGINE_SLOW_SECONDS is announced
+ * in w before it starts, with the point that moves the most runs. */
+#define ENGINE_RUN_SECONDS  1e-6
+#define ENGINE_SLOW_SECONDS 1800.0
+void engine_warn_slow(const struct session *s, struct cli_warnings *w);
+
 #endif

@@ -1,7 +1,8 @@
 /* context_init(): the run context of report/context.h. The file-system type
  * is the name the kernel gives the mount holding the directory (Linux
  * /proc/self/mountinfo, else /proc/1/mountinfo for a chroot), else a name
- * for its statfs magic, else "unknown". */
+ * for its statfs magic, else "unknown"; its layout, what statfs, stat and
+ * Lustre's lustre.lov attribute of the directory say (report/fslayout.h). */
 /* realpath() is an X/Open interface. */
 #define _XOPEN_SOURCE 700
 #include "engine/context.h"
@@ -18,6 +19,7 @@
 #ifdef __linux__
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
+#include <sys/xattr.h>
 #endif
 
 #include "backend/backend.h"
@@ -90,8 +92,18 @@ static void context_file_system(struct run_context *c, const char *dir)
     struct stat st;
     if (statfs(c->directory, &sf) == 0) {
         c->fs_magic = (unsigned long)sf.f_type;
+        c->fs_layout.block_size = (int64_t)sf.f_bsize;
         snprintf(c->fs_type, sizeof c->fs_type, "%s", context_magic_name(c->fs_magic));
     }
+    if (stat(c->directory, &st) == 0)
+        c->fs_layout.io_size = (int64_t)st.st_blksize;
+    /* Lustre's default striping of the directory (what new files get,
+     * unless MPI-IO's striping hints set their own); any other file system
+     * has no such attribute. */
+    unsigned char lov[4096];
+    ssize_t n = getxattr(c->directory, "lustre.lov", lov, sizeof lov);
+    if (n > 0)
+        fs_layout_lov(lov, (size_t)n, &c->fs_layout);
     /* The mount table has the kernel's own name. A chroot's own table omits
      * the mounts outside it (the one holding the directory among them); the
      * table of process 1, seen from its root, still lists them. */

@@ -23,6 +23,7 @@
 #include "engine/names.h"
 #include "engine/phase.h"
 #include "engine/progress.h"
+#include "engine/watchdog.h"
 #include "engine/sink.h"
 #include "report/measures.h"
 #include "exit_status.h"
@@ -69,7 +70,10 @@ static int64_t engine_written_size(const struct point_run *r, const char *path, 
     /* A stonewalled write leaves the library's layout partly unwritten. */
     if (!r->ops->written_end || flat_end >= 0)
         return ENGINE_SIZE_UNCHECKED;
+    /* It reads the file back through the library: watched as a call. */
+    watchdog_enter(r->ops->desc->err_name, "size check", path, 0);
     int64_t end = r->ops->written_end(path, why, len);
+    watchdog_leave();
     return end < 0    ? ENGINE_SIZE_UNREADABLE
            : end == 0 ? ENGINE_SIZE_UNCHECKED
                       : end - r->plan.unwritten_tail;
@@ -170,8 +174,9 @@ static bool engine_write(struct point_run *r, struct phase_io *io, double *t,
     io->deadline = c->stonewall > 0 ? &dl : NULL;
     r->written = (struct plan_extent){-1, 0};
     double start = io->clock();
+    bool again = io->rewrite; /* a phase before this one wrote the file */
     for (int rep = 0;; rep++) {
-        io->rewrite = rep > 0 && c->repeat == REPEAT_OVERWRITE;
+        io->rewrite = again || (rep > 0 && c->repeat == REPEAT_OVERWRITE);
         if (!engine_write_once(r, io, t, v, e))
             return false;
         int more = c->duration > 0 && io->clock() - start < c->duration;
@@ -186,7 +191,8 @@ static bool engine_write(struct point_run *r, struct phase_io *io, double *t,
 }
 
 /* One file: its phases in order (writing ones unless --read-only, reading
- * ones unless -w; a read reads what the write wrote), then cleanup (which
+ * ones unless -w; a read reads what the write wrote; a writing phase after
+ * one that wrote opens the file to write it again), then cleanup (which
  * leaves alone a file this run did not create). */
 static bool engine_file(struct point_run *r, int slot, double *t, struct verify_state *v,
                         struct err *e, FILE *dbg)
@@ -202,18 +208,21 @@ static bool engine_file(struct point_run *r, int slot, double *t, struct verify_
                           .agree = r->ctx.comm,
                           .clock = r->s->clock};
     r->written = (struct plan_extent){-1, 0};
+    bool wrote = false;
     for (int ph = 0; ph < r->plan.nphases; ph++) {
         const struct plan_phase *p = &r->plan.phases[ph];
         if (p->write ? c->read_only : c->write_only)
             continue;
         io.phase = ph;
-        io.verify = !p->write && c->debug_verify;
+        io.verify = c->debug_verify;
         io.seen = r->io_mode ? &r->seen[p->write ? 0 : 1] : NULL;
-        io.lat = r->lat + (p->slot < 2 ? p->slot : 1) * LATENCY_CALLS;
+        io.lat = r->lat;
         io.extent = p->write ? NULL : &r->written;
+        io.rewrite = wrote && p->write;
         engine_debug_line(r, ph, dbg);
         if (p->write && !engine_write(r, &io, t + p->slot * PHASE_TIMERS, v, e))
             return false;
+        wrote |= p->write;
         if (!p->write && !phase_run(&io, t + p->slot * PHASE_TIMERS, v, e))
             return false;
         if (!p->write)
@@ -336,6 +345,12 @@ static bool engine_prepare(struct point_run *r, struct err *e)
         err_set(e, "h5perf", "plan", "", -1, -1, "invalid pattern (validation missed it)");
     else
         bytes = r->plan.buffer_bytes;
+    /* A variant that moves every variable in one call holds every
+     * variable's buffer (phase.h, phase_joined()); the session measured
+     * as much. */
+    const struct api_variant *v = api_variant(r->sp->p.api, r->sp->p.variant);
+    if (v && v->joins_vars && r->plan.nvars > 1)
+        bytes = bytes > INT64_MAX / r->plan.nvars ? INT64_MAX : bytes * r->plan.nvars;
     if (!e->set && posix_memalign(&buf, page > 4096 ? (size_t)page : 4096,
                                   (size_t)(bytes > 0 ? bytes : 1) + (size_t)offset) != 0)
         err_set(e, "h5perf", "allocate transfer buffer", "", -1, bytes + offset, "out of memory");
@@ -362,6 +377,7 @@ static bool engine_record(struct point_run *r, struct api_result *res)
         return false;
     snprintf(res->label, sizeof res->label, "%s", r->sp->label);
     res->layout = p->layout;
+    res->variant = p->variant;
     res->align = p->align;
     res->shift = p->shift;
     res->buf_offset = p->buf_offset;
@@ -410,6 +426,7 @@ static void engine_point(struct point_run *r, const struct backend_ops *const op
     r->sp = sp;
     r->ops = ops[sp->p.api];
     r->set = engine_settings(c);
+    r->set.variant = sp->p.variant;
     r->fctx = r->ctx;
     if (layout_desc(sp->p.layout) && layout_desc(sp->p.layout)->per_process)
         r->fctx = (struct backend_ctx){
@@ -454,6 +471,8 @@ static int engine_point_run(struct point_run *r)
     bool prepared = engine_prepare(r, &e);
     struct api_result res;
     bool keep = engine_record(r, &res);
+    if (keep && prepared)
+        results_set_phases(&res, &r->plan);
     int status = ENGINE_OK;
     if (!prepared) {
         /* The failure is this run's only iteration, so that it is recorded. */

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE /* memfd_create, pipe2, close_range (Linux) */
 #include "engine/files.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -36,8 +37,10 @@ struct files_header {
 
 /* A slot's created flag: not created, created, created and identified (its
  * device and inode recorded); FILES_OWN added for a file of this process
- * alone (the block pattern's file per process), which it removes itself. */
-enum { FILES_NONE = 0, FILES_CREATED = 1, FILES_IDENTIFIED = 2, FILES_OWN = 4 };
+ * alone (the block pattern's file per process), which it removes itself;
+ * FILES_OUTPUT for an output not written yet (files_add_output()). */
+enum { FILES_NONE = 0, FILES_CREATED = 1, FILES_IDENTIFIED = 2, FILES_OWN = 4, FILES_OUTPUT = 8 };
+#define FILES_KIND (FILES_CREATED | FILES_IDENTIFIED)
 
 /* The only mutable globals of h5perf besides the watchdog's, shared with
  * the signal handler. */
@@ -65,6 +68,78 @@ static uint64_t *files_ids(struct files_header *h)
     return (uint64_t *)((char *)h + files_offsets_at(h->nslots)) + h->nslots;
 }
 
+/* The side-file prefixes (files_side()), FILES_SIDE_MAX bytes per slot,
+ * after the offsets, devices and inodes. */
+static char *files_sides(const struct files_header *h)
+{
+    return (char *)h + files_offsets_at(h->nslots) + 3 * (size_t)h->nslots * sizeof(uint64_t);
+}
+
+/* Does name start with base then side, then '_' or '.'? */
+static bool files_side_match(const char *name, const char *base, size_t base_len, const char *side)
+{
+    size_t i = 0;
+    for (; i < base_len; i++)
+        if (name[i] != base[i])
+            return false;
+    for (; *side; side++, i++)
+        if (name[i] != *side)
+            return false;
+    return name[i] == '_' || name[i] == '.';
+}
+
+/* Unlinks the side files of the data file at path: its directory's
+ * entries named after it and side (files_side()). Async-signal-safe:
+ * open, the getdents64 system call, unlinkat, close. */
+static void files_unlink_side(const char *path, const char *side)
+{
+#ifdef SYS_getdents64
+    char dir[4096];
+    size_t slash = 0, n = 0;
+    for (; path[n]; n++)
+        if (path[n] == '/')
+            slash = n + 1;
+    if (!side[0] || slash >= sizeof dir)
+        return;
+    for (size_t i = 0; i < slash; i++)
+        dir[i] = path[i];
+    dir[slash] = '\0';
+    if (slash == 0) { /* a name in the current directory */
+        dir[0] = '.';
+        dir[1] = '\0';
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    /* Entries are read again after each batch of unlinks, until one read
+     * unlinks nothing: the offsets of a directory changed under a reader
+     * are not to be trusted. */
+    for (bool again = true; again;) {
+        again = false;
+        lseek(fd, 0, SEEK_SET);
+        union {
+            char bytes[4096];
+            uint64_t align;
+        } buf;
+        long got;
+        while ((got = syscall(SYS_getdents64, fd, buf.bytes, sizeof buf.bytes)) > 0)
+            for (long at = 0; at < got;) {
+                /* struct linux_dirent64: ino, off, reclen, type, name */
+                unsigned short reclen;
+                memcpy(&reclen, buf.bytes + at + 16, sizeof reclen);
+                const char *name = buf.bytes + at + 19;
+                if (files_side_match(name, path + slash, n - slash, side) &&
+                    unlinkat(fd, name, 0) == 0)
+                    again = true;
+                at += reclen;
+            }
+    }
+    close(fd);
+#else
+    (void)path, (void)side;
+#endif
+}
+
 static const char *files_at(int slot)
 {
     return reg_offset[slot] ? (const char *)reg + reg_offset[slot] : NULL;
@@ -79,22 +154,26 @@ static const char *files_at(int slot)
  * Async-signal-safe. */
 static void files_unlink_created(struct files_header *h, bool cleanup)
 {
-    if (h->magic != FILES_MAGIC || h->keep)
+    if (h->magic != FILES_MAGIC)
         return;
     volatile sig_atomic_t *created = (volatile sig_atomic_t *)(h + 1);
     const uint64_t *offset = (const uint64_t *)((const char *)h + files_offsets_at(h->nslots));
     const uint64_t *dev = files_ids(h), *ino = dev + h->nslots;
     for (int64_t i = 0; i < h->nslots; i++) {
-        if (!created[i] || !offset[i])
+        /* HDF5_NOCLEANUP keeps the data files, not an output left empty. */
+        if (!created[i] || !offset[i] || (h->keep && !(created[i] & FILES_OUTPUT)))
             continue;
         const char *path = (const char *)h + offset[i];
         struct stat st;
-        bool same = (created[i] & ~FILES_OWN) == FILES_IDENTIFIED
+        bool same = (created[i] & FILES_KIND) == FILES_IDENTIFIED
                         ? lstat(path, &st) == 0 && (uint64_t)st.st_dev == dev[i] &&
                               (uint64_t)st.st_ino == ino[i]
                         : !cleanup || h->by_name || (created[i] & FILES_OWN);
         if (same)
             unlink(path);
+        /* Its side files carry its inode in their names: ours whatever
+         * now has the name. */
+        files_unlink_side(path, files_sides(h) + i * FILES_SIDE_MAX);
         created[i] = FILES_NONE;
     }
 }
@@ -225,7 +304,8 @@ int files_init(int nslots, char *const *paths, bool keep, bool by_name)
     for (int i = 0; i < nslots; i++)
         text += paths[i] ? strlen(paths[i]) + 1 : 0;
     size_t head = files_offsets_at(nslots);
-    size_t bytes = head + 3 * (size_t)nslots * sizeof(uint64_t) + text;
+    size_t bytes =
+        head + 3 * (size_t)nslots * sizeof(uint64_t) + (size_t)nslots * FILES_SIDE_MAX + text;
     struct files_header *h = files_map(bytes);
     if (!h)
         return -1;
@@ -234,7 +314,7 @@ int files_init(int nslots, char *const *paths, bool keep, bool by_name)
     h->keep = keep;
     h->by_name = by_name;
     uint64_t *offset = (uint64_t *)((char *)h + head);
-    char *next = (char *)(offset + 3 * (size_t)nslots);
+    char *next = (char *)(offset + 3 * (size_t)nslots) + (size_t)nslots * FILES_SIDE_MAX;
     for (int i = 0; i < nslots; i++) {
         if (!paths[i])
             continue;
@@ -281,7 +361,16 @@ void files_identify(int slot, uint64_t dev, uint64_t ino)
     uint64_t *ids = files_ids(reg);
     ids[slot] = dev;
     ids[reg_slots + slot] = ino;
-    reg_created[slot] = FILES_IDENTIFIED | (reg_created[slot] & FILES_OWN);
+    reg_created[slot] = FILES_IDENTIFIED | (reg_created[slot] & (FILES_OWN | FILES_OUTPUT));
+}
+
+void files_side(int slot, const char *prefix)
+{
+    char *side = files_sides(reg) + slot * FILES_SIDE_MAX;
+    size_t n = strlen(prefix);
+    if (!reg_created[slot] || n >= FILES_SIDE_MAX)
+        return;
+    memcpy(side, prefix, n + 1);
 }
 
 void files_forget(int slot)
@@ -294,12 +383,22 @@ bool files_contains(int slot)
     return reg_created[slot] != 0;
 }
 
+void files_add_output(int slot, uint64_t dev, uint64_t ino)
+{
+    reg_created[slot] = FILES_CREATED | FILES_OWN;
+    files_identify(slot, dev, ino);
+    reg_created[slot] |= FILES_OUTPUT;
+}
+
 void files_remove(int slot, bool do_unlink)
 {
-    if (!reg_created[slot] || reg_keep)
+    if (!reg_created[slot] || reg_keep || (reg_created[slot] & FILES_OUTPUT))
         return;
-    if (do_unlink || (reg_created[slot] & FILES_OWN))
+    if (do_unlink || (reg_created[slot] & FILES_OWN)) {
         unlink(files_at(slot));
+        files_unlink_side(files_at(slot), files_sides(reg) + slot * FILES_SIDE_MAX);
+    }
+    files_sides(reg)[slot * FILES_SIDE_MAX] = '\0';
     reg_created[slot] = FILES_NONE;
 }
 

@@ -49,6 +49,23 @@ void files_add(int slot, bool own);
  * that a cleanup process removes that file and no other of the name. */
 void files_identify(int slot, uint64_t dev, uint64_t ino);
 
+/* The longest prefix of a file's side files, with its NUL. */
+#define FILES_SIDE_MAX 32
+
+/* Records that the slot's created file has side files that the library
+ * made beside it (HDF5's subfiles): the entries of its directory named
+ * after it, then prefix, then '_' or '.' (backend.h, side_name). They are
+ * removed with it, and by the handler and the cleanup process. A prefix of
+ * FILES_SIDE_MAX bytes or more is not recorded. */
+void files_side(int slot, const char *prefix);
+/* Marks the slot as an output of this run that holds nothing yet (the
+ * --results file, a JSON or CSV report: whole documents, written at the
+ * end), of identity (dev, ino): if the process ends before
+ * files_release(), killed or aborted, the handler or the cleanup process
+ * removes it, even with HDF5_NOCLEANUP, rather than leave an empty
+ * document; files_remove() and files_remove_all() leave it. */
+void files_add_output(int slot, uint64_t dev, uint64_t ino);
+
 /* Unmarks without unlinking (an exclusive create found the file there). */
 void files_forget(int slot);
 

@@ -184,30 +184,53 @@ static bool memory_inside(const char *path, const char *ancestor)
  * (inside NULL) or of those whose cgroup is inside that one; their number
  * in *procs. */
 static int64_t memory_sum(const struct memory_report *r, int n, const char *inside,
-                          const struct session_count *k, int *procs)
+                          const struct session_count *k, int64_t view, int *procs)
 {
     int64_t sum = 0;
     *procs = 0;
     for (int i = 0; i < n; i++)
         if (r[i].world_rank < k->nprocs && (!inside || memory_inside(r[i].cgroup, inside))) {
             int64_t b = k->buffers[r[i].world_rank];
+            b = b > INT64_MAX - view ? INT64_MAX : b + view;
             sum = sum > INT64_MAX - b ? INT64_MAX : sum + b;
             (*procs)++;
         }
     return sum;
 }
 
+/* The most memory the MPI-IO layer holds for one call's file view at any
+ * point of count k (api.h: API_VIEW_RUN_BYTES per contiguous run), the
+ * same on every process of the count. */
+static int64_t memory_view(const struct session *s, const struct session_count *k)
+{
+    int64_t most = 0;
+    for (int i = k->first; i < k->first + k->n; i++) {
+        const struct session_point *sp = &s->points[i];
+        int64_t v = api_view_bytes(sp->p.api, s->cfg->collective, sp->m.call_runs);
+        most = v > most ? v : most;
+    }
+    return most;
+}
+
 /* The refusal: where ("on host 'n1'", "in memory cgroup '/job' on host
  * 'n1'") and what there is (a host has it available, a cgroup allows it
  * more). */
-static bool memory_refuse(const struct session *s, int nprocs, int64_t buf, int procs,
+static bool memory_refuse(const struct session *s, int nprocs, int64_t buf, int64_t view, int procs,
                           const char *where, int64_t sum, bool cgroup, int64_t avail,
                           struct cli_msg *m)
 {
     const struct pattern_desc *pd = s->pattern;
-    char lead[256], each[32], need[32], have[32], what[64];
+    char lead[256], each[160], need[32], have[32], what[64];
     pd->memory_lead(s->cfg, nprocs, lead, sizeof lead);
     cli_bytes(each, sizeof each, buf);
+    if (view > 0) {
+        char v[32];
+        cli_bytes(v, sizeof v, view);
+        size_t used = strlen(each);
+        snprintf(each + used, sizeof each - used,
+                 " and its calls' MPI-IO file views up to %s (%d bytes per contiguous run)", v,
+                 API_VIEW_RUN_BYTES);
+    }
     cli_bytes(need, sizeof need, sum);
     cli_bytes(have, sizeof have, avail);
     if (cgroup)
@@ -232,11 +255,11 @@ static bool memory_host_at(const struct session *s, const struct memory_report *
     char host[MPI_MAX_PROCESSOR_NAME], where[MPI_MAX_PROCESSOR_NAME + MEMORY_PATH + 64];
     int hl = 0, procs = 0;
     MPI_Get_processor_name(host, &hl);
-    int64_t buf = k->max_buffer;
-    int64_t sum = memory_sum(r, n, NULL, k, &procs), avail = memory_host_available();
+    int64_t buf = k->max_buffer, view = memory_view(s, k);
+    int64_t sum = memory_sum(r, n, NULL, k, view, &procs), avail = memory_host_available();
     snprintf(where, sizeof where, "on host '%s'", host);
     if (avail >= 0 && sum > avail)
-        return memory_refuse(s, k->nprocs, buf, procs, where, sum, false, avail, m);
+        return memory_refuse(s, k->nprocs, buf, view, procs, where, sum, false, avail, m);
     for (int i = 0; i < n; i++)
         for (int l = 0; l < r[i].nlimits; l++) {
             const char *cg = r[i].limits[l].path;
@@ -245,10 +268,10 @@ static bool memory_host_at(const struct session *s, const struct memory_report *
                 for (int q = 0; q < r[j].nlimits; q++)
                     if (strcmp(r[j].limits[q].path, cg) == 0 && r[j].limits[q].avail < allows)
                         allows = r[j].limits[q].avail;
-            sum = memory_sum(r, n, cg, k, &procs);
+            sum = memory_sum(r, n, cg, k, view, &procs);
             snprintf(where, sizeof where, "in memory cgroup '%s' on host '%s'", cg, host);
             if (sum > allows)
-                return memory_refuse(s, k->nprocs, buf, procs, where, sum, true, allows, m);
+                return memory_refuse(s, k->nprocs, buf, view, procs, where, sum, true, allows, m);
         }
     return true;
 }

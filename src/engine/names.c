@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <fcntl.h>
@@ -109,8 +110,18 @@ int names_probe_size(const char *dir, int64_t size)
     int fd = names_probe_create(dir, "-size", 0, path, sizeof path), errnum = 0;
     if (fd < 0)
         return -fd;
+    /* Past a file-size limit (ulimit -f) the kernel raises SIGXFSZ, whose
+     * default kills the process and leaves the probe behind: ignored, the
+     * extension fails with EFBIG instead. */
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    bool restore = sigaction(SIGXFSZ, &ign, &old) == 0;
     if (ftruncate(fd, (off_t)size) < 0)
         errnum = errno;
+    if (restore)
+        sigaction(SIGXFSZ, &old, NULL);
     close(fd);
     unlink(path);
     return errnum;

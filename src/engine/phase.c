@@ -8,6 +8,7 @@
  * timer. */
 #include "engine/phase.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,9 +21,14 @@ static bool phase_writes(const struct phase_io *io)
     return io->plan->phases[io->phase].write;
 }
 
+/* The latency histogram of a call: write's or read's. */
+static struct latency_hist *phase_lat(const struct phase_io *io, bool write, enum latency_call c)
+{
+    return &io->lat[(write ? 0 : LATENCY_CALLS) + c];
+}
+
 /* Checks every byte step s read; records the first mismatch. */
-static void phase_verify(const struct phase_io *io, const struct plan_step *s,
-                         struct verify_state *v)
+void phase_verify(const struct phase_io *io, const struct plan_step *s, struct verify_state *v)
 {
     int64_t off = 0;
     unsigned char want = 0, got = 0;
@@ -38,9 +44,68 @@ static void phase_verify(const struct phase_io *io, const struct plan_step *s,
     v->bad += bad;
 }
 
+/* A read through an API whose library may return from a read without the
+ * data and without an error (API_CAP_QUIET_SHORT_READ; HDF5 fills what it
+ * missed with zeros) is probed: its buffer is poisoned first (outside the
+ * timers, as for -D v; every byte the complement of what the file holds,
+ * plan.h), and after each step PHASE_PROBES bytes spread over it, its
+ * last included, must hold what the file holds. A probe goes to a byte
+ * whose value is not zero where one is near, so that zeros are seen. */
+#define PHASE_PROBES      64
+#define PHASE_PROBE_REACH 16
+
+static bool phase_probed(const struct phase_io *io)
+{
+    return !phase_writes(io) && !io->verify && (io->ops->desc->caps & API_CAP_QUIET_SHORT_READ);
+}
+
+/* The probes of step s: their buffer offsets into at, the bytes the file
+ * holds there into want; how many. */
+static int phase_probe_at(const struct phase_io *io, const struct plan_step *s,
+                          int64_t at[PHASE_PROBES], unsigned char want[PHASE_PROBES])
+{
+    int n = 0;
+    const unsigned char *b = io->buf + s->mem_off;
+    int64_t stride = s->bytes / PHASE_PROBES + 1;
+    for (int64_t end = s->bytes - 1; end >= 0 && n < PHASE_PROBES; end -= stride, n++) {
+        int64_t off = end;
+        for (int64_t k = end; k >= 0 && k > end - PHASE_PROBE_REACH && k > end - stride; k--)
+            if (b[k] != 0xff) { /* the file holds ~b[k]: not zero */
+                off = k;
+                break;
+            }
+        at[n] = off;
+        want[n] = (unsigned char)~b[off];
+    }
+    return n;
+}
+
+/* After a step that reported success: does every probe hold its byte? */
+static int phase_probe_check(const struct phase_io *io, const struct plan_step *s, int n,
+                             const int64_t *at, const unsigned char *want, struct err *e)
+{
+    bool flat = io->ops->desc->caps & API_CAP_FLAT_FILE;
+    for (int i = 0; i < n; i++) {
+        unsigned char got = io->buf[s->mem_off + at[i]];
+        int64_t pos = plan_step_file_offset(s, at[i]);
+        if (got != want[i])
+            /* In a flat file (MPI-IO) the data's position is the file's
+             * offset; otherwise the library places the data itself, and
+             * the position is the data's (the variables one after the
+             * other, in C order). */
+            return err_set(e, io->ops->desc->err_name, "read", io->path, flat ? pos : -1,
+                           flat ? -1 : s->bytes,
+                           "the call reported success, but byte %" PRId64
+                           " of the data holds 0x%02x, not the file's 0x%02x (a short read the "
+                           "library did not report?)",
+                           pos, got, want[i]);
+    }
+    return 0;
+}
+
 /* Collective: agree on ok, arming the watchdog first if this process failed
  * (the others may be stuck in a collective call it skipped). */
-static bool phase_agree(const struct phase_io *io, bool ok, const struct err *e)
+bool phase_agree(const struct phase_io *io, bool ok, const struct err *e)
 {
     if (e->set)
         watchdog_arm(e);
@@ -49,7 +114,7 @@ static bool phase_agree(const struct phase_io *io, bool ok, const struct err *e)
 
 /* The watchdog's account of the library call about to be made: what it is
  * and how many bytes it may move (all processes' when collective). */
-static void phase_enter(const struct phase_io *io, const char *op, int64_t bytes)
+void phase_enter(const struct phase_io *io, const char *op, int64_t bytes)
 {
     watchdog_enter(io->ops->desc->err_name, op, io->path, bytes);
 }
@@ -65,39 +130,95 @@ static bool phase_open(const struct phase_io *io, struct backend_file **f, struc
     phase_enter(io, mode == BACKEND_WRITE ? "create" : "open", 0);
     double t0 = io->clock();
     bool ok = io->ops->open(f, io->ctx, io->path, mode, may_truncate, io->plan, e) == 0;
-    latency_record(&io->lat[LATENCY_OPEN], io->clock() - t0);
+    latency_record(phase_lat(io, write, LATENCY_OPEN), io->clock() - t0);
     watchdog_leave();
     if (!ok && e->exists && mode == BACKEND_WRITE)
         files_forget(io->slot); /* someone else's file: never ours to remove */
+    /* The files the library made beside it go with it (files.h). */
+    _Static_assert(BACKEND_SIDE_MAX <= FILES_SIDE_MAX, "engine/files.h: FILES_SIDE_MAX");
+    char side[BACKEND_SIDE_MAX] = "";
+    if (ok && mode == BACKEND_WRITE && io->ops->side_name)
+        io->ops->side_name(*f, side, sizeof side);
+    if (side[0])
+        files_side(io->slot, side);
     return phase_agree(io, ok, e);
 }
 
-/* A step that is not I/O: busy work, a barrier, or the token of processes
- * that take turns. */
-static void phase_pause(const struct phase_io *io, const struct plan_step *s)
+/* MADbench2's busy work: passes x width multiply-adds into a vector of
+ * width doubles (docs/madbench.md), at most PHASE_BUSY_WIDTH of them kept
+ * (a wider vector reuses them: the same operations). Every operand is
+ * loaded and the sum stored each time, as in MADbench2's unoptimised loop,
+ * so that no compiler folds or vectorises the loop away. */
+#define PHASE_BUSY_WIDTH 4096
+static void phase_busy(int64_t passes, int64_t width)
 {
-    int rank = io->ctx->rank, n = io->ctx->nprocs, token = 0;
+    volatile double a[PHASE_BUSY_WIDTH];
+    volatile double b = 1.2, c = 3.4;
+    int64_t kept = width < PHASE_BUSY_WIDTH ? width : PHASE_BUSY_WIDTH;
+    for (int64_t m = 0; m < kept; m++)
+        a[m] = 0.0;
+    for (int64_t n = 0; n < passes; n++)
+        for (int64_t left = width; left > 0; left -= PHASE_BUSY_WIDTH) {
+            int64_t k = left < PHASE_BUSY_WIDTH ? left : PHASE_BUSY_WIDTH;
+            for (int64_t m = 0; m < k; m++)
+                a[m] += b * c;
+        }
+}
+
+/* Counts seconds spent in step s: a read or write call, or a pause as the
+ * plan says (plan_time). Returns the seconds to keep out of the phase's
+ * other timers: busy work's. */
+static double phase_count(const struct phase_io *io, const struct plan_step *s, double seconds)
+{
+    bool busy =
+        s->kind == PLAN_STEP_COMPUTE || (s->kind != PLAN_STEP_IO && s->time == PLAN_TIME_BUSY);
+    if (busy) {
+        io->t[PHASE_BUSY] += seconds;
+        return seconds;
+    }
+    if (s->kind == PLAN_STEP_IO || s->time == PLAN_TIME_IO)
+        io->t[s->write ? PHASE_WRITES : PHASE_READS] += seconds;
+    return 0;
+}
+
+/* A step that is not I/O: busy work, a barrier, or the token of processes
+ * that take turns, in groups of s->turns consecutive ranks of the run (the
+ * agreement's communicator: every process of the run, whatever its file).
+ * Its time, from *mark (the end of the work before it) to the clock read
+ * into *mark, is counted as the plan says; returns the seconds to keep
+ * out of the phase's other timers. */
+double phase_pause(const struct phase_io *io, const struct plan_step *s, double *mark)
+{
+    int rank = 0, n = 1, token = 0;
+    MPI_Comm_rank(io->agree, &rank);
+    MPI_Comm_size(io->agree, &n);
+    int turns = s->turns > 0 ? s->turns : n;
     switch (s->kind) {
     case PLAN_STEP_COMPUTE: {
         double end = MPI_Wtime() + s->seconds;
-        while (MPI_Wtime() < end)
+        while (s->seconds > 0 && MPI_Wtime() < end)
             ;
+        if (s->passes > 0 && s->width > 0)
+            phase_busy(s->passes, s->width);
         break;
     }
     case PLAN_STEP_BARRIER:
         MPI_Barrier(io->agree);
         break;
     case PLAN_STEP_TOKEN_WAIT:
-        if (rank > 0)
+        if (rank % turns > 0)
             MPI_Recv(&token, 1, MPI_INT, rank - 1, 0, io->agree, MPI_STATUS_IGNORE);
         break;
     case PLAN_STEP_TOKEN_PASS:
-        if (rank + 1 < n)
+        if ((rank + 1) % turns > 0 && rank + 1 < n)
             MPI_Send(&token, 1, MPI_INT, rank + 1, 0, io->agree);
         break;
     default:
         break;
     }
+    double now = io->clock(), spent = now - *mark;
+    *mark = now;
+    return phase_count(io, s, spent);
 }
 
 /* Before an I/O step of a write phase with a deadline: has it passed for
@@ -144,8 +265,10 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
 {
     bool collective_io = io->ctx->set->collective && (io->ops->desc->caps & API_CAP_COLLECTIVE_IO);
     bool lockstep = collective_io || io->plan->collective_pauses;
-    bool check = io->verify && !phase_writes(io);
-    const char *op = phase_writes(io) ? "write" : "read";
+    bool probed = phase_probed(io);
+    int64_t at[PHASE_PROBES];
+    unsigned char want[PHASE_PROBES];
+    int nprobes = 0;
     double excluded = 0, mark = io->clock();
     struct plan_step s;
     int64_t k = range->k0;
@@ -154,29 +277,41 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
             break;
         plan_step(io->plan, io->phase, v, k, &s);
         if (s.kind != PLAN_STEP_IO) {
-            phase_pause(io, &s);
-            mark = io->clock();
+            excluded += phase_pause(io, &s, &mark);
             continue;
         }
+        bool check = io->verify && !s.write, probe = probed && !s.write;
         if (range->deadline &&
             phase_deadline_passed(io, *range->calls, range->start, lockstep, &mark))
             break;
         /* Outside the timers: a verified read starts from a buffer that
          * holds none of the expected bytes (poisoned per variable where
          * the content differs between them, phase_prepare()). */
-        if (check && !io->plan->fill_per_var) {
+        if ((check || probe) && !io->plan->fill_per_var) {
             double t0 = io->clock();
             io->plan->ops->fill(io->plan, io->phase, v, io->buf, true);
             mark = io->clock();
             excluded += mark - t0;
         }
-        phase_enter(io, op, s.bytes * (collective_io ? io->ctx->nprocs : 1));
+        /* Where to probe: chosen from the poisoned buffer, outside the
+         * timers. */
+        if (probe) {
+            double t0 = io->clock();
+            nprobes = phase_probe_at(io, &s, at, want);
+            mark = io->clock();
+            excluded += mark - t0;
+        }
+        phase_enter(io, s.write ? "write" : "read",
+                    s.bytes * (collective_io ? io->ctx->nprocs : 1));
         int rc = io->ops->transfer(f, &s, io->buf + s.mem_off, e);
         double now = io->clock();
-        latency_record(&io->lat[LATENCY_TRANSFER], now - mark);
+        latency_record(phase_lat(io, s.write, LATENCY_TRANSFER), now - mark);
+        phase_count(io, &s, now - mark);
         mark = now;
         watchdog_leave();
         (*range->calls)++;
+        if (rc == 0 && probe)
+            rc = phase_probe_check(io, &s, nprobes, at, want, e);
         if (rc < 0) {
             /* Collective transfers go on after an error; a library may not. */
             watchdog_arm(e);
@@ -235,7 +370,7 @@ static double phase_var_steps(struct phase_io *io, struct backend_file *f, int v
     return excluded;
 }
 
-static void phase_end_var(const struct phase_io *io, struct backend_file *f, struct err *e)
+void phase_end_var(const struct phase_io *io, struct backend_file *f, struct err *e)
 {
     phase_enter(io, "end dataset", io->plan->flat_bytes);
     io->ops->var_end(f, e);
@@ -249,7 +384,7 @@ static void phase_close(const struct phase_io *io, struct backend_file *f, struc
     double t0 = io->clock();
     io->ops->close(f, e);
     if (f)
-        latency_record(&io->lat[LATENCY_CLOSE], io->clock() - t0);
+        latency_record(phase_lat(io, phase_writes(io), LATENCY_CLOSE), io->clock() - t0);
     watchdog_leave();
 }
 
@@ -271,7 +406,7 @@ static double phase_prepare(const struct phase_io *io, int v)
             io->plan->ops->fill(io->plan, io->phase, 0, io->buf, false);
         return io->clock() - t0;
     }
-    if (write || io->verify)
+    if (write || io->verify || phase_probed(io))
         io->plan->ops->fill(io->plan, io->phase, v, io->buf, !write);
     if (v > 0)
         MPI_Barrier(io->agree);
@@ -292,6 +427,7 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
         dl->done = (struct plan_extent){-1, 0};
     }
     io->moved = 0;
+    io->t = t;
     phase_prepare(io, 0);
     MPI_Barrier(io->agree);
     double t_open = io->clock();
@@ -301,7 +437,10 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
     }
     double t_fine = io->clock(), excluded = 0;
     int64_t calls = 0;
-    for (int d = 0; d < nvars; d++) {
+    bool joined = phase_joined(io);
+    if (joined)
+        excluded = phase_join(io, f, t, &calls, v, e);
+    for (int d = 0; !joined && d < nvars; d++) {
         struct plan_access acc;
         if (d > 0)
             excluded += phase_prepare(io, d);

@@ -9,10 +9,21 @@
 
 #include "backend/backend.h"
 #include "report/latency.h"
+#include "report/results.h"
 
-/* Accumulated timers of one phase, in the order of enum timer_id from
- * TIMER_WRITE_GROSS (or TIMER_READ_GROSS). */
-enum { PHASE_GROSS, PHASE_FINE, PHASE_RAW, PHASE_OPEN, PHASE_CLOSE, PHASE_TIMERS };
+/* Accumulated timers of one phase, in the order of enum timer_kind
+ * (report/results.h). */
+enum {
+    PHASE_GROSS = TIMER_GROSS,
+    PHASE_FINE = TIMER_FINE,
+    PHASE_RAW = TIMER_RAW,
+    PHASE_OPEN = TIMER_OPEN,
+    PHASE_CLOSE = TIMER_CLOSE,
+    PHASE_BUSY = TIMER_BUSY,
+    PHASE_READS = TIMER_READS,
+    PHASE_WRITES = TIMER_WRITES,
+    PHASE_TIMERS = TIMER_KINDS
+};
 
 /* What -D v found wrong in the data read by this process. */
 struct verify_state {
@@ -48,26 +59,63 @@ struct phase_io {
     int slot;           /* the file's slot in the created-files registry */
     const char *path;   /* files_path(slot) */
     unsigned char *buf; /* plan->buffer_bytes */
-    bool verify;        /* a read phase: check every byte read */
+    bool verify;        /* check every byte each read step reads */
     bool overwrite;     /* --overwrite: an existing file may be replaced */
     MPI_Comm agree;     /* the run's processes (ctx->comm: the file's, SELF with fpp) */
     /* Collective transfers through a backend with io_mode: what the library
      * did with each completed one is added here; else NULL. */
     struct io_mode_seen *seen;
-    double (*clock)(void);            /* seconds: MPI_Wtime, or a test's */
-    struct latency_hist *lat;         /* [LATENCY_CALLS]: each call's time is added */
+    double (*clock)(void); /* seconds: MPI_Wtime, or a test's */
+    /* [2 * LATENCY_CALLS], write then read: each call's time is added, a
+     * transfer's by its direction, an open's and a close's by the
+     * phase's. */
+    struct latency_hist *lat;
     struct phase_deadline *deadline;  /* a write phase with --stonewall; else NULL */
     const struct plan_extent *extent; /* a read phase after one; else NULL */
-    bool rewrite;                     /* a write phase into the existing file (--repeat) */
-    int64_t moved;                    /* out: the bytes this process moved */
+    /* A write phase into the existing file (--repeat overwrite, a phase
+     * after one that wrote it). */
+    bool rewrite;
+    int64_t moved; /* out: the bytes this process moved */
+    double *t;     /* phase_run()'s timers, while it runs */
 };
 
 /* Collective over io->ctx->comm. Adds the phase's times to t[PHASE_TIMERS]
- * and any mismatch to v. Returns true if every process succeeded; on false
- * every process's error (if any) is in its e and the file is closed. A write
+ * (busy work to PHASE_BUSY alone, each step to PHASE_READS or PHASE_WRITES
+ * as its direction and the plan's time say) and any mismatch to v. Returns true if every process
+ * succeeded; on false every process's error (if any) is in its e and the file is closed. A write
  * marks the file in the created-files registry before creating it. A process
  * with an error arms the watchdog before every collective step it still
  * makes, so that it cannot wait forever for processes that will not come. */
 bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct err *e);
+
+/* ---- shared by phase.c and phase_join.c ---- */
+
+/* Does the run point's variant move step k of every variable in one call
+ * (api_variant.joins_vars)? Then io->buf holds a buffer of
+ * plan->buffer_bytes per variable, variable v's at v * buffer_bytes. */
+bool phase_joined(const struct phase_io *io);
+
+/* The variables of a joined phase on the open file f: every variable
+ * begun, step k of each in one call (transfer_vars), every variable ended;
+ * the raw time into t[PHASE_RAW], each call's latency into io->lat, the
+ * calls into *calls. Collective like phase_run(); never with a deadline or
+ * an extent (--stonewall is refused with a variant that joins variables).
+ * Returns the seconds spent filling, verifying and noting what the library
+ * did. */
+double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_t *calls,
+                  struct verify_state *v, struct err *e);
+
+/* Collective: agree on ok (phase.c). */
+bool phase_agree(const struct phase_io *io, bool ok, const struct err *e);
+/* The watchdog's account of a library call about to be made. */
+void phase_enter(const struct phase_io *io, const char *op, int64_t bytes);
+/* Checks the bytes step s read at io->buf + s->mem_off into v. */
+void phase_verify(const struct phase_io *io, const struct plan_step *s, struct verify_state *v);
+/* A step that is not I/O, timed from *mark (the clock read that ended the
+ * work before it; set to the clock read after it) and counted as the plan
+ * says; returns the seconds to keep out of the phase's other timers. */
+double phase_pause(const struct phase_io *io, const struct plan_step *s, double *mark);
+/* var_end of the earliest variable begun, under the watchdog. */
+void phase_end_var(const struct phase_io *io, struct backend_file *f, struct err *e);
 
 #endif

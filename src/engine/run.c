@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/advise.h"
+#include "cli/cli.h"
 #include "engine/context.h"
 #include "engine/engine.h"
 #include "engine/files.h"
@@ -53,6 +54,14 @@ static void run_warn(const struct run *s, int errnum, const char *what)
     if (s->world_rank == 0 && all[0])
         fprintf(stderr, "h5perf: warning: %d of %d processes %s (%s)\n", count, s->world_size, what,
                 strerror(all[1]));
+}
+
+bool h5perf_threads(int argc, char **argv)
+{
+    struct config cfg;
+    struct cli_msg m;
+    config_init(&cfg);
+    return opt_parse(argc, argv, &cfg, &m) == 0 && api_need_threads(&cfg) >= 0;
 }
 
 int h5perf_run(int argc, char **argv)
@@ -101,6 +110,8 @@ int h5perf_run(int argc, char **argv)
     /* After a failed H5Fclose (a full disk) HDF5 keeps the file open and
      * crashes closing it again inside MPI_Finalize: abort instead. */
     if (status != EXIT_OK && H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) > 0) {
+        /* The data files are gone; the outputs, once written, must stay. */
+        files_release();
         outputs_finish(&s, &ctx, &log, status);
         watchdog_abort(s.world_rank, "HDF5 could not close a data file after the failure");
     }

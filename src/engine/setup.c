@@ -22,6 +22,7 @@
 #include "engine/context.h"
 #include "engine/files.h"
 #include "engine/input.h"
+#include "engine/fsize.h"
 #include "engine/memory.h"
 #include "engine/names.h"
 #include "exit_status.h"
@@ -61,6 +62,28 @@ static void setup_dims(int nprocs, int ndims, int *dims)
     MPI_Dims_create(nprocs, ndims, dims);
 }
 
+/* Local: a variant that needs threads (HDF5's subfiling driver) where MPI
+ * was initialised without MPI_THREAD_MULTIPLE (h5perf_threads()). */
+static int setup_threads(const struct config *c, struct cli_msg *m)
+{
+    static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                         "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+    int a = api_need_threads(c), provided = MPI_THREAD_SINGLE;
+    if (a < 0)
+        return 0;
+    MPI_Query_thread(&provided);
+    if (provided == MPI_THREAD_MULTIPLE)
+        return 0;
+    int id = api_desc((enum api_id)a)->opts->threads_option;
+    const char *level = provided == MPI_THREAD_SERIALIZED ? levels[2]
+                        : provided == MPI_THREAD_FUNNELED ? levels[1]
+                                                          : levels[0];
+    return cli_fail(m,
+                    "h5perf: %s '%s': needs MPI initialised with MPI_THREAD_MULTIPLE, which this "
+                    "MPI library does not provide (it gives %s)",
+                    cli_name(c, (enum opt_id)id, ""), cli_raw(c, (enum opt_id)id), level);
+}
+
 /* Local: command line and environment to a finished config. */
 static int setup_parse(struct run *s, int argc, char **argv, struct cli_msg *m,
                        struct cli_warnings *w)
@@ -73,7 +96,9 @@ static int setup_parse(struct run *s, int argc, char **argv, struct cli_msg *m,
         return -1;
     if (s->cfg.help || s->cfg.version || s->cfg.advise)
         return 0;
-    return config_finish(&s->cfg, s->world_size, w, m);
+    if (config_finish(&s->cfg, s->world_size, w, m) < 0)
+        return -1;
+    return setup_threads(&s->cfg, m);
 }
 
 /* Collective: the pattern's input from outside the command line (pattern.h,
@@ -114,8 +139,9 @@ static bool setup_input(const struct run *s, unsigned char **bytes, size_t *len,
 }
 
 /* Collective: the run plan, on the pattern's input, checked by the
- * pattern and the backends on every process. */
-static bool setup_session(struct run *s, struct cli_msg *m)
+ * pattern and the backends on every process; warnings of runs that
+ * will take long into w. */
+static bool setup_session(struct run *s, struct cli_msg *m, struct cli_warnings *w)
 {
     unsigned char *bytes = NULL;
     size_t len = 0;
@@ -126,13 +152,18 @@ static bool setup_session(struct run *s, struct cli_msg *m)
     }
     ok = session_build_input(&s->session, &s->cfg, bytes, len, setup_dims, m) == 0 &&
          engine_check(&s->session, m) == 0;
+    if (ok)
+        engine_warn_slow(&s->session, w);
     free(bytes);
     return setup_agree(s, ok, m->line);
 }
 
-/* Rank 0, --read-only: the data file of an API exists, is a regular file
- * and can serve the largest process count of the sweep. */
-static int setup_check_source(const struct run *s, int api, const char *name, struct cli_msg *m)
+/* Rank 0, --read-only: the data file of an API (of process rank, -1:
+ * shared) exists, is a regular file and can serve every run point that
+ * reads it: each process count, each point of the API, before anything is
+ * read. */
+static int setup_check_source(const struct run *s, int api, int rank, const char *name,
+                              struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
     const struct backend_ops *b = backend_get((enum api_id)api);
@@ -145,21 +176,24 @@ static int setup_check_source(const struct run *s, int api, const char *name, st
                         ro, name);
     if (!S_ISREG(st.st_mode))
         return cli_fail(m, "h5perf: %s: data file '%s' is not a regular file", ro, name);
-    /* The first point of the API reads the most: the largest process
-     * count, the largest transfer size of the guide's coming last. */
-    const struct session_point *sp = NULL;
     for (int i = 0; i < s->session.npoints; i++) {
-        const struct session_point *q = &s->session.points[i];
-        if ((int)q->p.api == api && q->p.nprocs == s->session.counts[0].nprocs)
-            sp = q;
+        const struct session_point *sp = &s->session.points[i];
+        const struct layout_desc *l = layout_desc(sp->p.layout);
+        bool own = l && l->per_process;
+        if ((int)sp->p.api != api || own != (rank >= 0) || rank >= sp->p.nprocs)
+            continue;
+        struct plan plan;
+        char why[512] = "", with[64] = "";
+        if (s->session.pattern->plan(c, &sp->p, own ? rank : 0, 0, &plan) == 0 &&
+            b->check_source(name, &plan, why, sizeof why) == 0)
+            continue;
+        if (s->session.ncounts > 1)
+            snprintf(with, sizeof with, " with %d process%s", sp->p.nprocs,
+                     sp->p.nprocs == 1 ? "" : "es");
+        return cli_fail(m, "h5perf: %s: data file '%s' %s%s (written with other options?)", ro,
+                        name, why, with);
     }
-    struct plan plan;
-    char why[512] = "";
-    if (sp && s->session.pattern->plan(c, &sp->p, 0, 0, &plan) == 0 &&
-        b->check_source(name, &plan, why, sizeof why) == 0)
-        return 0;
-    return cli_fail(m, "h5perf: %s: data file '%s' %s (written with other options?)", ro, name,
-                    why);
+    return 0;
 }
 
 /* Rank 0, --overwrite: the existing data file at name (lstat st) is one
@@ -197,90 +231,18 @@ static int setup_check_outputs(const struct run *s, int api, const char *name, s
     return 0;
 }
 
-/* Rank 0: an aligned file (HDF5's, PnetCDF's) that ends beyond its data,
- * at end, fits too; how says where the library puts what ("HDF5 places
- * ... multiples"). */
-static int setup_check_aligned(const struct run *s, int64_t end, int64_t flat, const char *how,
-                               struct cli_msg *m)
-{
-    const struct config *c = &s->cfg;
-    int p = sweep_procs_first(c);
-    int errnum = end > flat && end >= NAMES_PROBE_SIZE_MIN ? names_probe_size(s->dir, end) : 0;
-    if (errnum != EFBIG && errnum != EINVAL)
-        return 0;
-    char size[32];
-    cli_bytes(size, sizeof size, end);
-    return cli_fail(m,
-                    "h5perf: %s '%s': %s of the alignment, so its file could reach %s (%d "
-                    "process%s), more than the file system of '%s' can hold (%s); use a smaller %s",
-                    c->spelled[OPT_ALIGN], c->raw[OPT_ALIGN], how, size, p, p == 1 ? "" : "es",
-                    s->dir[0] ? s->dir : ".", strerror(errnum), c->spelled[OPT_ALIGN]);
-}
-
-/* Rank 0: the largest data file of the sweep (at the largest process count)
- * fits in the file system of the directory: a size its kernel refuses
- * (EFBIG, EINVAL) would fail mid-run, and in an HDF5 file on one process
- * only, which hangs the others in HDF5's collective calls (so the HDF5 file
- * is measured by its upper bound). Sizes below NAMES_PROBE_SIZE_MIN fit
- * everywhere. */
-static int setup_check_extent(const struct run *s, struct cli_msg *m)
-{
-    const struct config *c = &s->cfg;
-    const struct session_point *big = session_largest_file(&s->session);
-    if (!big)
-        return 0;
-    int p = big->p.nprocs;
-    int64_t flat = big->m.flat_bytes;
-    const char *where = s->dir[0] ? s->dir : ".";
-    char size[32], dset[32];
-    /* The data alone first: if it does not fit, no alignment is to blame. */
-    int errnum = flat >= NAMES_PROBE_SIZE_MIN ? names_probe_size(s->dir, flat) : 0;
-    if (errnum == EFBIG || errnum == EINVAL) {
-        const struct pattern_desc *pd = s->session.pattern;
-        int n = big->m.nvars;
-        char lead[192];
-        pd->file_lead(c, lead, sizeof lead);
-        cli_bytes(size, sizeof size, flat);
-        cli_bytes(dset, sizeof dset, flat / n);
-        return cli_fail(m,
-                        "h5perf: %s: data files of %s (%d %s%s of %s, %d process%s) do not fit "
-                        "in '%s': its file system refuses a file of that size (%s)",
-                        lead, size, n, pd->var_word, n == 1 ? "" : "s", dset, p, p == 1 ? "" : "es",
-                        where, strerror(errnum));
-    }
-    /* Each API that places its data itself: its largest file (api/model.h). */
-    for (int a = 0; a < API_COUNT; a++) {
-        const struct api_model *mo = api_desc((enum api_id)a)->model;
-        if (!(c->apis & API_BIT(a)) || !mo || (mo->needs_align && c->align <= 1))
-            continue;
-        int64_t end = 0;
-        for (int i = 0; i < s->session.npoints; i++) {
-            const struct pattern_measure *pm = &s->session.points[i].m;
-            struct extent_file f = {pm->nvars, pm->var_bytes, pm->max_chunk};
-            int64_t e = (int)s->session.points[i].p.api == a
-                            ? mo->extent(&f, c->align, c->threshold, true)
-                            : 0;
-            end = e > end ? e : end;
-        }
-        if (setup_check_aligned(s, end, flat, mo->probe_how, m) < 0)
-            return -1;
-    }
-    return 0;
-}
-
-/* Rank 0: the directory exists (creating the $USER level), accepts a new
- * file, and holds none of our data file names unless --overwrite. */
 /* Rank 0: one data file name of API a this run may use: never an output,
  * the source of a --read-only run, else absent unless --overwrite lets
  * h5perf replace it. */
-static int setup_check_name(const struct run *s, int a, const char *name, struct cli_msg *m)
+static int setup_check_name(const struct run *s, int a, int rank, const char *name,
+                            struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
     struct stat st;
     if (setup_check_outputs(s, a, name, m) < 0)
         return -1;
     if (c->read_only)
-        return setup_check_source(s, a, name, m) < 0 ||
+        return setup_check_source(s, a, rank, name, m) < 0 ||
                        (c->direct && (opt_row_of(OPT_DIRECT)->apis & API_BIT(a)) &&
                         names_direct(s->dir, c->spelled[OPT_DIRECT], name, m) < 0)
                    ? -1
@@ -309,6 +271,8 @@ static void setup_layouts(const struct run *s, bool *shared, bool *fpp)
     }
 }
 
+/* Rank 0: the directory exists (creating the $USER level), accepts a new
+ * file, and holds none of our data file names unless --overwrite. */
 static int setup_check_files(struct run *s, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;
@@ -316,8 +280,7 @@ static int setup_check_files(struct run *s, struct cli_msg *m)
     if (names_dir(c->paraprefix, getenv("USER") ? getenv("USER") : getenv("LOGIN"), !c->read_only,
                   s->dir, sizeof s->dir, &s->dir_created, m) < 0)
         return -1;
-    if (!c->read_only &&
-        (names_probe(c->paraprefix, s->dir, m) < 0 || setup_check_extent(s, m) < 0))
+    if (!c->read_only && (names_probe(c->paraprefix, s->dir, m) < 0 || fsize_check_dir(s, m) < 0))
         return -1;
     char name[SETUP_PATH_MAX];
     if (c->direct && !c->read_only && names_direct(s->dir, c->spelled[OPT_DIRECT], NULL, m) < 0)
@@ -329,10 +292,10 @@ static int setup_check_files(struct run *s, struct cli_msg *m)
             if (!(c->apis & API_BIT(a)))
                 continue;
             if (shared &&
-                (setup_name(s, f, a, -1, name, m) < 0 || setup_check_name(s, a, name, m) < 0))
+                (setup_name(s, f, a, -1, name, m) < 0 || setup_check_name(s, a, -1, name, m) < 0))
                 return -1;
             for (int r = 0; fpp && r < c->max_procs; r++)
-                if (setup_name(s, f, a, r, name, m) < 0 || setup_check_name(s, a, name, m) < 0)
+                if (setup_name(s, f, a, r, name, m) < 0 || setup_check_name(s, a, r, name, m) < 0)
                     return -1;
         }
     return 0;
@@ -490,13 +453,14 @@ int setup_run(struct run *s, int argc, char **argv)
         return setup_print_info(s);
     if (s->cfg.advise)
         return SETUP_ADVISE;
-    if (!setup_session(s, &m))
+    if (!setup_session(s, &m, &w))
         return EXIT_USAGE;
     if (s->world_rank == 0)
         for (int i = 0; i < w.count; i++)
             fprintf(stderr, "%s\n", w.line[i]);
     s->warnings = w;
-    if (!setup_agree(s, memory_check(s, &m), m.line))
+    if (!setup_agree(s, memory_check(s, &m), m.line) ||
+        !setup_agree(s, fsize_check_limit(s, &m) == 0, m.line))
         return EXIT_USAGE;
     if (s->world_rank == 0)
         ok = setup_check_files(s, &m) == 0 && setup_open_outputs(s, &m) == 0;
@@ -514,10 +478,26 @@ int setup_run(struct run *s, int argc, char **argv)
 
 /* Collective: the registry with every data file name this run may create,
  * before any exists. Returns true on every process if all succeeded. */
+/* World rank 0, once the registry exists: the outputs written whole at the
+ * end (the --results file, a JSON or CSV report), in the two slots after
+ * the data files', so that a run that dies leaves none of them empty. */
+static void setup_declare_outputs(const struct run *s, int first)
+{
+    const struct config *c = &s->cfg;
+    const char *paths[2] = {c->format != FORMAT_TEXT ? c->output : NULL, c->results};
+    FILE *streams[2] = {s->out, s->results};
+    for (int i = 0; i < 2; i++) {
+        struct stat st;
+        if (paths[i] && streams[i] && streams[i] != stdout && fstat(fileno(streams[i]), &st) == 0 &&
+            S_ISREG(st.st_mode))
+            files_add_output(first + i, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
+    }
+}
+
 bool setup_declare_files(const struct run *s)
 {
     const struct config *c = &s->cfg;
-    int nslots = names_slot(c->num_files, 0, false);
+    int ndata = names_slot(c->num_files, 0, false), nslots = ndata + 2;
     char **paths = calloc((size_t)nslots, sizeof *paths);
     char name[SETUP_PATH_MAX];
     struct cli_msg m;
@@ -534,7 +514,12 @@ bool setup_declare_files(const struct run *s)
                 ok = setup_name(s, f, a, s->world_rank, name, &m) == 0 &&
                      (paths[names_slot(f, a, true)] = strdup(name)) != NULL;
         }
+    const char *outputs[2] = {c->format != FORMAT_TEXT ? c->output : NULL, c->results};
+    for (int i = 0; ok && s->world_rank == 0 && i < 2; i++)
+        ok = !outputs[i] || (paths[ndata + i] = strdup(outputs[i])) != NULL;
     ok = ok && files_init(nslots, paths, c->nocleanup, s->world_rank == 0) == 0;
+    if (ok && s->world_rank == 0)
+        setup_declare_outputs(s, ndata);
     for (int i = 0; paths && i < nslots; i++)
         free(paths[i]);
     free(paths);

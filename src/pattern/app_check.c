@@ -62,6 +62,25 @@ static int val_grid(const struct config *c, const struct run_point *p, bool read
                     g, graw, nprocs, nprocs == 1 ? "" : "es", text, why);
 }
 
+/* The option of a placement that pushes a file past 64-bit offsets where
+ * the packed file fits: --align-data when the aligned file alone does not
+ * fit (aligned_fits false), else --shift. */
+int app_place_fail(const struct config *c, const struct run_point *p, bool aligned_fits,
+                   const char *where, struct cli_msg *m)
+{
+    enum opt_id id = aligned_fits ? OPT_SHIFT : OPT_ALIGN_DATA;
+    char how[96];
+    if (aligned_fits)
+        snprintf(how, sizeof how, "%" PRId64 " bytes more", p->shift);
+    else
+        snprintf(how, sizeof how, "at multiples of %" PRId64 " bytes", p->align);
+    return cli_fail(m,
+                    "h5perf: %s '%s': %s, the %s file of %d variable%s (%d process%s) %s; give "
+                    "smaller values",
+                    c->spelled[id], c->raw[id], how, layout_name(p->layout), c->nvars,
+                    c->nvars == 1 ? "" : "s", p->nprocs, p->nprocs == 1 ? "" : "es", where);
+}
+
 int app_call_limit(const struct config *c, const struct run_point *p, int64_t bytes,
                    const char *lead, const char *what, const char *remedy, struct cli_msg *m)
 {
@@ -82,6 +101,20 @@ int app_call_limit(const struct config *c, const struct run_point *p, int64_t by
                     api->max_call_bytes, remedy, api->key);
 }
 
+/* An array that does not fit in 64-bit offsets only with its placement:
+ * -1 with the line naming --align-data or --shift; 0 when the packed array
+ * does not fit either (--global's line). */
+static int block_place_fail(const struct config *c, const struct run_point *p,
+                            const struct app_params *a, struct cli_msg *m)
+{
+    struct app_params packed = *a, aligned = *a;
+    packed.align = packed.shift = aligned.shift = 0;
+    if (app_check_block(&packed) != PATTERN_OK)
+        return 0;
+    return app_place_fail(c, p, app_check_block(&aligned) == PATTERN_OK,
+                          "would end beyond the largest 64-bit file offset", m);
+}
+
 int block_validate(const struct config *c, const struct run_point *pts, int n, struct cli_msg *m)
 {
     for (int i = 0; i < n; i++) {
@@ -90,6 +123,8 @@ int block_validate(const struct config *c, const struct run_point *pts, int n, s
             struct app_params a;
             block_params(c, &pts[i], read, &a);
             enum pattern_violation v = app_check_block(&a);
+            if (v == PATTERN_OVERFLOW && block_place_fail(c, &pts[i], &a, m) < 0)
+                return -1;
             if (v != PATTERN_OK)
                 return val_grid(c, &pts[i], read && c->read_grid[0] > 0, v, m);
             int64_t g[MODEL_MAX_DIMS];
@@ -124,6 +159,18 @@ static void val_counts_option(const struct config *c, char *buf, size_t len)
              c->raw[id] ? c->raw[id] : "1048576");
 }
 
+/* As block_place_fail(), for the particles' variables. */
+static int particles_place_fail(const struct config *c, const struct run_point *p,
+                                const struct particle_params *q, struct cli_msg *m)
+{
+    struct particle_params packed = *q, aligned = *q;
+    packed.align = packed.shift = aligned.shift = 0;
+    if (particles_check(&packed) == PATTERN_OVERFLOW)
+        return 0;
+    return app_place_fail(c, p, particles_check(&aligned) != PATTERN_OVERFLOW,
+                          "would end beyond the largest 64-bit file offset", m);
+}
+
 int particles_validate(const struct config *c, const struct run_point *pts, int n,
                        struct cli_msg *m)
 {
@@ -137,6 +184,8 @@ int particles_validate(const struct config *c, const struct run_point *pts, int 
         if (v == PATTERN_NO_PARTICLES)
             return cli_fail(m, "h5perf: %s: no process has any particles with %d process%s", lead,
                             nprocs, nprocs == 1 ? "" : "es");
+        if (v == PATTERN_OVERFLOW && particles_place_fail(c, &pts[i], &q, m) < 0)
+            return -1;
         if (v != PATTERN_OK)
             return cli_fail(m,
                             "h5perf: %s: %d variable%s of the particles of %d process%s do%s "

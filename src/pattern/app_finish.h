@@ -40,6 +40,14 @@ int particles_finish(struct config *cfg, int world_size, struct cli_warnings *w,
 int app_call_limit(const struct config *c, const struct run_point *p, int64_t bytes,
                    const char *lead, const char *what, const char *remedy, struct cli_msg *m);
 
+/* The refusal of a file that the placement of point p (--align-data,
+ * --shift) makes too large where the packed file is not: names --shift when
+ * the file aligned but not shifted fits (aligned_fits), else --align-data;
+ * where says what the file would do ("would end beyond the largest 64-bit
+ * file offset"). Returns -1 with m. */
+int app_place_fail(const struct config *c, const struct run_point *p, bool aligned_fits,
+                   const char *where, struct cli_msg *m);
+
 /* Do --align-data and --shift place the files of this layout and API (the
  * flat files of the shared layouts)? */
 bool app_placeable(int layout, enum api_id api);

@@ -92,6 +92,25 @@ static int block_points(const struct config *c, int nprocs, const int grid[MODEL
     return app_points(c, nprocs, c->grid[0] > 0 ? c->grid : grid, out, max);
 }
 
+/* The runs of phase ph of a process's box, in one call and in the phase
+ * (each step boundary may split a run); the same for every box of a grid
+ * that divides the array. */
+static void block_runs_of(const struct app_state *st, int ph, int nvars, int64_t *call,
+                          int64_t *phase)
+{
+    const struct app_geom *g = &st->geom[ph];
+    struct model_runs r;
+    int64_t runs = 1, len = g->rank_bytes;
+    if (g->run_disp < 0 && model_box_runs(&g->storage, &g->box, &r) == 0) {
+        runs = r.count[0] * r.count[1];
+        len = r.len * g->a.elem;
+    }
+    int64_t per = app_step_bytes(st, ph), steps = st->nsteps[ph];
+    int64_t in_call = len > 0 ? per / len + 1 : 1;
+    *call = runs < in_call ? runs : in_call;
+    *phase = nvars * (runs + steps - 1);
+}
+
 /* Every block of a grid that divides the array has the same size: each
  * process holds the largest of its write and read blocks. */
 static void block_measure(const struct config *c, const struct run_point *p,
@@ -108,6 +127,10 @@ static void block_measure(const struct config *c, const struct run_point *p,
         int64_t call = app_step_bytes(&st, ph);
         m->max_call = call > m->max_call ? call : m->max_call;
         m->views |= st.view_any[ph];
+        int64_t runs_call, runs_phase;
+        block_runs_of(&st, ph, c->nvars, &runs_call, &runs_phase);
+        m->call_runs = runs_call > m->call_runs ? runs_call : m->call_runs;
+        m->phase_runs = runs_phase > m->phase_runs ? runs_phase : m->phase_runs;
     }
     m->nvars = c->nvars;
     m->var_bytes = model_product(c->ndims, c->global) * c->elem;

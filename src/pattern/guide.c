@@ -196,6 +196,10 @@ static void guide_measure(const struct config *c, const struct run_point *pt,
     m->flat_bytes = (int64_t)c->num_dsets * g.dset_bytes;
     m->max_dim = g.slab.dims[0];
     m->views = g.shape.count > 1;
+    /* Independent calls go piece by piece (split_runs): no view. */
+    m->call_runs = c->collective ? g.shape.count : 1;
+    int64_t xfers = g.dset_bytes / pt->nprocs / g.xfer_bytes;
+    m->phase_runs = (int64_t)c->num_files * c->num_dsets * xfers * g.shape.count;
     m->nvars = c->num_dsets;
     m->var_bytes = g.dset_bytes;
     for (int r = 0; buffers && r < pt->nprocs; r++)
@@ -273,7 +277,7 @@ static void guide_point_begin(FILE *out, const struct config *c, const struct ru
         if (c->nbuf_offset)
             text_buffer_offset(out, p->buf_offset);
     }
-    text_api(out, p->api);
+    text_api(out, p->api, p->variant);
 }
 
 static void guide_point_end(FILE *out, const struct config *c, const struct api_result *r)

@@ -303,15 +303,19 @@ static int val_call_limit(const struct config *cfg, const struct run_point *p, s
                               cfg->block,
                               p->xfer,
                               p->nprocs};
-    if (!api->max_call_bytes || guide_init(&pt, &pp, 0, 0, NULL) != 0 ||
-        pt.shape.len <= api->max_call_bytes)
+    if (!api->max_call_bytes || guide_init(&pt, &pp, 0, 0, NULL) != 0)
+        return 0;
+    /* PnetCDF moves a whole transfer in one call, MPI-IO each piece. */
+    bool step = api->caps & API_CAP_LIMIT_PER_STEP;
+    int64_t call = step ? pp.xfer : pt.shape.len;
+    if (call <= api->max_call_bytes)
         return 0;
     struct val_src x, e;
     char len[32], xfer[32], body[1024], tail[320];
     val_xfer(cfg, pp.xfer, &x);
     val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
     const char *lead = val_lead(&x, &e, NULL);
-    text_size(len, sizeof len, pt.shape.len);
+    text_size(len, sizeof len, call);
     text_size(xfer, sizeof xfer, pp.xfer);
     if (cfg->spelled[OPT_API])
         snprintf(tail, sizeof tail, "leave %s out of %s '%s'", api->key, cfg->spelled[OPT_API],
@@ -319,9 +323,10 @@ static int val_call_limit(const struct config *cfg, const struct run_point *p, s
     else
         snprintf(tail, sizeof tail, "give -A without %s (it is in the default)", api->key);
     snprintf(body, sizeof body,
-             "transfer size %s%s moves pieces of %s through %s, above its limit of %" PRId64
+             "transfer size %s%s moves %s%s%s through %s, above its limit of %" PRId64
              " bytes per call; use smaller sizes or %s",
-             xfer, val_note(&x, lead), len, api->err_name, api->max_call_bytes, tail);
+             xfer, val_note(&x, lead), step ? "" : "pieces of ", len, step ? " per call" : "",
+             api->err_name, api->max_call_bytes, tail);
     return val_line(msg, lead, body);
 }
 

@@ -121,6 +121,8 @@ static void particles_measure(const struct config *c, const struct run_point *p,
     m->var_bytes = 4 * total;
     m->flat_bytes = app_file_end(&st.geom[0], c->nvars);
     m->max_dim = total;
+    m->call_runs = 1;
+    m->phase_runs = (int64_t)c->nvars * st.nsteps[0];
     for (int r = 0; buffers && r < p->nprocs; r++)
         buffers[r] = 4 * particles_count(&q.dist, q.nprocs, r);
 }

@@ -9,14 +9,12 @@
 #include "pattern/block.h"
 #include "pattern/guide.h"
 #include "pattern/map.h"
+#include "pattern/madbench.h"
 #include "pattern/particles.h"
 #include "pattern/violation.h"
 
 const struct pattern_desc *const pattern_table[] = {
-    &pattern_guide,
-    &pattern_block,
-    &pattern_particles,
-    &pattern_map,
+    &pattern_guide, &pattern_block, &pattern_particles, &pattern_map, &pattern_madbench,
 };
 
 const int pattern_count = (int)(sizeof pattern_table / sizeof pattern_table[0]);

@@ -23,13 +23,18 @@
 /* What every process holds at a run point, over all processes: the
  * memory and pre-flight checks read it (docs/design.md, "The run plan"). */
 struct pattern_measure {
-    int64_t phase_bytes;        /* all processes, one phase of one file */
-    int64_t max_buffer;         /* the largest buffer of one process */
-    int64_t max_call;           /* the most bytes one I/O call of one process moves */
-    int64_t max_chunk;          /* the largest chunk (HDF5), in bytes; 0: none */
-    int64_t flat_bytes;         /* a flat file's size (shared, or the largest per process) */
-    int64_t max_dim;            /* the largest dimension of a variable, in elements */
-    bool views;                 /* some call moves several runs through one view (MPI-IO) */
+    int64_t phase_bytes; /* all processes, one phase of one file */
+    int64_t max_buffer;  /* the largest buffer of one process */
+    int64_t max_call;    /* the most bytes one I/O call of one process moves */
+    int64_t max_chunk;   /* the largest chunk (HDF5), in bytes; 0: none */
+    int64_t flat_bytes;  /* a flat file's size (shared, or the largest per process) */
+    int64_t max_dim;     /* the largest dimension of a variable, in elements */
+    bool views;          /* some call moves several runs through one view (MPI-IO) */
+    /* The most contiguous file runs one call of one process moves as one
+     * selection (an MPI-IO view; 1: contiguous calls), and the runs one
+     * process moves in one phase (at least one per call), the most of any
+     * process: what a library holds per call and does per run. */
+    int64_t call_runs, phase_runs;
     int nvars;                  /* variables of a file */
     int64_t var_bytes;          /* a variable's bytes in a shared file */
     const char *smaller_chunks; /* the pattern's remedy for chunks too large */

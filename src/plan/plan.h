@@ -54,19 +54,33 @@ struct plan_var {
 
 enum plan_step_kind {
     PLAN_STEP_IO = 0,     /* write or read a selection of a variable */
-    PLAN_STEP_COMPUTE,    /* busy work of `seconds` */
-    PLAN_STEP_BARRIER,    /* every process of the file's run */
+    PLAN_STEP_COMPUTE,    /* busy work of `seconds`, then of `passes` x `width` */
+    PLAN_STEP_BARRIER,    /* every process of the run */
     PLAN_STEP_TOKEN_WAIT, /* wait for the token from the previous process */
     PLAN_STEP_TOKEN_PASS  /* pass the token to the next process */
 };
 
+/* The timer a pause's time is counted in (docs/results.md, "Phases"): the
+ * I/O time of its direction (`write`: the write calls', else the read
+ * calls'), the busy time, or only the phase's own timers. Busy time is
+ * kept out of every other timer; COMPUTE steps are always busy time. */
+enum plan_time { PLAN_TIME_IO = 0, PLAN_TIME_BUSY, PLAN_TIME_PHASE };
+
 struct plan_step {
     enum plan_step_kind kind;
-    bool write;             /* IO: write (else read) */
+    bool write;             /* IO: write (else read); a pause: the direction it is timed with */
     int var;                /* IO: the variable */
     int64_t index;          /* its number among its variable's steps in the phase (messages) */
     int64_t mem_off, bytes; /* IO: where in the buffer, and how many bytes */
     int nslabs, nruns;
+    enum plan_time time; /* a pause: the timer it is counted in */
+    /* TOKEN_WAIT and TOKEN_PASS: the processes take turns in groups of this
+     * many consecutive ranks of the run (0: all of them), each group's
+     * first process starting without the token (MADbench2's RMOD). */
+    int turns;
+    /* COMPUTE: after `seconds`, passes x width multiply-adds into a vector
+     * of width doubles (MADbench2's busy work, docs/madbench.md). */
+    int64_t passes, width;
     /* The pattern's storage, or NULL: the local arrays (plan_slabs(),
      * plan_runs()). */
     const struct model_slab *slabs;
@@ -116,7 +130,8 @@ struct plan_access {
  * results keep one set of timers per slot (0: write, 1: read, ...). */
 struct plan_phase {
     char name[16]; /* "write", "read" */
-    bool write;    /* opens the file for writing (creates it) */
+    bool write;    /* opens the file for writing (creates it; after a phase
+                      that wrote it, opens it to write again) */
     int slot;      /* the timers it adds to */
 };
 
@@ -138,8 +153,9 @@ struct plan_ops {
     /* Step k (0 <= k < access.nsteps) of variable v in phase: out filled. */
     void (*step)(const struct plan *p, int phase, int v, int64_t k, struct plan_step *out);
     /* The buffer of variable v in phase (every step's data at its mem_off)
-     * as the file must hold it, or (poison) bytes that all differ from
-     * that. */
+     * as the file must hold it, or (poison) the complement of each of
+     * those bytes (the engine reads the file's bytes back from a poisoned
+     * buffer, engine/phase.c). */
     void (*fill)(const struct plan *p, int phase, int v, unsigned char *buf, bool poison);
     /* Compares the bytes step s of phase read (at buf + s->mem_off) with
      * what they must hold; returns how many differ, the first's offset in
@@ -158,6 +174,10 @@ struct plan {
     int nvars;        /* variables of each file */
     int nphases;      /* per file, in order */
     struct plan_phase phases[PLAN_MAX_PHASES];
+    /* The timers the results carry as each phase's measures (bits 1 <<
+     * enum timer_kind, report/results.h); 0: the guide's (docs/results.md,
+     * "Phases"). */
+    unsigned measures[PLAN_MAX_PHASES];
     int64_t buffer_bytes; /* this process's buffer */
     /* The buffer's content differs between variables: it is filled (or
      * poisoned) before each, outside the timers, and the processes are

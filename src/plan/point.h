@@ -35,6 +35,9 @@ const char *layout_name(int l);
 struct run_point {
     int nprocs;
     enum api_id api;
+    /* The API's variant (api/api.h: HDF5's driver, its multi-dataset
+     * calls); 0: its default. The session adds it to the pattern's points. */
+    int variant;
     int64_t xfer;         /* the guide's transfer size; 0 where the pattern has none */
     int layout;           /* enum plan_layout; -1 where the pattern has none */
     int64_t align, shift; /* placement in flat shared files (0, 0: packed) */

@@ -6,6 +6,7 @@
 #define H5PERF_CONTEXT_H
 
 #include "cli/cli.h"
+#include "report/fslayout.h"
 
 /* The batch job a run is part of (docs/results.md), as world rank 0's
  * environment describes it: the job's allocation, and the step rank 0
@@ -46,7 +47,8 @@ struct run_context {
     char directory[4096]; /* absolute directory of the data files */
     char fs_type[64];     /* the kernel's name for statfs f_type, or "unknown" */
     unsigned long fs_magic;
-    char start_time[32]; /* UTC, 2026-11-22T07:38:40Z */
+    struct fs_layout fs_layout; /* block and I/O sizes, Lustre's striping */
+    char start_time[32];        /* UTC, 2026-11-22T07:38:40Z */
     char end_time[32];
     int argc;
     char *const *argv;

@@ -43,13 +43,23 @@ static void csv_number(FILE *out, double v)
 
 static void csv_interval(FILE *out, const struct timer_summary *sum);
 
+/* The API's variant (empty: its default), and the row's end. */
+static void csv_variant(FILE *out, const struct api_result *r)
+{
+    const struct api_variant *v = api_variant(r->api, r->variant);
+    fputc(',', out);
+    csv_text(out, v ? v->label : NULL);
+}
+
 static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id t,
                     const struct timer_summary *sum)
 {
     enum run_status st = results_sample_status(r, i, t);
     const struct timer_stat *ts = &r->it[i].t[t];
+    char name[48];
     fprintf(out, "%d,%" PRId64 ",%s,%s,%d,%s,%" PRId64 ",", r->nprocs, r->xfer,
-            api_desc(r->api)->key, results_measure_name(t), i + 1, results_status_name(st),
+            api_desc(r->api)->key, results_measure_name(r, t, name, sizeof name), i + 1,
+            results_status_name(st),
             results_timer_moves_data(t) ? results_sample_bytes(r, i, t) : 0);
     if (st == RUN_OK) {
         csv_number(out, ts->max);
@@ -66,10 +76,11 @@ static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id 
         csv_text(out, r->errors);
     else if (st == RUN_VERIFY_FAILED)
         csv_text(out, "data verification failed (see stderr)");
-    /* The block pattern's layout, then the interval: last, so that the
-     * guide's columns keep their places. */
+    /* The block pattern's layout, the interval, the API's variant: last,
+     * so that the guide's columns keep their places. */
     fprintf(out, ",%s,", r->layout >= 0 ? layout_name(r->layout) : "");
     csv_interval(out, sum);
+    csv_variant(out, r);
     fprintf(out, ",%" PRId64 "\n", r->buf_offset);
 }
 
@@ -87,13 +98,12 @@ static void csv_interval(FILE *out, const struct timer_summary *sum)
 }
 
 /* The latency rows of a run: measure "<phase>_<call>_latency_<figure>",
- * the figure in seconds_median, no iteration, bytes or other seconds. */
-static void csv_latency(FILE *out, const struct config *cfg, const struct api_result *r)
+ * the figure in seconds_median, no iteration, bytes or other seconds; none
+ * for a direction without calls (write with --read-only, read with -w). */
+static void csv_latency(FILE *out, const struct api_result *r)
 {
     static const char *const fig[] = {"p50", "p90", "p99", "p99.9", "max"};
     for (int p = 0; p < 2; p++) {
-        if (p == 0 ? cfg->read_only : cfg->write_only)
-            continue;
         for (int c = 0; c < LATENCY_CALLS; c++) {
             const struct latency_summary *l = &r->latency[p][c];
             if (l->calls == 0)
@@ -104,8 +114,9 @@ static void csv_latency(FILE *out, const struct config *cfg, const struct api_re
                         api_desc(r->api)->key, p == 0 ? "write" : "read",
                         latency_call_name((enum latency_call)c), fig[f]);
                 csv_number(out, v[f]);
-                fprintf(out, ",%s,,,%" PRId64 "\n", r->layout >= 0 ? layout_name(r->layout) : "",
-                        r->buf_offset);
+                fprintf(out, ",%s,,", r->layout >= 0 ? layout_name(r->layout) : "");
+                csv_variant(out, r);
+                fprintf(out, ",%" PRId64 "\n", r->buf_offset);
             }
         }
     }
@@ -114,16 +125,16 @@ static void csv_latency(FILE *out, const struct config *cfg, const struct api_re
 int csv_write(FILE *out, const struct config *cfg, const struct results_log *log)
 {
     enum timer_id m[TIMER_COUNT];
-    int nm = results_measures(cfg, m);
     fputs(CSV_HEADER "\n", out);
     for (int k = 0; k < log->count; k++) {
+        int nm = results_measures(&log->runs[k], cfg, m);
         for (int j = 0; j < nm; j++) {
             struct timer_summary sum;
             results_measure_summary(&log->runs[k], m[j], &sum);
             for (int i = 0; i < log->runs[k].iterations; i++)
                 csv_row(out, &log->runs[k], i, m[j], &sum);
         }
-        csv_latency(out, cfg, &log->runs[k]);
+        csv_latency(out, &log->runs[k]);
     }
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

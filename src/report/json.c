@@ -81,6 +81,33 @@ static void json_batch(struct jsonw *w, const struct batch_job *b)
     jsonw_end(w);
 }
 
+/* The file system's block and I/O sizes (null when unknown) and Lustre's
+ * striping of the directory (null elsewhere). */
+static void json_fs_layout(struct jsonw *w, const struct fs_layout *l)
+{
+    const char *keys[2] = {"block_size", "io_size"};
+    int64_t sizes[2] = {l->block_size, l->io_size};
+    for (int i = 0; i < 2; i++) {
+        jsonw_key(w, keys[i]);
+        if (sizes[i] > 0)
+            jsonw_int(w, sizes[i]);
+        else
+            jsonw_null(w);
+    }
+    jsonw_key(w, "lustre");
+    if (!l->lustre) {
+        jsonw_null(w);
+        return;
+    }
+    jsonw_object(w);
+    jsonw_key_int(w, "stripe_size", l->stripe_size);
+    jsonw_key_int(w, "stripe_count", l->stripe_count);
+    jsonw_key_int(w, "stripe_offset", l->stripe_offset);
+    jsonw_key_string(w, "pool", l->pool[0] ? l->pool : NULL);
+    jsonw_key_int(w, "components", l->components);
+    jsonw_end(w);
+}
+
 static void json_context(struct jsonw *w, const struct run_context *c)
 {
     jsonw_key(w, "context");
@@ -130,6 +157,7 @@ static void json_context(struct jsonw *w, const struct run_context *c)
     snprintf(magic, sizeof magic, "0x%lx", c->fs_magic);
     jsonw_key(w, "magic");
     jsonw_string(w, magic);
+    json_fs_layout(w, &c->fs_layout);
     jsonw_end(w);
     jsonw_key(w, "start_time");
     jsonw_string(w, c->start_time);
@@ -374,12 +402,22 @@ static void json_latency_call(struct jsonw *w, const struct latency_summary *l)
     jsonw_end(w);
 }
 
+/* Has direction p (0: write, 1: read) of r any call (a madbench phase
+ * that writes also reads)? */
+static bool json_latency_calls(const struct api_result *r, int p)
+{
+    for (int c = 0; c < LATENCY_CALLS; c++)
+        if (r->latency[p][c].calls)
+            return true;
+    return false;
+}
+
 static void json_latency(struct jsonw *w, const struct config *cfg, const struct api_result *r)
 {
     jsonw_key(w, "latency");
     jsonw_object(w);
     for (int p = 0; p < 2; p++) {
-        if (p == 0 ? cfg->read_only : cfg->write_only)
+        if ((p == 0 ? cfg->read_only : cfg->write_only) && !json_latency_calls(r, p))
             continue;
         jsonw_key(w, p == 0 ? "write" : "read");
         jsonw_object(w);
@@ -440,12 +478,20 @@ static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struc
                      const struct api_result *r)
 {
     enum timer_id m[TIMER_COUNT];
-    int nm = results_measures(cfg, m);
+    int nm = results_measures(r, cfg, m);
+    char name[48];
     jsonw_object(w);
     json_size(w, "processes", r->nprocs);
     json_size(w, "transfer_size", r->xfer);
     jsonw_key(w, "api");
     jsonw_string(w, api_desc(r->api)->key);
+    const struct api_opts *o = api_desc(r->api)->opts;
+    if (o) {
+        const struct api_variant *v = api_variant(r->api, r->variant);
+        jsonw_key_string(w, "variant", v ? v->label : NULL);
+        jsonw_key(w, o->prefix);
+        o->json_run(w, r->variant);
+    }
     if (r->layout >= 0) {
         jsonw_key(w, "layout");
         jsonw_string(w, layout_name(r->layout));
@@ -467,7 +513,7 @@ static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struc
     for (int k = 0; k < nm; k++) {
         jsonw_object(w);
         jsonw_key(w, "measure");
-        jsonw_string(w, results_measure_name(m[k]));
+        jsonw_string(w, results_measure_name(r, m[k], name, sizeof name));
         jsonw_key(w, "status");
         jsonw_string(w, results_status_name(results_measure_status(r, m[k])));
         jsonw_key(w, "samples");

@@ -100,18 +100,19 @@ static void measures_confidence(FILE *out, const struct config *cfg, const struc
     fprintf(out, "    %-*s %-8s %-18s %12s %25s %10s  %s\n", RUN_WIDTH, "Run", "API", "Measure",
             "Median MB/s", "95% interval", "Iterations", "Stopped by");
     enum timer_id m[TIMER_COUNT];
-    int nm = results_measures(cfg, m);
+    char name[48];
     for (int i = 0; i < log->count; i++) {
         const struct api_result *r = &log->runs[i];
         if (r->nprocs != nprocs)
             continue;
+        int nm = results_measures(r, cfg, m);
         for (int k = 0; k < nm; k++) {
             struct timer_summary s;
             if (!results_timer_moves_data(m[k]))
                 continue;
             results_measure_summary(r, m[k], &s);
             measures_run(out, r);
-            fprintf(out, " %-18s", results_measure_name(m[k]));
+            fprintf(out, " %-18s", results_measure_name(r, m[k], name, sizeof name));
             if (s.n == 0)
                 fprintf(out, " %12s\n", "failed");
             else if (!s.mbs_ci.known)
@@ -135,7 +136,10 @@ static void measures_latency(FILE *out, const struct config *cfg, const struct r
         if (r->nprocs != nprocs)
             continue;
         for (int p = 0; p < 2; p++) {
-            if (p == 0 ? cfg->read_only : cfg->write_only)
+            bool none = true;
+            for (int c = 0; c < LATENCY_CALLS; c++)
+                none &= r->latency[p][c].calls == 0;
+            if ((p == 0 ? cfg->read_only : cfg->write_only) && none)
                 continue;
             for (int c = 0; c < LATENCY_CALLS; c++) {
                 const struct latency_summary *l = &r->latency[p][c];

@@ -6,6 +6,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,37 @@ int results_init(struct api_result *r, enum api_id api, int nprocs, int64_t xfer
     r->bytes = bytes;
     r->max_iterations = max_iterations;
     r->layout = -1;
+    r->nphases = 2;
+    r->phase[0] = (struct result_phase){"write", true, 0};
+    r->phase[1] = (struct result_phase){"read", false, 0};
     return 0;
+}
+
+void results_set_phases(struct api_result *r, const struct plan *p)
+{
+    r->nphases = 0;
+    memset(r->phase, 0, sizeof r->phase);
+    for (int i = 0; i < p->nphases; i++) {
+        const struct plan_phase *ph = &p->phases[i];
+        if (ph->slot < 0 || ph->slot >= RESULTS_MAX_PHASES)
+            continue;
+        struct result_phase *rp = &r->phase[ph->slot];
+        snprintf(rp->name, sizeof rp->name, "%s", ph->name);
+        rp->write = ph->write;
+        rp->measures = p->measures[i];
+        r->nphases = ph->slot + 1 > r->nphases ? ph->slot + 1 : r->nphases;
+    }
+}
+
+bool results_timer_reads(const struct api_result *r, enum timer_id t)
+{
+    int slot = results_timer_slot(t);
+    enum timer_kind k = results_timer_kind(t);
+    if (k == TIMER_READS)
+        return true;
+    if (k == TIMER_WRITES)
+        return false;
+    return slot < r->nphases ? !r->phase[slot].write : slot > 0;
 }
 
 void results_release(struct api_result *r)
@@ -77,7 +108,7 @@ static double median(double *v, int n)
 
 int64_t results_sample_bytes(const struct api_result *r, int i, enum timer_id t)
 {
-    int64_t b = r->it[i].bytes[results_timer_is_read(t) ? 1 : 0];
+    int64_t b = r->it[i].bytes[results_timer_reads(r, t) ? 1 : 0];
     return b > 0 ? b : r->bytes;
 }
 
@@ -155,7 +186,7 @@ void results_summarize(const struct api_result *r, enum timer_id t, struct timer
 bool results_intervals_within(const struct api_result *r, const struct config *cfg, double fraction)
 {
     enum timer_id m[TIMER_COUNT];
-    int nm = results_measures(cfg, m);
+    int nm = results_measures(r, cfg, m);
     for (int k = 0; k < nm; k++) {
         struct timer_summary s;
         if (!results_timer_moves_data(m[k]))
@@ -201,7 +232,7 @@ enum run_status results_status(const struct api_result *r)
 enum run_status results_sample_status(const struct api_result *r, int i, enum timer_id t)
 {
     enum run_status st = r->it[i].status;
-    if (st == RUN_VERIFY_FAILED && !results_timer_is_read(t))
+    if (st == RUN_VERIFY_FAILED && !results_timer_reads(r, t))
         return RUN_OK;
     return st;
 }
@@ -211,7 +242,7 @@ enum run_status results_measure_status(const struct api_result *r, enum timer_id
     enum run_status worst = results_status(r);
     if (worst == RUN_IO_ERROR)
         return worst;
-    return results_timer_is_read(t) ? worst : RUN_OK;
+    return results_timer_reads(r, t) ? worst : RUN_OK;
 }
 
 int results_measure_summary(const struct api_result *r, enum timer_id t, struct timer_summary *s)
@@ -252,37 +283,61 @@ void results_log_release(struct results_log *l)
     memset(l, 0, sizeof *l);
 }
 
-int results_measures(const struct config *cfg, enum timer_id out[TIMER_COUNT])
+/* The guide's measures of the phase of slot, in the text report's order. */
+static int results_guide_measures(const struct config *cfg, int slot, enum timer_id *out)
 {
     int n = 0;
-    for (int phase = 0; phase < 2; phase++) {
-        if ((phase == 0 && cfg->read_only) || (phase == 1 && cfg->write_only))
-            continue;
-        enum timer_id base = phase == 0 ? TIMER_WRITE_GROSS : TIMER_READ_GROSS;
-        if (cfg->debug_raw)
-            out[n++] = base + (TIMER_WRITE_RAW - TIMER_WRITE_GROSS);
-        out[n++] = base + (TIMER_WRITE_FINE - TIMER_WRITE_GROSS);
-        out[n++] = base;
-        if (cfg->debug_times) {
-            out[n++] = base + (TIMER_WRITE_OPEN - TIMER_WRITE_GROSS);
-            out[n++] = base + (TIMER_WRITE_CLOSE - TIMER_WRITE_GROSS);
-        }
+    if (cfg->debug_raw)
+        out[n++] = results_timer(slot, TIMER_RAW);
+    out[n++] = results_timer(slot, TIMER_FINE);
+    out[n++] = results_timer(slot, TIMER_GROSS);
+    if (cfg->debug_times) {
+        out[n++] = results_timer(slot, TIMER_OPEN);
+        out[n++] = results_timer(slot, TIMER_CLOSE);
     }
     return n;
 }
 
-const char *results_measure_name(enum timer_id t)
+int results_measures(const struct api_result *r, const struct config *cfg,
+                     enum timer_id out[TIMER_COUNT])
 {
-    static const char *const names[TIMER_COUNT] = {
-        "write_open_close", "write", "write_raw", "write_open", "write_close",
-        "read_open_close",  "read",  "read_raw",  "read_open",  "read_close"};
-    return (int)t >= 0 && t < TIMER_COUNT ? names[t] : "unknown";
+    /* A phase's own measures in this order: MADbench2's (busy work, reads,
+     * writes), then the guide's. */
+    static const enum timer_kind order[TIMER_KINDS] = {TIMER_BUSY, TIMER_READS, TIMER_WRITES,
+                                                       TIMER_RAW,  TIMER_FINE,  TIMER_GROSS,
+                                                       TIMER_OPEN, TIMER_CLOSE};
+    int n = 0;
+    for (int slot = 0; slot < r->nphases; slot++) {
+        const struct result_phase *ph = &r->phase[slot];
+        if (!ph->name[0] || (ph->write ? cfg->read_only : cfg->write_only))
+            continue;
+        if (!ph->measures) {
+            n += results_guide_measures(cfg, slot, out + n);
+            continue;
+        }
+        for (int k = 0; k < TIMER_KINDS; k++)
+            if (ph->measures & 1u << order[k])
+                out[n++] = results_timer(slot, order[k]);
+    }
+    return n;
+}
+
+const char *results_measure_name(const struct api_result *r, enum timer_id t, char *buf, size_t len)
+{
+    static const char *const kinds[TIMER_KINDS] = {"_open_close", "",      "_raw",  "_open",
+                                                   "_close",      "_busy", "_read", "_write"};
+    int slot = results_timer_slot(t);
+    if ((int)t < 0 || t >= TIMER_COUNT || slot >= r->nphases)
+        snprintf(buf, len, "unknown");
+    else
+        snprintf(buf, len, "%s%s", r->phase[slot].name, kinds[results_timer_kind(t)]);
+    return buf;
 }
 
 int results_timer_moves_data(enum timer_id t)
 {
-    return t != TIMER_WRITE_OPEN && t != TIMER_WRITE_CLOSE && t != TIMER_READ_OPEN &&
-           t != TIMER_READ_CLOSE;
+    enum timer_kind k = results_timer_kind(t);
+    return k != TIMER_OPEN && k != TIMER_CLOSE && k != TIMER_BUSY;
 }
 
 const char *results_status_name(enum run_status st)

@@ -6,26 +6,75 @@
 #ifndef H5PERF_RESULTS_H
 #define H5PERF_RESULTS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cli/config.h"
+#include "plan/plan.h"
 #include "report/confidence.h"
 #include "report/iomode.h"
 #include "report/latency.h"
 
-/* Timers of docs/original.md §6.1, write then read. */
+/* What each phase of a plan times (docs/results.md, "Phases"), in this
+ * order per phase: the guide's five (docs/original.md §6.1), then the busy
+ * work between calls and the time of the phase's read and write calls
+ * (each with the pauses the plan counts with them). */
+enum timer_kind {
+    TIMER_GROSS,  /* "Write Open-Close" */
+    TIMER_FINE,   /* "Write" */
+    TIMER_RAW,    /* "Raw Data Write" */
+    TIMER_OPEN,   /* "Write File Open" */
+    TIMER_CLOSE,  /* "Write File Close" */
+    TIMER_BUSY,   /* busy work (plan: COMPUTE), kept out of every other timer */
+    TIMER_READS,  /* the read calls */
+    TIMER_WRITES, /* the write calls */
+    TIMER_KINDS
+};
+
+/* Phases a run point's results hold: those of a plan. */
+#define RESULTS_MAX_PHASES PLAN_MAX_PHASES
+
+/* Every timer: those of the phase of slot s are s * TIMER_KINDS + kind
+ * (results_timer()). The guide's are named: write (slot 0), then read. */
 enum timer_id {
     TIMER_WRITE_GROSS, /* "Write Open-Close" */
     TIMER_WRITE_FINE,  /* "Write" */
     TIMER_WRITE_RAW,   /* "Raw Data Write" */
     TIMER_WRITE_OPEN,  /* "Write File Open" */
     TIMER_WRITE_CLOSE, /* "Write File Close" */
-    TIMER_READ_GROSS,
+    TIMER_READ_GROSS = TIMER_KINDS,
     TIMER_READ_FINE,
     TIMER_READ_RAW,
     TIMER_READ_OPEN,
     TIMER_READ_CLOSE,
-    TIMER_COUNT
+    TIMER_COUNT = RESULTS_MAX_PHASES * TIMER_KINDS
+};
+
+static inline enum timer_id results_timer(int slot, enum timer_kind k)
+{
+    return (enum timer_id)(slot * TIMER_KINDS + (int)k);
+}
+
+static inline enum timer_kind results_timer_kind(enum timer_id t)
+{
+    return (enum timer_kind)((int)t % TIMER_KINDS);
+}
+
+static inline int results_timer_slot(enum timer_id t)
+{
+    return (int)t / TIMER_KINDS;
+}
+
+/* A phase as the results know it (plan/plan.h, struct plan_phase), by its
+ * slot: its name, whether it writes its file (absent with --read-only)
+ * and the timers (bits 1 << enum timer_kind) that are its measures; 0:
+ * the guide's (raw with -D r, transfer, open-close, open and close with
+ * -D t). */
+struct result_phase {
+    char name[16];
+    bool write;
+    unsigned measures;
 };
 
 enum run_status {
@@ -78,10 +127,15 @@ enum iter_stop {
  * all its iterations. */
 struct api_result {
     char label[96]; /* the run point for people: "transfer size 64KB", "layout shared" */
+    /* Its phases by slot: the guide's write and read unless its plan's
+     * (results_set_phases()). */
+    int nphases;
+    struct result_phase phase[RESULTS_MAX_PHASES];
     enum api_id api;
     int nprocs;
     int64_t xfer;             /* the guide's patterns */
     int layout;               /* the block pattern's enum pattern_layout; -1 in the guide's */
+    int variant;              /* the API's variant (api/api.h); 0: its default */
     int64_t align, shift;     /* the application patterns' --align-data, --shift (0: packed) */
     int64_t buf_offset;       /* --buffer-offset: the buffers' bytes past a page boundary */
     int grid[MODEL_MAX_DIMS]; /* the process grid of a pattern with one; zeros */
@@ -121,8 +175,11 @@ struct timer_summary {
     struct median_interval t_ci, mbs_ci;
 };
 
+/* Empty, with the guide's two phases (write, read). */
 int results_init(struct api_result *r, enum api_id api, int nprocs, int64_t xfer, int64_t bytes,
                  int max_iterations);
+/* The phases of a plan (every process's are the same). */
+void results_set_phases(struct api_result *r, const struct plan *p);
 void results_release(struct api_result *r);
 struct iter_result *results_next_iteration(struct api_result *r);
 void results_summarize(const struct api_result *r, enum timer_id t, struct timer_summary *s);
@@ -145,20 +202,30 @@ bool results_intervals_within(const struct api_result *r, const struct config *c
                               double fraction);
 /* "iterations", "interval", "max_iterations", "max_time", "error". */
 const char *results_stop_name(enum iter_stop stop);
-/* Write timers come before read timers in enum timer_id. */
+/* Of the guide's two phases: is t a timer of the read phase? */
 static inline int results_timer_is_read(enum timer_id t)
 {
     return t >= TIMER_READ_GROSS;
 }
+/* Does t time reads: the read calls of a phase, or any timer of a phase
+ * that does not write (what -D v spoils, and the bytes of the read
+ * phases)? */
+bool results_timer_reads(const struct api_result *r, enum timer_id t);
 
-/* The measures (timers) the machine-readable results carry for cfg, in the
- * text report's order: per phase done, the raw time with -D r, the transfer
- * time, open-close, and the open and close times with -D t. Returns how
- * many. */
-int results_measures(const struct config *cfg, enum timer_id out[TIMER_COUNT]);
-/* "write", "write_open_close", "write_raw", "write_open", "read_close"... */
-const char *results_measure_name(enum timer_id t);
-/* Open and close times move no data: they have no throughput. */
+/* The measures (timers) the machine-readable results carry for run r of
+ * cfg, in the text report's order: per phase done (one that writes unless
+ * --read-only, one that does not unless -w), the phase's own measures, or
+ * the guide's: the raw time with -D r, the transfer time, open-close, and
+ * the open and close times with -D t. Returns how many. */
+int results_measures(const struct api_result *r, const struct config *cfg,
+                     enum timer_id out[TIMER_COUNT]);
+/* Its phase's name and the timer's: "write", "write_open_close",
+ * "write_raw", "write_open", "read_close", "S_busy", "W_read"... into
+ * buf. */
+const char *results_measure_name(const struct api_result *r, enum timer_id t, char *buf,
+                                 size_t len);
+/* Open and close times and busy time move no data: they have no
+ * throughput. */
 int results_timer_moves_data(enum timer_id t);
 /* "ok", "io_error", "verify_failed" */
 const char *results_status_name(enum run_status st);

@@ -29,18 +29,59 @@ void table_header(FILE *out, const struct config *cfg, const char *hdf5_version,
     fprintf(out, "Env HDF5_PARAPREFIX=%s\n\n", cfg->paraprefix ? cfg->paraprefix : "not set");
 }
 
-/* The run of api and layout at nprocs of the main tables: the first in the
- * log, which the first --align-data, --shift and --buffer-offset values
- * placed where they apply (the points list them first). */
+/* The run of api's variant and layout at nprocs of the main tables: the
+ * first in the log, which the first --align-data, --shift and
+ * --buffer-offset values placed where they apply (the points list them
+ * first). */
 static const struct api_result *table_find(const struct results_log *log, int nprocs, int api,
-                                           int layout)
+                                           int variant, int layout)
 {
     for (int i = 0; i < log->count; i++) {
         const struct api_result *r = &log->runs[i];
-        if (r->nprocs == nprocs && (int)r->api == api && r->layout == layout)
+        if (r->nprocs == nprocs && (int)r->api == api && r->variant == variant &&
+            r->layout == layout)
             return r;
     }
     return NULL;
+}
+
+/* The rows of the tables: (API, layout, variant) of cfg in run order, each
+ * variant of an API (api/api.h) a row of its own after its layout's
+ * ("shared, subfiled"), on the layouts it runs. Row i into *a, *v, *l;
+ * false past the last. */
+static bool table_row(const struct config *cfg, int i, int *a, int *v, int *l)
+{
+    int n = 0;
+    for (*a = 0; *a < API_COUNT; (*a)++) {
+        unsigned chosen = cfg->apis & API_BIT(*a) ? api_variants(cfg, (enum api_id) * a) : 0;
+        for (int k = 0; chosen && k < cfg->nlayouts; k++)
+            for (*v = 0; *v < 32; (*v)++) {
+                *l = cfg->layouts[k];
+                bool other = layout_desc(*l)->per_process &&
+                             api_variant_per_process((enum api_id) * a, *v) != *v;
+                if ((chosen >> *v & 1u) && !other && n++ == i)
+                    return true;
+            }
+    }
+    return false;
+}
+
+/* The layout column of a row: "shared", "shared, subfiled". */
+static void table_layout_text(int a, int v, int l, char *buf, size_t len)
+{
+    api_variant_text((enum api_id)a, v, layout_name(l), buf, len);
+}
+
+/* The width of the layout column: its heading's, or the widest row's. */
+static int table_layout_width(const struct config *cfg)
+{
+    int width = 8, a, v, l;
+    char text[96];
+    for (int i = 0; table_row(cfg, i, &a, &v, &l); i++) {
+        table_layout_text(a, v, l, text, sizeof text);
+        width = (int)strlen(text) > width ? (int)strlen(text) : width;
+    }
+    return width;
 }
 
 /* The layout of a file per process: the reference of the shared-file
@@ -98,35 +139,33 @@ static void table_ratio(FILE *out, double num, double den)
         fprintf(out, " %7.2f", num / den);
 }
 
-/* One ratio table: rows API x layout, each over the reference run ref()
- * picks (MPI-IO on the same layout, or fpp with the same API). */
+/* One ratio table: rows API x variant x layout, each over the reference
+ * run: MPI-IO on the same layout, or the file per process with the same
+ * API (and the variant a file of one process runs). */
 static void table_ratios(FILE *out, const struct config *cfg, const struct results_log *log,
                          int nprocs, bool over_api)
 {
     bool wrote = false;
-    int ref_api = api_reference(), fpp = table_per_process_layout();
-    for (int a = 0; a < API_COUNT; a++) {
-        if (!(cfg->apis & API_BIT(a)) || (over_api && a == ref_api))
+    int ref_api = api_reference(), fpp = table_per_process_layout(), a, v, layout;
+    int width = table_layout_width(cfg);
+    for (int i = 0; table_row(cfg, i, &a, &v, &layout); i++) {
+        if ((over_api && a == ref_api) || (!over_api && layout == fpp))
             continue;
-        for (int l = 0; l < cfg->nlayouts; l++) {
-            int layout = cfg->layouts[l];
-            if (!over_api && layout == fpp)
-                continue;
-            const struct api_result *r = table_find(log, nprocs, a, layout);
-            const struct api_result *ref = over_api ? table_find(log, nprocs, ref_api, layout)
-                                                    : table_find(log, nprocs, a, fpp);
-            if (!r || !ref)
-                continue;
-            if (!wrote)
-                fprintf(out, "    %-7s %-8s %7s %7s\n", "API", "Layout", "Write", "Read");
-            wrote = true;
-            fprintf(out, "    %-7s %-8s", api_desc((enum api_id)a)->err_name, layout_name(layout));
-            table_ratio(out, table_figure(r, TIMER_WRITE_GROSS),
-                        table_figure(ref, TIMER_WRITE_GROSS));
-            table_ratio(out, table_figure(r, TIMER_READ_GROSS),
-                        table_figure(ref, TIMER_READ_GROSS));
-            fputc('\n', out);
-        }
+        const struct api_result *r = table_find(log, nprocs, a, v, layout);
+        const struct api_result *ref =
+            over_api ? table_find(log, nprocs, ref_api, 0, layout)
+                     : table_find(log, nprocs, a, api_variant_per_process((enum api_id)a, v), fpp);
+        if (!r || !ref)
+            continue;
+        if (!wrote)
+            fprintf(out, "    %-7s %-*s %7s %7s\n", "API", width, "Layout", "Write", "Read");
+        wrote = true;
+        char text[96];
+        table_layout_text(a, v, layout, text, sizeof text);
+        fprintf(out, "    %-7s %-*s", api_desc((enum api_id)a)->err_name, width, text);
+        table_ratio(out, table_figure(r, TIMER_WRITE_GROSS), table_figure(ref, TIMER_WRITE_GROSS));
+        table_ratio(out, table_figure(r, TIMER_READ_GROSS), table_figure(ref, TIMER_READ_GROSS));
+        fputc('\n', out);
     }
     if (!wrote)
         fprintf(out, "    (not measured: %s)\n",
@@ -205,21 +244,23 @@ void table_write(FILE *out, const struct config *cfg, const struct results_log *
                  const char *what)
 {
     bool med = cfg->iterations >= 3, wr = !cfg->read_only, rd = !cfg->write_only;
+    int width = table_layout_width(cfg), a, v, l;
     fprintf(out, "Number of processors = %d (%s); MB/s including open and close\n", nprocs, what);
-    fprintf(out, "    %-7s %-8s %-*s %s\n", "", "", med ? 40 : 30, "Write MB/s", "Read MB/s");
-    fprintf(out, "    %-7s %-8s", "API", "Layout");
+    fprintf(out, "    %-7s %-*s %-*s %s\n", "", width, "", med ? 40 : 30, "Write MB/s",
+            "Read MB/s");
+    fprintf(out, "    %-7s %-*s", "API", width, "Layout");
     for (int p = 0; p < 2; p++)
         fprintf(out, " %9s %9s %9s%s", "Max", "Avg", "Min", med ? "    Median" : "");
     fputc('\n', out);
-    for (int a = 0; a < API_COUNT; a++)
-        for (int l = 0; l < cfg->nlayouts && (cfg->apis & API_BIT(a)); l++) {
-            const struct api_result *r = table_find(log, nprocs, a, cfg->layouts[l]);
-            fprintf(out, "    %-7s %-8s", api_desc((enum api_id)a)->err_name,
-                    layout_name(cfg->layouts[l]));
-            table_cells(out, cfg, r, TIMER_WRITE_GROSS, wr);
-            table_cells(out, cfg, r, TIMER_READ_GROSS, rd);
-            fputc('\n', out);
-        }
+    for (int i = 0; table_row(cfg, i, &a, &v, &l); i++) {
+        const struct api_result *r = table_find(log, nprocs, a, v, l);
+        char text[96];
+        table_layout_text(a, v, l, text, sizeof text);
+        fprintf(out, "    %-7s %-*s", api_desc((enum api_id)a)->err_name, width, text);
+        table_cells(out, cfg, r, TIMER_WRITE_GROSS, wr);
+        table_cells(out, cfg, r, TIMER_READ_GROSS, rd);
+        fputc('\n', out);
+    }
     fprintf(out, "Library overhead: throughput over MPI-IO's on the same layout (%s)\n",
             med ? "medians" : "averages");
     table_ratios(out, cfg, log, nprocs, true);

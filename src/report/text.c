@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "api/hdf5_options.h"
+
 #define ONE_KB INT64_C(1024)
 #define ONE_MB INT64_C(1048576)
 #define ONE_GB INT64_C(1073741824)
@@ -174,7 +176,9 @@ void text_header(FILE *out, const struct config *cfg, int rank, const char *hdf5
     fprintf(out, "rank %d: I/O Method for MPI and HDF5=%s\n", rank,
             cfg->collective ? "Collective" : "Independent");
     fprintf(out, "rank %d: Geometry=%s\n", rank, cfg->geometry_2d ? "2D" : "1D");
-    fprintf(out, "rank %d: VFL used for HDF5 I/O=MPI-IO driver\n", rank);
+    char vfl[64];
+    hdf5_drivers_text(cfg, vfl, sizeof vfl);
+    fprintf(out, "rank %d: VFL used for HDF5 I/O=%s\n", rank, vfl);
     fprintf(out, "rank %d: Data storage method in HDF5=%s\n", rank,
             cfg->chunk ? "Chunked" : "Contiguous");
     fprintf(out, "rank %d: Env HDF5_PARAPREFIX=%s\n", rank,
@@ -222,10 +226,10 @@ void text_buffer_offset(FILE *out, int64_t offset)
     fprintf(out, "  Buffer offset: %" PRId64 " bytes past a page boundary\n", offset);
 }
 
-void text_api(FILE *out, enum api_id api)
+void text_api(FILE *out, enum api_id api, int variant)
 {
     indent(out, 2);
-    fprintf(out, "IO API = %s\n", api_desc(api) ? api_desc(api)->report_name : "unknown");
+    fprintf(out, "IO API = %s\n", api_desc(api) ? api_report_name(api, variant) : "unknown");
 }
 
 /* The names and timers of one phase's blocks, in the order of docs/original.md §7.3. */

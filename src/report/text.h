@@ -29,7 +29,7 @@ void text_xfer(FILE *out, const struct config *cfg, int nprocs, int64_t xfer);
 void text_buffer_offset(FILE *out, int64_t offset);
 
 /* "        IO API = POSIX" etc. */
-void text_api(FILE *out, enum api_id api);
+void text_api(FILE *out, enum api_id api, int variant);
 
 /* The result, time and details blocks of docs/original.md §7.3 for one API, as
  * selected by the debug options of cfg. "MPI Write/Read details" are omitted

@@ -7,6 +7,53 @@
 
 #include "cli/sweep.h"
 
+/* Is the file of point p each process's own? */
+static bool session_per_process(const struct run_point *p)
+{
+    const struct layout_desc *l = layout_desc(p->layout);
+    return l && l->per_process;
+}
+
+/* The pattern's point p once per variant of its API that c chooses (those
+ * for shared files only replaced, in a file per process, by what such a
+ * file runs), into out (when not NULL); returns how many. */
+static int session_variants(const struct config *c, const struct run_point *p,
+                            struct run_point *out)
+{
+    unsigned chosen = api_variants(c, p->api), done = 0;
+    int n = 0;
+    for (int v = 0; v < 32; v++) {
+        if (!(chosen >> v & 1u))
+            continue;
+        int run = session_per_process(p) ? api_variant_per_process(p->api, v) : v;
+        if (done >> run & 1u)
+            continue;
+        done |= 1u << run;
+        if (out) {
+            out[n] = *p;
+            out[n].variant = run;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* The points of one process count: the pattern's, each in the variants
+ * of its API, into out (when not NULL). Returns how many. */
+static int session_count_points(const struct config *c, const struct pattern_desc *pd, int p,
+                                const int grid[MODEL_MAX_DIMS], struct run_point *out)
+{
+    int n = pd->points(c, p, grid, NULL, 0), total = 0;
+    struct run_point *mine = calloc((size_t)(n > 0 ? n : 1), sizeof *mine);
+    if (!mine)
+        return -1;
+    pd->points(c, p, grid, mine, n);
+    for (int i = 0; i < n; i++)
+        total += session_variants(c, &mine[i], out ? out + total : NULL);
+    free(mine);
+    return total;
+}
+
 /* The points of every process count, in run order (counts from -P down). */
 static int session_points(struct session *s, pattern_dims_fn dims, struct cli_msg *m)
 {
@@ -26,10 +73,14 @@ static int session_points(struct session *s, pattern_dims_fn dims, struct cli_ms
             k->first = n;
             k->n = 0;
             /* --buffer-offset: every point of the count again with each value. */
-            for (int b = 0; b < (c->nbuf_offset ? c->nbuf_offset : 1); b++) {
-                int got = s->pattern->points(c, p, grid, pts ? pts + n : NULL, pts ? total - n : 0);
+            for (int o = 0; o < (c->nbuf_offset ? c->nbuf_offset : 1); o++) {
+                int got = session_count_points(c, s->pattern, p, grid, pts ? pts + n : NULL);
+                if (got < 0) {
+                    free(pts);
+                    return cli_fail(m, "h5perf: out of memory for the runs of the sweep");
+                }
                 for (int i = 0; pts && i < got; i++)
-                    pts[n + i].buf_offset = c->nbuf_offset ? c->buf_offsets[b] : 0;
+                    pts[n + i].buf_offset = c->nbuf_offset ? c->buf_offsets[o] : 0;
                 n += got;
                 k->n += got;
             }
@@ -65,6 +116,39 @@ static void session_label_offset(const struct config *c, const struct run_point 
         snprintf(buf + at, len - at, ", buffer offset %lld", (long long)p->buf_offset);
 }
 
+/* The pattern's words for point sp, each followed by its variant's
+ * ("layout shared, subfiled"). */
+static void session_labels(const struct config *c, const struct pattern_desc *pd,
+                           struct session_point *sp)
+{
+    char text[320];
+    enum api_id api = sp->p.api;
+    int v = sp->p.variant;
+    pd->label(c, &sp->p, false, text, sizeof text);
+    api_variant_text(api, v, text, sp->label, sizeof sp->label);
+    pd->label(c, &sp->p, true, text, sizeof text);
+    api_variant_text(api, v, text, sp->label_exact, sizeof sp->label_exact);
+    pd->lead(c, &sp->p, text, sizeof text);
+    api_variant_text(api, v, text, sp->lead, sizeof sp->lead);
+    if (pd->chunk_lead)
+        pd->chunk_lead(c, &sp->p, text, sizeof text);
+    api_variant_text(api, v, text, sp->chunk_lead, sizeof sp->chunk_lead);
+}
+
+/* A variant that moves every variable of a file in one call (api.h,
+ * joins_vars) holds a buffer per variable: the buffers measured times the
+ * variables (saturated, so that the memory check refuses). */
+static void session_joined(struct session_point *sp, int64_t *buffers, int nprocs)
+{
+    const struct api_variant *v = api_variant(sp->p.api, sp->p.variant);
+    int64_t n = sp->m.nvars;
+    if (!v || !v->joins_vars || n <= 1)
+        return;
+    for (int r = 0; r < nprocs; r++)
+        buffers[r] = buffers[r] > INT64_MAX / n ? INT64_MAX : buffers[r] * n;
+    sp->m.max_buffer = sp->m.max_buffer > INT64_MAX / n ? INT64_MAX : sp->m.max_buffer * n;
+}
+
 /* Labels and measures of every point; each count's buffers. */
 static int session_measure(struct session *s, struct cli_msg *m)
 {
@@ -80,17 +164,12 @@ static int session_measure(struct session *s, struct cli_msg *m)
         }
         for (int i = sc->first; i < sc->first + sc->n; i++) {
             struct session_point *sp = &s->points[i];
-            pd->label(c, &sp->p, false, sp->label, sizeof sp->label);
-            pd->label(c, &sp->p, true, sp->label_exact, sizeof sp->label_exact);
-            pd->lead(c, &sp->p, sp->lead, sizeof sp->lead);
+            session_labels(c, pd, sp);
             session_label_offset(c, &sp->p, sp->label, sizeof sp->label);
             session_label_offset(c, &sp->p, sp->label_exact, sizeof sp->label_exact);
             session_label_offset(c, &sp->p, sp->lead, sizeof sp->lead);
-            if (pd->chunk_lead)
-                pd->chunk_lead(c, &sp->p, sp->chunk_lead, sizeof sp->chunk_lead);
-            else
-                memcpy(sp->chunk_lead, sp->lead, sizeof sp->lead);
             pd->measure(c, &sp->p, &sp->m, mine);
+            session_joined(sp, mine, sc->nprocs);
             /* A buffer that starts past a page boundary reaches that far further. */
             sp->m.max_buffer += sp->p.buf_offset;
             for (int r = 0; r < sc->nprocs; r++)

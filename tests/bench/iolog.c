@@ -2,6 +2,10 @@
  * files whose path contains $IOLOG_MARKER (a directory name), one line each,
  * into its own file $IOLOG_FILE.<rank>.<pid> (rank from OMPI_COMM_WORLD_RANK
  * or PMI_RANK, "x" if neither is set). It changes no call's behaviour.
+ * With $IOLOG_SHARED set, every process appends to $IOLOG_FILE itself
+ * instead, first a line "<pid> rank <rank>": a call's line is written
+ * before the call, in one write, so the lines keep the order in which the
+ * processes made their calls (tests/mpi/madbench.py, the token order).
  * Lines (fields separated by one space):
  *   <pid> open <fd> <flags, hex> <path>        open, open64, openat(64), creat(64)
  *   <pid> <op> <fd> <offset> <length>          pwrite pread pwritev preadv
@@ -19,6 +23,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,9 +65,20 @@ static int iolog_out(void)
     if (!rank)
         rank = getenv("PMI_RANK");
     iolog_pid = getpid();
-    snprintf(path, sizeof path, "%s.%s.%ld", file, rank ? rank : "x", (long)iolog_pid);
+    bool shared = getenv("IOLOG_SHARED") != NULL;
+    if (shared)
+        snprintf(path, sizeof path, "%s", file);
+    else
+        snprintf(path, sizeof path, "%s.%s.%ld", file, rank ? rank : "x", (long)iolog_pid);
     IOLOG_REAL(real_open, "open");
     iolog_fd = real_open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (shared && iolog_fd >= 0) {
+        char line[128];
+        int n = snprintf(line, sizeof line, "%ld rank %s\n", (long)iolog_pid, rank ? rank : "x");
+        IOLOG_REAL(real_write, "write");
+        if (real_write(iolog_fd, line, (size_t)n) < 0)
+            return iolog_fd;
+    }
     return iolog_fd;
 }
 

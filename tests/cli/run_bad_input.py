@@ -73,8 +73,12 @@ def main(path):
         meminfo = os.path.join(aside, "meminfo")
         with open(meminfo, "w") as fh:
             fh.write("MemTotal: 24000000 kB\nMemFree: 1 kB\nMemAvailable: 1024 kB\n")
+        # A host with 64 GiB available: room for the buffers, not for views.
+        meminfo64 = os.path.join(aside, "meminfo64")
+        with open(meminfo64, "w") as fh:
+            fh.write("MemTotal: 70000000 kB\nMemFree: 1 kB\nMemAvailable: 67108864 kB\n")
         extra = {"@FAULTS@": os.environ["FAULTS"], "@MEMINFO_1MIB@": meminfo,
-                 "@HOST@": socket.gethostname(),
+                 "@MEMINFO_64GIB@": meminfo64, "@HOST@": socket.gethostname(),
                  "@MAPS@": os.path.join(os.path.dirname(os.path.abspath(__file__)), "maps"),
                  "@WORKLOADS@": os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                              "workloads"),

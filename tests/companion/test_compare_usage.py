@@ -100,6 +100,11 @@ class UsageErrors(unittest.TestCase):
                 self.assertEqual((r.rc, r.err), (0, ""), r)
                 self.assertIn("(threshold %s, minimum time 0.1 s)" % value, r.out, r)
 
+    def edited(self, name, edit):
+        doc = common.load(common.SWEEP)
+        edit(doc)
+        return self.write(name, json.dumps(doc))
+
     def test_inputs(self):
         s = common.SWEEP
         missing = os.path.join(self.tmp, "missing.json")
@@ -122,6 +127,15 @@ class UsageErrors(unittest.TestCase):
                 ([s, nan], "'%s': not JSON: NaN is not a JSON value" % nan),
                 ([s, v4], "'%s': unsupported schema_version 4 (supported: 1, 2, 3)" % v4),
                 ([other, s], "'%s': not an h5perf results document" % other),
+                # Each ended in a traceback (schema validation).
+                ([s, self.edited("huge.json", lambda d: d["runs"][0].update(bytes=10 ** 400))],
+                 "huge.json': the integer 10000000000000000000... is beyond 64 bits"),
+                ([self.edited("info.json", lambda d: d["config"].update(mpi_info=["a"])), s],
+                 "info.json': config.mpi_info: ['a'] is not of type 'object'"),
+                ([s, self.edited("apis.json", lambda d: d["config"].update(apis=3))],
+                 "apis.json': config.apis: 3 is not of type 'array'"),
+                ([s, self.edited("w.json", lambda d: d["config"].update(warnings=7))],
+                 "w.json': config.warnings: 7 is not of type 'array'"),
                 ([one, four], "'%s' and '%s': no configuration (processes, transfer size, API, "
                               "data measure) in common" % (one, four))):
             with self.subTest(args=args):

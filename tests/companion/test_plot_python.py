@@ -18,8 +18,9 @@ import unittest
 import checks
 import common
 
-NO_MPL = ("matplotlib is not installed for any Python 3 tried (%s): set H5PERF_PYTHON to "
-          "one that has it (Debian: apt-get install python3-matplotlib)")
+NO_MPL = ("matplotlib and jsonschema are not installed for any Python 3 tried (%s): set "
+          "H5PERF_PYTHON to one that has them (Debian: apt-get install python3-matplotlib "
+          "python3-jsonschema)")
 
 
 def clean_env(**extra):

@@ -45,6 +45,12 @@ class UsageErrors(unittest.TestCase):
         edit(doc)
         return self.write(name, json.dumps(doc))
 
+    def cause_not_text(self):
+        doc = common.load(common.HEADLINE)
+        doc["runs"][2]["actual_io_mode"]["write"].update(
+            cause=12, mode="no_collective", modes=["no_collective"], collective=False)
+        return self.write("cause.json", json.dumps(doc))
+
     def test_command_line(self):
         for args, fragment in (
                 ([], "the following arguments are required: RESULTS.json"),
@@ -66,7 +72,18 @@ class UsageErrors(unittest.TestCase):
             ([self.doc("v4.json", lambda d: d.update(schema_version=4))],
              "unsupported schema_version 4 (supported: 1, 2, 3)"),
             ([self.doc("hdf4.json", lambda d: d["runs"][3].update(api="hdf4"))],
-             "runs[3].api: unknown value 'hdf4'"),
+             "runs[3].api: 'hdf4' is not one of ['posix', 'mpiio', 'phdf5', 'pnetcdf']"),
+            # Each ended in a traceback, charts half written (schema validation).
+            ([self.doc("huge.json", lambda d: d["runs"][0].update(bytes=10 ** 400))],
+             "the integer 10000000000000000000... is beyond 64 bits"),
+            ([self.doc("info.json", lambda d: d["config"].update(mpi_info=["a=b"]))],
+             "config.mpi_info: ['a=b'] is not of type 'object'"),
+            ([self.doc("apis.json", lambda d: d["config"].update(apis=3))],
+             "config.apis: 3 is not of type 'array'"),
+            ([self.doc("warnings.json", lambda d: d["config"].update(warnings=7))],
+             "config.warnings: 7 is not of type 'array'"),
+            ([self.cause_not_text()],
+             "runs[2].actual_io_mode.write.cause: 12 is not of type 'string', 'null'"),
             # A control character in a name is escaped: still one line.
             ([os.path.join(self.tmp, "new\nline.json")], "new\\nline.json': cannot read"),
             # One bad input among good ones: still nothing at all is written.

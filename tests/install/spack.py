@@ -143,7 +143,7 @@ def main():
         pkg = {"H5PERF_PNETCDF": "parallel-netcdf"}.get(a, a[len("H5PERF_"):].lower())
         expect((pkg, "+" + a[len("H5PERF_"):].lower()) in deps,
                "depends_on(%r, when='+%s')" % (pkg, a[len("H5PERF_"):].lower()))
-    for r in ("py-matplotlib", "py-numpy"):
+    for r in ("py-jsonschema", "py-matplotlib", "py-numpy"):
         expect(r in runs, "run-time depends_on(%r)" % r)
     expect(any(r.startswith("python") for r in runs), "run-time depends_on python")
     expect(rec.versions, "at least one version()")

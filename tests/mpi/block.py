@@ -228,6 +228,8 @@ def block_read_with_another_grid():
         expect_eq(len(listing(d)), 3, "kept files", r)
         # A kept file of another array or element type is refused before
         # anything is read: its elements would be misplaced or converted.
+        # Without --grid the sweep runs 1 and 2 processes, and the line
+        # names the run point whose check failed first.
         ro = "--pattern block --layout shared --read-only"
         for args, api, why in (
                 ("--global 12x12x4", "posix", "holds 9216 bytes, not the 4608 of the array "
@@ -238,8 +240,9 @@ def block_read_with_another_grid():
                  "elements are not the 4-byte unsigned little-endian integers this run reads")):
             r = run(2, "%s %s -A %s" % (ro, args, api), env={"HDF5_PARAPREFIX": d})
             path = os.path.join(d, "#pio_tmp_1" + SUFFIX[api])
-            expect_eq((r.rc, r.h5perf_err), (2, ["h5perf: --read-only: data file '%s' %s "
-                                                 "(written with other options?)" % (path, why)]),
+            expect_eq((r.rc, r.h5perf_err), (2, ["h5perf: --read-only: data file '%s' %s with 2 "
+                                                 "processes (written with other options?)" % (
+                                                     path, why)]),
                       "kept file refused: " + args, r)
         expect_eq(len(listing(d)), 3, "kept files untouched", r)
         # Element 1000 (8 bytes each) of the POSIX file flipped: rank 2 of

@@ -5,9 +5,10 @@ independent reader (raw bytes for POSIX and MPI-IO, the HDF5 API for HDF5).
 Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
-files, report, failures, faults, results, caches, memory, block, particles, map, iomode,
-pnetcdf, plots, load, examples, conformance, measuring), each registering its cases with
-common.case; this file only imports them and runs one by name.
+files, report, failures, faults, results, caches, memory, block, particles, map, madbench,
+iomode, pnetcdf, plots, load, examples, conformance, measuring, hdf5_drivers, file_system,
+refusals), each registering its cases with common.case; this file only imports them and runs
+one by name.
 """
 import inspect
 import os
@@ -35,6 +36,10 @@ import load  # noqa: E402,F401
 import examples  # noqa: E402,F401
 import conformance  # noqa: E402,F401
 import measuring  # noqa: E402,F401
+import hdf5_drivers  # noqa: E402,F401
+import file_system  # noqa: E402,F401
+import madbench  # noqa: E402,F401
+import refusals  # noqa: E402,F401
 import buffers  # noqa: E402,F401
 import advise  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
@@ -46,7 +51,9 @@ from common import CASES, SKIP, Skip  # noqa: E402
 MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"],
                  "block": ["pattern_block"], "particles": ["pattern_particles"],
                  "map": ["pattern_map"],
+                 "madbench": ["pattern_madbench"],
                  "pnetcdf": ["api_pnetcdf"], "iomode": ["api_phdf5"],
+                 "hdf5_drivers": ["api_phdf5"],
                  "conformance": ["conformance"]}
 NAME_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "hdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf", "guide": "pattern_guide", "block": "pattern_block",

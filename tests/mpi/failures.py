@@ -5,37 +5,41 @@ report that cannot be written. Each fails cleanly: its lines, its exit
 status, no data file left.
 """
 import os
+import re
 
-from common import case, data_file
+from common import SUFFIX, Skip, case, data_file
 from harness import TempDir, built_apis, expect, expect_eq, listing, run
 
 
 @case
-def io_failure_file_size_limit():
-    """A write that fails (file-size limit) stops the run everywhere: one line
-    per failing process, this run's files removed, exit 1."""
+def io_failure_full_disk_mid_run():
+    """A write that fails mid-run (a full disk: ENOSPC from rank 1's first
+    write on, faults shim) stops the run everywhere: one line per failing
+    process, this run's files removed, exit 1. (This case used a file-size
+    limit, ulimit -f; such a limit is now refused before any file exists,
+    refusals.py refusal_file_size_limit.)"""
     with TempDir() as d:
-        # 8 MiB (16384 blocks of 512 bytes for sh's ulimit): Open MPI's own
-        # start-up files need a few MiB; rank 1's first write starts at 8 MiB.
-        r = run(2, "-e 8M -B 1M -x 4M -X 4M -p 2 -A posix,mpiio", env={"HDF5_PARAPREFIX": d},
-                wrap="ulimit -f 16384")
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".posix", "H5PERF_FAULT_KIND": "enospc",
+               "H5PERF_FAULT_RANK": "1", "H5PERF_FAULT_CALL": "1"}
+        r = run(2, "-e 8M -B 1M -x 4M -X 4M -p 2 -A posix,mpiio", env=env)
         expect_eq(r.rc, 1, "exit status", r)
         name = data_file(d, 1, "posix")
         expect_eq(r.h5perf_err, [
-            "h5perf: rank 1: POSIX write '%s' at offset 8388608, length 4194304: File too large"
-            % name], "failure lines", r)
+            "h5perf: rank 1: POSIX write '%s' at offset 8388608, length 4194304: No space left "
+            "on device" % name], "failure lines", r)
         expect(not any("IO API = MPIO" in l for l in r.lines), "the sweep stopped", r)
         expect_eq(listing(d), [], "files left after the failure", r)
         if "pnetcdf" not in built_apis():
             return
         # PnetCDF: ROMIO returns the failed write (MPICH); ompio's short
         # count reaches nobody, so the size check after the write phase
-        # finds the file 512 bytes short (its header comes first).
-        r = run(2, "-e 8M -B 1M -x 4M -X 4M -p 2 -A pnetcdf", env={"HDF5_PARAPREFIX": d},
-                wrap="ulimit -f 16384")
+        # finds the file short by rank 1's 8 MiB (its header comes first).
+        env["H5PERF_FAULT_SUFFIX"] = ".nc"
+        r = run(2, "-e 8M -B 1M -x 4M -X 4M -p 2 -A pnetcdf", env=env)
         expect_eq(r.rc, 1, "exit status, PnetCDF", r)
         expect_eq(r.h5perf_err, [
-            "h5perf: rank 0: PnetCDF check size of '%s': the file holds 8388608 bytes after the "
+            "h5perf: rank 0: PnetCDF check size of '%s': the file holds 8389120 bytes after the "
             "write phase instead of 16777728: data was lost although every write reported "
             "success (file system full?)" % data_file(d, 1, "pnetcdf")], "failure lines, PnetCDF", r)
         expect_eq(listing(d), [], "files left after the failure, PnetCDF", r)
@@ -202,3 +206,81 @@ def report_write_failure():
         expect_eq(r.h5perf_err, ["h5perf: cannot write the report to '/dev/full': "
                                  "No space left on device"], "message", r)
         expect_eq(listing(d), [], "files left", r)
+
+
+@case
+def io_failure_read_the_library_did_not_report():
+    """A read that fails with EIO inside ompio: Open MPI passes a short count
+    on as success, PnetCDF hides counts and HDF5 takes one for the end of
+    the file (and fills zeros): the run ended with exit 0 and wrong data
+    read. Reads through those APIs are probed (their buffer poisoned first,
+    64 bytes per call checked after): exit 1, the line of the process."""
+    with TempDir() as d:
+        apis = [a for a in ("phdf5", "pnetcdf") if a in built_apis()]
+        base = "--pattern block --global 64x64 --layout shared -A %s"
+        r = run(2, base % ",".join(apis) + " -w", env={"HDF5_PARAPREFIX": d,
+                                                      "HDF5_NOCLEANUP": "1"})
+        expect_eq((r.rc, r.h5perf_err), (0, []), "the kept files", r)
+        for api in apis:
+            for extra in ("", " -C"):
+                env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+                       "H5PERF_FAULT_SUFFIX": SUFFIX[api], "H5PERF_FAULT_KIND": "eio",
+                       "H5PERF_FAULT_RANK": "1", "H5PERF_FAULT_CALL": "1",
+                       "H5PERF_FAULT_FROM_OFFSET": str(os.path.getsize(data_file(d, 1, api)) -
+                                                       16384)}
+                r = run(2, base % api + " --read-only" + extra, env=env)
+                what = "%s%s" % (api, extra)
+                expect_eq(r.rc, 1, "exit status (%s)" % what, r)
+                expect(len(r.h5perf_err) == 1 and re.match(
+                    r"h5perf: rank 1: (HDF5|PnetCDF) read '%s': the call reported success, but "
+                    r"byte \d+ of the data holds 0x[0-9a-f]{2}, not the file's 0x[0-9a-f]{2} \(a "
+                    r"short read the library did not report\?\)$" % re.escape(
+                        data_file(d, 1, api)), r.h5perf_err[0]), "the line (%s)" % what, r)
+
+
+@case
+def io_failure_collective_write_the_library_did_not_report():
+    """A collective MPI-IO write whose aggregator (rank 0) fails with EIO:
+    ompio prints its own error and reports success on every process, the
+    data of ranks 1 and 2 never reaches the file, and the size check passes
+    (the file's end was written). The fault campaign found it (seed
+    1840198060): exit 0 with holes in the file. Reads through MPI-IO are
+    probed like HDF5's and PnetCDF's: each process whose data is missing
+    fails with its line, at the probe's offset in the file; exit 1, no file
+    left."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".mpio", "H5PERF_FAULT_KIND": "eio",
+               "H5PERF_FAULT_RANK": "0", "H5PERF_FAULT_CALL": "2"}
+        r = run(3, "-e 8192 -B 4096 -x 4096 -X 4096 -p 3 -P 3 -A mpiio -C -i 1", env=env)
+        expect_eq(r.rc, 1, "exit status", r)
+        line = ("h5perf: rank %d: MPI-IO read '%s' at offset %d: the call reported success, but "
+                "byte %d of the data holds 0x00, not the file's 0x%02x (a short read the "
+                "library did not report?)")
+        name = data_file(d, 1, "mpiio")
+        expect_eq(r.h5perf_err, [line % (1, name, 12287, 12287, 2),
+                                 line % (2, name, 20479, 20479, 3)], "failure lines", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+@case
+def watchdog_size_check_pnetcdf():
+    """After a PnetCDF write phase process 0 reads the file's header back
+    through PnetCDF (the size check): a read that hangs there was not
+    watched, and the run waited for it (40 s here). It is a call of the
+    watchdog's like the others: the line names it, the job is aborted, no
+    file is left."""
+    if "pnetcdf" not in built_apis():
+        raise Skip("this build has no PnetCDF")
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".nc", "H5PERF_FAULT_KIND": "delay",
+               "H5PERF_FAULT_DELAY_S": "40", "H5PERF_FAULT_RANK": "0",
+               "H5PERF_FAULT_CALL": "1", "H5PERF_FAULT_OPS": "reads"}
+        r = run(2, "-A pnetcdf -e 8K -x 4K -X 4K -B 4K -p 2 -w --watchdog 3", env=env, timeout=35)
+        expect_eq(r.rc, 1, "exit status", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: rank 0: PnetCDF size check of '%s' has not returned within 6 s (twice "
+            "--watchdog, plus 1 s per MiB it may move): the library or the file system is "
+            "stuck; aborting the job" % data_file(d, 1, "pnetcdf")], "the watchdog's line", r)
+        expect_eq(listing(d), [], "files left")

@@ -142,7 +142,11 @@ def stonewalled(api, pattern, layout="shared", extra=""):
         validate(doc)
         run0 = doc["runs"][0]
         sw = run0["bounded"][0]["stonewall"]
-        expect(sw["calls"] == sw["calls_max"] >= sw["calls_min"] > 0, "calls %s" % sw, r)
+        # Process 1 may make no call before the deadline on a loaded machine
+        # (its first waits ten times longer): it then writes only in the
+        # wear-out.
+        expect(sw["calls"] == sw["calls_max"] >= sw["calls_min"] >= 0 and sw["calls_max"] > 0,
+               "calls %s" % sw, r)
         calls = sw["calls"]
         # The phases moved exactly the agreed calls of every process.
         moved = sum(min(calls * per_call, owned(pattern if pattern != "guide_2d" else "guide",

@@ -199,8 +199,8 @@ def pnetcdf_read_only():
             fh.write("not netCDF\n")
         r = run(2, "-A pnetcdf --read-only", env={"HDF5_PARAPREFIX": d})
         expect_eq((r.rc, r.h5perf_err), (2, [
-            "h5perf: --read-only: data file '%s' is not a readable netCDF file (written with "
-            "other options?)" % path]), "not a netCDF file", r)
+            "h5perf: --read-only: data file '%s' is not a readable netCDF file with 2 processes "
+            "(written with other options?)" % path]), "not a netCDF file", r)
 
 
 @case

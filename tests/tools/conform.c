@@ -260,13 +260,13 @@ int main(int argc, char **argv)
         .collective = strcmp(argv[3], "coll") == 0, .align = 1, .threshold = 1};
     struct backend_ctx ctx = {MPI_COMM_WORLD, MPI_INFO_NULL, rank, nprocs, &set};
     unsigned char *buf = malloc(ELEMS * ELEM);
-    double t[PHASE_TIMERS];
+    double t[PHASE_TIMERS] = {0};
     struct verify_state v = {0};
     for (int ph = 0; ph < 2 && status == 0; ph++) {
         struct err e;
         err_clear(&e);
-        struct latency_hist lat[LATENCY_CALLS];
-        for (int c = 0; c < LATENCY_CALLS; c++)
+        struct latency_hist lat[2 * LATENCY_CALLS];
+        for (int c = 0; c < 2 * LATENCY_CALLS; c++)
             latency_clear(&lat[c]);
         struct phase_io io = {.ops = ops,
                               .ctx = &ctx,

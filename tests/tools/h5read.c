@@ -13,8 +13,12 @@
  * unsigned little-endian integer of its size).
  * Usage: h5read FILE DATASET [values]. Or h5read FILE --list: every
  * object under the root, one "group NAME" or "dataset NAME" line each, in
- * name order. Exit 0, or 1 with a message on stderr. */
+ * name order. With --subfiling first (an HDF5 built with the subfiling
+ * driver), FILE is opened through HDF5's subfiling driver instead, as one
+ * MPI process (it reads the subfiles through their configuration file).
+ * Exit 0, or 1 with a message on stderr. */
 #include <hdf5.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,24 +101,62 @@ static herr_t list_one(hid_t group, const char *name, const H5L_info_t *info, vo
     return 0;
 }
 
+/* The file access properties: the default driver, or with --subfiling
+ * (argv[1], then dropped) the subfiling driver on one MPI process. */
+static hid_t file_access(int *argc, char ***argv)
+{
+    if (*argc < 2 || strcmp((*argv)[1], "--subfiling") != 0)
+        return H5P_DEFAULT;
+    (*argv)[1] = (*argv)[0];
+    ++*argv;
+    --*argc;
+#ifdef H5_HAVE_SUBFILING_VFD
+    int provided;
+    MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (provided != MPI_THREAD_MULTIPLE || fapl < 0 ||
+        H5Pset_mpi_params(fapl, MPI_COMM_WORLD, MPI_INFO_NULL) < 0 ||
+        H5Pset_fapl_subfiling(fapl, NULL) < 0)
+        return H5I_INVALID_HID;
+    return fapl;
+#else
+    return H5I_INVALID_HID;
+#endif
+}
+
+/* Ends MPI where --subfiling started it. */
+static int done(int status)
+{
+    int on = 0;
+    MPI_Initialized(&on);
+    if (on) {
+        H5close();
+        MPI_Finalize();
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
+    hid_t fapl = file_access(&argc, &argv);
+    if (fapl < 0)
+        return done(fail("the subfiling driver"));
     if (argc == 3 && strcmp(argv[2], "--list") == 0) {
-        hid_t file = H5Fopen(argv[1], H5F_ACC_RDONLY, H5P_DEFAULT);
+        hid_t file = H5Fopen(argv[1], H5F_ACC_RDONLY, fapl);
         if (file < 0)
             return fail("H5Fopen");
         if (H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, list_one, NULL) < 0)
             return fail("H5Lvisit");
         H5Fclose(file);
-        return 0;
+        return done(0);
     }
     if (argc != 3 && !(argc == 4 && strcmp(argv[3], "values") == 0)) {
         fprintf(stderr, "usage: h5read FILE DATASET [values]\n");
         return 2;
     }
-    hid_t file = H5Fopen(argv[1], H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t file = H5Fopen(argv[1], H5F_ACC_RDONLY, fapl);
     if (file < 0)
-        return fail("H5Fopen");
+        return done(fail("H5Fopen"));
     hid_t dset = H5Dopen2(file, argv[2], H5P_DEFAULT);
     if (dset < 0)
         return fail("H5Dopen2");
@@ -129,8 +171,12 @@ int main(int argc, char **argv)
         total *= dims[i];
     }
     printf("\n");
-    if (argc == 4)
-        return print_values(dset, total) < 0 ? fail("H5Dread (values)") : 0;
+    if (argc == 4) {
+        int rc = print_values(dset, total) < 0 ? fail("H5Dread (values)") : 0;
+        H5Dclose(dset);
+        H5Fclose(file);
+        return done(rc);
+    }
     unsigned char *buf = malloc(total ? total : 1);
     if (!buf || H5Dread(dset, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
         return fail("H5Dread");
@@ -142,5 +188,5 @@ int main(int argc, char **argv)
     H5Sclose(space);
     H5Dclose(dset);
     H5Fclose(file);
-    return 0;
+    return done(0);
 }

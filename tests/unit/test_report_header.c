@@ -318,9 +318,9 @@ static void test_text_api(void)
 
     text_nprocs(f, 2);
     text_nprocs(f, 64);
-    text_api(f, API_POSIX);
-    text_api(f, API_MPIIO);
-    text_api(f, API_PHDF5);
+    text_api(f, API_POSIX, 0);
+    text_api(f, API_MPIIO, 0);
+    text_api(f, API_PHDF5, 0);
     check_lines("text_api", cap_text(&c),
                 "Number of processors = 2\n"
                 "Number of processors = 64\n"

@@ -38,6 +38,7 @@ class H5perf(CMakePackage):
     depends_on("parallel-netcdf", when="+pnetcdf")
     # The companion (h5perf-plot, h5perf-compare), installed in share/h5perf.
     depends_on("python@3.6:", type="run")
+    depends_on("py-jsonschema", type="run")
     depends_on("py-matplotlib", type="run")
     depends_on("py-numpy", type="run")
 

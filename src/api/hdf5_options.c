@@ -1,0 +1,230 @@
+/* HDF5's own rows of the option table (cli/option.h), named --hdf5.NAME
+ * as IOR names its backends' options, and the variants of the HDF5 API
+ * they choose (api/api.h, docs/hdf5.md): each --hdf5.driver in turn, each
+ * with one call per variable and, with --hdf5.multi-dataset, one call for
+ * every variable of a file. Pure. */
+#include "api/hdf5_options.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/option.h"
+#include "report/jsonw.h"
+
+#ifndef H5PERF_HDF5_VERSION
+#define H5PERF_HDF5_VERSION "unknown"
+#endif
+
+bool hdf5_built_subfiling(void)
+{
+#ifdef H5PERF_HDF5_SUBFILING
+    return true;
+#else
+    return false;
+#endif
+}
+
+bool hdf5_built_multi_dataset(void)
+{
+#ifdef H5PERF_HDF5_MULTI_DATASET
+    return true;
+#else
+    return false;
+#endif
+}
+
+static const char *const hdf5_driver_names[HDF5_DRIVER_COUNT] = {"mpio", "subfiling"};
+
+/* Variant driver + 2 * multi: its label and report name; a file per
+ * process runs the MPI-IO driver (subfiling serves shared files); the
+ * subfiling driver's I/O concentrators are threads. */
+static const struct api_variant hdf5_variants[2 * HDF5_DRIVER_COUNT] = {
+    {NULL, "PHDF5 (w/MPI-IO driver)", 0, false, false},
+    {"subfiled", "PHDF5 (w/subfiling driver)", 0, false, true},
+    {"multi-dataset", "PHDF5 (w/MPI-IO driver, multi-dataset)", 2, true, false},
+    {"subfiled, multi-dataset", "PHDF5 (w/subfiling driver, multi-dataset)", 2, true, true},
+};
+
+/* --hdf5.driver: a comma-separated list of drivers, any case; each one
+ * this build's HDF5 has. */
+static int hdf5_driver_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+                              const char *value, struct cli_msg *msg)
+{
+    (void)row;
+    unsigned bits = 0;
+    for (const char *s = value;;) {
+        size_t len = strcspn(s, ",");
+        int d = -1;
+        for (int k = 0; k < HDF5_DRIVER_COUNT && d < 0 && len > 0; k++) {
+            size_t i = 0;
+            while (i < len && tolower((unsigned char)s[i]) == hdf5_driver_names[k][i])
+                i++;
+            d = i == len && hdf5_driver_names[k][i] == '\0' ? k : -1;
+        }
+        if (d < 0)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': %s driver '%.*s'; expected a comma-separated "
+                            "list of mpio, subfiling",
+                            spelled, value, len ? "unknown" : "empty", (int)len, s);
+        if (d == HDF5_DRIVER_SUBFILING && !hdf5_built_subfiling())
+            return cli_fail(msg,
+                            "h5perf: %s '%s': the HDF5 of this build (%s) has no subfiling "
+                            "driver (HDF5 1.14 or newer built with it: docs/install.md)",
+                            spelled, value, H5PERF_HDF5_VERSION);
+        bits |= 1u << d;
+        if (s[len] == '\0')
+            break;
+        s += len + 1;
+    }
+    cfg->hdf5_drivers = bits;
+    return 0;
+}
+
+static int hdf5_multi_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+                             const char *value, struct cli_msg *msg)
+{
+    (void)row, (void)value;
+    if (!hdf5_built_multi_dataset())
+        return cli_fail(msg,
+                        "h5perf: %s: the HDF5 of this build (%s) has no multi-dataset I/O "
+                        "(H5Dwrite_multi, HDF5 1.14 or newer)",
+                        spelled, H5PERF_HDF5_VERSION);
+    cfg->hdf5_multi_dataset = true;
+    return 0;
+}
+
+void hdf5_drivers_text(const struct config *c, char *buf, size_t len)
+{
+    static const char *const words[HDF5_DRIVER_COUNT] = {"MPI-IO driver", "subfiling driver"};
+    unsigned bits = c->hdf5_drivers ? c->hdf5_drivers : 1u << HDF5_DRIVER_MPIO;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < HDF5_DRIVER_COUNT && used < len; d++)
+        if (bits >> d & 1u)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", words[d]);
+}
+
+static void hdf5_json_drivers(struct jsonw *w, const struct config *c, const struct opt_row *r)
+{
+    unsigned bits = c->hdf5_drivers ? c->hdf5_drivers : 1u << HDF5_DRIVER_MPIO;
+    jsonw_key(w, r->json_key);
+    jsonw_array(w);
+    for (int d = 0; d < HDF5_DRIVER_COUNT; d++)
+        if (bits >> d & 1u)
+            jsonw_string(w, hdf5_driver_names[d]);
+    jsonw_end(w);
+}
+
+/* A value not given is HDF5's own (or its environment's): null. */
+static void hdf5_json_unset(struct jsonw *w, const struct config *c, const struct opt_row *r)
+{
+    int64_t v = r->id == OPT_HDF5_STRIPE ? c->hdf5_stripe : c->hdf5_ioc_per_node;
+    jsonw_key(w, r->json_key);
+    if (v > 0)
+        jsonw_int(w, v);
+    else
+        jsonw_null(w);
+}
+
+static void hdf5_json_multi(struct jsonw *w, const struct config *c, const struct opt_row *r)
+{
+    jsonw_key_bool(w, r->json_key, c->hdf5_multi_dataset);
+}
+
+static const struct opt_row hdf5_driver_row = OPT_OTHER(
+    OPT_HDF5_DRIVER, NULL, "--hdf5.driver", "LIST", "a list of drivers", hdf5_driver_option,
+    .help = "HDF5's file drivers, comma-separated, each in\n"
+            "turn: mpio (MPI-IO), subfiling (shared files\n"
+            "stored as subfiles by I/O concentrators;\n"
+            "HDF5 1.14 or newer)",
+    .dflt = "[mpio]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_driver",
+    .json = hdf5_json_drivers, .json_everywhere = true);
+static const struct opt_row hdf5_stripe_row =
+    OPT_SIZE(OPT_HDF5_STRIPE, NULL, "--hdf5.subfiling-stripe", hdf5_stripe,
+             .help = "the subfiling driver's stripe: bytes of the\n"
+                     "file in one subfile before the next",
+             .dflt = "[HDF5's: 32M]", .apis = API_BIT(API_PHDF5),
+             .json_key = "hdf5_subfiling_stripe", .json = hdf5_json_unset, .json_everywhere = true);
+static const struct opt_row hdf5_ioc_row =
+    OPT_COUNT(OPT_HDF5_IOC_PER_NODE, NULL, "--hdf5.ioc-per-node", hdf5_ioc_per_node,
+              .help = "the subfiling driver's I/O concentrators per\n"
+                      "host, each with a subfile",
+              .dflt = "[HDF5's: 1]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_ioc_per_node",
+              .json = hdf5_json_unset, .json_everywhere = true);
+static const struct opt_row hdf5_multi_row =
+    OPT_OTHER(OPT_HDF5_MULTI_DATASET, NULL, "--hdf5.multi-dataset", NULL, NULL, hdf5_multi_option,
+              .help = "also move every variable of a file in one call\n"
+                      "(H5Dwrite_multi, H5Dread_multi; HDF5 1.14 or\n"
+                      "newer), beside one call per variable",
+              .apis = API_BIT(API_PHDF5), .json_key = "hdf5_multi_dataset", .json = hdf5_json_multi,
+              .json_everywhere = true);
+
+static const struct opt_row *const hdf5_rows[] = {
+    &hdf5_driver_row, &hdf5_stripe_row, &hdf5_ioc_row, &hdf5_multi_row, NULL,
+};
+
+/* Each driver asked for (mpio when none), with one call per variable and,
+ * with --hdf5.multi-dataset, with one call for all. */
+static unsigned hdf5_chosen(const struct config *c)
+{
+    unsigned drivers = c->hdf5_drivers ? c->hdf5_drivers : 1u << HDF5_DRIVER_MPIO;
+    return drivers | (c->hdf5_multi_dataset ? drivers << HDF5_DRIVER_COUNT : 0);
+}
+
+static int hdf5_finish(const struct config *c, struct cli_msg *m)
+{
+    bool subfiling = c->hdf5_drivers >> HDF5_DRIVER_SUBFILING & 1u;
+    enum opt_id sub[] = {OPT_HDF5_STRIPE, OPT_HDF5_IOC_PER_NODE};
+    for (size_t i = 0; i < sizeof sub / sizeof sub[0] && !subfiling; i++)
+        if (c->spelled[sub[i]])
+            return cli_fail(m,
+                            "h5perf: %s: applies to the subfiling driver only; give "
+                            "--hdf5.driver subfiling (or mpio,subfiling)",
+                            c->spelled[sub[i]]);
+    /* HDF5 (1.14, 2.0) carries out collective requests through this driver
+     * independently, and fails those of derived datatypes (chunked
+     * datasets read collectively). */
+    if (subfiling && c->collective)
+        return cli_fail(m,
+                        "h5perf: %s: HDF5's subfiling driver does no collective I/O (it fails "
+                        "collective requests of several pieces); give %s without subfiling, or "
+                        "leave out %s",
+                        c->spelled[OPT_COLLECTIVE], c->spelled[OPT_HDF5_DRIVER],
+                        c->spelled[OPT_COLLECTIVE]);
+    /* A deadline stops the variables one at a time (docs/measuring.md);
+     * multi-dataset calls move them together. */
+    if (c->hdf5_multi_dataset && c->stonewall > 0)
+        return cli_fail(m,
+                        "h5perf: %s: cannot be combined with %s (the deadline stops variables "
+                        "one at a time; a multi-dataset call moves them together)",
+                        c->spelled[OPT_HDF5_MULTI_DATASET], c->spelled[OPT_STONEWALL]);
+    if (subfiling && c->read_only)
+        return cli_fail(m,
+                        "h5perf: %s: cannot be combined with %s '%s' (h5perf cannot check a "
+                        "kept subfiled file before it reads it)",
+                        c->spelled[OPT_READ_ONLY], c->spelled[OPT_HDF5_DRIVER],
+                        c->raw[OPT_HDF5_DRIVER]);
+    return 0;
+}
+
+static void hdf5_json_run(struct jsonw *w, int v)
+{
+    jsonw_object(w);
+    jsonw_key_string(w, "driver", hdf5_driver_names[hdf5_variant_driver(v)]);
+    jsonw_key_bool(w, "multi_dataset", hdf5_variant_multi(v));
+    jsonw_end(w);
+}
+
+const struct api_opts hdf5_opts = {
+    .prefix = "hdf5",
+    .help_heading = "HDF5 (-A phdf5) takes",
+    .rows = hdf5_rows,
+    .variants = hdf5_variants,
+    .nvariants = (int)(sizeof hdf5_variants / sizeof hdf5_variants[0]),
+    .chosen = hdf5_chosen,
+    .finish = hdf5_finish,
+    .json_run = hdf5_json_run,
+    .threads_option = OPT_HDF5_DRIVER,
+};

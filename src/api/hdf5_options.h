@@ -1,0 +1,37 @@
+/* HDF5's own options (--hdf5.*, docs/hdf5.md) and the variants they
+ * choose: the file driver (MPI-IO or subfiling) and whether the variables
+ * of a file move in one call (H5Dwrite_multi). What the HDF5 h5perf was
+ * built against has of them. Pure: the backend (backend/phdf5.c) reads a
+ * run point's variant through these functions. */
+#ifndef H5PERF_HDF5_OPTIONS_H
+#define H5PERF_HDF5_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* --hdf5.driver's words, in run order. */
+enum hdf5_driver { HDF5_DRIVER_MPIO = 0, HDF5_DRIVER_SUBFILING, HDF5_DRIVER_COUNT };
+
+/* Variant v of HDF5 (api/api.h) is driver + HDF5_DRIVER_COUNT * multi. */
+static inline enum hdf5_driver hdf5_variant_driver(int v)
+{
+    return (enum hdf5_driver)(v % HDF5_DRIVER_COUNT);
+}
+
+static inline bool hdf5_variant_multi(int v)
+{
+    return v >= HDF5_DRIVER_COUNT;
+}
+
+struct config;
+
+/* The drivers HDF5 runs with, for the guide's header: "MPI-IO driver",
+ * "MPI-IO driver, subfiling driver". */
+void hdf5_drivers_text(const struct config *c, char *buf, size_t len);
+
+/* Does the HDF5 of this build have the subfiling driver
+ * (H5_HAVE_SUBFILING_VFD), multi-dataset I/O (H5Dwrite_multi, 1.14)? */
+bool hdf5_built_subfiling(void);
+bool hdf5_built_multi_dataset(void);
+
+#endif

@@ -1,0 +1,164 @@
+/* The variables of a phase in one call per step index (docs/design.md,
+ * "Moving every variable in one call"): for a run point whose API variant
+ * joins variables (api_variant.joins_vars: HDF5's multi-dataset I/O), every
+ * variable is begun, then step k of every variable moves in one
+ * transfer_vars call, then every variable is ended. Each variable has a
+ * buffer of its own. The rules of phase.c hold: agreement after each
+ * variable begun, a process that failed goes on with collective calls,
+ * filling, poisoning, verifying and the library's account of what it did
+ * are kept out of the timers. */
+#include "engine/phase.h"
+
+#include <stdlib.h>
+
+#include "engine/watchdog.h"
+
+bool phase_joined(const struct phase_io *io)
+{
+    const struct api_variant *v = api_variant(io->ops->desc->id, io->ctx->set->variant);
+    return v && v->joins_vars && io->ops->transfer_vars;
+}
+
+/* Collective: every variable's buffer but variable 0's (phase_run()
+ * filled it) as the file must hold it, or poisoned before a verified read;
+ * then the processes start together, as phase.c's phase_prepare(). */
+static void phase_join_fill(const struct phase_io *io, bool check)
+{
+    const struct plan *p = io->plan;
+    bool write = p->phases[io->phase].write;
+    for (int d = 0; d < p->nvars; d++)
+        if (write ? d > 0 : check)
+            p->ops->fill(p, io->phase, d, io->buf + d * p->buffer_bytes, !write);
+    MPI_Barrier(io->agree);
+}
+
+/* Collective: begins every variable, agreeing after each (their begins may
+ * be collective). Returns how many were begun (each to be ended, a failed
+ * one too); *ok tells whether all were, on every process. */
+static int phase_join_begin(const struct phase_io *io, struct backend_file *f,
+                            struct plan_access *acc, bool *ok, struct err *e)
+{
+    int begun = 0;
+    *ok = true;
+    for (int d = 0; *ok && d < io->plan->nvars; d++) {
+        plan_access(io->plan, io->phase, d, &acc[d]);
+        phase_enter(io, "begin dataset", io->plan->flat_bytes);
+        bool mine = io->ops->var_begin(f, d, &acc[d], e) == 0;
+        watchdog_leave();
+        begun++;
+        *ok = phase_agree(io, mine, e);
+    }
+    return begun;
+}
+
+/* Step k of every variable that has one, I/O steps into steps and bufs
+ * (pauses made on the way); returns how many, and their bytes in *bytes. */
+static int phase_join_gather(const struct phase_io *io, const struct plan_access *acc, int64_t k,
+                             struct plan_step *steps, void **bufs, int64_t *bytes)
+{
+    int m = 0;
+    *bytes = 0;
+    for (int d = 0; d < io->plan->nvars; d++) {
+        if (k >= acc[d].nsteps)
+            continue;
+        plan_step(io->plan, io->phase, d, k, &steps[m]);
+        if (steps[m].kind != PLAN_STEP_IO) {
+            double mark = io->clock();
+            phase_pause(io, &steps[m], &mark);
+            continue;
+        }
+        bufs[m] = io->buf + d * io->plan->buffer_bytes + steps[m].mem_off;
+        *bytes += steps[m].bytes;
+        m++;
+    }
+    return m;
+}
+
+/* The m steps just read, each against its variable's buffer. */
+static void phase_join_verify(const struct phase_io *io, const struct plan_step *steps, int m,
+                              struct verify_state *v)
+{
+    for (int i = 0; i < m; i++) {
+        struct phase_io mine = *io;
+        mine.buf = io->buf + steps[i].var * io->plan->buffer_bytes;
+        phase_verify(&mine, &steps[i], v);
+    }
+}
+
+/* Every step index, each in one call (one transfer for the latencies,
+ * timed from the clock read that ended the work before it, as phase.c's);
+ * returns the seconds excluded. */
+static double phase_join_steps(struct phase_io *io, struct backend_file *f,
+                               const struct plan_access *acc, struct plan_step *steps, void **bufs,
+                               int64_t *calls, struct verify_state *v, struct err *e)
+{
+    const struct plan *p = io->plan;
+    bool write = p->phases[io->phase].write, check = io->verify && !write;
+    bool collective_io = io->ctx->set->collective && (io->ops->desc->caps & API_CAP_COLLECTIVE_IO);
+    int64_t nsteps = 0;
+    double excluded = 0, mark = io->clock();
+    for (int d = 0; d < p->nvars; d++)
+        nsteps = acc[d].nsteps > nsteps ? acc[d].nsteps : nsteps;
+    for (int64_t k = 0; k < nsteps; k++) {
+        if (e->set && !collective_io)
+            break;
+        int64_t bytes;
+        int m = phase_join_gather(io, acc, k, steps, bufs, &bytes);
+        double t0 = io->clock();
+        for (int i = 0; check && !p->fill_per_var && i < m; i++)
+            p->ops->fill(p, io->phase, steps[i].var, io->buf + steps[i].var * p->buffer_bytes,
+                         true);
+        mark = io->clock();
+        excluded += mark - t0;
+        phase_enter(io, write ? "write" : "read", bytes * (collective_io ? io->ctx->nprocs : 1));
+        int rc = io->ops->transfer_vars(f, steps, m, bufs, e);
+        double now = io->clock();
+        latency_record(&io->lat[(write ? 0 : LATENCY_CALLS) + LATENCY_TRANSFER], now - mark);
+        io->t[write ? PHASE_WRITES : PHASE_READS] += now - mark;
+        watchdog_leave();
+        (*calls)++;
+        if (rc < 0) {
+            watchdog_arm(e);
+            continue;
+        }
+        io->moved += bytes;
+        if (io->seen && io->ops->io_mode(f, io->seen, e) < 0)
+            watchdog_arm(e);
+        if (check)
+            phase_join_verify(io, steps, m, v);
+        excluded += io->clock() - now;
+    }
+    return excluded;
+}
+
+double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_t *calls,
+                  struct verify_state *v, struct err *e)
+{
+    int n = io->plan->nvars > 0 ? io->plan->nvars : 1;
+    struct plan_access *acc = calloc((size_t)n, sizeof *acc);
+    struct plan_step *steps = calloc((size_t)n, sizeof *steps);
+    void **bufs = calloc((size_t)n, sizeof *bufs);
+    if (!acc || !steps || !bufs)
+        err_set(e, "h5perf", "allocate", io->path, -1, -1, "out of memory");
+    double t0 = io->clock();
+    phase_join_fill(io, io->verify && !io->plan->phases[io->phase].write);
+    double excluded = io->clock() - t0;
+    bool ok = false;
+    int begun = 0;
+    if (phase_agree(io, !e->set, e))
+        begun = phase_join_begin(io, f, acc, &ok, e);
+    if (ok) {
+        double t_raw = io->clock();
+        double x = phase_join_steps(io, f, acc, steps, bufs, calls, v, e);
+        t[PHASE_RAW] += io->clock() - t_raw - x;
+        excluded += x;
+    }
+    if (e->set)
+        watchdog_arm(e);
+    for (int d = 0; d < begun; d++)
+        phase_end_var(io, f, e);
+    free(acc);
+    free(steps);
+    free(bufs);
+    return excluded;
+}

@@ -1,0 +1,392 @@
+/* The madbench pattern (docs/madbench.md) as a pattern of the table: its
+ * plans. Each phase is MADbench2's sequence of operations, each operation
+ * the steps MADbench2's functions make: busy work is a barrier, the work
+ * and a barrier (busy_work); an I/O call is a barrier, the token waited
+ * for, the call, the token passed on and a barrier (io_distmatrix). A
+ * variable is a bin (one dataset or netCDF variable per matrix); through
+ * the flat APIs phase W reads one bin ahead, as MADbench2 does, through
+ * HDF5 and PnetCDF each bin is read just before its busy work. Its
+ * options' finish and validation are madbench_finish.c, its report
+ * madbench_report.c. */
+#include "pattern/madbench.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pattern/app_finish.h"
+
+/* One operation of a phase: MADbench2's busy_work, or io_distmatrix
+ * reading or writing a bin. */
+enum madbench_op_kind { MB_BUSY, MB_READ, MB_WRITE };
+
+struct madbench_op {
+    enum madbench_op_kind kind;
+    int64_t bin;
+};
+
+#define MADBENCH_MAX_OPS 4
+
+/* The steps of each kind of operation. */
+enum { MB_BUSY_STEPS = 3, MB_IO_STEPS = 5 };
+
+/* A process's plan state (plan.state). */
+struct madbench_state {
+    struct madbench_geom g;
+    int rank;
+    bool shared; /* one file of every process's slots */
+    bool ahead;  /* W reads one bin ahead (the flat APIs: MADbench2's order) */
+    int read_mod, write_mod;
+    int64_t share; /* this process's elements */
+    int64_t first; /* the elements of the shares before it */
+};
+
+static const struct madbench_state *mb_state(const struct plan *p)
+{
+    return (const struct madbench_state *)p->state.bytes;
+}
+
+/* The operations of variable (bin) v in phase, in order (docs/madbench.md,
+ * "Phases"); returns how many. */
+static int mb_ops(const struct madbench_state *st, int phase, int64_t v,
+                  struct madbench_op ops[MADBENCH_MAX_OPS])
+{
+    int64_t last = st->g.bins - 1;
+    int n = 0;
+    switch (phase) {
+    case MADBENCH_S: /* build_S: busy work, write */
+        ops[n++] = (struct madbench_op){MB_BUSY, v};
+        ops[n++] = (struct madbench_op){MB_WRITE, v};
+        break;
+    case MADBENCH_W: /* calc_W: read, busy work (pdgemm), write */
+        if (!st->ahead || v == 0)
+            ops[n++] = (struct madbench_op){MB_READ, v};
+        if (st->ahead && v < last)
+            ops[n++] = (struct madbench_op){MB_READ, v + 1};
+        ops[n++] = (struct madbench_op){MB_BUSY, v};
+        ops[n++] = (struct madbench_op){MB_WRITE, v};
+        break;
+    default: /* calc_dC: read each bin, busy work after each but the first, once more at the end */
+        ops[n++] = (struct madbench_op){MB_READ, v};
+        if (v > 0)
+            ops[n++] = (struct madbench_op){MB_BUSY, v};
+        if (v == last)
+            ops[n++] = (struct madbench_op){MB_BUSY, v};
+        break;
+    }
+    return n;
+}
+
+static int64_t mb_op_steps(const struct madbench_op *op)
+{
+    return op->kind == MB_BUSY ? MB_BUSY_STEPS : MB_IO_STEPS;
+}
+
+/* Where an operation's data lies in the buffer: reads of even and odd bins
+ * in the first two shares (so that both reads of W's first variable land
+ * in poisoned memory), writes in the third. */
+static int64_t mb_mem_off(const struct madbench_state *st, const struct madbench_op *op)
+{
+    return (op->kind == MB_WRITE ? 2 : op->bin % 2) * st->share * 8;
+}
+
+static void mb_var(const struct plan *p, int v, struct plan_var *out)
+{
+    const struct madbench_state *st = mb_state(p);
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "bin_%d", v);
+    out->kind = PLAN_UNSIGNED;
+    out->elem = 8;
+    out->ndims = 1;
+    out->dims[0] = st->shared ? st->g.pixels * st->g.pixels : st->share;
+}
+
+static void mb_access(const struct plan *p, int phase, int v, struct plan_access *out)
+{
+    struct madbench_op ops[MADBENCH_MAX_OPS];
+    int n = mb_ops(mb_state(p), phase, v, ops);
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < n; i++)
+        out->nsteps += mb_op_steps(&ops[i]);
+    out->array_base = -1;
+}
+
+/* The I/O call of op: the process's share of the bin, one run at
+ * MADbench2's offset in a flat file, and its range of the bin's dataset
+ * (the matrix in the distributed order; a file per process: its share). */
+static void mb_io_step(const struct plan *p, const struct madbench_op *op, int v, int64_t k,
+                       struct plan_step *out)
+{
+    const struct madbench_state *st = mb_state(p);
+    plan_step_empty(out, op->kind == MB_WRITE, v, k);
+    out->nslabs = out->nruns = 1;
+    out->local_runs[0] =
+        plan_run(madbench_offset(&st->g, st->shared, st->rank, op->bin), st->share * 8);
+    struct model_slab *sl = &out->local_slabs[0];
+    *sl = (struct model_slab){.ndims = 1,
+                              .start = {st->shared ? st->first : 0},
+                              .stride = {1},
+                              .count = {1},
+                              .block = {st->share}};
+    out->mem_off = mb_mem_off(st, op);
+    out->bytes = st->share * 8;
+}
+
+static void mb_step(const struct plan *p, int phase, int v, int64_t k, struct plan_step *out)
+{
+    const struct madbench_state *st = mb_state(p);
+    struct madbench_op ops[MADBENCH_MAX_OPS];
+    int n = mb_ops(st, phase, v, ops);
+    int64_t j = k;
+    int i = 0;
+    while (i < n - 1 && j >= mb_op_steps(&ops[i]))
+        j -= mb_op_steps(&ops[i++]);
+    const struct madbench_op *op = &ops[i];
+    if (op->kind != MB_BUSY && j == 2) {
+        mb_io_step(p, op, v, k, out);
+        return;
+    }
+    plan_step_empty(out, op->kind == MB_WRITE, v, k);
+    out->seconds = 0;
+    /* The first barrier is neither I/O nor busy time (MADbench2's _cc);
+     * what follows is the operation's. */
+    out->time = j == 0 ? PLAN_TIME_PHASE : op->kind == MB_BUSY ? PLAN_TIME_BUSY : PLAN_TIME_IO;
+    if (op->kind == MB_BUSY) {
+        out->kind = j == 1 ? PLAN_STEP_COMPUTE : PLAN_STEP_BARRIER;
+        out->passes = j == 1 ? st->g.passes[phase] : 0;
+        out->width = j == 1 ? st->g.sblock : 0;
+        return;
+    }
+    static const enum plan_step_kind io_steps[MB_IO_STEPS] = {
+        PLAN_STEP_BARRIER, PLAN_STEP_TOKEN_WAIT, PLAN_STEP_IO, PLAN_STEP_TOKEN_PASS,
+        PLAN_STEP_BARRIER};
+    out->kind = io_steps[j];
+    out->turns = op->kind == MB_WRITE ? st->write_mod : st->read_mod;
+}
+
+/* This process's share of bin as S writes it, or its complement (W's), at
+ * buf. */
+static void mb_put(const struct madbench_state *st, int64_t bin, bool complement,
+                   unsigned char *buf)
+{
+    for (int64_t i = 0; i < st->share; i++) {
+        uint64_t x = madbench_value(&st->g, bin, st->first + i);
+        x = complement ? ~x : x;
+        for (int b = 0; b < 8; b++, x >>= 8)
+            buf[i * 8 + b] = (unsigned char)x;
+    }
+}
+
+/* What a read in phase finds: S's values in W, W's in C. */
+static bool mb_read_complement(int phase)
+{
+    return phase == MADBENCH_C;
+}
+
+/* The buffer of variable v in phase: the data its write writes (S's values
+ * in S, their complement in W), and before each read of it the complement
+ * of what the read must find (every byte differs; docs/madbench.md,
+ * "Content"). poison: the reads' regions only (a read phase). */
+static void mb_fill(const struct plan *p, int phase, int v, unsigned char *buf, bool poison)
+{
+    const struct madbench_state *st = mb_state(p);
+    struct madbench_op ops[MADBENCH_MAX_OPS];
+    int n = mb_ops(st, phase, v, ops);
+    for (int i = 0; i < n; i++) {
+        unsigned char *at = buf + mb_mem_off(st, &ops[i]);
+        if (ops[i].kind == MB_WRITE && !poison)
+            mb_put(st, ops[i].bin, phase == MADBENCH_W, at);
+        else if (ops[i].kind == MB_READ)
+            mb_put(st, ops[i].bin, !mb_read_complement(phase), at);
+    }
+}
+
+/* The bin an I/O step of variable v reads or writes. */
+static int64_t mb_step_bin(const struct madbench_state *st, int phase, const struct plan_step *s)
+{
+    struct madbench_op ops[MADBENCH_MAX_OPS];
+    int n = mb_ops(st, phase, s->var, ops);
+    int64_t j = s->index;
+    for (int i = 0; i < n; i++) {
+        if (j < mb_op_steps(&ops[i]))
+            return ops[i].bin;
+        j -= mb_op_steps(&ops[i]);
+    }
+    return -1;
+}
+
+static int64_t mb_verify(const struct plan *p, int phase, const struct plan_step *s,
+                         const unsigned char *buf, int64_t *bad_off, unsigned char *expected,
+                         unsigned char *found)
+{
+    const struct madbench_state *st = mb_state(p);
+    int64_t bin = mb_step_bin(st, phase, s), bad = 0;
+    bool complement = mb_read_complement(phase);
+    const unsigned char *at = buf + s->mem_off;
+    for (int64_t i = 0; i < st->share; i++) {
+        uint64_t x = madbench_value(&st->g, bin, st->first + i);
+        x = complement ? ~x : x;
+        for (int b = 0; b < 8; b++, x >>= 8) {
+            unsigned char want = (unsigned char)x, got = at[i * 8 + b];
+            if (got == want)
+                continue;
+            if (bad++ == 0) {
+                *bad_off = i * 8 + b;
+                *expected = want;
+                *found = got;
+            }
+        }
+    }
+    return bad;
+}
+
+static const struct plan_ops madbench_ops = {
+    .var = mb_var,
+    .access = mb_access,
+    .step = mb_step,
+    .fill = mb_fill,
+    .verify = mb_verify,
+};
+
+static int madbench_plan(const struct config *c, const struct run_point *pt, int rank, int it,
+                         struct plan *out)
+{
+    _Static_assert(sizeof(struct madbench_state) <= PLAN_STATE_BYTES, "state fits in a plan");
+    struct madbench_state st = {.rank = rank,
+                                .shared = !layout_desc(pt->layout)->per_process,
+                                .ahead = (api_desc(pt->api)->caps & API_CAP_FLAT_FILE) != 0,
+                                .read_mod = c->madbench.read_mod,
+                                .write_mod = c->madbench.write_mod};
+    if (madbench_geom(c, pt->nprocs, &st.g) != MADBENCH_OK)
+        return -1;
+    st.share = madbench_share(&st.g, rank);
+    st.first = madbench_first(&st.g, rank);
+    static const char *const names[MADBENCH_PHASES] = {"S", "W", "C"};
+    memset(out, 0, sizeof *out);
+    out->ops = &madbench_ops;
+    out->nprocs = pt->nprocs;
+    out->exec_rank = out->data_rank = rank;
+    out->iteration = it;
+    out->nfiles = 1;
+    out->per_process = !st.shared;
+    out->nvars = (int)st.g.bins;
+    out->nphases = MADBENCH_PHASES;
+    for (int ph = 0; ph < MADBENCH_PHASES; ph++) {
+        snprintf(out->phases[ph].name, sizeof out->phases[ph].name, "%s", names[ph]);
+        out->phases[ph].write = ph != MADBENCH_C;
+        out->phases[ph].slot = ph;
+        out->measures[ph] = 1u << TIMER_BUSY | (ph != MADBENCH_S ? 1u << TIMER_READS : 0) |
+                            (ph != MADBENCH_C ? 1u << TIMER_WRITES : 0);
+    }
+    out->buffer_bytes = 3 * st.share * 8;
+    out->fill_per_var = true;
+    out->flat_bytes = madbench_file_end(&st.g, st.shared, rank);
+    out->exact_source = true;
+    out->collective_pauses = true;
+    memcpy(out->state.bytes, &st, sizeof st);
+    return 0;
+}
+
+static int madbench_grid_dims(const struct config *c)
+{
+    (void)c;
+    return 0;
+}
+
+static int madbench_points(const struct config *c, int nprocs, const int grid[MODEL_MAX_DIMS],
+                           struct run_point *out, int max)
+{
+    return app_points(c, nprocs, grid, out, max);
+}
+
+/* Over all processes of a point: the bytes of each phase's reads or
+ * writes (every share of every bin), buffers of three shares. */
+static void madbench_measure(const struct config *c, const struct run_point *p,
+                             struct pattern_measure *m, int64_t *buffers)
+{
+    struct madbench_geom g;
+    memset(m, 0, sizeof *m);
+    if (madbench_geom(c, p->nprocs, &g) != MADBENCH_OK)
+        return;
+    bool shared = !layout_desc(p->layout)->per_process;
+    for (int r = 0; r < p->nprocs; r++) {
+        int64_t share = madbench_share(&g, r) * 8;
+        m->phase_bytes += share * g.bins;
+        if (buffers)
+            buffers[r] = 3 * share;
+        int64_t end = madbench_file_end(&g, shared, r);
+        m->flat_bytes = end > m->flat_bytes ? end : m->flat_bytes;
+    }
+    m->max_buffer = 3 * g.max_share * 8;
+    m->max_call = g.max_share * 8;
+    m->max_dim = shared ? g.pixels * g.pixels : g.max_share;
+    m->nvars = (int)g.bins;
+    m->var_bytes = (shared ? g.pixels * g.pixels : g.max_share) * 8;
+}
+
+void madbench_pixels_option(const struct config *c, char *buf, size_t len)
+{
+    if (c->spelled[OPT_PIXELS])
+        snprintf(buf, len, "%s '%s'", c->spelled[OPT_PIXELS], c->raw[OPT_PIXELS]);
+    else
+        snprintf(buf, len, "--pixels %d (the default)", c->madbench.pixels);
+}
+
+static void madbench_lead(const struct config *c, const struct run_point *p, char *buf, size_t len)
+{
+    char opt[160];
+    madbench_pixels_option(c, opt, sizeof opt);
+    app_lead(opt, p, buf, len);
+}
+
+static void madbench_memory_lead(const struct config *c, int nprocs, char *buf, size_t len)
+{
+    char opt[160];
+    madbench_pixels_option(c, opt, sizeof opt);
+    app_memory_lead(opt, nprocs, buf, len);
+}
+
+static void madbench_file_lead(const struct config *c, char *buf, size_t len)
+{
+    if (c->spelled[OPT_BINS])
+        snprintf(buf, len, "%s '%s'", c->spelled[OPT_BINS], c->raw[OPT_BINS]);
+    else
+        madbench_pixels_option(c, buf, len);
+}
+
+static int madbench_read_source(const struct config *c, int nprocs, int rank)
+{
+    (void)c, (void)nprocs;
+    return rank;
+}
+
+const struct pattern_desc pattern_madbench = {
+    .key = "madbench",
+    .title = "--pattern madbench",
+    .gloss = "(MADbench2's out-of-core I/O)",
+    .rows = madbench_rows,
+    .help_heading = "--pattern madbench (MADbench2's I/O mode, docs/madbench.md) takes",
+    .help_note = "It runs on a square number of processes (1, 4, 9, 16...). Phase S\n"
+                 "writes each matrix after busy work, W reads each back and writes it\n"
+                 "again, C reads them all.",
+    .layouts = 1u << LAYOUT_SHARED | 1u << LAYOUT_FPP,
+    .finish = madbench_finish,
+    .grid_dims = madbench_grid_dims,
+    .points = madbench_points,
+    .validate = madbench_validate,
+    .measure = madbench_measure,
+    .plan = madbench_plan,
+    .label = app_label,
+    .lead = madbench_lead,
+    .smaller_chunks = "more processes",
+    .read_source = madbench_read_source,
+    .cache_advice = "use matrices larger than the hosts' memory (--pixels, --bins), as "
+                    "MADbench2's out-of-core runs do",
+    .memory_lead = madbench_memory_lead,
+    .buffer_name = "matrix buffers",
+    .buffer_remedy = "more processes, on more hosts, or fewer --pixels",
+    .file_lead = madbench_file_lead,
+    .var_word = "bin",
+    .report = &madbench_report,
+    .json_config = madbench_json_config,
+    .json_run = madbench_json_run,
+};

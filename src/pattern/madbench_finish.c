@@ -1,0 +1,198 @@
+/* Defaults, refusals and validation of the madbench pattern
+ * (docs/madbench.md, "Refused"): MADbench2's own checks (a square number
+ * of processes, SBLOCKSIZE small enough for every process to hold a
+ * block, FBLOCKSIZE a whole number of doubles, RMOD and WMOD dividing the
+ * processes), one gang, the layouts it stores, and what h5perf adds: sizes
+ * within 64 bits and each call within its API's limit, no turns with
+ * collective calls on a shared file, whole phases. Pure. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "api/model.h"
+#include "pattern/app_finish.h"
+#include "pattern/madbench.h"
+
+static void madbench_defaults(struct config *c)
+{
+    if (!c->madbench.pixels)
+        c->madbench.pixels = MADBENCH_DEFAULT_PIXELS;
+    if (!c->madbench.bins)
+        c->madbench.bins = MADBENCH_DEFAULT_BINS;
+    if (!c->madbench.gang)
+        c->madbench.gang = 1;
+    if (!c->madbench.sblock)
+        c->madbench.sblock = MADBENCH_DEFAULT_SBLOCK;
+    if (!c->madbench.fblock)
+        c->madbench.fblock = MADBENCH_DEFAULT_FBLOCK;
+    if (!c->madbench.read_mod)
+        c->madbench.read_mod = 1;
+    if (!c->madbench.write_mod)
+        c->madbench.write_mod = 1;
+    if (!c->nlayouts) {
+        c->nlayouts = 2;
+        c->layouts[0] = LAYOUT_SHARED;
+        c->layouts[1] = LAYOUT_FPP;
+    }
+}
+
+/* Every process count the sweep visits (-P halving down to -p; without -p
+ * only -P, or the processes started) is a square. */
+static int madbench_procs(struct config *c, int world_size, struct cli_msg *m)
+{
+    int max = c->max_procs ? c->max_procs : world_size;
+    if (!c->spelled[OPT_MIN_PROCS])
+        c->min_procs = max;
+    for (int p = max; p >= c->min_procs && p > 0; p /= 2) {
+        if (madbench_side(p))
+            continue;
+        if (p != max)
+            return cli_fail(m,
+                            "h5perf: %s '%s': the sweep from %d processes visits %d; %s %s runs "
+                            "on a square number of processes (1, 4, 9, 16...)",
+                            c->spelled[OPT_MIN_PROCS], c->raw[OPT_MIN_PROCS], max, p,
+                            c->spelled[OPT_PATTERN], c->raw[OPT_PATTERN]);
+        if (c->spelled[OPT_MAX_PROCS])
+            return cli_fail(m,
+                            "h5perf: %s '%s': %s %s runs on a square number of processes (1, 4, "
+                            "9, 16...)",
+                            c->spelled[OPT_MAX_PROCS], c->raw[OPT_MAX_PROCS],
+                            c->spelled[OPT_PATTERN], c->raw[OPT_PATTERN]);
+        return cli_fail(m,
+                        "h5perf: %s '%s': runs on a square number of processes (1, 4, 9, 16...), "
+                        "and %d %s started; start a square number or give -P",
+                        c->spelled[OPT_PATTERN], c->raw[OPT_PATTERN], world_size,
+                        world_size == 1 ? "was" : "were");
+    }
+    return 0;
+}
+
+/* The options MADbench2 checks alone, and what its phases cannot be. */
+static int madbench_values(const struct config *c, struct cli_msg *m)
+{
+    if (c->madbench.gang != 1)
+        return cli_fail(m,
+                        "h5perf: %s '%s': only 1 (MADbench2's gangs, which split the processes "
+                        "and remap the matrices between them, are not modelled; docs/madbench.md)",
+                        c->spelled[OPT_GANG], c->raw[OPT_GANG]);
+    if (c->madbench.fblock % 8 != 0)
+        return cli_fail(m, "h5perf: %s '%s': a whole number of doubles: a multiple of 8 bytes",
+                        c->spelled[OPT_FILE_BLOCK], c->raw[OPT_FILE_BLOCK]);
+    for (int l = 0; l < c->nlayouts; l++)
+        if (c->layouts[l] == LAYOUT_CHUNKED)
+            return cli_fail(m,
+                            "h5perf: %s '%s': the madbench pattern stores shared or fpp "
+                            "(MADbench2's SHARED and UNIQUE files)",
+                            c->spelled[OPT_LAYOUT], c->raw[OPT_LAYOUT]);
+    if (c->read_only && (c->nlayouts != 1 || c->layouts[0] != LAYOUT_SHARED))
+        return cli_fail(m,
+                        "h5perf: %s: reads a kept shared file (the fpp layout's files follow "
+                        "the writer's processes); give --layout shared",
+                        c->spelled[OPT_READ_ONLY]);
+    enum opt_id whole[2] = {OPT_STONEWALL, OPT_DURATION};
+    for (int i = 0; i < 2; i++)
+        if (c->spelled[whole[i]])
+            return cli_fail(m,
+                            "h5perf: %s: %s %s runs MADbench2's phases whole (W and C read what "
+                            "S and W wrote)",
+                            c->spelled[whole[i]], c->spelled[OPT_PATTERN], c->raw[OPT_PATTERN]);
+    return 0;
+}
+
+/* Turns (RMOD, WMOD above 1) and collective calls on a shared file would
+ * wait for each other forever. */
+static int madbench_turns(const struct config *c, struct cli_msg *m)
+{
+    bool shared = false;
+    for (int l = 0; l < c->nlayouts; l++)
+        shared |= c->layouts[l] == LAYOUT_SHARED;
+    enum opt_id id = c->madbench.read_mod > 1 ? OPT_READ_MOD : OPT_WRITE_MOD;
+    if (!c->collective || !shared || (c->madbench.read_mod == 1 && c->madbench.write_mod == 1))
+        return 0;
+    return cli_fail(m,
+                    "h5perf: %s '%s': processes take turns with independent I/O only (with %s "
+                    "every process of a shared file makes each call together); leave out %s "
+                    "or give --layout fpp",
+                    c->spelled[id], c->raw[id], c->spelled[OPT_COLLECTIVE],
+                    c->spelled[OPT_COLLECTIVE]);
+}
+
+int madbench_finish(struct config *c, int world_size, struct cli_warnings *w, struct cli_msg *m)
+{
+    (void)w;
+    madbench_defaults(c);
+    if (app_finish_common(c, m) < 0 || madbench_values(c, m) < 0 || madbench_turns(c, m) < 0)
+        return -1;
+    return madbench_procs(c, world_size, m);
+}
+
+/* RMOD and WMOD divide the process count (MADbench2: (P / NO_GANG) % RMOD
+ * == 0). */
+static int madbench_mods(const struct config *c, int nprocs, struct cli_msg *m)
+{
+    enum opt_id ids[2] = {OPT_READ_MOD, OPT_WRITE_MOD};
+    int mods[2] = {c->madbench.read_mod, c->madbench.write_mod};
+    for (int i = 0; i < 2; i++)
+        if (nprocs % mods[i] != 0)
+            return cli_fail(m,
+                            "h5perf: %s '%s': does not divide the %d process%s (groups of that "
+                            "many take turns)",
+                            c->spelled[ids[i]], c->raw[ids[i]], nprocs, nprocs == 1 ? "" : "es");
+    return 0;
+}
+
+/* What madbench_geom() refused, in words. */
+static int madbench_refuse(const struct config *c, int nprocs, enum madbench_violation v,
+                           struct cli_msg *m)
+{
+    char lead[160];
+    int side = madbench_side(nprocs);
+    madbench_pixels_option(c, lead, sizeof lead);
+    switch (v) {
+    case MADBENCH_SBLOCK: {
+        int64_t most = side > 1 ? (c->madbench.pixels - 1) / (side - 1) : c->madbench.pixels;
+        if (c->spelled[OPT_SCALAPACK_BLOCK])
+            snprintf(lead, sizeof lead, "%s '%s'", c->spelled[OPT_SCALAPACK_BLOCK],
+                     c->raw[OPT_SCALAPACK_BLOCK]);
+        return cli_fail(m,
+                        "h5perf: %s: with %d processes (a %dx%d grid) some process would hold no "
+                        "block of the %d-pixel matrices (MADbench2 needs ceil(NO_PIX / "
+                        "SBLOCKSIZE) >= %d); give --scalapack-block at most %" PRId64,
+                        lead, nprocs, side, side, c->madbench.pixels, side, most);
+    }
+    case MADBENCH_BUSY:
+        return cli_fail(m,
+                        "h5perf: %s '%s': the busy work of %s with %d process%s does not fit in "
+                        "64 bits",
+                        c->spelled[OPT_BUSY_EXPONENT], c->raw[OPT_BUSY_EXPONENT], lead, nprocs,
+                        nprocs == 1 ? "" : "es");
+    default:
+        return cli_fail(m,
+                        "h5perf: %s: %d bins of the matrices of %d process%s do not fit in "
+                        "64-bit offsets",
+                        lead, c->madbench.bins, nprocs, nprocs == 1 ? "" : "es");
+    }
+}
+
+int madbench_validate(const struct config *c, const struct run_point *pts, int n, struct cli_msg *m)
+{
+    for (int i = 0; i < n; i++) {
+        struct madbench_geom g;
+        int nprocs = pts[i].nprocs;
+        enum madbench_violation v = madbench_geom(c, nprocs, &g);
+        if (v != MADBENCH_OK)
+            return madbench_refuse(c, nprocs, v, m);
+        if (madbench_mods(c, nprocs, m) < 0)
+            return -1;
+        char lead[160];
+        madbench_pixels_option(c, lead, sizeof lead);
+        if (app_call_limit(c, &pts[i], g.max_share * 8, lead, "each process's share of a matrix is",
+                           "use more processes", m) < 0)
+            return -1;
+        bool shared = !layout_desc(pts[i].layout)->per_process;
+        struct extent_file f = {(int)g.bins, (shared ? g.pixels * g.pixels : g.max_share) * 8, 0};
+        if (config_validate_extent(c, nprocs, &f, m) < 0)
+            return -1;
+    }
+    return 0;
+}

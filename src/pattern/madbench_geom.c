@@ -1,0 +1,113 @@
+/* MADbench2's set-up, as its source computes it (docs/madbench.md,
+ * "Offsets"): the square process grid, ScaLAPACK's numroc for each
+ * process's rows and columns of the block-cyclic matrices, the slot
+ * (offcount) that rounds the largest share up to FBLOCKSIZE, and the
+ * busy work's loop counts. Integer arithmetic, overflow-checked; the busy
+ * work's count is MADbench2's own double expression. Pure. */
+#include <math.h>
+#include <stdio.h>
+
+#include "pattern/madbench.h"
+
+int madbench_side(int nprocs)
+{
+    int s = (int)sqrt((double)nprocs);
+    while ((int64_t)s * s > nprocs)
+        s--;
+    while ((int64_t)(s + 1) * (s + 1) <= nprocs)
+        s++;
+    return nprocs > 0 && (int64_t)s * s == nprocs ? s : 0;
+}
+
+/* ScaLAPACK's numroc (MADbench2.h's macro, with no source offset): the
+ * rows (or columns) of an n x n matrix in blocks of nb that process iproc
+ * of nprocs holds. */
+static int64_t madbench_numroc(int64_t n, int64_t nb, int64_t iproc, int64_t nprocs)
+{
+    int64_t blocks = n / nb, extra = blocks % nprocs;
+    return (blocks / nprocs + (iproc < extra)) * nb + (iproc == extra) * (n % nb);
+}
+
+int64_t madbench_share(const struct madbench_geom *g, int rank)
+{
+    /* MADbench2's define_gang: row rank % side, column rank / side. */
+    return madbench_numroc(g->pixels, g->sblock, rank % g->side, g->side) *
+           madbench_numroc(g->pixels, g->sblock, rank / g->side, g->side);
+}
+
+int64_t madbench_first(const struct madbench_geom *g, int rank)
+{
+    int64_t first = 0;
+    for (int r = 0; r < rank; r++)
+        first += madbench_share(g, r);
+    return first;
+}
+
+int64_t madbench_offset(const struct madbench_geom *g, bool shared, int data_rank, int64_t bin)
+{
+    int64_t slot = bin;
+    if (shared)
+        slot += (int64_t)data_rank * g->bins;
+    return slot * g->offcount * 8;
+}
+
+int64_t madbench_file_end(const struct madbench_geom *g, bool shared, int data_rank)
+{
+    int last = shared ? g->nprocs - 1 : data_rank;
+    return madbench_offset(g, shared, last, g->bins - 1) + madbench_share(g, last) * 8;
+}
+
+/* MADbench2's busy_work count of one call: nmax passes over sblock
+ * doubles, where nmax = dcount^sexp / (P * 2 * SBLOCKSIZE), truncated;
+ * without BWEXP dcount is NO_PIX and sexp the computation's own exponent
+ * (2 in S and C, 3 in W), with it NO_PIX^2 and BWEXP. -1 if it does not
+ * fit. */
+static int64_t madbench_passes(const struct config *c, int nprocs, int exponent)
+{
+    double n = c->madbench.pixels;
+    double dcount = c->madbench.busy < 0 ? n : n * n;
+    double sexp = c->madbench.busy < 0 ? exponent : c->madbench.busy;
+    double x = pow(dcount, sexp) / ((double)nprocs * 2.0 * c->madbench.sblock);
+    /* The caller checks that the multiply-adds, x times SBLOCKSIZE, fit. */
+    if (!(x < 4611686018427387904.0))
+        return -1;
+    return (int64_t)x;
+}
+
+enum madbench_violation madbench_geom(const struct config *c, int nprocs, struct madbench_geom *g)
+{
+    static const int exponents[MADBENCH_PHASES] = {2, 3, 2};
+    *g = (struct madbench_geom){.nprocs = nprocs,
+                                .side = madbench_side(nprocs),
+                                .pixels = c->madbench.pixels,
+                                .bins = c->madbench.bins,
+                                .sblock = c->madbench.sblock};
+    if (g->side == 0)
+        return MADBENCH_NOT_SQUARE;
+    /* MADbench2: ceil(NO_PIX / SBLOCKSIZE) >= sqrt(P), so that every
+     * process row and column holds a block. */
+    if ((g->pixels + g->sblock - 1) / g->sblock < g->side)
+        return MADBENCH_SBLOCK;
+    g->max_share = madbench_share(g, 0);
+    g->min_share = madbench_share(g, nprocs - 1);
+    for (int r = 0; r < nprocs; r++) {
+        int64_t s = madbench_share(g, r);
+        g->min_share = s < g->min_share ? s : g->min_share;
+    }
+    /* MADbench2: gfb = ceil(mpeak / fblocksize) in doubles, offcount =
+     * gfb x fblocksize, mpeak process 0's share (with one gang). */
+    int64_t fb = c->madbench.fblock / 8;
+    g->offcount = (g->max_share + fb - 1) / fb * fb;
+    int64_t slots, bytes, end;
+    if (__builtin_mul_overflow(g->bins, (int64_t)nprocs, &slots) ||
+        __builtin_mul_overflow(slots, g->offcount, &end) ||
+        __builtin_mul_overflow(end, (int64_t)8, &bytes))
+        return MADBENCH_OVERFLOW;
+    for (int p = 0; p < MADBENCH_PHASES; p++) {
+        int64_t work;
+        g->passes[p] = madbench_passes(c, nprocs, exponents[p]);
+        if (g->passes[p] < 0 || __builtin_mul_overflow(g->passes[p], g->sblock, &work))
+            return MADBENCH_BUSY;
+    }
+    return MADBENCH_OK;
+}

@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+"""The randomized fault campaign (docs/differences.md, "Failures"): each draw
+is a run at random (pattern, API, layout, independent or collective, 1 to 8
+processes, sizes, placement, verification, HDF5_NOCLEANUP) and one fault
+from the faults shim (tests/tools/faults.c) on a random process at a random
+I/O call: EIO, ENOSPC from then on, a short count, EINTR, a delay past the
+watchdog, or the process killed. Every draw is checked against what the
+README promises:
+
+- the run ends, and before the watchdog's bound when a call is stuck;
+- its exit status: 0 when no fault struck (or one h5perf or the library
+  absorbed: a short count, EINTR), 1 for an I/O error, non-zero when a
+  process was killed or aborted by the watchdog;
+- one line per failing process, naming its rank, the API, the operation
+  and the data file (and the offset, for POSIX and MPI-IO transfers), or
+  the watchdog's line naming the stuck call;
+- no h5perf process left, no data file left (all kept, and only data
+  files, with HDF5_NOCLEANUP);
+- the sentinel file beside the data untouched;
+- a results document (--results) valid against docs/results.schema.json
+  whose status and exit status are the run's, the failure recorded in a
+  run's errors; a run the launcher ended leaves none, or a valid one.
+
+Every draw prints its seed; `fault_campaign.py --replay SEED` runs that draw
+again. Usage:
+
+    fault_campaign.py [--draws N] [--seed S] [--summary FILE.json] [--keep DIR]
+    fault_campaign.py --replay SEED
+
+Exit 0 when no draw broke an invariant, 1 otherwise. Environment as the MPI
+cases (tests/CMakeLists.txt): H5PERF, FAULTS, MPIEXEC.
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "mpi"))
+from faults import processes_of  # noqa: E402
+from harness import base_env, built_apis, h5perf, mpiexec_command  # noqa: E402
+
+import jsonschema  # noqa: E402
+
+KINDS = ("eio", "enospc", "short", "eintr", "delay", "kill")
+SUFFIX = {"posix": ".posix", "mpiio": ".mpio", "phdf5": ".h5", "pnetcdf": ".nc"}
+ERR_NAME = {"posix": "POSIX", "mpiio": "MPI-IO", "phdf5": "HDF5", "pnetcdf": "PnetCDF"}
+SCHEMA = os.path.join(os.path.dirname(HERE), "docs", "results.schema.json")
+# --watchdog: a call stuck for twice this (and 1 s per MiB) is aborted, and a
+# failing process waits this long for the others (8 processes share 2 cores
+# here: a phase can take seconds).
+WATCHDOG = 5
+DELAY = 40      # seconds a delayed call sleeps: far past the watchdog's bound
+BOUND = 120     # seconds any draw may take before it counts as a hang
+DATA_NAME = re.compile(r"#pio_tmp_\d+(\.\d+)?\.(posix|mpio|h5|nc)$")
+# h5perf's failure line: rank, API, operation, the data file.
+LINE = re.compile(r"h5perf: rank (\d+): (POSIX|MPI-IO|HDF5|PnetCDF) ([a-z][a-z ()-]*?) '([^']+)'")
+# Warnings a draw may print besides its failure (h5perf's own, announced).
+WARNINGS = ("h5perf: warning: ",)
+
+
+def grid_of(rng, n, ndims):
+    """A random process grid of ndims dimensions whose product is n."""
+    grid = [1] * ndims
+    factors, m, p = [], n, 2
+    while m > 1:
+        while m % p == 0:
+            factors.append(p)
+            m //= p
+        p += 1
+    for f in factors:
+        grid[rng.randrange(ndims)] *= f
+    return grid
+
+
+def draw(seed, apis):
+    """The run and the fault of one draw, from its seed alone."""
+    rng = random.Random(seed)
+    d = {"seed": seed, "np": rng.randint(1, 8), "api": rng.choice(apis),
+         "pattern": rng.choice(("guide", "block", "particles")),
+         "collective": rng.random() < 0.5, "verify": rng.random() < 0.5,
+         "nocleanup": rng.random() < 0.15, "kind": rng.choice(KINDS)}
+    d["rank"] = rng.randrange(d["np"])
+    d["call"] = rng.randint(1, 12)
+    args = ["-A", d["api"], "--watchdog", str(WATCHDOG)]
+    placeable = d["api"] in ("posix", "mpiio")
+    if d["pattern"] == "guide":
+        block = rng.choice((1024, 2048, 4096))
+        xfer = block * rng.choice((1, 2, 4))
+        per = xfer * rng.choice((1, 2, 4))
+        args += ["-e", str(per), "-B", str(block), "-x", str(xfer), "-X", str(xfer),
+                 "-p", str(d["np"]), "-P", str(d["np"]), "-d", str(rng.choice((1, 2))),
+                 "-i", str(rng.choice((1, 2)))]
+        if rng.random() < 0.4:
+            args.append("-I")
+        if d["api"] == "phdf5" and rng.random() < 0.3:
+            args.append("-c")
+    elif d["pattern"] == "block":
+        ndims = rng.randint(1, 3)
+        grid = grid_of(rng, d["np"], ndims)
+        elem = rng.choice((1, 2, 4, 8))
+        glob = [g * rng.choice((1, 2, 4, 8, 16)) * (64 if ndims == 1 else 1) for g in grid]
+        layout = rng.choice(("shared", "chunked", "fpp"))
+        args += ["--pattern", "block", "--global", "x".join(map(str, glob)),
+                 "--grid", "x".join(map(str, grid)), "--element-size", str(elem),
+                 "--vars", str(rng.choice((1, 2))), "--layout", layout]
+        if rng.random() < 0.4:
+            args += ["--transfer-size", str(elem * rng.choice((1, 4, 16)))]
+        if placeable and layout != "fpp" and rng.random() < 0.4:
+            args += ["--align-data", rng.choice(("512", "4K")), "--shift",
+                     rng.choice(("0", "100"))]
+    else:
+        layout = rng.choice(("shared", "fpp"))
+        args += ["--pattern", "particles", "--vars", str(rng.randint(1, 8)),
+                 "--layout", layout]
+        dist = rng.choice(("uniform", "imbalance", "list"))
+        if dist == "list":
+            counts = [rng.choice((0, 7, 64, 300)) for _ in range(d["np"])]
+            counts[rng.randrange(d["np"])] = 100
+            args += ["--distribution", "list:" + ",".join(map(str, counts))]
+        else:
+            args += ["--particles", str(rng.choice((64, 1000, 4096))), "-p", str(d["np"]),
+                     "-P", str(d["np"])]
+            if dist == "imbalance":
+                args += ["--distribution", "imbalance:0.5"]
+        if rng.random() < 0.4:
+            args += ["--transfer-size", str(4 * rng.choice((1, 16, 100)))]
+        if placeable and layout == "shared" and rng.random() < 0.4:
+            args += ["--align-data", rng.choice(("512", "4K")), "--shift",
+                     rng.choice(("0", "100"))]
+    if d["collective"]:
+        args.append("-C")
+    if d["verify"]:
+        args += ["-D", "v"]
+    d["args"] = args
+    return d
+
+
+def describe(d):
+    return "np=%d %s, fault %s on rank %d at call %d%s" % (
+        d["np"], " ".join(d["args"]), d["kind"], d["rank"], d["call"],
+        ", HDF5_NOCLEANUP" if d["nocleanup"] else "")
+
+
+def wait_gone(data, seconds=30):
+    """Waits for the run's processes and cleanup processes to end."""
+    deadline = time.time() + seconds
+    while (processes_of(data) or processes_of(data, cleanup=True)) and time.time() < deadline:
+        time.sleep(0.1)
+    return processes_of(data) + processes_of(data, cleanup=True)
+
+
+def snapshot(path):
+    st = os.stat(path)
+    with open(path, "rb") as fh:
+        return (st.st_ino, st.st_size, st.st_mtime_ns, fh.read())
+
+
+def run_draw(d, top):
+    """Runs one draw in its own directories under top; returns (outcome,
+    violations, seconds)."""
+    data, out = os.path.join(top, "data"), os.path.join(top, "out")
+    os.makedirs(data)
+    os.makedirs(out)
+    sentinel = os.path.join(data, "sentinel")
+    with open(sentinel, "wb") as fh:
+        fh.write(b"not h5perf's: must be left as it is\n")
+    before = snapshot(sentinel)
+    log, results = os.path.join(out, "fault.log"), os.path.join(out, "results.json")
+    env = {"HDF5_PARAPREFIX": data, "LD_PRELOAD": os.environ["FAULTS"],
+           "H5PERF_FAULT_SUFFIX": SUFFIX[d["api"]], "H5PERF_FAULT_KIND": d["kind"],
+           "H5PERF_FAULT_RANK": str(d["rank"]), "H5PERF_FAULT_CALL": str(d["call"]),
+           "H5PERF_FAULT_DELAY_S": str(DELAY), "H5PERF_FAULT_LOG": log,
+           "OMPI_MCA_odls_base_sigkill_timeout": "0"}
+    if d["nocleanup"]:
+        env["HDF5_NOCLEANUP"] = "1"
+    argv = [h5perf()] + d["args"] + ["--results", results]
+    start = time.time()
+    p = subprocess.Popen(mpiexec_command(d["np"], argv), env=base_env(env), cwd=out,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    try:
+        stdout, stderr = p.communicate(timeout=BOUND)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        stdout, stderr = p.communicate()
+        left = wait_gone(data)
+        for pid in left:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        return "hang", ["no end within %d s" % BOUND], time.time() - start
+    seconds = time.time() - start
+    rc = p.returncode
+    err = stderr.decode(errors="replace").splitlines()
+    lines = [l for l in err if l.startswith("h5perf:")]
+    fired = open(log).read().splitlines() if os.path.exists(log) else []
+    problems = check(d, rc, lines, fired, seconds)
+    left = wait_gone(data)
+    if left:
+        problems.append("h5perf processes left: %r" % left)
+    files = sorted(f for f in os.listdir(data) if f != "sentinel")
+    if d["nocleanup"]:
+        odd = [f for f in files if not DATA_NAME.match(f)]
+        if odd:
+            problems.append("files that are no data file of the run: %r" % odd)
+    elif files:
+        problems.append("files left: %r" % files)
+    if not os.path.exists(sentinel) or snapshot(sentinel) != before:
+        problems.append("the sentinel file was touched")
+    # The watchdog's abort (MPI_Abort, exit 1) ends the job as the launcher
+    # does: no process writes the results.
+    aborted = rc not in (0, 1) or any(l.endswith("aborting the job") for l in lines)
+    problems += check_results(rc, aborted, results, lines)
+    outcome = "%s%s rc=%d" % (d["kind"], " (struck)" if fired else " (not reached)", rc)
+    if problems:
+        problems.append("stderr: %r" % err[-12:])
+        problems.append("stdout tail: %r" % stdout.decode(errors="replace")[-400:])
+    return outcome, problems, seconds
+
+
+def check(d, rc, lines, fired, seconds):
+    """The exit status and the lines, given whether the fault struck."""
+    problems = []
+    own = [l for l in lines if not l.startswith(WARNINGS)]
+    if not fired:
+        if rc != 0 or own:
+            problems.append("no fault struck, yet exit %d and lines %r" % (rc, own))
+        return problems
+    kind = d["kind"]
+    if kind == "kill":
+        if rc == 0:
+            problems.append("a process was killed, yet exit 0")
+        return problems + bad_lines(d, own, allow_watchdog=True)
+    if kind == "delay":
+        if rc == 0:
+            problems.append("a call was stuck past the watchdog, yet exit 0")
+        if seconds >= DELAY:
+            problems.append("the run waited for the stuck call (%.0f s): no watchdog" % seconds)
+        if not any("has not returned within" in l or "did not agree on this failure" in l
+                   for l in own):
+            problems.append("no watchdog line: %r" % own)
+        return problems + bad_lines(d, own, allow_watchdog=True)
+    absorbable = kind in ("short", "eintr")
+    if rc == 0 and not absorbable:
+        problems.append("%s struck, yet exit 0" % kind)
+    if rc not in (0, 1):
+        problems.append("exit %d, expected 1 (an I/O error)" % rc)
+    if rc == 1 and not own:
+        problems.append("exit 1 without a line")
+    if rc == 0 and own:
+        problems.append("exit 0 with lines %r" % own)
+    return problems + bad_lines(d, own, allow_watchdog=True)
+
+
+def bad_lines(d, lines, allow_watchdog):
+    """Lines that are not one failing process's line: rank, API, operation,
+    a data file of the run, and the offset of a POSIX or MPI-IO transfer."""
+    problems = []
+    for l in lines:
+        m = LINE.match(l)
+        if not m:
+            if not (allow_watchdog and re.match(r"h5perf: rank \d+: ", l)):
+                problems.append("not a failure line: %r" % l)
+            continue
+        rank, api, op, path = int(m.group(1)), m.group(2), m.group(3), m.group(4)
+        if rank >= d["np"]:
+            problems.append("rank %d of %d processes: %r" % (rank, d["np"], l))
+        if api != ERR_NAME[d["api"]] and not (d["api"] in ("phdf5", "pnetcdf") and
+                                              api == "MPI-IO"):
+            problems.append("API %s in a run of %s: %r" % (api, d["api"], l))
+        if not DATA_NAME.search(path):
+            problems.append("no data file named: %r" % l)
+        if api in ("POSIX", "MPI-IO") and op in ("write", "read") and " at offset " not in l:
+            problems.append("no offset: %r" % l)
+    return problems
+
+
+def check_results(rc, aborted, path, lines):
+    """The results document: valid, with the run's status, the failure in
+    a run's errors. A run the launcher or the watchdog ended (killed,
+    aborted) leaves none."""
+    if not os.path.exists(path):
+        return [] if aborted else ["no results document"]
+    if aborted:
+        return ["a results document after the job was aborted: %.200r" % open(path).read()]
+    try:
+        with open(path) as fh:
+            doc = json.load(fh)
+    except ValueError as e:
+        return ["results document not JSON (%s): %.200r" % (e, open(path).read())]
+    with open(SCHEMA) as fh:
+        schema = json.load(fh)
+    errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(doc)]
+    if errors:
+        return ["results document invalid: %s" % errors[:2]]
+    problems = []
+    if doc["exit_status"] != (0 if rc == 0 else 1):
+        problems.append("results exit_status %r, run %d" % (doc["exit_status"], rc))
+    if rc == 0 and doc["status"] != "ok":
+        problems.append("results status %r after exit 0" % doc["status"])
+    if rc == 1:
+        errs = [e for r in doc["runs"] for e in r["errors"]]
+        if doc["status"] == "ok" or not any(r["status"] != "ok" for r in doc["runs"]):
+            problems.append("the failure is not recorded in the results")
+        own = [l for l in lines if LINE.match(l)]
+        missing = [l for l in own if l not in errs]
+        if missing:
+            problems.append("lines not in the results' errors: %r" % missing[:2])
+    return problems
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--draws", type=int, default=100)
+    p.add_argument("--seed", type=int, default=None, help="the campaign's seed (default: random)")
+    p.add_argument("--replay", type=int, default=None, help="run the draw of this seed alone")
+    p.add_argument("--summary", help="write the campaign's figures to this JSON file")
+    p.add_argument("--keep", help="keep each violating draw's directories under this one")
+    a = p.parse_args(argv)
+    apis = built_apis()
+    if a.replay is not None:
+        seeds = [a.replay]
+    else:
+        master = a.seed if a.seed is not None else random.SystemRandom().randrange(1 << 31)
+        print("fault campaign: seed %d, %d draws" % (master, a.draws), flush=True)
+        rng = random.Random(master)
+        seeds = [rng.randrange(1 << 31) for _ in range(a.draws)]
+    tally = {"draws": 0, "struck": 0, "violations": 0, "by_kind": {}, "violating_seeds": []}
+    start = time.time()
+    for i, seed in enumerate(seeds, 1):
+        d = draw(seed, apis)
+        top = tempfile.mkdtemp(prefix="h5perf-campaign-")
+        outcome, problems, seconds = run_draw(d, top)
+        k = tally["by_kind"].setdefault(d["kind"], {"draws": 0, "struck": 0, "violations": 0})
+        k["draws"] += 1
+        tally["draws"] += 1
+        if "(struck)" in outcome:
+            k["struck"] += 1
+            tally["struck"] += 1
+        verdict = "ok" if not problems else "VIOLATION"
+        print("draw %d/%d seed %d: %s: %s: %s (%.1f s)" % (
+            i, len(seeds), seed, describe(d), outcome, verdict, seconds), flush=True)
+        if problems:
+            k["violations"] += 1
+            tally["violations"] += 1
+            tally["violating_seeds"].append(seed)
+            for pr in problems:
+                print("    " + pr, flush=True)
+            print("    replay: %s --replay %d" % (os.path.relpath(__file__), seed), flush=True)
+            if a.keep:
+                shutil.copytree(top, os.path.join(a.keep, str(seed)), dirs_exist_ok=True)
+        shutil.rmtree(top, ignore_errors=True)
+    tally["seconds"] = round(time.time() - start)
+    print("fault campaign: %d draws, %d faults struck, %d invariant violations, %d s" % (
+        tally["draws"], tally["struck"], tally["violations"], tally["seconds"]))
+    if a.summary:
+        with open(a.summary, "w") as fh:
+            json.dump(tally, fh, indent=1)
+    return 1 if tally["violations"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

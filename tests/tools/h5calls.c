@@ -1,0 +1,114 @@
+/* Test shim (LD_PRELOAD) that records, without touching h5perf's code, how
+ * a process initialised MPI and which HDF5 dataset transfers it made: at
+ * exit it writes to $H5PERF_CALLS_LOG.<pid> one line per kind of call,
+ *   MPI_Init                         MPI initialised without a thread level
+ *   MPI_Init_thread <level asked>    0 single ... 3 multiple
+ *   H5Dwrite <calls>, H5Dread <calls>
+ *   H5Dwrite_multi <calls> <datasets>, H5Dread_multi <calls> <datasets>
+ *                                    (HDF5 1.14 and newer)
+ * so that tests/mpi/hdf5_drivers.py can tell one call per variable from one
+ * call for every variable, and the thread level the run asked for. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <hdf5.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { CALL_WRITE, CALL_READ, CALL_WRITE_MULTI, CALL_READ_MULTI, CALL_KINDS };
+static const char *const call_names[CALL_KINDS] = {"H5Dwrite", "H5Dread", "H5Dwrite_multi",
+                                                   "H5Dread_multi"};
+static long calls[CALL_KINDS], dsets[CALL_KINDS];
+static int init_level = -2; /* -1: MPI_Init; else MPI_Init_thread's level */
+
+static void *calls_real(const char *name)
+{
+    return dlsym(RTLD_NEXT, name);
+}
+
+__attribute__((destructor)) static void calls_write(void)
+{
+    const char *log = getenv("H5PERF_CALLS_LOG");
+    char path[4096];
+    if (!log)
+        return;
+    snprintf(path, sizeof path, "%s.%ld", log, (long)getpid());
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    if (init_level == -1)
+        fprintf(f, "MPI_Init\n");
+    else if (init_level >= 0)
+        fprintf(f, "MPI_Init_thread %d\n", init_level);
+    for (int k = 0; k < CALL_KINDS; k++)
+        if (calls[k])
+            fprintf(f, k >= CALL_WRITE_MULTI ? "%s %ld %ld\n" : "%s %ld\n", call_names[k], calls[k],
+                    dsets[k]);
+    fclose(f);
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int (*real)(int *, char ***);
+    void *sym = calls_real("MPI_Init");
+    memcpy(&real, &sym, sizeof real);
+    init_level = -1;
+    return real(argc, argv);
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int (*real)(int *, char ***, int, int *);
+    void *sym = calls_real("MPI_Init_thread");
+    memcpy(&real, &sym, sizeof real);
+    init_level = required == MPI_THREAD_MULTIPLE     ? 3
+                 : required == MPI_THREAD_SERIALIZED ? 2
+                 : required == MPI_THREAD_FUNNELED   ? 1
+                                                     : 0;
+    return real(argc, argv, required, provided);
+}
+
+herr_t H5Dwrite(hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space, hid_t dxpl,
+                const void *buf)
+{
+    herr_t (*real)(hid_t, hid_t, hid_t, hid_t, hid_t, const void *);
+    void *sym = calls_real("H5Dwrite");
+    memcpy(&real, &sym, sizeof real);
+    calls[CALL_WRITE]++;
+    return real(dset, mem_type, mem_space, file_space, dxpl, buf);
+}
+
+herr_t H5Dread(hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space, hid_t dxpl, void *buf)
+{
+    herr_t (*real)(hid_t, hid_t, hid_t, hid_t, hid_t, void *);
+    void *sym = calls_real("H5Dread");
+    memcpy(&real, &sym, sizeof real);
+    calls[CALL_READ]++;
+    return real(dset, mem_type, mem_space, file_space, dxpl, buf);
+}
+
+#if H5_VERSION_GE(1, 14, 0)
+herr_t H5Dwrite_multi(size_t count, hid_t dset_id[], hid_t mem_type_id[], hid_t mem_space_id[],
+                      hid_t file_space_id[], hid_t dxpl_id, const void *buf[])
+{
+    herr_t (*real)(size_t, hid_t[], hid_t[], hid_t[], hid_t[], hid_t, const void *[]);
+    void *sym = calls_real("H5Dwrite_multi");
+    memcpy(&real, &sym, sizeof real);
+    calls[CALL_WRITE_MULTI]++;
+    dsets[CALL_WRITE_MULTI] += (long)count;
+    return real(count, dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
+}
+
+herr_t H5Dread_multi(size_t count, hid_t dset_id[], hid_t mem_type_id[], hid_t mem_space_id[],
+                     hid_t file_space_id[], hid_t dxpl_id, void *buf[])
+{
+    herr_t (*real)(size_t, hid_t[], hid_t[], hid_t[], hid_t[], hid_t, void *[]);
+    void *sym = calls_real("H5Dread_multi");
+    memcpy(&real, &sym, sizeof real);
+    calls[CALL_READ_MULTI]++;
+    dsets[CALL_READ_MULTI] += (long)count;
+    return real(count, dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
+}
+#endif

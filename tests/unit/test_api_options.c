@@ -1,0 +1,342 @@
+/* Unit tests of the options an API owns (api/api.h, api/hdf5_options.c):
+ * every API row named under its API's prefix and refused without it, the
+ * variants chosen by HDF5's options, their refusals (in a build whose HDF5
+ * lacks the subfiling driver or multi-dataset I/O, the exact line), the
+ * session's run points of each variant, and the application patterns'
+ * table rows and ratios of a variant ("shared, subfiled" over MPI-IO's
+ * shared run and over the file per process). No MPI. */
+#include <stdlib.h>
+
+#include "api/hdf5_options.h"
+#include "check.h"
+#include "cli/cli.h"
+#include "cli/option.h"
+#include "report/csv.h"
+#include "report/table.h"
+#include "session/session.h"
+
+static int parse(const char *const *args, struct config *cfg, struct cli_msg *msg)
+{
+    const char *argv[32] = {"h5perf"};
+    int argc = 1;
+    while (args[argc - 1])
+        argv[argc] = args[argc - 1], argc++;
+    config_init(cfg);
+    return opt_parse(argc, (char *const *)argv, cfg, msg);
+}
+
+#define A(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* Parses args and finishes them for 4 processes: 0, or -1 with msg. */
+static int finish(const char *const *args, struct config *cfg, struct cli_msg *msg)
+{
+    struct cli_warnings w;
+    if (parse(args, cfg, msg) != 0)
+        return -1;
+    return config_finish(cfg, 4, &w, msg);
+}
+
+/* Every API row: --PREFIX.NAME, of its API alone, found by its name, and
+ * refused with one line when -A does not select its API. */
+static void test_rows(void)
+{
+    int rows = 0;
+    for (int a = 0; a < API_COUNT; a++) {
+        const struct api_opts *o = api_desc((enum api_id)a)->opts;
+        for (int k = 0; o && o->rows[k]; k++) {
+            const struct opt_row *r = o->rows[k];
+            char prefix[64];
+            snprintf(prefix, sizeof prefix, "--%s.", o->prefix);
+            CHECK(strncmp(r->long_name, prefix, strlen(prefix)) == 0);
+            CHECK(r->apis == API_BIT(a));
+            CHECK_I64(opt_api_owner(r), a);
+            CHECK(opt_find_long(r->long_name, strlen(r->long_name)) == r);
+            CHECK(r->json_key && r->json_everywhere);
+            rows++;
+        }
+    }
+    CHECK_I64(rows, 4);
+    struct config cfg;
+    struct cli_msg msg;
+    CHECK_I64(finish(A("-A", "posix,mpiio", "--hdf5.driver", "mpio"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --hdf5.driver: applies to HDF5 only, but -A 'posix,mpiio' does "
+                        "not select it");
+    /* Every pattern takes them. */
+    CHECK_I64(finish(A("--pattern", "particles", "--hdf5.driver", "mpio"), &cfg, &msg), 0);
+    CHECK_I64(finish(A("--pattern", "block", "--global", "8", "--hdf5.driver=MPIO"), &cfg, &msg),
+              0);
+    CHECK_I64(cfg.hdf5_drivers, 1);
+}
+
+static void test_parse(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    CHECK_I64(parse(A("--hdf5.driver=mpio,posix"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --hdf5.driver 'mpio,posix': unknown driver 'posix'; expected a "
+                        "comma-separated list of mpio, subfiling");
+    CHECK_I64(parse(A("--hdf5.driver", "mpio,"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --hdf5.driver 'mpio,': empty driver ''; expected a "
+                        "comma-separated list of mpio, subfiling");
+    CHECK_I64(parse(A("--hdf5.subfiling-stripe", "0"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --hdf5.subfiling-stripe '0': a size must be greater than 0");
+    CHECK_I64(parse(A("--hdf5.multi-dataset=yes"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --hdf5.multi-dataset 'yes': this option takes no value");
+    char want[320];
+    int rc = parse(A("--hdf5.driver", "Subfiling,mpio"), &cfg, &msg);
+    if (hdf5_built_subfiling()) {
+        CHECK_I64(rc, 0);
+        CHECK_I64(cfg.hdf5_drivers, 3);
+    } else {
+        snprintf(want, sizeof want,
+                 "h5perf: --hdf5.driver 'Subfiling,mpio': the HDF5 of this build (%s) has no "
+                 "subfiling driver (HDF5 1.14 or newer built with it: docs/install.md)",
+                 H5PERF_TEST_HDF5_VERSION);
+        CHECK_I64(rc, -1);
+        CHECK_STR(msg.line, want);
+    }
+    rc = parse(A("--hdf5.multi-dataset"), &cfg, &msg);
+    if (hdf5_built_multi_dataset()) {
+        CHECK_I64(rc, 0);
+        CHECK(cfg.hdf5_multi_dataset);
+    } else {
+        snprintf(want, sizeof want,
+                 "h5perf: --hdf5.multi-dataset: the HDF5 of this build (%s) has no multi-dataset "
+                 "I/O (H5Dwrite_multi, HDF5 1.14 or newer)",
+                 H5PERF_TEST_HDF5_VERSION);
+        CHECK_I64(rc, -1);
+        CHECK_STR(msg.line, want);
+    }
+}
+
+/* HDF5's finish, on configurations set directly (as a build with the
+ * subfiling driver would parse them). */
+static void test_finish(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    struct cli_warnings w;
+    CHECK_I64(finish(A("--hdf5.ioc-per-node", "2"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --hdf5.ioc-per-node: applies to the subfiling driver only; give "
+                        "--hdf5.driver subfiling (or mpio,subfiling)");
+    CHECK_I64(finish(A("--hdf5.driver", "mpio", "--hdf5.subfiling-stripe", "1M"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --hdf5.subfiling-stripe: applies to the subfiling driver only; "
+                        "give --hdf5.driver subfiling (or mpio,subfiling)");
+    CHECK_I64(parse(A("-C", "--hdf5.driver", "mpio"), &cfg, &msg), 0);
+    cfg.hdf5_drivers = 3;
+    cfg.raw[OPT_HDF5_DRIVER] = "mpio,subfiling";
+    CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: -C: HDF5's subfiling driver does no collective I/O (it fails "
+                        "collective requests of several pieces); give --hdf5.driver without "
+                        "subfiling, or leave out -C");
+    CHECK_I64(parse(A("--hdf5.driver", "mpio", "--stonewall", "10"), &cfg, &msg), 0);
+    cfg.hdf5_multi_dataset = true;
+    cfg.spelled[OPT_HDF5_MULTI_DATASET] = "--hdf5.multi-dataset";
+    CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --hdf5.multi-dataset: cannot be combined with --stonewall (the "
+                        "deadline stops variables one at a time; a multi-dataset call moves them "
+                        "together)");
+    CHECK_I64(parse(A("--read-only", "--hdf5.driver", "mpio"), &cfg, &msg), 0);
+    cfg.hdf5_drivers = 2;
+    cfg.raw[OPT_HDF5_DRIVER] = "subfiling";
+    CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --read-only: cannot be combined with --hdf5.driver 'subfiling' "
+                        "(h5perf cannot check a kept subfiled file before it reads it)");
+}
+
+/* The variants chosen, and which need threads. */
+static void test_variants(void)
+{
+    struct config cfg;
+    config_init(&cfg);
+    CHECK_I64(api_variants(&cfg, API_PHDF5), 1);
+    CHECK_I64(api_variants(&cfg, API_MPIIO), 1);
+    CHECK_I64(api_need_threads(&cfg), -1);
+    cfg.hdf5_drivers = 2;
+    CHECK_I64(api_variants(&cfg, API_PHDF5), 2);
+    CHECK_I64(api_need_threads(&cfg), API_PHDF5);
+    cfg.apis = API_BIT(API_POSIX); /* -A without HDF5: nothing of its */
+    CHECK_I64(api_need_threads(&cfg), -1);
+    cfg.apis = 0;
+    cfg.hdf5_drivers = 1;
+    cfg.hdf5_multi_dataset = true;
+    CHECK_I64(api_variants(&cfg, API_PHDF5), 1 | 4);
+    CHECK_I64(api_need_threads(&cfg), -1);
+    cfg.hdf5_drivers = 3;
+    CHECK_I64(api_variants(&cfg, API_PHDF5), 15);
+    char text[64];
+    static const char *const labels[] = {"shared", "shared, subfiled", "shared, multi-dataset",
+                                         "shared, subfiled, multi-dataset"};
+    for (int v = 0; v < 4; v++) {
+        CHECK_I64(hdf5_variant_driver(v), v % 2);
+        CHECK(hdf5_variant_multi(v) == (v >= 2));
+        CHECK(api_variant(API_PHDF5, v)->joins_vars == (v >= 2));
+        CHECK(api_variant(API_PHDF5, v)->threads == (v % 2 == 1));
+        CHECK_I64(api_variant_per_process(API_PHDF5, v), v >= 2 ? 2 : 0);
+        api_variant_text(API_PHDF5, v, "shared", text, sizeof text);
+        CHECK_STR(text, labels[v]);
+    }
+    CHECK_STR(api_report_name(API_PHDF5, 1), "PHDF5 (w/subfiling driver)");
+    CHECK_STR(api_report_name(API_MPIIO, 0), "MPIO");
+    CHECK(api_variant(API_MPIIO, 0) == NULL);
+}
+
+static void dims_none(int nprocs, int ndims, int *dims)
+{
+    (void)nprocs;
+    for (int d = 0; d < ndims; d++)
+        dims[d] = d == 0 ? 2 : 1;
+}
+
+/* The session's points: each HDF5 point once per variant, MPI-IO's once;
+ * a file per process in the variants such a file runs, each once. */
+static void test_session(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    struct cli_warnings w;
+    struct session s;
+    CHECK_I64(parse(A("--pattern", "block", "--global", "8", "-A", "mpiio,phdf5", "--layout",
+                      "shared,fpp", "-p", "2", "--vars", "2"),
+                    &cfg, &msg),
+              0);
+    cfg.hdf5_drivers = 3;
+    cfg.hdf5_multi_dataset = true;
+    CHECK_I64(config_finish(&cfg, 2, &w, &msg), 0);
+    CHECK_I64(session_build(&s, &cfg, dims_none, &msg), 0);
+    static const struct {
+        int api, layout, variant;
+        const char *label;
+    } want[] = {
+        {API_MPIIO, LAYOUT_SHARED, 0, "layout shared"},
+        {API_PHDF5, LAYOUT_SHARED, 0, "layout shared"},
+        {API_PHDF5, LAYOUT_SHARED, 1, "layout shared, subfiled"},
+        {API_PHDF5, LAYOUT_SHARED, 2, "layout shared, multi-dataset"},
+        {API_PHDF5, LAYOUT_SHARED, 3, "layout shared, subfiled, multi-dataset"},
+        {API_MPIIO, LAYOUT_FPP, 0, "layout fpp"},
+        {API_PHDF5, LAYOUT_FPP, 0, "layout fpp"},
+        {API_PHDF5, LAYOUT_FPP, 2, "layout fpp, multi-dataset"},
+    };
+    CHECK_I64(s.npoints, sizeof want / sizeof want[0]);
+    for (int i = 0; i < s.npoints && i < (int)(sizeof want / sizeof want[0]); i++) {
+        const struct session_point *sp = &s.points[i];
+        CHECK_I64(sp->p.api, want[i].api);
+        CHECK_I64(sp->p.layout, want[i].layout);
+        CHECK_I64(sp->p.variant, want[i].variant);
+        CHECK_STR(sp->label, want[i].label);
+        /* One buffer per variable where every variable moves in one call. */
+        int64_t one = s.points[0].m.max_buffer;
+        CHECK_I64(sp->m.max_buffer, want[i].variant >= 2 ? 2 * one : one);
+    }
+    CHECK_I64(s.counts[0].n, s.npoints);
+    session_release(&s);
+}
+
+/* A run of the log with write and read throughputs of mibs MiB/s. */
+static void add_run(struct results_log *log, int api, int layout, int variant, double mibs)
+{
+    struct api_result r;
+    CHECK(results_init(&r, (enum api_id)api, 2, 1048576, 1048576, 1) == 0);
+    r.layout = layout;
+    r.variant = variant;
+    struct iter_result *it = results_next_iteration(&r);
+    for (int t = 0; t < TIMER_COUNT; t++)
+        it->t[t] = (struct timer_stat){1.0 / mibs, 1.0 / mibs, 2.0 / mibs};
+    CHECK(results_log_add(log, &r) == 0);
+}
+
+/* The table's rows: a variant after its layout, its ratios over MPI-IO's
+ * run of the layout and over the file per process the variant's files
+ * would be (the MPI-IO driver's for "shared, subfiled"). */
+static void test_table(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    struct cli_warnings w;
+    CHECK_I64(parse(A("--pattern", "block", "--global", "8", "-A", "mpiio,phdf5", "--layout",
+                      "shared,fpp"),
+                    &cfg, &msg),
+              0);
+    cfg.hdf5_drivers = 3;
+    CHECK_I64(config_finish(&cfg, 2, &w, &msg), 0);
+    struct results_log log;
+    results_log_init(&log);
+    add_run(&log, API_MPIIO, LAYOUT_SHARED, 0, 100);
+    add_run(&log, API_PHDF5, LAYOUT_SHARED, 0, 50);
+    add_run(&log, API_PHDF5, LAYOUT_SHARED, 1, 80);
+    add_run(&log, API_MPIIO, LAYOUT_FPP, 0, 200);
+    add_run(&log, API_PHDF5, LAYOUT_FPP, 0, 160);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    table_write(f, &cfg, &log, 2, "grid 2");
+    fclose(f);
+    CHECK_STR(text,
+              "Number of processors = 2 (grid 2); MB/s including open and close\n"
+              "                             Write MB/s                     Read MB/s\n"
+              "    API     Layout                 Max       Avg       Min       Max       Avg"
+              "       Min\n"
+              "    MPI-IO  shared              100.00    100.00    100.00    100.00    100.00"
+              "    100.00\n"
+              "    MPI-IO  fpp                 200.00    200.00    200.00    200.00    200.00"
+              "    200.00\n"
+              "    HDF5    shared               50.00     50.00     50.00     50.00     50.00"
+              "     50.00\n"
+              "    HDF5    shared, subfiled     80.00     80.00     80.00     80.00     80.00"
+              "     80.00\n"
+              "    HDF5    fpp                 160.00    160.00    160.00    160.00    160.00"
+              "    160.00\n"
+              "Library overhead: throughput over MPI-IO's on the same layout (averages)\n"
+              "    API     Layout             Write    Read\n"
+              "    HDF5    shared              0.50    0.50\n"
+              "    HDF5    shared, subfiled    0.80    0.80\n"
+              "    HDF5    fpp                 0.80    0.80\n"
+              "Shared file: throughput over the file per process's with the same API (averages)\n"
+              "    API     Layout             Write    Read\n"
+              "    MPI-IO  shared              0.50    0.50\n"
+              "    HDF5    shared              0.31    0.31\n"
+              "    HDF5    shared, subfiled    0.50    0.50\n"
+              "\n");
+    free(text);
+    results_log_release(&log);
+}
+
+/* The CSV's last column: the variant's label (quoted when it holds a
+ * comma), empty for the API's default. */
+static void test_csv(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    CHECK_I64(parse(A("--pattern", "block", "--global", "8", "-w"), &cfg, &msg), 0);
+    struct results_log log;
+    results_log_init(&log);
+    add_run(&log, API_PHDF5, LAYOUT_SHARED, 0, 1);
+    add_run(&log, API_PHDF5, LAYOUT_SHARED, 3, 1);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    csv_write(f, &cfg, &log);
+    fclose(f);
+    CHECK_STR(text,
+              CSV_HEADER "\n"
+                         "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,,,,0\n"
+                         "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,,,,0\n"
+                         "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,,,"
+                         "\"subfiled, multi-dataset\",0\n"
+                         "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,,,"
+                         "\"subfiled, multi-dataset\",0\n");
+    free(text);
+    results_log_release(&log);
+}
+
+int main(void)
+{
+    test_rows();
+    test_parse();
+    test_finish();
+    test_variants();
+    test_session();
+    test_table();
+    test_csv();
+    return check_done("test_api_options");
+}
