@@ -104,7 +104,10 @@ static void advise_table(const struct advise_answer *a, const struct workload_co
 /* The settings of the recommendation: in words, and as calls. */
 static void advise_settings(const struct workload_config *c)
 {
+    /* Every candidate has -A and --layout (wl_config.c). */
     const char *api = advise_word(c, "-A"), *layout = advise_word(c, "--layout");
+    api = api ? api : "";
+    layout = layout ? layout : "";
     const char *coll = advise_word(c, "-C"), *a = advise_word(c, "-a"), *t = advise_word(c, "-T");
     const char *ad = advise_word(c, "--align-data"), *x = advise_word(c, "--transfer-size");
     const char *bo = advise_word(c, "--buffer-offset");
