@@ -78,6 +78,9 @@ enum opt_id {
     OPT_READ_MOD,
     OPT_WRITE_MOD,
     OPT_BUSY_EXPONENT,
+    OPT_ADVISE,
+    OPT_BUFFER_OFFSET,
+    OPT_BUDGET,
     OPT_COUNT
 };
 
@@ -135,6 +138,7 @@ struct config {
     bool read_only;               /* --read-only */
     bool help;                    /* -h */
     bool version;                 /* --version */
+    const char *advise;           /* --advise: the workload file, NULL = not given */
     int debug_level;              /* -D 0..4 */
     const char *debug_level_text; /* the level as typed (into argv), for messages */
     int debug_level_len;
@@ -160,6 +164,7 @@ struct config {
     double confidence;       /* --confidence as a fraction (PCT / 100); 0 = none */
     int max_iterations;      /* --max-iterations with --confidence; 0 = default */
     double max_time;         /* --max-time: seconds per run point with --confidence; 0 = none */
+    double budget;           /* --budget: seconds --advise may race for; 0 = list only */
 
     /* The block pattern (--pattern block; docs/block.md). */
     int pattern;                    /* --pattern: its index in pattern_table (0: guide) */
@@ -211,6 +216,11 @@ struct config {
         int write_mod;  /* --write-mod: WMOD */
         double busy;    /* --busy-exponent: BWEXP; < 0: full (MADbench2 without BWEXP) */
     } madbench;
+    /* --buffer-offset (every pattern, docs/performance.md "Buffer offset"):
+     * bytes past a page boundary where the transfer buffers start, each
+     * value in turn; none given: page-aligned (one value, 0). */
+    int nbuf_offset;
+    int64_t buf_offsets[CONFIG_MAX_PLACES];
 
     /* How each option was spelled ("-B", "--block-size") and its raw value,
      * NULL when not given: messages quote what the user typed. */

@@ -176,10 +176,21 @@ const struct opt_row measure_max_time_row =
                       "point after SECONDS, interval reached or not",
               .dflt = "[none]", .json_key = "max_time_seconds", .json = measure_json_seconds);
 
+const struct opt_row measure_budget_row =
+    OPT_OTHER(OPT_BUDGET, NULL, "--budget", "SECONDS", "seconds", measure_seconds,
+              .field = SECONDS_FIELD(budget),
+              .help = "with --advise: race the candidates for at\n"
+                      "most SECONDS (docs/advisor.md)",
+              .dflt = "[list the candidates only]", .json_key = "budget_seconds",
+              .json = measure_json_seconds);
+
 int measure_finish(struct config *cfg, struct cli_msg *msg)
 {
     const char *const *sp = cfg->spelled;
     const char *ro = sp[OPT_READ_ONLY];
+    if (sp[OPT_BUDGET] && !cfg->advise)
+        return cli_fail(msg, "h5perf: %s '%s': applies to --advise FILE", sp[OPT_BUDGET],
+                        cfg->raw[OPT_BUDGET]);
     if (ro && (cfg->stonewall > 0 || cfg->duration > 0)) {
         enum opt_id id = cfg->stonewall > 0 ? OPT_STONEWALL : OPT_DURATION;
         return cli_fail(msg,

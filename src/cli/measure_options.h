@@ -15,7 +15,8 @@
 #define MEASURE_DEFAULT_MAX_ITERATIONS 50
 
 extern const struct opt_row measure_stonewall_row, measure_duration_row, measure_repeat_row,
-    measure_latency_row, measure_confidence_row, measure_max_iterations_row, measure_max_time_row;
+    measure_latency_row, measure_confidence_row, measure_max_iterations_row, measure_max_time_row,
+    measure_budget_row;
 
 /* Refuses what cannot be combined (--stonewall or --duration with
  * --read-only, --stonewall with --duration, --repeat without --duration,

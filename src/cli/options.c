@@ -10,6 +10,7 @@
 
 #include "cli/dims.h"
 #include "cli/measure_options.h"
+#include "cli/places.h"
 #include "cli/size.h"
 #include "pattern/pattern.h"
 #include "report/jsonw.h"
@@ -94,6 +95,17 @@ static int opt_output(struct config *cfg, const struct opt_row *row, const char 
     if (value[0] == '\0')
         return cli_fail(msg, "h5perf: %s '': expected a file name", spelled);
     cfg->output = value;
+    return 0;
+}
+
+/* --advise FILE: the workload file (docs/advisor.md). */
+static int opt_advise(struct config *cfg, const struct opt_row *row, const char *spelled,
+                      const char *value, struct cli_msg *msg)
+{
+    (void)row;
+    if (value[0] == '\0')
+        return cli_fail(msg, "h5perf: %s '': expected the name of a workload file", spelled);
+    cfg->advise = value;
     return 0;
 }
 
@@ -423,6 +435,22 @@ static const struct opt_row opt_no_memory_check_row =
                      "exceed the memory available on a host (or in\n"
                      "its memory cgroup)",
              .dflt = "[refuse]", .json_key = "memory_check", .json = opt_json_memory);
+static const struct opt_row opt_advise_row =
+    OPT_OTHER(OPT_ADVISE, NULL, "--advise", "FILE", "a file name", opt_advise,
+              .help = "read the workload file FILE (docs/advisor.md),\n"
+                      "check it and list its candidates; with\n"
+                      "--budget, race them and recommend one");
+static void opt_json_buffer_offset(struct jsonw *w, const struct config *cfg,
+                                   const struct opt_row *row)
+{
+    jsonw_key_ints(w, row->json_key, cfg->nbuf_offset, cfg->buf_offsets);
+}
+static const struct opt_row opt_buffer_offset_row =
+    OPT_OTHER(OPT_BUFFER_OFFSET, NULL, "--buffer-offset", "LIST", "a list of sizes", places_option,
+              .help = "bytes, each in turn, from 0 to 4095: the\n"
+                      "transfer buffers start that far past a page\n"
+                      "boundary (unaligned in memory on purpose)",
+              .dflt = "[0]", .json_key = "buffer_offsets", .json = opt_json_buffer_offset);
 static const struct opt_row opt_mpi_posix_row =
     OPT_OTHER(OPT_MPI_POSIX, "-m", "--mpi-posix", NULL, NULL, opt_refused,
               .help = "refused: the MPI-POSIX driver was removed from\n"
@@ -438,7 +466,8 @@ const struct opt_row *const opt_core_rows[] = {
     &opt_progress_row,      &opt_fsync_row,          &opt_no_memory_check_row,
     &measure_stonewall_row, &measure_duration_row,   &measure_repeat_row,
     &measure_latency_row,   &measure_confidence_row, &measure_max_iterations_row,
-    &measure_max_time_row,  &opt_mpi_posix_row,
+    &measure_max_time_row,  &opt_buffer_offset_row,  &opt_advise_row,
+    &measure_budget_row,    &opt_mpi_posix_row,
 };
 
 const int opt_core_count = (int)(sizeof opt_core_rows / sizeof opt_core_rows[0]);

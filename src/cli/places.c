@@ -1,5 +1,6 @@
 /* --align-data SIZE[,SIZE...] and --shift BYTES[,BYTES...] (docs/particles.md,
- * "Alignment"): comma-separated sizes, each value once. Pure and local. */
+ * "Alignment"), --buffer-offset BYTES[,BYTES...] (docs/performance.md, "Buffer
+ * offset"): comma-separated sizes, each value once. Pure and local. */
 #include "cli/places.h"
 
 #include <string.h>
@@ -10,9 +11,9 @@ int places_option(struct config *cfg, const struct opt_row *row, const char *spe
                   const char *value, struct cli_msg *msg)
 {
     enum opt_id id = row->id;
-    bool shift = id == OPT_SHIFT;
-    int64_t *out = shift ? cfg->shifts : cfg->align_data;
-    int *n = shift ? &cfg->nshift : &cfg->nalign;
+    bool buffer = id == OPT_BUFFER_OFFSET, shift = id == OPT_SHIFT || buffer;
+    int64_t *out = buffer ? cfg->buf_offsets : id == OPT_SHIFT ? cfg->shifts : cfg->align_data;
+    int *n = buffer ? &cfg->nbuf_offset : id == OPT_SHIFT ? &cfg->nshift : &cfg->nalign;
     *n = 0;
     char item[64];
     for (const char *s = value;;) {
@@ -31,7 +32,14 @@ int places_option(struct config *cfg, const struct opt_row *row, const char *spe
                             "h5perf: %s '%s': '%s' is not a size%s (digits with an optional K, "
                             "M or G), e.g. %s",
                             spelled, value, item, shift ? "" : " above 0",
-                            shift ? "0,512,4K" : "4K,1M");
+                            buffer  ? "0,8,100"
+                            : shift ? "0,512,4K"
+                                    : "4K,1M");
+        if (buffer && v >= PLACES_PAGE)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': %lld is not below %d (bytes past a page "
+                            "boundary)",
+                            spelled, value, (long long)v, PLACES_PAGE);
         for (int i = 0; i < *n; i++)
             if (out[i] == v)
                 return cli_fail(msg, "h5perf: %s '%s': %lld given twice", spelled, value,

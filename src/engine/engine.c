@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,8 +38,9 @@ struct point_run {
     struct backend_ctx ctx;  /* the run's processes: agreement, reductions */
     struct backend_ctx fctx; /* the file's: ctx, or this process alone (fpp) */
     struct backend_settings set;
-    struct plan plan; /* this process's, of the current iteration */
-    unsigned char *buf;
+    struct plan plan;        /* this process's, of the current iteration */
+    unsigned char *buf;      /* the transfer buffer: buf_base + the point's buffer offset */
+    void *buf_base;          /* as allocated, page-aligned */
     FILE *out;               /* the text report on rank 0 of the run, else NULL */
     struct results_log *log; /* on rank 0 of the run (world rank 0), else NULL */
     struct progress *progress;
@@ -332,11 +334,13 @@ static int engine_iteration(struct point_run *r, int iteration, struct iter_resu
 }
 
 /* Collective: this process's plan of one run point and its buffer (one
- * byte at least: a process whose share is empty still takes part). */
+ * byte at least: a process whose share is empty still takes part),
+ * starting the point's --buffer-offset past a page boundary. */
 static bool engine_prepare(struct point_run *r, struct err *e)
 {
     void *buf = NULL;
-    int64_t bytes = 0;
+    int64_t bytes = 0, offset = r->sp->p.buf_offset;
+    long page = sysconf(_SC_PAGESIZE);
     if (r->s->session.pattern->plan(&r->s->cfg, &r->sp->p, r->ctx.rank, 0, &r->plan) < 0)
         err_set(e, "h5perf", "plan", "", -1, -1, "invalid pattern (validation missed it)");
     else
@@ -347,9 +351,11 @@ static bool engine_prepare(struct point_run *r, struct err *e)
     const struct api_variant *v = api_variant(r->sp->p.api, r->sp->p.variant);
     if (v && v->joins_vars && r->plan.nvars > 1)
         bytes = bytes > INT64_MAX / r->plan.nvars ? INT64_MAX : bytes * r->plan.nvars;
-    if (!e->set && posix_memalign(&buf, 4096, (size_t)(bytes > 0 ? bytes : 1)) != 0)
-        err_set(e, "h5perf", "allocate transfer buffer", "", -1, bytes, "out of memory");
-    r->buf = buf;
+    if (!e->set && posix_memalign(&buf, page > 4096 ? (size_t)page : 4096,
+                                  (size_t)(bytes > 0 ? bytes : 1) + (size_t)offset) != 0)
+        err_set(e, "h5perf", "allocate transfer buffer", "", -1, bytes + offset, "out of memory");
+    r->buf_base = buf;
+    r->buf = buf ? (unsigned char *)buf + offset : NULL;
     r->lat = malloc(2 * LATENCY_CALLS * sizeof *r->lat);
     if (!r->lat)
         err_set(e, "h5perf", "allocate latency histograms", "", -1, -1, "out of memory");
@@ -374,6 +380,7 @@ static bool engine_record(struct point_run *r, struct api_result *res)
     res->variant = p->variant;
     res->align = p->align;
     res->shift = p->shift;
+    res->buf_offset = p->buf_offset;
     memcpy(res->grid, p->grid, sizeof res->grid);
     return true;
 }
@@ -498,7 +505,8 @@ static int engine_point_run(struct point_run *r)
         engine_keep(r, &res);
     if (r->out)
         fflush(r->out);
-    free(r->buf);
+    free(r->buf_base);
+    r->buf_base = NULL;
     r->buf = NULL;
     free(r->lat);
     r->lat = NULL;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/advise.h"
 #include "cli/cli.h"
 #include "engine/context.h"
 #include "engine/engine.h"
@@ -67,6 +68,14 @@ int h5perf_run(int argc, char **argv)
 {
     struct run s;
     int status = setup_run(&s, argc, argv);
+    if (status == SETUP_ADVISE) {
+        const struct backend_ops *ops[API_COUNT];
+        for (int i = 0; i < API_COUNT; i++)
+            ops[i] = backend_get((enum api_id)i);
+        status = advise_run(&s, ops);
+        setup_release(&s);
+        return status;
+    }
     if (status >= 0) {
         setup_release(&s);
         return status;

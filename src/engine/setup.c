@@ -94,7 +94,7 @@ static int setup_parse(struct run *s, int argc, char **argv, struct cli_msg *m,
         return -1;
     if (opt_parse(argc, argv, &s->cfg, m) < 0)
         return -1;
-    if (s->cfg.help || s->cfg.version)
+    if (s->cfg.help || s->cfg.version || s->cfg.advise)
         return 0;
     if (config_finish(&s->cfg, s->world_size, w, m) < 0)
         return -1;
@@ -451,6 +451,8 @@ int setup_run(struct run *s, int argc, char **argv)
         return EXIT_USAGE;
     if (s->cfg.help || s->cfg.version)
         return setup_print_info(s);
+    if (s->cfg.advise)
+        return SETUP_ADVISE;
     if (!setup_session(s, &m, &w))
         return EXIT_USAGE;
     if (s->world_rank == 0)

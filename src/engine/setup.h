@@ -31,10 +31,15 @@ struct run {
     double (*clock)(void);             /* seconds for every timer: MPI_Wtime, or a test's */
 };
 
-/* Collective over MPI_COMM_WORLD. Returns -1 to go on with the run, or the
- * exit status to end with: EXIT_OK after -h (help printed), EXIT_USAGE after
- * a bad input (one line printed by world rank 0). */
+/* Collective over MPI_COMM_WORLD. Returns -1 to go on with the run,
+ * SETUP_ADVISE for --advise, or the exit status to end with: EXIT_OK after
+ * -h (help printed), EXIT_USAGE after a bad input (one line printed by
+ * world rank 0). */
 int setup_run(struct run *s, int argc, char **argv);
+
+/* setup_run()'s value for --advise: the command line was parsed, the
+ * rest is advise_run()'s (advise.h). */
+#define SETUP_ADVISE (-2)
 
 /* The data file name of file f (0-based) and an API (docs/original.md §4.1),
  * into out (SETUP_PATH_MAX bytes); rank >= 0: that process's own file (the

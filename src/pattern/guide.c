@@ -272,8 +272,11 @@ static void guide_nprocs_begin(FILE *out, const struct config *c, int nprocs)
 static void guide_point_begin(FILE *out, const struct config *c, const struct run_point *prev,
                               const struct run_point *p)
 {
-    if (!prev || prev->xfer != p->xfer)
+    if (!prev || prev->xfer != p->xfer || prev->buf_offset != p->buf_offset) {
         text_xfer(out, c, p->nprocs, p->xfer);
+        if (c->nbuf_offset)
+            text_buffer_offset(out, p->buf_offset);
+    }
     text_api(out, p->api, p->variant);
 }
 

@@ -47,6 +47,9 @@ struct run_point {
     /* The pattern's input from outside the command line (a map file),
      * as its adopt() made it (pattern/pattern.h); NULL for none. */
     const void *input;
+    /* --buffer-offset: bytes past a page boundary where this point's
+     * transfer buffers start (0: page-aligned). */
+    int64_t buf_offset;
 };
 
 #endif

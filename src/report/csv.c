@@ -49,7 +49,6 @@ static void csv_variant(FILE *out, const struct api_result *r)
     const struct api_variant *v = api_variant(r->api, r->variant);
     fputc(',', out);
     csv_text(out, v ? v->label : NULL);
-    fputc('\n', out);
 }
 
 static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id t,
@@ -82,6 +81,7 @@ static void csv_row(FILE *out, const struct api_result *r, int i, enum timer_id 
     fprintf(out, ",%s,", r->layout >= 0 ? layout_name(r->layout) : "");
     csv_interval(out, sum);
     csv_variant(out, r);
+    fprintf(out, ",%" PRId64 "\n", r->buf_offset);
 }
 
 /* The median's 95% interval, empty below 6 iterations. */
@@ -116,6 +116,7 @@ static void csv_latency(FILE *out, const struct api_result *r)
                 csv_number(out, v[f]);
                 fprintf(out, ",%s,,", r->layout >= 0 ? layout_name(r->layout) : "");
                 csv_variant(out, r);
+                fprintf(out, ",%" PRId64 "\n", r->buf_offset);
             }
         }
     }

@@ -16,7 +16,7 @@
 #define CSV_HEADER                                                                                 \
     "processes,transfer_size,api,measure,iteration,status,bytes,seconds_slowest,"                  \
     "seconds_fastest,seconds_mean,seconds_median,error,layout,seconds_median_low,"                 \
-    "seconds_median_high,variant"
+    "seconds_median_high,variant,buffer_offset"
 
 /* Writes the header and every sample to out. Returns 0, or -1 if the stream
  * reports an error. */

@@ -500,6 +500,7 @@ static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struc
         json_size(w, "align_data", r->align);
         json_size(w, "shift", r->shift);
     }
+    json_size(w, "buffer_offset", r->buf_offset);
     json_size(w, "bytes", r->bytes);
     jsonw_key(w, "status");
     jsonw_string(w, results_status_name(results_status(r)));

@@ -137,6 +137,7 @@ struct api_result {
     int layout;               /* the block pattern's enum pattern_layout; -1 in the guide's */
     int variant;              /* the API's variant (api/api.h); 0: its default */
     int64_t align, shift;     /* the application patterns' --align-data, --shift (0: packed) */
+    int64_t buf_offset;       /* --buffer-offset: the buffers' bytes past a page boundary */
     int grid[MODEL_MAX_DIMS]; /* the process grid of a pattern with one; zeros */
     int64_t bytes;            /* F * D * N: bytes moved per phase, all processes */
     int iterations;           /* iterations filled in so far */

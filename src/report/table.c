@@ -30,8 +30,9 @@ void table_header(FILE *out, const struct config *cfg, const char *hdf5_version,
 }
 
 /* The run of api's variant and layout at nprocs of the main tables: the
- * first in the log, which the first --align-data and --shift values placed
- * where they apply (the points list them first). */
+ * first in the log, which the first --align-data, --shift and
+ * --buffer-offset values placed where they apply (the points list them
+ * first). */
 static const struct api_result *table_find(const struct results_log *log, int nprocs, int api,
                                            int variant, int layout)
 {
@@ -182,6 +183,19 @@ static void table_size_text(char *buf, size_t len, int64_t v)
         snprintf(buf, len, "%lld", (long long)v);
 }
 
+/* The write and read figures of r, "-" where not measured. */
+static void table_figures(FILE *out, const struct config *cfg, const struct api_result *r)
+{
+    for (int t = 0; t < 2; t++) {
+        double f = table_figure(r, t ? TIMER_READ_GROSS : TIMER_WRITE_GROSS);
+        if (isnan(f) || (t ? cfg->write_only : cfg->read_only))
+            fprintf(out, " %9s", "-");
+        else
+            fprintf(out, " %9.2f", f);
+    }
+    fputc('\n', out);
+}
+
 /* Throughput against --align-data and --shift: every placed run of the
  * process count (docs/particles.md, "Alignment"). */
 static void table_places(FILE *out, const struct config *cfg, const struct results_log *log,
@@ -204,14 +218,25 @@ static void table_places(FILE *out, const struct config *cfg, const struct resul
         table_size_text(s, sizeof s, r->shift);
         fprintf(out, "    %-7s %-8s %8s %8s", api_desc(r->api)->err_name, layout_name(r->layout), a,
                 s);
-        for (int t = 0; t < 2; t++) {
-            double f = table_figure(r, t ? TIMER_READ_GROSS : TIMER_WRITE_GROSS);
-            if (isnan(f) || (t ? cfg->write_only : cfg->read_only))
-                fprintf(out, " %9s", "-");
-            else
-                fprintf(out, " %9.2f", f);
-        }
-        fputc('\n', out);
+        table_figures(out, cfg, r);
+    }
+}
+
+/* Throughput against --buffer-offset: every run of the process count
+ * (docs/performance.md, "Buffer offset"). */
+static void table_offsets(FILE *out, const struct config *cfg, const struct results_log *log,
+                          int nprocs)
+{
+    fprintf(out, "Buffer offset: MB/s against --buffer-offset (%s)\n",
+            cfg->iterations >= 3 ? "medians" : "averages");
+    fprintf(out, "    %-7s %-8s %8s %9s %9s\n", "API", "Layout", "Offset", "Write", "Read");
+    for (int i = 0; i < log->count; i++) {
+        const struct api_result *r = &log->runs[i];
+        if (r->nprocs != nprocs)
+            continue;
+        fprintf(out, "    %-7s %-8s %8lld", api_desc(r->api)->err_name, layout_name(r->layout),
+                (long long)r->buf_offset);
+        table_figures(out, cfg, r);
     }
 }
 
@@ -244,5 +269,7 @@ void table_write(FILE *out, const struct config *cfg, const struct results_log *
     table_ratios(out, cfg, log, nprocs, false);
     if (cfg->nalign || cfg->nshift)
         table_places(out, cfg, log, nprocs);
+    if (cfg->nbuf_offset)
+        table_offsets(out, cfg, log, nprocs);
     fputc('\n', out);
 }

@@ -220,6 +220,12 @@ void text_xfer(FILE *out, const struct config *cfg, int nprocs, int64_t xfer)
             (double)side / (double)ONE_KB);
 }
 
+void text_buffer_offset(FILE *out, int64_t offset)
+{
+    indent(out, 1);
+    fprintf(out, "  Buffer offset: %" PRId64 " bytes past a page boundary\n", offset);
+}
+
 void text_api(FILE *out, enum api_id api, int variant)
 {
     indent(out, 2);

@@ -25,6 +25,9 @@ void text_nprocs(FILE *out, int nprocs);
 /* The two per-transfer-size lines of docs/original.md §7.2. */
 void text_xfer(FILE *out, const struct config *cfg, int nprocs, int64_t xfer);
 
+/* --buffer-offset's line under a transfer size (docs/performance.md). */
+void text_buffer_offset(FILE *out, int64_t offset);
+
 /* "        IO API = POSIX" etc. */
 void text_api(FILE *out, enum api_id api, int variant);
 

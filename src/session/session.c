@@ -1,6 +1,7 @@
 /* session.h: the sweep listed, validated and measured once. */
 #include "session/session.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,12 +71,19 @@ static int session_points(struct session *s, pattern_dims_fn dims, struct cli_ms
             struct session_count *k = &s->counts[s->ncounts++];
             k->nprocs = p;
             k->first = n;
-            k->n = session_count_points(c, s->pattern, p, grid, pts ? pts + n : NULL);
-            if (k->n < 0) {
-                free(pts);
-                return cli_fail(m, "h5perf: out of memory for the runs of the sweep");
+            k->n = 0;
+            /* --buffer-offset: every point of the count again with each value. */
+            for (int o = 0; o < (c->nbuf_offset ? c->nbuf_offset : 1); o++) {
+                int got = session_count_points(c, s->pattern, p, grid, pts ? pts + n : NULL);
+                if (got < 0) {
+                    free(pts);
+                    return cli_fail(m, "h5perf: out of memory for the runs of the sweep");
+                }
+                for (int i = 0; pts && i < got; i++)
+                    pts[n + i].buf_offset = c->nbuf_offset ? c->buf_offsets[o] : 0;
+                n += got;
+                k->n += got;
             }
-            n += k->n;
         }
         if (pass == 0) {
             total = n;
@@ -97,6 +105,15 @@ static int session_points(struct session *s, pattern_dims_fn dims, struct cli_ms
     int rc = s->pattern->validate(c, pts, total, m);
     free(pts);
     return rc;
+}
+
+/* ", buffer offset N" after a label, with --buffer-offset. */
+static void session_label_offset(const struct config *c, const struct run_point *p, char *buf,
+                                 size_t len)
+{
+    size_t at = strlen(buf);
+    if (c->nbuf_offset && at < len)
+        snprintf(buf + at, len - at, ", buffer offset %lld", (long long)p->buf_offset);
 }
 
 /* The pattern's words for point sp, each followed by its variant's
@@ -148,8 +165,15 @@ static int session_measure(struct session *s, struct cli_msg *m)
         for (int i = sc->first; i < sc->first + sc->n; i++) {
             struct session_point *sp = &s->points[i];
             session_labels(c, pd, sp);
+            session_label_offset(c, &sp->p, sp->label, sizeof sp->label);
+            session_label_offset(c, &sp->p, sp->label_exact, sizeof sp->label_exact);
+            session_label_offset(c, &sp->p, sp->lead, sizeof sp->lead);
             pd->measure(c, &sp->p, &sp->m, mine);
             session_joined(sp, mine, sc->nprocs);
+            /* A buffer that starts past a page boundary reaches that far further. */
+            sp->m.max_buffer += sp->p.buf_offset;
+            for (int r = 0; r < sc->nprocs; r++)
+                mine[r] += sp->p.buf_offset;
             sp->m.smaller_chunks = pd->smaller_chunks;
             for (int r = 0; r < sc->nprocs; r++)
                 sc->buffers[r] = mine[r] > sc->buffers[r] ? mine[r] : sc->buffers[r];

@@ -14,13 +14,17 @@
  *                                              position), ftruncate (<length> 0),
  *                                              lseek (<offset> <whence>),
  *                                              fsync fdatasync fstat close (0 0)
- * Lengths are those asked for. Files are followed by descriptor from their
+ * Lengths are those asked for. With $IOLOG_ADDRESS set, the lines of
+ * pwrite, pread and their vector forms end with one more field: where the
+ * (first) buffer starts past a 4096-byte boundary (--buffer-offset's test).
+ * Files are followed by descriptor from their
  * open (descriptors above 65535, dup() copies and fopen() are not). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +113,15 @@ static void iolog_data(const char *op, int fd, long long off, long long len)
         iolog_line("%s %d %lld %lld\n", op, fd, off, len);
 }
 
+/* iolog_data() of a call from buffer buf. */
+static void iolog_buf(const char *op, int fd, long long off, long long len, const void *buf)
+{
+    if (!getenv("IOLOG_ADDRESS"))
+        iolog_data(op, fd, off, len);
+    else if (iolog_tracked(fd))
+        iolog_line("%s %d %lld %lld %u\n", op, fd, off, len, (unsigned)((uintptr_t)buf % 4096));
+}
+
 /* After an open: follow fd if the path has the marker. */
 static int iolog_opened(int fd, const char *path, int flags)
 {
@@ -182,7 +195,7 @@ int creat64(const char *path, mode_t mode)
     {                                                                                              \
         static ssize_t (*real)(int, type, size_t, off_type);                                       \
         IOLOG_REAL(real, #name);                                                                   \
-        iolog_data(#name, fd, (long long)off, (long long)len);                                     \
+        iolog_buf(#name, fd, (long long)off, (long long)len, buf);                                 \
         return real(fd, buf, len, off);                                                            \
     }
 
@@ -196,7 +209,7 @@ IOLOG_PIO(pread64, void *, off64_t)
     {                                                                                              \
         static ssize_t (*real)(int, const struct iovec *, int, off_type);                          \
         IOLOG_REAL(real, #name);                                                                   \
-        iolog_data(#name, fd, (long long)off, iolog_iov_len(iov, n));                              \
+        iolog_buf(#name, fd, (long long)off, iolog_iov_len(iov, n), n > 0 ? iov[0].iov_base : 0);  \
         return real(fd, iov, n, off);                                                              \
     }
 
@@ -210,7 +223,7 @@ IOLOG_PIOV(preadv64, off64_t)
     {                                                                                              \
         static ssize_t (*real)(int, const struct iovec *, int, off_type, int);                     \
         IOLOG_REAL(real, #name);                                                                   \
-        iolog_data(#name, fd, (long long)off, iolog_iov_len(iov, n));                              \
+        iolog_buf(#name, fd, (long long)off, iolog_iov_len(iov, n), n > 0 ? iov[0].iov_base : 0);  \
         return real(fd, iov, n, off, flags);                                                       \
     }
 

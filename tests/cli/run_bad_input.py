@@ -79,7 +79,11 @@ def main(path):
             fh.write("MemTotal: 70000000 kB\nMemFree: 1 kB\nMemAvailable: 67108864 kB\n")
         extra = {"@FAULTS@": os.environ["FAULTS"], "@MEMINFO_1MIB@": meminfo,
                  "@MEMINFO_64GIB@": meminfo64, "@HOST@": socket.gethostname(),
-                 "@MAPS@": os.path.join(os.path.dirname(os.path.abspath(__file__)), "maps")}
+                 "@MAPS@": os.path.join(os.path.dirname(os.path.abspath(__file__)), "maps"),
+                 "@WORKLOADS@": os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                             "workloads"),
+                 "@EXAMPLES@": os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+                     os.path.abspath(__file__)))), "examples", "workloads")}
         results = list(pool.map(lambda c: check(*c, extra), cases))
         for (n, args, _, _, _), problems in zip(cases, results):
             if problems:

@@ -136,7 +136,8 @@ def main():
 
     deps = {(d, w) for d, _, w in rec.depends}
     runs = {d for d, t, _ in rec.depends if t == ("run",)}
-    for d in (("mpi", None), ("hdf5@1.10: +mpi", None), ("cmake@3.18:", None)):
+    for d in (("mpi", None), ("hdf5@1.10: +mpi", None), ("cmake@3.18:", None),
+              ("libyaml", None)):
         expect(d in deps, "depends_on(%r, when=%r)" % d)
     for a in apis:
         pkg = {"H5PERF_PNETCDF": "parallel-netcdf"}.get(a, a[len("H5PERF_"):].lower())

@@ -40,6 +40,8 @@ import hdf5_drivers  # noqa: E402,F401
 import file_system  # noqa: E402,F401
 import madbench  # noqa: E402,F401
 import refusals  # noqa: E402,F401
+import buffers  # noqa: E402,F401
+import advise  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
 
 # The ctest labels of a case beside "mpi": its module's pattern or API, and

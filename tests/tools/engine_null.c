@@ -2,11 +2,12 @@
  * sweep, timers, agreement and report, without any I/O. Takes h5perf's own
  * arguments; the MPI case checks its report and that no file appeared.
  * With $H5PERF_NULL_SECONDS every timer reads the null backend's synthetic
- * clock (null_backend.h). */
+ * clock (null_backend.h). --advise races its candidates on it too. */
 #include <mpi.h>
 #include <stdlib.h>
 
 #include "null_backend.h"
+#include "engine/advise.h"
 #include "engine/engine.h"
 #include "engine/files.h"
 #include "engine/setup.h"
@@ -18,8 +19,12 @@ int main(int argc, char **argv)
     int status = setup_run(&s, argc, argv);
     if (status < 0 && getenv("H5PERF_NULL_SECONDS"))
         s.clock = null_clock;
-    if (status < 0) {
-        const struct backend_ops *ops[API_COUNT] = {&backend_null, &backend_null, &backend_null};
+    const struct backend_ops *ops[API_COUNT];
+    for (int i = 0; i < API_COUNT; i++)
+        ops[i] = &backend_null;
+    if (status == SETUP_ADVISE) {
+        status = advise_run(&s, ops);
+    } else if (status < 0) {
         struct results_log log;
         results_log_init(&log);
         status = setup_declare_files(&s) ? engine_run(&s, ops, &log) : 1;

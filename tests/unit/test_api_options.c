@@ -317,13 +317,14 @@ static void test_csv(void)
     FILE *f = open_memstream(&text, &len);
     csv_write(f, &cfg, &log);
     fclose(f);
-    CHECK_STR(text, CSV_HEADER "\n"
-                               "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,,,\n"
-                               "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,,,\n"
-                               "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,,,"
-                               "\"subfiled, multi-dataset\"\n"
-                               "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,,,"
-                               "\"subfiled, multi-dataset\"\n");
+    CHECK_STR(text,
+              CSV_HEADER "\n"
+                         "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,,,,0\n"
+                         "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,,,,0\n"
+                         "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,,,"
+                         "\"subfiled, multi-dataset\",0\n"
+                         "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,,,"
+                         "\"subfiled, multi-dataset\",0\n");
     free(text);
     results_log_release(&log);
 }

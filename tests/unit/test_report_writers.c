@@ -100,31 +100,32 @@ static void test_summary(const struct results_log *log)
 static void test_csv(const struct config *cfg, const struct results_log *log)
 {
     struct capture c;
+    log->runs[1].buf_offset = 8; /* --buffer-offset 8: the last column */
     CHECK(csv_write(cap_open(&c), cfg, log) == 0);
     cap_text(&c);
     const char *want = CSV_HEADER
         "\n"
-        "2,1024,posix,write,1,ok,4096,0.5,0.25,0.375,0.5,,,,,\n"
-        "2,1024,posix,write,2,ok,4096,0.25,0.125,0.1875,0.5,,,,,\n"
-        "2,1024,posix,write,3,ok,4096,1,0.5,0.75,0.5,,,,,\n"
-        "2,1024,posix,write_open_close,1,ok,4096,0.5,0.25,0.375,0.5,,,,,\n"
-        "2,1024,posix,write_open_close,2,ok,4096,0.25,0.125,0.1875,0.5,,,,,\n"
-        "2,1024,posix,write_open_close,3,ok,4096,1,0.5,0.75,0.5,,,,,\n"
-        "2,1024,posix,read,1,ok,4096,0.5,0.25,0.375,,,,,,\n"
-        "2,1024,posix,read,2,verify_failed,4096,,,,,data verification failed (see stderr),,,,\n"
-        "2,1024,posix,read,3,ok,4096,1,0.5,0.75,,,,,,\n"
-        "2,1024,posix,read_open_close,1,ok,4096,0.5,0.25,0.375,,,,,,\n"
+        "2,1024,posix,write,1,ok,4096,0.5,0.25,0.375,0.5,,,,,,0\n"
+        "2,1024,posix,write,2,ok,4096,0.25,0.125,0.1875,0.5,,,,,,0\n"
+        "2,1024,posix,write,3,ok,4096,1,0.5,0.75,0.5,,,,,,0\n"
+        "2,1024,posix,write_open_close,1,ok,4096,0.5,0.25,0.375,0.5,,,,,,0\n"
+        "2,1024,posix,write_open_close,2,ok,4096,0.25,0.125,0.1875,0.5,,,,,,0\n"
+        "2,1024,posix,write_open_close,3,ok,4096,1,0.5,0.75,0.5,,,,,,0\n"
+        "2,1024,posix,read,1,ok,4096,0.5,0.25,0.375,,,,,,,0\n"
+        "2,1024,posix,read,2,verify_failed,4096,,,,,data verification failed (see stderr),,,,,0\n"
+        "2,1024,posix,read,3,ok,4096,1,0.5,0.75,,,,,,,0\n"
+        "2,1024,posix,read_open_close,1,ok,4096,0.5,0.25,0.375,,,,,,,0\n"
         "2,1024,posix,read_open_close,2,verify_failed,4096,,,,,data verification failed (see "
-        "stderr),,,,\n"
-        "2,1024,posix,read_open_close,3,ok,4096,1,0.5,0.75,,,,,,\n"
+        "stderr),,,,,0\n"
+        "2,1024,posix,read_open_close,3,ok,4096,1,0.5,0.75,,,,,,,0\n"
         "2,1024,mpiio,write,1,io_error,4096,,,,,\"h5perf: rank 1: MPI-IO write 'f, \"\"g\"\"': "
-        "Input/output error\",,,,\n"
+        "Input/output error\",,,,,8\n"
         "2,1024,mpiio,write_open_close,1,io_error,4096,,,,,\"h5perf: rank 1: MPI-IO write 'f, "
-        "\"\"g\"\"': Input/output error\",,,,\n"
+        "\"\"g\"\"': Input/output error\",,,,,8\n"
         "2,1024,mpiio,read,1,io_error,4096,,,,,\"h5perf: rank 1: MPI-IO write 'f, \"\"g\"\"': "
-        "Input/output error\",,,,\n"
+        "Input/output error\",,,,,8\n"
         "2,1024,mpiio,read_open_close,1,io_error,4096,,,,,\"h5perf: rank 1: MPI-IO write 'f, "
-        "\"\"g\"\"': Input/output error\",,,,\n";
+        "\"\"g\"\"': Input/output error\",,,,,8\n";
     CHECK_STR(c.buf, want);
     free(c.buf);
 }

@@ -33,6 +33,8 @@ class H5perf(CMakePackage):
     depends_on("pkgconfig", type="build", when="+pnetcdf")
     depends_on("mpi")
     depends_on("hdf5@1.10: +mpi")
+    # The workload files of --advise (docs/advisor.md).
+    depends_on("libyaml")
     depends_on("parallel-netcdf", when="+pnetcdf")
     # The companion (h5perf-plot, h5perf-compare), installed in share/h5perf.
     depends_on("python@3.6:", type="run")

@@ -1,0 +1,266 @@
+/* advise.h: --advise's set-up. Only process 0 opens the workload file
+ * (advise_read, the one function that reads it); every process parses the
+ * same bytes, so that all agree on the workload without sending it parsed.
+ * Nothing is written but standard output and the one error line. */
+#include "engine/advise.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "api/api.h"
+#include "cli/option.h"
+#include "engine/advise_print.h"
+#include "engine/advise_race.h"
+#include "engine/agree.h"
+#include "exit_status.h"
+#include "workload/workload.h"
+
+/* Rank 0: the whole file at path into *text (malloc'd). Returns 0, or -1
+ * with m. */
+static int advise_read(const char *path, char **text, size_t *len, struct cli_msg *m)
+{
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (!f)
+        return cli_fail(m, "h5perf: --advise '%s': cannot be read: %s", path, strerror(errno));
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return cli_fail(m, "h5perf: --advise '%s': is not a regular file", path);
+    }
+    if (st.st_size > WORKLOAD_MAX_BYTES) {
+        fclose(f);
+        return cli_fail(m,
+                        "h5perf: --advise '%s': larger than %d bytes (a workload file is a "
+                        "short YAML text)",
+                        path, WORKLOAD_MAX_BYTES);
+    }
+    *text = malloc((size_t)st.st_size + 1);
+    *len = *text ? fread(*text, 1, (size_t)st.st_size, f) : 0;
+    int bad = !*text || ferror(f);
+    fclose(f);
+    if (bad) {
+        free(*text);
+        *text = NULL;
+        return cli_fail(m, "h5perf: --advise '%s': cannot be read", path);
+    }
+    return 0;
+}
+
+/* Collective: process 0's text of the workload file on every process
+ * (*text malloc'd). Returns true on every process if all have it. */
+static bool advise_share(const struct run *s, char **text, size_t *len, struct cli_msg *m)
+{
+    long long n = -1;
+    *text = NULL;
+    *len = 0;
+    if (s->world_rank == 0 && advise_read(s->cfg.advise, text, len, m) == 0)
+        n = (long long)*len;
+    MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (n < 0)
+        return false;
+    if (s->world_rank != 0)
+        *text = malloc((size_t)n + 1);
+    if (!agree_all(MPI_COMM_WORLD, *text != NULL)) {
+        cli_fail(m, "h5perf: --advise '%s': out of memory", s->cfg.advise);
+        return false;
+    }
+    MPI_Bcast(*text, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD); /* n <= WORKLOAD_MAX_BYTES */
+    *len = (size_t)n;
+    return true;
+}
+
+/* --advise takes no other option but --budget and --progress (the
+ * workload file declares the whole run). */
+static int advise_alone(const struct config *c, struct cli_msg *m)
+{
+    for (int id = 0; id < OPT_COUNT; id++)
+        if (id != OPT_ADVISE && id != OPT_BUDGET && id != OPT_PROGRESS && c->spelled[id])
+            return cli_fail(m,
+                            "h5perf: %s: cannot be combined with %s (the workload file "
+                            "declares the run)",
+                            c->spelled[id], c->spelled[OPT_ADVISE]);
+    return 0;
+}
+
+/* Rank 0: the search's candidates of every choice, one line. */
+static void advise_print_search(const struct workload *w)
+{
+    const struct workload_search *s = &w->search;
+    char text[64];
+    printf("search:");
+    for (int d = 0; d < WORKLOAD_DIM_COUNT; d++) {
+        printf(" %s", workload_search_key((enum workload_dim)d));
+        for (int i = 0; i < s->dim[d].n; i++) {
+            workload_value_text((enum workload_dim)d, s->dim[d].v[i], text, sizeof text);
+            printf("%s%s", i ? "," : " ", text);
+        }
+        printf(";");
+    }
+    printf(" mpiio_components");
+    for (int i = 0; i < s->ncomponents; i++)
+        printf("%s%s", i ? "," : " ", s->components[i]);
+    printf("%s;", s->ncomponents ? "" : " every one the MPI library has");
+    printf(" hints");
+    for (int h = 0; h < s->nhints; h++) {
+        printf(" %s=", s->hints[h].key);
+        for (int i = 0; i < s->hints[h].n; i++)
+            printf("%s%s", i ? "," : "", s->hints[h].values[i]);
+        printf(",unset");
+    }
+    printf("\n");
+}
+
+/* The candidates of every set, counted into counts[] (every process finds
+ * the same). Returns 0, or -1 with m. */
+static int advise_count(const struct workload *w, int world_size, int *counts, struct cli_msg *m)
+{
+    for (int i = 0; i < w->nsets; i++)
+        if (workload_candidates(w, i, world_size, WORKLOAD_MAX_CANDIDATES, NULL, &counts[i], m) < 0)
+            return -1;
+    return 0;
+}
+
+/* Rank 0: what the advisor would race. */
+static int advise_print(const struct workload *w, const struct workload_config *cfgs,
+                        const int *counts)
+{
+    char line[2 * WORKLOAD_TEXT_MAX];
+    printf("workload '%s'%s%s%s: %d process%s, %d data set%s\n", w->path, w->name ? " (" : "",
+           w->name ? w->name : "", w->name ? ")" : "", cfgs[0].nprocs,
+           cfgs[0].nprocs == 1 ? "" : "es", w->nsets, w->nsets == 1 ? "" : "s");
+    for (int i = 0; i < w->nsets; i++) {
+        workload_config_text(&cfgs[i], line, sizeof line);
+        printf("baseline of %s '%s': %s\n", w->sets[i].key, w->sets[i].name, line);
+        printf("candidates of %s '%s': %d\n", w->sets[i].key, w->sets[i].name, counts[i]);
+    }
+    advise_print_search(w);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "h5perf: cannot write to standard output: %s\n",
+                strerror(errno ? errno : EIO));
+        return EXIT_RUN_FAILED;
+    }
+    return EXIT_OK;
+}
+
+/* Is candidate c measurable in this launch: its MPI-IO component the one
+ * MPI_Init chose (OMPI_MCA_io, or the default when it names none)? */
+static bool advise_this_launch(const struct workload_config *c)
+{
+    const char *now = getenv("OMPI_MCA_io");
+    return !c->mpiio_component[0] || (now && strcmp(now, c->mpiio_component) == 0);
+}
+
+/* *dst = *src, its words' pointers into its own words. */
+static void advise_copy(struct workload_config *dst, const struct workload_config *src)
+{
+    if (dst == src)
+        return;
+    *dst = *src;
+    for (int j = 0; j < dst->argc; j++)
+        dst->argv[j] = dst->words + (src->argv[j] - src->words);
+}
+
+/* Collective: set number i's candidates after its baseline into c (room
+ * for count + 1), those of another MPI-IO component left out; their
+ * number, or -1. */
+static int advise_collect(const struct run *s, const struct workload *w, int i, int count,
+                          const struct workload_config *base, struct workload_config *c)
+{
+    struct cli_msg m = {""};
+    int n = 0;
+    char a[WORKLOAD_TEXT_MAX], b[WORKLOAD_TEXT_MAX];
+    advise_copy(&c[0], base);
+    if (workload_candidates(w, i, s->world_size, count, c + 1, &n, &m) < 0)
+        return -1;
+    workload_config_text(base, a, sizeof a);
+    int kept = 1, other = 0;
+    for (int k = 1; k <= n; k++) {
+        workload_config_text(&c[k], b, sizeof b);
+        if (!advise_this_launch(&c[k]))
+            other++;
+        else if (strcmp(a, b) != 0)
+            advise_copy(&c[kept++], &c[k]);
+    }
+    if (other && s->world_rank == 0)
+        printf("%s: %d candidate%s of another MPI-IO component left out: each needs its own "
+               "launch with OMPI_MCA_io set (docs/advisor.md)\n",
+               w->sets[i].key, other, other == 1 ? "" : "s");
+    return kept;
+}
+
+/* Collective: every set raced within its share of the budget, each
+ * answer printed by process 0. Returns the exit status. */
+static int advise_search(const struct run *s, const struct backend_ops *const ops[API_COUNT],
+                         const struct workload *w, const struct workload_config *cfgs,
+                         const int *counts)
+{
+    const char *io = getenv("OMPI_MCA_io");
+    if (s->world_rank == 0)
+        printf("MPI-IO component: %s (chosen when MPI started: another is raced by its own "
+               "launch with OMPI_MCA_io set, docs/advisor.md)\n",
+               io ? io : "the MPI library's default");
+    for (int i = 0; i < w->nsets; i++) {
+        struct workload_config *c = calloc((size_t)counts[i] + 1, sizeof *c);
+        int n = c ? advise_collect(s, w, i, counts[i], &cfgs[i], c) : -1;
+        struct advise_answer a;
+        if (n < 0 || advise_race(s, ops, w, i, c, n, s->cfg.budget / w->nsets, &a) < 0) {
+            free(c);
+            if (s->world_rank == 0)
+                fprintf(stderr, "h5perf: --advise: out of memory for the candidates of %s\n",
+                        w->sets[i].key);
+            return EXIT_RUN_FAILED;
+        }
+        if (s->world_rank == 0) {
+            advise_print_answer(w, i, c, &a, s->cfg.budget / w->nsets);
+            fflush(stdout);
+        }
+        advise_answer_release(&a);
+        free(c);
+    }
+    return EXIT_OK;
+}
+
+int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUNT])
+{
+    struct cli_msg m = {""};
+    char *text = NULL;
+    size_t len = 0;
+    struct workload w;
+    struct workload_config *cfgs = NULL;
+    int *counts = NULL;
+    bool parsed = false;
+    bool ok = advise_alone(&s->cfg, &m) == 0 && advise_share(s, &text, &len, &m);
+    if (ok)
+        ok = parsed = workload_parse(s->cfg.advise, text, len, &w, &m) == 0;
+    if (ok) {
+        cfgs = calloc((size_t)w.nsets, sizeof *cfgs);
+        counts = calloc((size_t)w.nsets, sizeof *counts);
+        ok = cfgs && counts
+                 ? workload_baseline_configs(&w, s->world_size, cfgs, &m) == 0 &&
+                       advise_count(&w, s->world_size, counts, &m) == 0
+                 : cli_fail(&m, "h5perf: --advise '%s': out of memory", s->cfg.advise) == 0;
+    }
+    /* Every process parsed the same bytes: process 0's line is theirs. */
+    ok = agree_all(MPI_COMM_WORLD, ok);
+    int status = EXIT_USAGE;
+    if (!ok && s->world_rank == 0)
+        fprintf(stderr, "%s\n", m.line[0] ? m.line : "h5perf: --advise: failed on a process");
+    if (ok)
+        status = s->world_rank == 0 ? advise_print(&w, cfgs, counts) : EXIT_OK;
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (status == EXIT_OK && s->cfg.budget > 0)
+        status = advise_search(s, ops, &w, cfgs, counts);
+    else if (status == EXIT_OK && s->world_rank == 0)
+        fprintf(stderr, "h5perf: --advise: nothing was measured: give --budget SECONDS to race "
+                        "the candidates\n");
+    if (parsed)
+        workload_release(&w);
+    free(cfgs);
+    free(counts);
+    free(text);
+    return status;
+}

@@ -1,0 +1,186 @@
+/* advise_print.h: the answer of one data set's race on standard output
+ * (process 0): the ranked table, the recommendation in words and as
+ * settings, what not to do, or that no candidate beats the baseline
+ * (docs/advisor.md, "The answer"). Formats only. */
+#include "engine/advise_print.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report/confidence.h"
+
+/* Rows of the table besides the baseline and the worst. */
+#define ADVISE_ROWS 10
+
+/* The value of option opt in c's words, or NULL; "" for a flag. */
+static const char *advise_word(const struct workload_config *c, const char *opt)
+{
+    for (int i = 0; i < c->argc; i++)
+        if (strcmp(c->argv[i], opt) == 0)
+            return strcmp(opt, "-C") == 0 || i + 1 >= c->argc ? "" : c->argv[i + 1];
+    return NULL;
+}
+
+/* The candidate's choices: its words from -A on, and its hints. */
+static void advise_choices(const struct workload_config *c, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    bool on = false;
+    for (int i = 0; i < c->argc && at < len; i++) {
+        on |= strcmp(c->argv[i], "-A") == 0;
+        if (on && strcmp(c->argv[i], "-w") != 0)
+            at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " " : "", c->argv[i]);
+    }
+    if (c->mpi_info[0] && at < len)
+        snprintf(buf + at, len - at, " [%s]", c->mpi_info);
+}
+
+static void advise_interval(const double *v, int n, char *buf, size_t len)
+{
+    double sorted[RACE_MAX_SAMPLES];
+    struct median_interval ci;
+    if (n == 0) {
+        snprintf(buf, len, "%27s", "-");
+        return;
+    }
+    memcpy(sorted, v, (size_t)n * sizeof *sorted);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+            double t = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = t;
+        }
+    double med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    confidence_median(sorted, n, CONFIDENCE_LEVEL, &ci);
+    if (ci.known)
+        snprintf(buf, len, "%9.1f [%7.1f, %7.1f]", med, ci.low, ci.high);
+    else
+        snprintf(buf, len, "%9.1f %17s", med, "[n<6]");
+}
+
+static const char *advise_state(const struct advise_answer *a, int i)
+{
+    static const char *const names[] = {"in race", "worse", "halved", "failed", "unmeasured"};
+    if (i == a->chosen)
+        return "verified";
+    return names[a->race.e[i].state];
+}
+
+static void advise_row(const struct advise_answer *a, const struct workload_config *c, int i,
+                       const char *label)
+{
+    char w[64], r[64], ch[WORKLOAD_TEXT_MAX];
+    const struct race *race = &a->race;
+    advise_interval(a->wr[i], a->nw[i], w, sizeof w);
+    advise_interval(a->rd[i], a->reads ? a->nw[i] : 0, r, sizeof r);
+    advise_choices(&c[i], ch, sizeof ch);
+    double base = race->e[race->baseline].median;
+    printf("  %5s %s %s %7.2f  %-3s %-10s %s\n", label, w, r,
+           race->e[i].n && base > 0 ? race->e[i].median / base : 0.0,
+           race->e[i].n && race_tied(race, i, race->rank[0]) ? "=" : "", advise_state(a, i), ch);
+}
+
+static void advise_table(const struct advise_answer *a, const struct workload_config *c)
+{
+    const struct race *r = &a->race;
+    printf("  %5s %-27s %-27s %7s  %-3s %-10s %s\n", "rank", "write MB/s [95% interval]",
+           "read MB/s [95% interval]", "x base", "tie", "state", "candidate");
+    int last = -1;
+    for (int k = 0; k < r->n; k++)
+        if (r->e[r->rank[k]].n > 0)
+            last = k;
+    for (int k = 0; k <= last; k++) {
+        int i = r->rank[k];
+        char label[16];
+        snprintf(label, sizeof label, "%d", k + 1);
+        if (k < ADVISE_ROWS || i == r->baseline || k == last)
+            advise_row(a, c, i, i == r->baseline ? "base" : label);
+        else if (k == ADVISE_ROWS)
+            printf("  %5s\n", "...");
+    }
+}
+
+/* The settings of the recommendation: in words, and as calls. */
+static void advise_settings(const struct workload_config *c)
+{
+    /* Every candidate has -A and --layout (wl_config.c). */
+    const char *api = advise_word(c, "-A"), *layout = advise_word(c, "--layout");
+    api = api ? api : "";
+    layout = layout ? layout : "";
+    const char *coll = advise_word(c, "-C"), *a = advise_word(c, "-a"), *t = advise_word(c, "-T");
+    const char *ad = advise_word(c, "--align-data"), *x = advise_word(c, "--transfer-size");
+    const char *bo = advise_word(c, "--buffer-offset");
+    printf("  in words: %s, layout %s, %s transfers", api, layout,
+           coll ? "collective" : "independent");
+    if (a)
+        printf(", variables aligned to %s%s%s", a, t ? " above " : "", t ? t : "");
+    if (ad)
+        printf(", each variable from a multiple of %s", ad);
+    printf(", %s per call", x ? x : "a process's whole part");
+    if (bo)
+        printf(", buffers %s bytes past a page boundary", bo);
+    printf("\n  hints: %s\n", c->mpi_info[0] ? c->mpi_info : "none (the library's own)");
+    if (strcmp(api, "phdf5") == 0) {
+        printf("  HDF5: H5Pset_fapl_mpio(fapl, comm, info)%s",
+               c->mpi_info[0] ? " with the hints in info" : "");
+        if (coll)
+            printf("; H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE)");
+        if (a)
+            printf("; H5Pset_alignment(fapl, %s, %s)", t ? t : "1", a);
+        if (strcmp(layout, "chunked") == 0)
+            printf("; H5Pset_chunk(dcpl, rank, each process's block)");
+        printf("; H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER)\n");
+    } else if (strcmp(api, "pnetcdf") == 0) {
+        printf("  PnetCDF: %s%s%s\n",
+               coll ? "ncmpi_put_vara_all" : "ncmpi_begin_indep_data, ncmpi_put_vara",
+               a ? "; hint nc_var_align_size=" : "", a ? a : "");
+    } else if (strcmp(api, "mpiio") == 0) {
+        printf("  MPI-IO: %s\n", coll ? "MPI_File_write_at_all, MPI_File_read_at_all"
+                                      : "MPI_File_write_at, MPI_File_read_at");
+    }
+}
+
+void advise_print_answer(const struct workload *w, int set, const struct workload_config *c,
+                         const struct advise_answer *a, double budget)
+{
+    const struct race *r = &a->race;
+    const struct workload_set *s = &w->sets[set];
+    char line[2 * WORKLOAD_TEXT_MAX];
+    int measured = 0;
+    for (int i = 0; i < r->n; i++)
+        measured += r->e[i].n > 0;
+    printf("\n%s '%s': %d candidates, %d measured in %d round%s, %.1f s of the %.1f s budget%s\n",
+           s->key, s->name, r->n, measured, r->rounds, r->rounds == 1 ? "" : "s", a->spent, budget,
+           r->out_of_budget ? " (the budget ended the race)" : "");
+    advise_table(a, c);
+    int best = a->chosen, base = r->baseline, ref = best;
+    if (best < 0) {
+        workload_config_text(&c[base], line, sizeof line);
+        if (a->tried)
+            printf("recommendation: keep the baseline: the %d candidate%s better than it did not "
+                   "verify their data (-D v)\n  command: %s\n",
+                   a->tried, a->tried == 1 ? "" : "s", line);
+        else
+            printf("recommendation: keep the baseline: no candidate is significantly better than "
+                   "the baseline (no 95%% interval lies wholly above its)\n  command: %s\n",
+                   line);
+        ref = base;
+    } else {
+        workload_config_text(&c[best], line, sizeof line);
+        printf("recommendation: %.2f times the baseline's throughput (95%% intervals apart), its "
+               "data verified\n  command: %s\n",
+               r->e[best].median / r->e[base].median, line);
+        advise_settings(&c[best]);
+    }
+    int worst = -1;
+    for (int k = r->n - 1; k >= 0 && worst < 0; k--)
+        if (r->e[r->rank[k]].n > 0 && r->e[r->rank[k]].state != RACE_FAILED)
+            worst = r->rank[k];
+    if (worst >= 0 && worst != ref && r->e[ref].median > 0 && race_better(r, ref, worst)) {
+        char ch[WORKLOAD_TEXT_MAX];
+        advise_choices(&c[worst], ch, sizeof ch);
+        printf("  not: %s: %.2f of the recommendation's throughput\n", ch,
+               r->e[worst].median / r->e[ref].median);
+    }
+}

@@ -1,0 +1,596 @@
+/* The choices of a workload file (docs/advisor.md, "Choices"): one row of
+ * the table below per choice, from which the baseline and search sections
+ * are read, their defaults filled and their values named; and the MPI-IO
+ * hints, whose known keys have typed values. A choice h5perf has no option
+ * for yet takes only its default, refused otherwise with the row's reason.
+ * Pure. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "api/api.h"
+#include "cli/places.h"
+#include "plan/point.h"
+#include "workload/wl_internal.h"
+
+enum wl_kind { WL_WORD, WL_BOOL, WL_SIZE, WL_CHUNK };
+
+/* The word of value v of a WL_WORD choice, NULL past the last. */
+typedef const char *(*wl_word_fn)(int64_t v);
+
+struct wl_dim {
+    const char *baseline_key; /* in baseline: "api" */
+    const char *search_key;   /* in search: "apis" */
+    enum wl_kind kind;
+    wl_word_fn word;       /* WL_WORD; and the search's words of a WL_BOOL */
+    const char *what;      /* WL_WORD: the words allowed, for messages */
+    const char *zero_word; /* WL_SIZE: the word of 0 ("whole"), or NULL */
+    int64_t dflt;          /* the baseline's default */
+    int nsearch;           /* the search's default candidates (WORKLOAD_API: the APIs built) */
+    int64_t search[4];
+    unsigned apis; /* the APIs a value other than dflt applies to, 0: every API */
+    /* Why only dflt can be measured (no option sets it yet), or NULL. */
+    const char *unmeasured;
+};
+
+static const char *wl_api_word(int64_t v)
+{
+    return v >= 0 && v < API_COUNT ? api_desc((enum api_id)v)->key : NULL;
+}
+
+static const char *wl_layout_word(int64_t v)
+{
+    return v >= 0 && v < LAYOUT_COUNT ? layout_name((int)v) : NULL;
+}
+
+static const char *wl_mode_word(int64_t v)
+{
+    return v == 0 ? "independent" : v == 1 ? "collective" : NULL;
+}
+
+static const char *wl_bool_word(int64_t v)
+{
+    return v == 0 ? "false" : v == 1 ? "true" : NULL;
+}
+
+#define WL_KIB        INT64_C(1024)
+#define WL_MIB        (WL_KIB * WL_KIB)
+#define WL_OVER_MPIIO (API_BIT(API_MPIIO) | API_BIT(API_PHDF5) | API_BIT(API_PNETCDF))
+#define WL_NO_OPTION  "h5perf has no option for it yet: leave it out"
+
+static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
+    [WORKLOAD_API] = {"api", "apis", WL_WORD, wl_api_word, "posix, mpiio, phdf5 or pnetcdf",
+                      .dflt = API_PHDF5},
+    [WORKLOAD_LAYOUT] = {"layout",
+                         "layouts",
+                         WL_WORD,
+                         wl_layout_word,
+                         "shared, chunked or fpp",
+                         .dflt = LAYOUT_SHARED,
+                         3,
+                         {LAYOUT_SHARED, LAYOUT_CHUNKED, LAYOUT_FPP}},
+    [WORKLOAD_COLLECTIVE] = {"collective",
+                             "io_modes",
+                             WL_BOOL,
+                             wl_mode_word,
+                             "independent or collective",
+                             .dflt = 0,
+                             2,
+                             {0, 1},
+                             .apis = WL_OVER_MPIIO},
+    [WORKLOAD_ALIGNMENT] = {"alignment",
+                            "alignments",
+                            WL_SIZE,
+                            .dflt = 1,
+                            3,
+                            {1, 4 * WL_KIB, WL_MIB},
+                            .apis = API_BIT(API_PHDF5) | API_BIT(API_PNETCDF)},
+    [WORKLOAD_THRESHOLD] =
+        {"threshold", "thresholds", WL_SIZE, .dflt = 1, 1, {1}, .apis = API_BIT(API_PHDF5)},
+    [WORKLOAD_ALIGN_DATA] = {"align_data",
+                             "align_data",
+                             WL_SIZE,
+                             .zero_word = "packed",
+                             .dflt = 0,
+                             3,
+                             {0, 4 * WL_KIB, WL_MIB},
+                             .apis = API_BIT(API_POSIX) | API_BIT(API_MPIIO)},
+    [WORKLOAD_CHUNK] =
+        {"chunk", "chunk_shapes", WL_CHUNK, .dflt = 0, 1, {0}, .apis = API_BIT(API_PHDF5)},
+    [WORKLOAD_TRANSFER_SIZE] = {"transfer_size",
+                                "transfer_sizes",
+                                WL_SIZE,
+                                .zero_word = "whole",
+                                .dflt = 0,
+                                3,
+                                {0, WL_MIB, 16 * WL_MIB}},
+    [WORKLOAD_BUFFER_OFFSET] =
+        {"buffer_offset", "buffer_offsets", WL_SIZE, .zero_word = "0", .dflt = 0, 1, {0}},
+    [WORKLOAD_COLL_METADATA] = {"collective_metadata",
+                                "collective_metadata",
+                                WL_BOOL,
+                                wl_bool_word,
+                                "true or false",
+                                .dflt = 0,
+                                1,
+                                {0},
+                                .apis = API_BIT(API_PHDF5),
+                                .unmeasured = WL_NO_OPTION " or give false"},
+    [WORKLOAD_META_BLOCK_SIZE] = {"metadata_block_size",
+                                  "metadata_block_sizes",
+                                  WL_SIZE,
+                                  .dflt = 2 * WL_KIB,
+                                  1,
+                                  {2 * WL_KIB},
+                                  .apis = API_BIT(API_PHDF5),
+                                  .unmeasured = WL_NO_OPTION " or give 2K (HDF5's default)"},
+};
+
+const char *workload_baseline_key(enum workload_dim d)
+{
+    return wl_dims[d].baseline_key;
+}
+
+const char *workload_search_key(enum workload_dim d)
+{
+    return wl_dims[d].search_key;
+}
+
+unsigned wl_dim_apis(enum workload_dim d)
+{
+    return wl_dims[d].apis;
+}
+
+int64_t wl_dim_default(enum workload_dim d)
+{
+    return wl_dims[d].dflt;
+}
+
+/* "4K", "16M", "1G", or bytes. */
+static void wl_size_text(int64_t v, char *buf, size_t len)
+{
+    static const char units[] = "GMK";
+    for (int u = 0; u < 3; u++) {
+        int64_t unit = INT64_C(1) << (10 * (3 - u));
+        if (v >= unit && v % unit == 0) {
+            snprintf(buf, len, "%lld%c", (long long)(v / unit), units[u]);
+            return;
+        }
+    }
+    snprintf(buf, len, "%lld", (long long)v);
+}
+
+void workload_value_text(enum workload_dim d, int64_t v, char *buf, size_t len)
+{
+    const struct wl_dim *r = &wl_dims[d];
+    const char *w = NULL;
+    if (r->kind == WL_WORD || (r->kind == WL_BOOL && r->word))
+        w = r->word(v);
+    else if (r->kind == WL_CHUNK)
+        w = v == 0 ? "block" : NULL;
+    else if (r->kind == WL_SIZE && v == 0)
+        w = r->zero_word;
+    if (w)
+        snprintf(buf, len, "%s", w);
+    else
+        wl_size_text(v, buf, len);
+}
+
+/* One value of choice d in the baseline (search false) or a search list. */
+static int wl_dim_value(struct wl *c, yaml_node_t *n, enum workload_dim d, bool search,
+                        int64_t *out)
+{
+    const struct wl_dim *r = &wl_dims[d];
+    if (r->kind == WL_WORD || (r->kind == WL_BOOL && search)) {
+        const char *words[8] = {NULL};
+        int count = 0;
+        while (count < 8 && (words[count] = r->word(count)))
+            count++;
+        int i;
+        if (wl_word(c, n, words, count, r->what, &i) < 0)
+            return -1;
+        *out = i;
+    } else if (r->kind == WL_BOOL) {
+        bool b;
+        if (wl_bool(c, n, &b) < 0)
+            return -1;
+        *out = b;
+    } else if (r->kind == WL_CHUNK) {
+        /* A shape is checked against each array's block (workload.c). */
+        const char *s = n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
+        if (strcmp(s, "block") == 0)
+            return *out = 0, 0;
+        if (search)
+            return wl_fail(c, n,
+                           "only block (each process's block, the chunk of h5perf's "
+                           "chunked layout); other shapes are not measured yet");
+        int64_t shape[MODEL_MAX_DIMS];
+        if (wl_shape(c, n, INT64_MAX, shape) < 0)
+            return -1;
+        *out = 0;
+    } else if (wl_size(c, n, r->zero_word, out) < 0) {
+        return -1;
+    }
+    if (d == WORKLOAD_BUFFER_OFFSET && *out >= PLACES_PAGE)
+        return wl_fail(c, n, "from 0 to %d bytes (past a page boundary), got %lld", PLACES_PAGE - 1,
+                       (long long)*out);
+    if (d == WORKLOAD_API && !api_built((enum api_id) * out))
+        return wl_fail(c, n, "this h5perf is built without %s (%s)", r->word(*out),
+                       api_desc((enum api_id) * out)->build_hint);
+    if (r->unmeasured && *out != r->dflt)
+        return wl_fail(c, n, "%s", r->unmeasured);
+    return 0;
+}
+
+/* baseline: KEY: VALUE of a choice (c->id). */
+static int wl_base_dim(struct wl *c, yaml_node_t *v, void *arg)
+{
+    struct workload *w = arg;
+    enum workload_dim d = (enum workload_dim)c->id;
+    w->baseline_line[d] = wl_line(v);
+    return wl_dim_value(c, v, d, false, &w->baseline.v[d]);
+}
+
+/* A word of an MPI-IO component: letters, digits, '_'. */
+static int wl_component_word(struct wl *c, yaml_node_t *v, const char **out)
+{
+    const char *what = "the name of an MPI-IO component, e.g. ompio or romio321";
+    const char *s = wl_scalar(c, v, what);
+    if (!s)
+        return -1;
+    size_t len = strlen(s);
+    if (len == 0 || len > 63 || strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
+        return wl_expected(c, v, what);
+    return (*out = wl_strdup(c, v, s)) ? 0 : -1;
+}
+
+static int wl_base_component(struct wl *c, yaml_node_t *v, void *arg)
+{
+    struct workload *w = arg;
+    w->baseline_component_line = wl_line(v);
+    return wl_component_word(c, v, &w->baseline.mpiio_component);
+}
+
+/* ---- MPI-IO hints ---- */
+
+enum wl_hint_kind { WL_HINT_TEXT = 0, WL_HINT_SIZE, WL_HINT_COUNT, WL_HINT_SWITCH };
+
+/* Hints whose values h5perf knows (docs/advisor.md, "Hints"); any other
+ * key is passed as written. */
+static const struct {
+    const char *key;
+    enum wl_hint_kind kind;
+} wl_known_hints[] = {
+    {"cb_buffer_size", WL_HINT_SIZE},       {"cb_nodes", WL_HINT_COUNT},
+    {"romio_cb_write", WL_HINT_SWITCH},     {"romio_cb_read", WL_HINT_SWITCH},
+    {"romio_ds_write", WL_HINT_SWITCH},     {"romio_ds_read", WL_HINT_SWITCH},
+    {"striping_factor", WL_HINT_COUNT},     {"striping_unit", WL_HINT_SIZE},
+    {"nc_header_align_size", WL_HINT_SIZE},
+};
+
+static enum wl_hint_kind wl_hint_kind_of(const char *key)
+{
+    for (size_t i = 0; i < sizeof wl_known_hints / sizeof wl_known_hints[0]; i++)
+        if (strcmp(wl_known_hints[i].key, key) == 0)
+            return wl_known_hints[i].kind;
+    return WL_HINT_TEXT;
+}
+
+/* A hint's key (c->key ends with it): letters, digits, '_'. */
+static int wl_hint_key(struct wl *c, yaml_node_t *k, const char *key)
+{
+    size_t len = strlen(key);
+    if (len == 0 || len > WORKLOAD_HINT_KEY_MAX ||
+        strspn(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != len)
+        return wl_fail(c, k, "a hint's name is 1 to %d letters, digits or '_'",
+                       WORKLOAD_HINT_KEY_MAX);
+    if (strcmp(key, "nc_var_align_size") == 0)
+        return wl_fail(c, k, "PnetCDF's variable alignment is alignment (h5perf's -a)");
+    return 0;
+}
+
+/* A value of hint key, as HDF5_MPI_INFO passes it (sizes in bytes). */
+static int wl_hint_value(struct wl *c, yaml_node_t *v, const char *key, const char **out)
+{
+    static const char *const switches[] = {"enable", "disable", "automatic"};
+    char buf[32];
+    const char *text = NULL;
+    int64_t n;
+    int i;
+    switch (wl_hint_kind_of(key)) {
+    case WL_HINT_SIZE:
+        if (wl_size(c, v, NULL, &n) < 0)
+            return -1;
+        snprintf(buf, sizeof buf, "%lld", (long long)n);
+        text = buf;
+        break;
+    case WL_HINT_COUNT:
+        if (wl_whole(c, v, 1, INT32_MAX, &n) < 0)
+            return -1;
+        snprintf(buf, sizeof buf, "%lld", (long long)n);
+        text = buf;
+        break;
+    case WL_HINT_SWITCH:
+        if (wl_word(c, v, switches, 3, "enable, disable or automatic", &i) < 0)
+            return -1;
+        text = switches[i];
+        break;
+    default:
+        text = wl_scalar(c, v, "a hint's value");
+        if (!text)
+            return -1;
+        size_t len = strlen(text);
+        if (len == 0 || len > WORKLOAD_HINT_VAL_MAX || strpbrk(text, ";=") ||
+            isspace((unsigned char)text[0]) || isspace((unsigned char)text[len - 1]))
+            return wl_fail(c, v,
+                           "a hint's value is 1 to %d characters, without ';', '=' or blanks "
+                           "around it",
+                           WORKLOAD_HINT_VAL_MAX);
+    }
+    return (*out = wl_strdup(c, v, text)) ? 0 : -1;
+}
+
+/* The key scalar of pair p, or NULL with msg. */
+static const char *wl_pair_key(struct wl *c, yaml_node_pair_t *p, yaml_node_t **k)
+{
+    *k = wl_node(c, p->key);
+    if (!*k || (*k)->type != YAML_SCALAR_NODE) {
+        wl_fail(c, *k, "a hint's name must be a word");
+        return NULL;
+    }
+    return (const char *)(*k)->data.scalar.value;
+}
+
+/* The hints of n (a mapping), each with one value (baseline) or a list
+ * (search: call each with its key, its node and its index). */
+static int wl_hints_walk(struct wl *c, yaml_node_t *n,
+                         int (*each)(struct wl *c, yaml_node_t *k, const char *key, yaml_node_t *v,
+                                     void *arg),
+                         void *arg)
+{
+    if (n->type != YAML_MAPPING_NODE)
+        return wl_expected(c, n, "a mapping of hint names to values");
+    int count = (int)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+    if (count > WORKLOAD_MAX_HINTS)
+        return wl_fail(c, n, "at most %d hints, got %d", WORKLOAD_MAX_HINTS, count);
+    for (int i = 0; i < count; i++) {
+        yaml_node_pair_t *p = n->data.mapping.pairs.start + i;
+        yaml_node_t *k, *v = wl_node(c, p->value);
+        const char *key = wl_pair_key(c, p, &k);
+        if (!key || !v)
+            return -1;
+        for (int j = 0; j < i; j++) {
+            yaml_node_t *kj = wl_node(c, n->data.mapping.pairs.start[j].key);
+            if (strcmp((const char *)kj->data.scalar.value, key) == 0)
+                return wl_fail(c, k, "hint '%s' given twice", key);
+        }
+        size_t at = wl_push(c, key);
+        if (wl_hint_key(c, k, key) < 0 || each(c, k, key, v, arg) < 0)
+            return -1;
+        wl_pop(c, at);
+    }
+    return 0;
+}
+
+static int wl_base_hint(struct wl *c, yaml_node_t *k, const char *key, yaml_node_t *v, void *arg)
+{
+    struct workload_choice *b = arg;
+    struct workload_hint *h = &b->hints[b->nhints];
+    if (wl_hint_value(c, v, key, &h->value) < 0 || !(h->key = wl_strdup(c, k, key)))
+        return -1;
+    b->nhints++;
+    return 0;
+}
+
+static int wl_base_hints(struct wl *c, yaml_node_t *v, void *arg)
+{
+    struct workload *w = arg;
+    w->baseline_hints_line = wl_line(v);
+    return wl_hints_walk(c, v, wl_base_hint, &w->baseline);
+}
+
+int wl_baseline(struct wl *c, yaml_node_t *v, void *arg)
+{
+    struct wl_key keys[WORKLOAD_DIM_COUNT + 2];
+    for (int d = 0; d < WORKLOAD_DIM_COUNT; d++)
+        keys[d] = (struct wl_key){wl_dims[d].baseline_key, wl_base_dim, d};
+    keys[WORKLOAD_DIM_COUNT] = (struct wl_key){"mpiio_component", wl_base_component, 0};
+    keys[WORKLOAD_DIM_COUNT + 1] = (struct wl_key){"hints", wl_base_hints, 0};
+    return wl_mapping(c, v, keys, WORKLOAD_DIM_COUNT + 2, arg);
+}
+
+/* ---- the search ---- */
+
+/* The default hint dimensions (docs/advisor.md, "Hints"). */
+static const struct {
+    const char *key;
+    const char *values[2];
+} wl_default_hints[] = {
+    {"romio_cb_write", {"enable", "disable"}},
+    {"romio_cb_read", {"enable", "disable"}},
+};
+
+void wl_choices_defaults(struct workload *w)
+{
+    struct workload_search *s = &w->search;
+    for (int d = 0; d < WORKLOAD_DIM_COUNT; d++) {
+        w->baseline.v[d] = wl_dims[d].dflt;
+        s->dim[d].n = wl_dims[d].nsearch;
+        memcpy(s->dim[d].v, wl_dims[d].search, sizeof wl_dims[d].search);
+    }
+    s->dim[WORKLOAD_API].n = 0;
+    for (int a = 0; a < API_COUNT; a++)
+        if (api_built((enum api_id)a))
+            s->dim[WORKLOAD_API].v[s->dim[WORKLOAD_API].n++] = a;
+    s->nhints = (int)(sizeof wl_default_hints / sizeof wl_default_hints[0]);
+    for (int h = 0; h < s->nhints; h++) {
+        s->hints[h].key = wl_default_hints[h].key;
+        s->hints[h].n = 2;
+        s->hints[h].values[0] = wl_default_hints[h].values[0];
+        s->hints[h].values[1] = wl_default_hints[h].values[1];
+    }
+}
+
+static int wl_find(const struct workload_values *l, int64_t v)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->v[i] == v)
+            return i;
+    return -1;
+}
+
+struct wl_edit {
+    enum workload_dim d;
+    struct workload_values *l;
+    bool remove;
+};
+
+/* An item of a search list: added (or removed) once. */
+static int wl_search_item(struct wl *c, yaml_node_t *n, int i, void *arg)
+{
+    (void)i;
+    struct wl_edit *e = arg;
+    int64_t v;
+    char text[64];
+    if (wl_dim_value(c, n, e->d, true, &v) < 0)
+        return -1;
+    int at = wl_find(e->l, v);
+    workload_value_text(e->d, v, text, sizeof text);
+    if (e->remove) {
+        if (at < 0)
+            return wl_fail(c, n, "removes %s, which is not a candidate", text);
+        e->l->v[at] = e->l->v[--e->l->n];
+        return 0;
+    }
+    if (at >= 0)
+        return wl_fail(c, n, "lists %s twice", text);
+    if (e->l->n == WORKLOAD_MAX_VALUES)
+        return wl_fail(c, n, "at most %d candidates", WORKLOAD_MAX_VALUES);
+    e->l->v[e->l->n++] = v;
+    return 0;
+}
+
+/* A list of items (or one scalar) into e. */
+static int wl_search_items(struct wl *c, yaml_node_t *n, struct wl_edit *e)
+{
+    if (n->type == YAML_SCALAR_NODE)
+        return wl_search_item(c, n, 0, e);
+    return wl_list(c, n, WORKLOAD_MAX_VALUES, "a list of candidates", wl_search_item, e);
+}
+
+static int wl_search_add(struct wl *c, yaml_node_t *v, void *arg)
+{
+    struct wl_edit *e = arg;
+    e->remove = false;
+    return wl_search_items(c, v, e);
+}
+
+static int wl_search_remove(struct wl *c, yaml_node_t *v, void *arg)
+{
+    struct wl_edit *e = arg;
+    e->remove = true;
+    return wl_search_items(c, v, e);
+}
+
+/* search: KEY: [candidates] (replaces the defaults) or {add: [...],
+ * remove: [...]} (edits them). */
+static int wl_search_dim(struct wl *c, yaml_node_t *v, void *arg)
+{
+    static const struct wl_key edits[] = {{"add", wl_search_add, 0},
+                                          {"remove", wl_search_remove, 0}};
+    struct workload *w = arg;
+    struct wl_edit e = {(enum workload_dim)c->id, &w->search.dim[c->id], false};
+    if (v->type == YAML_MAPPING_NODE) {
+        if (wl_mapping(c, v, edits, 2, &e) < 0)
+            return -1;
+    } else {
+        e.l->n = 0;
+        if (wl_search_items(c, v, &e) < 0)
+            return -1;
+    }
+    if (e.l->n == 0)
+        return wl_fail(c, v, "leaves no candidate");
+    return 0;
+}
+
+static int wl_search_component(struct wl *c, yaml_node_t *n, int i, void *arg)
+{
+    struct workload_search *s = arg;
+    if (wl_component_word(c, n, &s->components[i]) < 0)
+        return -1;
+    for (int k = 0; k < i; k++)
+        if (strcmp(s->components[k], s->components[i]) == 0)
+            return wl_fail(c, n, "lists %s twice", s->components[i]);
+    s->ncomponents = i + 1;
+    return 0;
+}
+
+static int wl_search_components(struct wl *c, yaml_node_t *v, void *arg)
+{
+    struct workload *w = arg;
+    if (v->type == YAML_SCALAR_NODE)
+        return wl_search_component(c, v, 0, &w->search);
+    if (wl_items(v) == 0)
+        return wl_fail(c, v,
+                       "leaves no candidate (leave it out for every component the MPI "
+                       "library has)");
+    return wl_list(c, v, WORKLOAD_MAX_VALUES, "a list of MPI-IO components", wl_search_component,
+                   &w->search);
+}
+
+static int wl_search_hint_value(struct wl *c, yaml_node_t *n, int i, void *arg)
+{
+    struct workload_hint_values *h = arg;
+    if (wl_hint_value(c, n, h->key, &h->values[i]) < 0)
+        return -1;
+    for (int k = 0; k < i; k++)
+        if (strcmp(h->values[k], h->values[i]) == 0)
+            return wl_fail(c, n, "lists %s twice", h->values[i]);
+    h->n = i + 1;
+    return 0;
+}
+
+/* search.hints.KEY: its candidates replace the default ones; [] leaves
+ * the hint unset. */
+static int wl_search_hint(struct wl *c, yaml_node_t *k, const char *key, yaml_node_t *v, void *arg)
+{
+    struct workload_search *s = arg;
+    int h = 0;
+    while (h < s->nhints && strcmp(s->hints[h].key, key) != 0)
+        h++;
+    if (h == s->nhints) {
+        if (s->nhints == WORKLOAD_MAX_HINTS)
+            return wl_fail(c, k, "at most %d hints", WORKLOAD_MAX_HINTS);
+        if (!(s->hints[h].key = wl_strdup(c, k, key)))
+            return -1;
+        s->nhints++;
+    }
+    struct workload_hint_values *hv = &s->hints[h];
+    hv->n = 0;
+    if (v->type == YAML_SCALAR_NODE)
+        return wl_search_hint_value(c, v, 0, hv);
+    if (wl_list(c, v, WORKLOAD_MAX_VALUES, "a list of values", wl_search_hint_value, hv) < 0)
+        return -1;
+    if (hv->n == 0) /* removed */
+        *hv = s->hints[--s->nhints];
+    return 0;
+}
+
+static int wl_search_hints(struct wl *c, yaml_node_t *v, void *arg)
+{
+    struct workload *w = arg;
+    return wl_hints_walk(c, v, wl_search_hint, &w->search);
+}
+
+int wl_search(struct wl *c, yaml_node_t *v, void *arg)
+{
+    struct wl_key keys[WORKLOAD_DIM_COUNT + 2];
+    int n = 0;
+    for (int d = 0; d < WORKLOAD_DIM_COUNT; d++)
+        keys[n++] = (struct wl_key){wl_dims[d].search_key, wl_search_dim, d};
+    keys[n++] = (struct wl_key){"mpiio_components", wl_search_components, 0};
+    keys[n++] = (struct wl_key){"hints", wl_search_hints, 0};
+    return wl_mapping(c, v, keys, n, arg);
+}

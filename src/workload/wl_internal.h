@@ -1,0 +1,35 @@
+/* What the files of src/workload share: the readers of the file's sections
+ * (wl_sets.c, wl_choices.c) and the table of choices. Internal. Pure. */
+#ifndef H5PERF_WL_INTERNAL_H
+#define H5PERF_WL_INTERNAL_H
+
+#include "workload/wl_read.h"
+
+/* The next set of the workload, entry i of section ("arrays"), its key
+ * and line filled; NULL with msg when there are WORKLOAD_MAX_SETS. */
+struct workload_set *wl_new_set(struct wl *c, yaml_node_t *e, const char *section, int i);
+
+/* An entry of arrays, of particles (wl_list items). */
+int wl_array(struct wl *c, yaml_node_t *e, int i, void *arg);
+int wl_particles(struct wl *c, yaml_node_t *e, int i, void *arg);
+
+/* The processes of a grid, -1 above 2^31-1. */
+int64_t wl_grid_procs(const int grid[MODEL_MAX_DIMS]);
+
+/* The reason of an option's refusal line "h5perf: SPELLED 'VALUE': REASON":
+ * REASON, or the line without "h5perf: " when it has another form. */
+const char *wl_option_reason(const char *line, const char *spelled, const char *value);
+
+/* The baseline and search sections, and their defaults (wl_choices.c). */
+void wl_choices_defaults(struct workload *w);
+int wl_baseline(struct wl *c, yaml_node_t *v, void *arg);
+int wl_search(struct wl *c, yaml_node_t *v, void *arg);
+
+/* What a choice's non-default value applies to (wl_choices.c): the APIs
+ * (API_BIT mask, 0: every one). */
+unsigned wl_dim_apis(enum workload_dim d);
+
+/* The default value of a choice. */
+int64_t wl_dim_default(enum workload_dim d);
+
+#endif
