@@ -17,7 +17,7 @@ import numpy as np
 
 import cdf5
 from common import SUFFIX, Skip, case
-from harness import TempDir, built_apis, expect, expect_eq, listing, run
+from harness import TempDir, built_apis, expect, expect_eq, launcher_is_hydra, listing, run
 from results import validate
 
 
@@ -372,6 +372,13 @@ def madbench_against_madbench2():
         raise Skip("MADbench2 is not built at %s (bench/README.md; or set MADBENCH2)" % mb)
     if not shutil.which("strace"):
         raise Skip("strace is not installed")
+    # The peer runs under the tests' launcher: it must be built with that
+    # MPI library (MPICH's hydra cannot start an Open MPI program).
+    libs = subprocess.run(["ldd", mb], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          check=False).stdout.decode(errors="replace")
+    if ("libmpich" in libs) != launcher_is_hydra():
+        raise Skip("MADbench2 at %s is built with another MPI library than this run's "
+                   "launcher (%s)" % (mb, os.environ.get("MPIEXEC", "mpiexec")))
     for method in ("POSIX", "MPI"):
         for layout in ("shared", "fpp"):
             for args in ((100, 3, 16, 4096, 2, 2), (64, 2, 32, 8, 1, 4)):
