@@ -19,6 +19,12 @@ int app_finish_debug(const struct config *cfg, struct cli_msg *msg);
  * one value of each with --read-only. Returns 0 or -1 with m. */
 int app_finish_places(const struct config *cfg, struct cli_msg *msg);
 
+/* --layout of a pattern that stores shared or fpp only: both by default;
+ * chunked refused with why ("the particles pattern stores shared or fpp
+ * (...)"); --read-only with the shared layout alone. Returns 0 or -1
+ * with m. */
+int app_finish_shared_fpp(struct config *cfg, const char *why, struct cli_msg *msg);
+
 /* --transfer-size: at least one element of elem bytes. Returns 0 or -1
  * with m. */
 int app_finish_transfer(const struct config *cfg, int elem, struct cli_msg *msg);

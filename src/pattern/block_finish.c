@@ -84,6 +84,25 @@ static int block_grid_procs(struct config *cfg, int world_size, struct cli_msg *
     return 0;
 }
 
+int app_finish_shared_fpp(struct config *cfg, const char *why, struct cli_msg *msg)
+{
+    if (!cfg->nlayouts) {
+        cfg->nlayouts = 2;
+        cfg->layouts[0] = LAYOUT_SHARED;
+        cfg->layouts[1] = LAYOUT_FPP;
+    }
+    for (int l = 0; l < cfg->nlayouts; l++)
+        if (cfg->layouts[l] == LAYOUT_CHUNKED)
+            return cli_fail(msg, "h5perf: %s '%s': %s", cfg->spelled[OPT_LAYOUT],
+                            cfg->raw[OPT_LAYOUT], why);
+    if (cfg->read_only && (cfg->nlayouts != 1 || cfg->layouts[0] != LAYOUT_SHARED))
+        return cli_fail(msg,
+                        "h5perf: %s: reads a kept shared file (the fpp layout's files follow "
+                        "the writer's processes); give --layout shared",
+                        cfg->spelled[OPT_READ_ONLY]);
+    return 0;
+}
+
 /* --read-grid reads the shared file back with the same number of processes
  * as the --grid that wrote it. */
 static int block_read_grid(const struct config *cfg, struct cli_msg *msg)

@@ -29,11 +29,6 @@ static void madbench_defaults(struct config *c)
         c->madbench.read_mod = 1;
     if (!c->madbench.write_mod)
         c->madbench.write_mod = 1;
-    if (!c->nlayouts) {
-        c->nlayouts = 2;
-        c->layouts[0] = LAYOUT_SHARED;
-        c->layouts[1] = LAYOUT_FPP;
-    }
 }
 
 /* Every process count the sweep visits (-P halving down to -p; without -p
@@ -68,7 +63,7 @@ static int madbench_procs(struct config *c, int world_size, struct cli_msg *m)
 }
 
 /* The options MADbench2 checks alone, and what its phases cannot be. */
-static int madbench_values(const struct config *c, struct cli_msg *m)
+static int madbench_values(struct config *c, struct cli_msg *m)
 {
     if (c->madbench.gang != 1)
         return cli_fail(m,
@@ -78,17 +73,11 @@ static int madbench_values(const struct config *c, struct cli_msg *m)
     if (c->madbench.fblock % 8 != 0)
         return cli_fail(m, "h5perf: %s '%s': a whole number of doubles: a multiple of 8 bytes",
                         c->spelled[OPT_FILE_BLOCK], c->raw[OPT_FILE_BLOCK]);
-    for (int l = 0; l < c->nlayouts; l++)
-        if (c->layouts[l] == LAYOUT_CHUNKED)
-            return cli_fail(m,
-                            "h5perf: %s '%s': the madbench pattern stores shared or fpp "
-                            "(MADbench2's SHARED and UNIQUE files)",
-                            c->spelled[OPT_LAYOUT], c->raw[OPT_LAYOUT]);
-    if (c->read_only && (c->nlayouts != 1 || c->layouts[0] != LAYOUT_SHARED))
-        return cli_fail(m,
-                        "h5perf: %s: reads a kept shared file (the fpp layout's files follow "
-                        "the writer's processes); give --layout shared",
-                        c->spelled[OPT_READ_ONLY]);
+    if (app_finish_shared_fpp(c,
+                              "the madbench pattern stores shared or fpp (MADbench2's SHARED "
+                              "and UNIQUE files)",
+                              m) < 0)
+        return -1;
     enum opt_id whole[2] = {OPT_STONEWALL, OPT_DURATION};
     for (int i = 0; i < 2; i++)
         if (c->spelled[whole[i]])

@@ -40,27 +40,6 @@ int map_vars_of(const struct config *c, int k)
     return k < c->nvar_counts ? c->var_counts[k] : 0;
 }
 
-static int map_layouts(struct config *cfg, struct cli_msg *msg)
-{
-    if (!cfg->nlayouts) {
-        cfg->nlayouts = 2;
-        cfg->layouts[0] = LAYOUT_SHARED;
-        cfg->layouts[1] = LAYOUT_FPP;
-    }
-    for (int l = 0; l < cfg->nlayouts; l++)
-        if (cfg->layouts[l] == LAYOUT_CHUNKED)
-            return cli_fail(msg,
-                            "h5perf: %s '%s': the map pattern stores shared or fpp (its "
-                            "selections are not blocks, so no chunk fits every process)",
-                            cfg->spelled[OPT_LAYOUT], cfg->raw[OPT_LAYOUT]);
-    if (cfg->read_only && (cfg->nlayouts != 1 || cfg->layouts[0] != LAYOUT_SHARED))
-        return cli_fail(msg,
-                        "h5perf: %s: reads a kept shared file (the fpp layout's files follow "
-                        "the writer's processes); give --layout shared",
-                        cfg->spelled[OPT_READ_ONLY]);
-    return 0;
-}
-
 int map_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg)
 {
     (void)w;
@@ -81,5 +60,8 @@ int map_finish(struct config *cfg, int world_size, struct cli_warnings *w, struc
      * (or -P), checked against the map once it is read. */
     if (!cfg->spelled[OPT_MIN_PROCS])
         cfg->min_procs = cfg->max_procs ? cfg->max_procs : world_size;
-    return map_layouts(cfg, msg);
+    return app_finish_shared_fpp(cfg,
+                                 "the map pattern stores shared or fpp (its selections are "
+                                 "not blocks, so no chunk fits every process)",
+                                 msg);
 }

@@ -37,27 +37,6 @@ static int particles_list_procs(struct config *cfg, int world_size, struct cli_m
     return 0;
 }
 
-static int particles_layouts(struct config *cfg, struct cli_msg *msg)
-{
-    if (!cfg->nlayouts) {
-        cfg->nlayouts = 2;
-        cfg->layouts[0] = LAYOUT_SHARED;
-        cfg->layouts[1] = LAYOUT_FPP;
-    }
-    for (int l = 0; l < cfg->nlayouts; l++)
-        if (cfg->layouts[l] == LAYOUT_CHUNKED)
-            return cli_fail(msg,
-                            "h5perf: %s '%s': the particles pattern stores shared or fpp (its "
-                            "counts differ, so no chunk size fits every process)",
-                            cfg->spelled[OPT_LAYOUT], cfg->raw[OPT_LAYOUT]);
-    if (cfg->read_only && (cfg->nlayouts != 1 || cfg->layouts[0] != LAYOUT_SHARED))
-        return cli_fail(msg,
-                        "h5perf: %s: reads a kept shared file (the fpp layout's files follow "
-                        "the writer's processes); give --layout shared",
-                        cfg->spelled[OPT_READ_ONLY]);
-    return 0;
-}
-
 void particles_data_option(const struct config *cfg, char *buf, size_t len)
 {
     enum opt_id id = cfg->spelled[OPT_DISTRIBUTION] != NULL ? OPT_DISTRIBUTION : OPT_PARTICLES;
@@ -98,5 +77,10 @@ int particles_finish(struct config *cfg, int world_size, struct cli_warnings *w,
     } else if (!cfg->dist.mean) {
         cfg->dist.mean = PARTICLES_DEFAULT_MEAN;
     }
-    return particles_layouts(cfg, msg) < 0 ? -1 : app_finish_places(cfg, msg);
+    return app_finish_shared_fpp(cfg,
+                                 "the particles pattern stores shared or fpp (its counts "
+                                 "differ, so no chunk size fits every process)",
+                                 msg) < 0
+               ? -1
+               : app_finish_places(cfg, msg);
 }
