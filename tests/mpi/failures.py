@@ -106,6 +106,31 @@ def io_error_on_one_process():
 
 
 @case
+def hdf5_close_failure_aborts_with_status_1():
+    """A write that fails inside HDF5's close (EIO on the 7th write of a
+    1-process collective run, faults shim): the file cannot be closed, so
+    the process aborts instead of finalizing, and the job still ends with
+    exit 1 and the file removed. Under MPICH, whose MPI_Abort calls exit(),
+    HDF5's exit handler used to close that file again and die of signal 11."""
+    if "phdf5" not in built_apis():
+        raise Skip("built without parallel HDF5")
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".h5", "H5PERF_FAULT_KIND": "eio",
+               "H5PERF_FAULT_RANK": "0", "H5PERF_FAULT_CALL": "7"}
+        r = run(1, "-A phdf5 -e 4K -B 2K -x 4K -X 4K -p 1 -P 1 -d 2 -i 2 -I -C -D v", env=env)
+        expect_eq(r.rc, 1, "exit status", r)
+        name = data_file(d, 1, "phdf5")
+        errs = r.h5perf_err
+        expect_eq(len(errs), 2, "failure lines", r)
+        expect(re.fullmatch(r"h5perf: rank 0: HDF5 close '%s': .+ \(H5FD__mpio_write\)"
+                            % re.escape(name), errs[0]) is not None, "the failed close", r)
+        expect_eq(errs[1], "h5perf: rank 0: HDF5 could not close a data file after the "
+                  "failure: aborting instead of finalizing", "the abort", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+@case
 def watchdog_aborts_a_hung_run():
     """A process that failed waits --watchdog seconds for the others (one is
     stuck in a write that never returns), then prints its error, removes this
