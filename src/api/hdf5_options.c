@@ -6,6 +6,7 @@
 #include "api/hdf5_options.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -120,7 +121,9 @@ static void hdf5_json_drivers(struct jsonw *w, const struct config *c, const str
 /* A value not given is HDF5's own (or its environment's): null. */
 static void hdf5_json_unset(struct jsonw *w, const struct config *c, const struct opt_row *r)
 {
-    int64_t v = r->id == OPT_HDF5_STRIPE ? c->hdf5_stripe : c->hdf5_ioc_per_node;
+    int64_t v = r->id == OPT_HDF5_STRIPE       ? c->hdf5_stripe
+                : r->id == OPT_HDF5_META_BLOCK ? c->hdf5_meta_block
+                                               : c->hdf5_ioc_per_node;
     jsonw_key(w, r->json_key);
     if (v > 0)
         jsonw_int(w, v);
@@ -161,9 +164,35 @@ static const struct opt_row hdf5_multi_row =
               .apis = API_BIT(API_PHDF5), .json_key = "hdf5_multi_dataset", .json = hdf5_json_multi,
               .json_everywhere = true);
 
+static const struct opt_row hdf5_coll_metadata_row =
+    OPT_FLAG(OPT_HDF5_COLL_METADATA, NULL, "--hdf5.collective-metadata", hdf5_coll_metadata,
+             .help = "collective metadata operations: the processes\n"
+                     "read metadata together and write it in one\n"
+                     "collective call (H5Pset_all_coll_metadata_ops,\n"
+                     "H5Pset_coll_metadata_write)",
+             .dflt = "[independent]", .apis = API_BIT(API_PHDF5),
+             .json_key = "hdf5_collective_metadata", .json_everywhere = true);
+static const struct opt_row hdf5_meta_block_row = OPT_SIZE(
+    OPT_HDF5_META_BLOCK, NULL, "--hdf5.metadata-block-size", hdf5_meta_block,
+    .help = "bytes HDF5 sets aside at a time for small\n"
+            "metadata (H5Pset_meta_block_size)",
+    .dflt = "[HDF5's: 2K]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_metadata_block_size",
+    .json = hdf5_json_unset, .json_everywhere = true);
+
 static const struct opt_row *const hdf5_rows[] = {
-    &hdf5_driver_row, &hdf5_stripe_row, &hdf5_ioc_row, &hdf5_multi_row, NULL,
+    &hdf5_driver_row,        &hdf5_stripe_row,     &hdf5_ioc_row, &hdf5_multi_row,
+    &hdf5_coll_metadata_row, &hdf5_meta_block_row, NULL,
 };
+
+bool hdf5_metadata_text(const struct config *c, char *buf, size_t len)
+{
+    char size[32] = "HDF5's";
+    if (c->hdf5_meta_block > 0)
+        snprintf(size, sizeof size, "%" PRId64 " bytes", c->hdf5_meta_block);
+    snprintf(buf, len, "%s operations, block size %s",
+             c->hdf5_coll_metadata ? "collective" : "independent", size);
+    return c->hdf5_coll_metadata || c->hdf5_meta_block > 0;
+}
 
 /* Each driver asked for (mpio when none), with one call per variable and,
  * with --hdf5.multi-dataset, with one call for all. */

@@ -41,6 +41,9 @@ struct backend_settings {
      * environment's). */
     int64_t hdf5_stripe;
     int hdf5_ioc_per_node;
+    /* --hdf5.collective-metadata; --hdf5.metadata-block-size (0: HDF5's). */
+    bool hdf5_coll_metadata;
+    int64_t hdf5_meta_block;
 };
 
 struct backend_ctx {

@@ -81,6 +81,9 @@ enum opt_id {
     OPT_ADVISE,
     OPT_BUFFER_OFFSET,
     OPT_BUDGET,
+    OPT_HDF5_COLL_METADATA,
+    OPT_HDF5_META_BLOCK,
+    OPT_CHUNK_SHAPE,
     OPT_COUNT
 };
 
@@ -204,6 +207,12 @@ struct config {
     int64_t hdf5_stripe;     /* --hdf5.subfiling-stripe, 0: HDF5's */
     int hdf5_ioc_per_node;   /* --hdf5.ioc-per-node, 0: HDF5's */
     bool hdf5_multi_dataset; /* --hdf5.multi-dataset */
+    bool hdf5_coll_metadata; /* --hdf5.collective-metadata */
+    int64_t hdf5_meta_block; /* --hdf5.metadata-block-size, 0: HDF5's (2K) */
+    /* --chunk-shape (--pattern block, docs/block.md): the chunk of the
+     * chunked layout's HDF5 datasets, in elements, as many dimensions as
+     * --global; zeros: each process's block. */
+    int64_t chunk_shape[MODEL_MAX_DIMS];
     /* The madbench pattern (--pattern madbench; docs/madbench.md):
      * MADbench2's parameters, 0 = default, with --layout. */
     struct {

@@ -128,8 +128,15 @@ static void advise_settings(const struct workload_config *c)
             printf("; H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE)");
         if (a)
             printf("; H5Pset_alignment(fapl, %s, %s)", t ? t : "1", a);
+        const char *cs = advise_word(c, "--chunk-shape");
+        const char *mb = advise_word(c, "--hdf5.metadata-block-size");
+        if (advise_word(c, "--hdf5.collective-metadata"))
+            printf("; H5Pset_all_coll_metadata_ops(fapl, true); H5Pset_coll_metadata_write(fapl, "
+                   "true)");
+        if (mb)
+            printf("; H5Pset_meta_block_size(fapl, %s)", mb);
         if (strcmp(layout, "chunked") == 0)
-            printf("; H5Pset_chunk(dcpl, rank, each process's block)");
+            printf("; H5Pset_chunk(dcpl, rank, %s)", cs ? cs : "each process's block");
         printf("; H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER)\n");
     } else if (strcmp(api, "pnetcdf") == 0) {
         printf("  PnetCDF: %s%s%s\n",

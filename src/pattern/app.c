@@ -145,7 +145,7 @@ static void app_var(const struct plan *p, int v, struct plan_var *out)
     for (int d = 0; d < g->a.ndims; d++) {
         out->dims[d] = g->a.layout == LAYOUT_FPP ? g->box.count[d] : g->a.global[d];
         if (g->a.layout == LAYOUT_CHUNKED)
-            out->chunk[d] = g->a.global[d] / g->a.grid[d];
+            out->chunk[d] = g->a.chunk[0] > 0 ? g->a.chunk[d] : g->a.global[d] / g->a.grid[d];
     }
     out->library_fill = false;
 }

@@ -25,6 +25,9 @@ struct app_params {
     int layout;                     /* enum plan_layout */
     int64_t align;                  /* --align-data: variables and runs at multiples (0: packed) */
     int64_t shift;                  /* --shift: every offset moved by this many bytes */
+    /* The chunked layout's HDF5 chunk in elements (--chunk-shape);
+     * zeros: the process's block. */
+    int64_t chunk[MODEL_MAX_DIMS];
 };
 
 /* One process's part of one phase: its box and where its bytes lie. */

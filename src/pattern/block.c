@@ -27,6 +27,7 @@ void block_params(const struct config *c, const struct run_point *p, bool read,
     for (int d = 0; d < MODEL_MAX_DIMS; d++) {
         out->global[d] = c->global[d];
         out->grid[d] = read && c->read_grid[0] > 0 ? c->read_grid[d] : p->grid[d];
+        out->chunk[d] = c->chunk_shape[d];
     }
 }
 
@@ -135,7 +136,8 @@ static void block_measure(const struct config *c, const struct run_point *p,
     m->nvars = c->nvars;
     m->var_bytes = model_product(c->ndims, c->global) * c->elem;
     if (p->layout == LAYOUT_CHUNKED)
-        m->max_chunk = w->rank_bytes;
+        m->max_chunk = c->chunk_shape[0] > 0 ? model_product(c->ndims, c->chunk_shape) * c->elem
+                                             : w->rank_bytes;
     m->flat_bytes = app_file_end(w, c->nvars);
     for (int d = 0; d < c->ndims; d++)
         m->max_dim = c->global[d] > m->max_dim ? c->global[d] : m->max_dim;
@@ -189,6 +191,12 @@ static void block_header(FILE *out, const struct config *c, int rank, const char
     snprintf(line, sizeof line,
              "Block pattern: array %s of %d-byte elements, %d variable%s, %.2f MB per phase\n",
              dims, c->elem, c->nvars, c->nvars == 1 ? "" : "s", mb);
+    if (c->chunk_shape[0] > 0) {
+        char chunk[96];
+        dims_text(chunk, sizeof chunk, c->ndims, c->chunk_shape);
+        size_t used = strlen(line);
+        snprintf(line + used, sizeof line - used, "HDF5 chunks of the chunked layout: %s\n", chunk);
+    }
     table_header(out, c, hdf5_version, line);
 }
 

@@ -210,6 +210,50 @@ int app_finish_places(const struct config *cfg, struct cli_msg *msg)
     return 0;
 }
 
+/* --chunk-shape shapes the chunks of the chunked layout's HDF5 datasets
+ * (the shared and fpp layouts' are contiguous): as many dimensions as the
+ * array, each within it, a chunk below HDF5's 4 GiB. */
+static int block_chunk_shape(const struct config *cfg, struct cli_msg *msg)
+{
+    const char *opt = cfg->spelled[OPT_CHUNK_SHAPE], *raw = cfg->raw[OPT_CHUNK_SHAPE];
+    if (!opt)
+        return 0;
+    int n = 0;
+    while (n < MODEL_MAX_DIMS && cfg->chunk_shape[n] > 0)
+        n++;
+    if (n != cfg->ndims)
+        return cli_fail(msg, "h5perf: %s '%s': has %d dimension%s, %s '%s' has %d", opt, raw, n,
+                        n == 1 ? "" : "s", cfg->spelled[OPT_GLOBAL], cfg->raw[OPT_GLOBAL],
+                        cfg->ndims);
+    for (int d = 0; d < n; d++)
+        if (cfg->chunk_shape[d] > cfg->global[d])
+            return cli_fail(msg,
+                            "h5perf: %s '%s': dimension %d is %lld elements, beyond the "
+                            "array's %lld (%s '%s'); each is from 1 to the array's",
+                            opt, raw, d + 1, (long long)cfg->chunk_shape[d],
+                            (long long)cfg->global[d], cfg->spelled[OPT_GLOBAL],
+                            cfg->raw[OPT_GLOBAL]);
+    bool chunked = false;
+    for (int l = 0; l < cfg->nlayouts; l++)
+        chunked |= cfg->layouts[l] == LAYOUT_CHUNKED;
+    if (!chunked)
+        return cli_fail(msg,
+                        "h5perf: %s '%s': shapes the chunks of the chunked layout, and %s '%s' "
+                        "does not select it (the shared and fpp layouts' HDF5 datasets are "
+                        "contiguous)",
+                        opt, raw, cfg->spelled[OPT_LAYOUT], cfg->raw[OPT_LAYOUT]);
+    int64_t bytes = cfg->elem;
+    for (int d = 0; d < n; d++)
+        if (__builtin_mul_overflow(bytes, cfg->chunk_shape[d], &bytes))
+            bytes = INT64_MAX;
+    if (bytes > (int64_t)UINT32_MAX)
+        return cli_fail(msg,
+                        "h5perf: %s '%s': a chunk of %lld bytes is above HDF5's limit of %lu "
+                        "bytes per chunk",
+                        opt, raw, (long long)bytes, (unsigned long)UINT32_MAX);
+    return 0;
+}
+
 int block_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg)
 {
     (void)w;
@@ -241,5 +285,5 @@ int block_finish(struct config *cfg, int world_size, struct cli_warnings *w, str
                         "h5perf: %s: reads a kept shared file (the other layouts follow the "
                         "writer's grid); give --layout shared",
                         cfg->spelled[OPT_READ_ONLY]);
-    return app_finish_places(cfg, msg);
+    return block_chunk_shape(cfg, msg) < 0 ? -1 : app_finish_places(cfg, msg);
 }

@@ -1,9 +1,7 @@
 /* The choices of a workload file (docs/advisor.md, "Choices"): one row of
  * the table below per choice, from which the baseline and search sections
  * are read, their defaults filled and their values named; and the MPI-IO
- * hints, whose known keys have typed values. A choice h5perf has no option
- * for yet takes only its default, refused otherwise with the row's reason.
- * Pure. */
+ * hints, whose known keys have typed values. Pure. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +9,7 @@
 #include <strings.h>
 
 #include "api/api.h"
+#include "cli/dims.h"
 #include "cli/places.h"
 #include "plan/point.h"
 #include "workload/wl_internal.h"
@@ -31,8 +30,6 @@ struct wl_dim {
     int nsearch;           /* the search's default candidates (WORKLOAD_API: the APIs built) */
     int64_t search[4];
     unsigned apis; /* the APIs a value other than dflt applies to, 0: every API */
-    /* Why only dflt can be measured (no option sets it yet), or NULL. */
-    const char *unmeasured;
 };
 
 static const char *wl_api_word(int64_t v)
@@ -58,7 +55,6 @@ static const char *wl_bool_word(int64_t v)
 #define WL_KIB        INT64_C(1024)
 #define WL_MIB        (WL_KIB * WL_KIB)
 #define WL_OVER_MPIIO (API_BIT(API_MPIIO) | API_BIT(API_PHDF5) | API_BIT(API_PNETCDF))
-#define WL_NO_OPTION  "h5perf has no option for it yet: leave it out"
 
 static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
     [WORKLOAD_API] = {"api", "apis", WL_WORD, wl_api_word, "posix, mpiio, phdf5 or pnetcdf",
@@ -114,18 +110,16 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                                 wl_bool_word,
                                 "true or false",
                                 .dflt = 0,
-                                1,
-                                {0},
-                                .apis = API_BIT(API_PHDF5),
-                                .unmeasured = WL_NO_OPTION " or give false"},
+                                2,
+                                {0, 1},
+                                .apis = API_BIT(API_PHDF5)},
     [WORKLOAD_META_BLOCK_SIZE] = {"metadata_block_size",
                                   "metadata_block_sizes",
                                   WL_SIZE,
                                   .dflt = 2 * WL_KIB,
                                   1,
                                   {2 * WL_KIB},
-                                  .apis = API_BIT(API_PHDF5),
-                                  .unmeasured = WL_NO_OPTION " or give 2K (HDF5's default)"},
+                                  .apis = API_BIT(API_PHDF5)},
 };
 
 const char *workload_baseline_key(enum workload_dim d)
@@ -168,14 +162,48 @@ void workload_value_text(enum workload_dim d, int64_t v, char *buf, size_t len)
     const char *w = NULL;
     if (r->kind == WL_WORD || (r->kind == WL_BOOL && r->word))
         w = r->word(v);
-    else if (r->kind == WL_CHUNK)
-        w = v == 0 ? "block" : NULL;
+    else if (r->kind == WL_CHUNK && v == 0)
+        w = "block";
     else if (r->kind == WL_SIZE && v == 0)
         w = r->zero_word;
+    int64_t shape[MODEL_MAX_DIMS];
     if (w)
         snprintf(buf, len, "%s", w);
+    else if (r->kind == WL_CHUNK)
+        dims_text(buf, len, workload_chunk_decode(v, shape), shape);
     else
         wl_size_text(v, buf, len);
+}
+
+/* The bits of one extent with n dimensions. */
+static int wl_chunk_bits(int n)
+{
+    return n == 1 ? 60 : n == 2 ? 30 : 20;
+}
+
+int64_t workload_chunk_encode(int ndims, const int64_t *shape)
+{
+    if (ndims < 1 || ndims > MODEL_MAX_DIMS)
+        return -1;
+    int bits = wl_chunk_bits(ndims);
+    int64_t v = (int64_t)ndims << 60;
+    for (int d = 0; d < ndims; d++) {
+        if (shape[d] < 1 || shape[d] >= INT64_C(1) << bits)
+            return -1;
+        v |= shape[d] << (bits * (ndims - 1 - d));
+    }
+    return v;
+}
+
+int workload_chunk_decode(int64_t v, int64_t shape[MODEL_MAX_DIMS])
+{
+    int n = (int)(v >> 60);
+    if (n < 1 || n > MODEL_MAX_DIMS)
+        return 0;
+    int bits = wl_chunk_bits(n);
+    for (int d = 0; d < n; d++)
+        shape[d] = v >> (bits * (n - 1 - d)) & ((INT64_C(1) << bits) - 1);
+    return n;
 }
 
 /* One value of choice d in the baseline (search false) or a search list. */
@@ -198,18 +226,18 @@ static int wl_dim_value(struct wl *c, yaml_node_t *n, enum workload_dim d, bool 
             return -1;
         *out = b;
     } else if (r->kind == WL_CHUNK) {
-        /* A shape is checked against each array's block (workload.c). */
-        const char *s = n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
-        if (strcmp(s, "block") == 0)
+        /* A shape is checked against each array (workload.c, wl_config.c). */
+        const char *t = n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
+        if (strcmp(t, "block") == 0)
             return *out = 0, 0;
-        if (search)
-            return wl_fail(c, n,
-                           "only block (each process's block, the chunk of h5perf's "
-                           "chunked layout); other shapes are not measured yet");
         int64_t shape[MODEL_MAX_DIMS];
-        if (wl_shape(c, n, INT64_MAX, shape) < 0)
+        int nd = wl_shape(c, n, INT64_MAX, shape);
+        if (nd < 0)
             return -1;
-        *out = 0;
+        if ((*out = workload_chunk_encode(nd, shape)) < 0)
+            return wl_fail(c, n,
+                           "a chunk's extents are below 2^60, 2^30 or 2^20 elements with 1, 2 "
+                           "or 3 dimensions");
     } else if (wl_size(c, n, r->zero_word, out) < 0) {
         return -1;
     }
@@ -219,8 +247,6 @@ static int wl_dim_value(struct wl *c, yaml_node_t *n, enum workload_dim d, bool 
     if (d == WORKLOAD_API && !api_built((enum api_id) * out))
         return wl_fail(c, n, "this h5perf is built without %s (%s)", r->word(*out),
                        api_desc((enum api_id) * out)->build_hint);
-    if (r->unmeasured && *out != r->dflt)
-        return wl_fail(c, n, "%s", r->unmeasured);
     return 0;
 }
 

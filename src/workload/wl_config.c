@@ -106,6 +106,44 @@ static int wl_hints_apply(const struct workload_set *s, const struct workload_ch
     return -1;
 }
 
+bool workload_chunk_fits(const struct workload_set *s, int nd, const int64_t *shape, char *why,
+                         size_t len)
+{
+    char text[96];
+    dims_text(text, sizeof text, nd, shape);
+    if (nd != s->ndims) {
+        snprintf(why, len, "chunk shape %s has %d dimension%s, %s has %d", text, nd,
+                 nd == 1 ? "" : "s", s->key, s->ndims);
+        return false;
+    }
+    for (int d = 0; d < nd; d++)
+        if (shape[d] > s->global[d]) {
+            snprintf(why, len, "chunk shape %s is beyond %s's extent %lld in dimension %d", text,
+                     s->key, (long long)s->global[d], d + 1);
+            return false;
+        }
+    return true;
+}
+
+/* A chunk shape (not block) shapes the chunked layout's chunks of a grid
+ * array it fits. */
+static bool wl_chunk_applies(const struct workload_set *s, const struct workload_choice *c,
+                             char *why, size_t len)
+{
+    int64_t shape[MODEL_MAX_DIMS];
+    int nd = workload_chunk_decode(c->v[WORKLOAD_CHUNK], shape);
+    if (nd == 0)
+        return true;
+    if (c->v[WORKLOAD_LAYOUT] != LAYOUT_CHUNKED) {
+        char text[96];
+        dims_text(text, sizeof text, nd, shape);
+        snprintf(why, len, "chunk shape %s is the chunked layout's chunk, and the layout is %s",
+                 text, layout_name((int)c->v[WORKLOAD_LAYOUT]));
+        return false;
+    }
+    return workload_chunk_fits(s, nd, shape, why, len);
+}
+
 static int wl_applies(const struct workload_set *s, const struct workload_choice *c, char *why,
                       size_t len)
 {
@@ -130,6 +168,16 @@ static int wl_applies(const struct workload_set *s, const struct workload_choice
         wl_api_names(apis, names, sizeof names);
         snprintf(why, len, "applies to %s, not %s", names, key);
         return d;
+    }
+    if (!wl_chunk_applies(s, c, why, len))
+        return WORKLOAD_CHUNK;
+    /* A file per process is opened by its process alone (MPI_COMM_SELF):
+     * collective metadata operations have no others to act with. */
+    if (c->v[WORKLOAD_COLL_METADATA] && layout == LAYOUT_FPP) {
+        snprintf(why, len,
+                 "collective metadata acts among the processes of a file, and the layout fpp "
+                 "gives each file one");
+        return WORKLOAD_COLL_METADATA;
     }
     if (c->v[WORKLOAD_ALIGN_DATA] && s->kind == WORKLOAD_MAP) {
         snprintf(why, len, "places the arrays of --pattern block and particles, and %s is a map's",
@@ -245,6 +293,15 @@ static void wl_add_choice(struct wl_words *b, const struct workload_set *s,
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if (c->v[sizes[i].d] != wl_dim_default(sizes[i].d))
             wl_add_size(b, sizes[i].opt, sizes[i].d, c->v[sizes[i].d]);
+    int64_t shape[MODEL_MAX_DIMS];
+    int nd = workload_chunk_decode(c->v[WORKLOAD_CHUNK], shape);
+    if (nd)
+        wl_add_dims(b, "--chunk-shape", nd, shape);
+    if (c->v[WORKLOAD_COLL_METADATA])
+        wl_add(b, "--hdf5.collective-metadata");
+    if (c->v[WORKLOAD_META_BLOCK_SIZE] != wl_dim_default(WORKLOAD_META_BLOCK_SIZE))
+        wl_add_size(b, "--hdf5.metadata-block-size", WORKLOAD_META_BLOCK_SIZE,
+                    c->v[WORKLOAD_META_BLOCK_SIZE]);
     if (s->read_back == WORKLOAD_READ_NONE)
         wl_add(b, "-w");
     size_t at = 0;

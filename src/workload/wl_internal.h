@@ -29,6 +29,12 @@ int wl_search(struct wl *c, yaml_node_t *v, void *arg);
  * (API_BIT mask, 0: every one). */
 unsigned wl_dim_apis(enum workload_dim d);
 
+/* Does the chunk shape of nd dimensions fit grid array s (as many
+ * dimensions, each extent from 1 to the array's)? False with the reason
+ * in why (wl_config.c). */
+bool workload_chunk_fits(const struct workload_set *s, int nd, const int64_t *shape, char *why,
+                         size_t len);
+
 /* The default value of a choice. */
 int64_t wl_dim_default(enum workload_dim d);
 

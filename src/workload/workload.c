@@ -1,7 +1,8 @@
 /* workload_parse() (workload.h): libyaml loads the text into a document
  * (its only parsing), whose nodes are walked section by section (name,
  * processes, arrays, particles, baseline, search), then the checks that
- * involve several sections: process counts, names, the baseline's chunk.
+ * involve several sections: process counts, names, the baseline's chunk
+ * shape.
  * Pure: the text comes in, nothing is read or printed here. */
 #include "workload/workload.h"
 
@@ -136,44 +137,26 @@ static int wl_check_names(struct wl *c, yaml_node_t *root)
     return 0;
 }
 
-/* baseline.chunk: the chunk of h5perf's chunked layout is each process's
- * block, so a shape given must be every grid array's block. */
+/* baseline.chunk: a shape is the chunked layout's (--chunk-shape), so
+ * the baseline's layout must be chunked, and the shape must fit every
+ * grid array: as many dimensions, each extent within the array's. */
 static int wl_check_chunk(struct wl *c, yaml_node_t *root)
 {
     struct workload *w = c->w;
     yaml_node_t *b = wl_get(c, root, "baseline"), *n = b ? wl_get(c, b, "chunk") : NULL;
     int64_t shape[MODEL_MAX_DIMS];
     snprintf(c->key, sizeof c->key, "baseline.chunk");
-    if (!n ||
-        (n->type == YAML_SCALAR_NODE && strcmp((const char *)n->data.scalar.value, "block") == 0))
+    int nd = workload_chunk_decode(w->baseline.v[WORKLOAD_CHUNK], shape);
+    if (!n || nd == 0)
         return 0;
     if (w->baseline.v[WORKLOAD_LAYOUT] != LAYOUT_CHUNKED)
         return wl_fail(c, n, "is the chunked layout's chunk, and the baseline's layout is %s",
                        layout_name((int)w->baseline.v[WORKLOAD_LAYOUT]));
-    int nd = wl_shape(c, n, INT64_MAX, shape);
     for (int i = 0; i < w->nsets; i++) {
-        const struct workload_set *s = &w->sets[i];
-        if (s->kind != WORKLOAD_GRID)
-            continue;
-        if (!s->grid[0])
-            return wl_fail(c, n,
-                           "needs %s's grid to know its block (the chunk of h5perf's "
-                           "chunked layout); give its decomposition.grid",
-                           s->key);
-        bool same = nd == s->ndims;
-        for (int d = 0; same && d < nd; d++)
-            same = shape[d] == s->global[d] / s->grid[d];
-        if (!same) {
-            int64_t block[MODEL_MAX_DIMS];
-            char text[96];
-            for (int d = 0; d < s->ndims; d++)
-                block[d] = s->global[d] / s->grid[d];
-            dims_text(text, sizeof text, s->ndims, block);
-            return wl_fail(c, n,
-                           "h5perf's chunked layout stores each process's block as one chunk "
-                           "(%s of %s); other shapes are not measured yet: give block",
-                           text, s->key);
-        }
+        char why[256];
+        if (w->sets[i].kind == WORKLOAD_GRID &&
+            !workload_chunk_fits(&w->sets[i], nd, shape, why, sizeof why))
+            return wl_fail(c, n, "%s", why);
     }
     return 0;
 }

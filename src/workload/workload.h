@@ -88,13 +88,21 @@ enum workload_dim {
     WORKLOAD_ALIGNMENT,       /* bytes, 1: none; HDF5's and PnetCDF's variables: -a */
     WORKLOAD_THRESHOLD,       /* bytes, HDF5's alignment threshold: -T */
     WORKLOAD_ALIGN_DATA,      /* bytes, 0: packed; POSIX and MPI-IO shared files: --align-data */
-    WORKLOAD_CHUNK,           /* 0: each process's block (the chunked layout's chunk) */
+    WORKLOAD_CHUNK,           /* 0: each process's block, else a shape: --chunk-shape */
     WORKLOAD_TRANSFER_SIZE,   /* bytes per call, 0: a process's whole part: --transfer-size */
     WORKLOAD_BUFFER_OFFSET,   /* bytes past a page boundary of the transfer buffers */
-    WORKLOAD_COLL_METADATA,   /* 0, 1: HDF5's collective metadata operations */
-    WORKLOAD_META_BLOCK_SIZE, /* bytes, HDF5's metadata block size */
+    WORKLOAD_COLL_METADATA,   /* 0, 1: --hdf5.collective-metadata */
+    WORKLOAD_META_BLOCK_SIZE, /* bytes: --hdf5.metadata-block-size */
     WORKLOAD_DIM_COUNT
 };
+
+/* A chunk shape as one value of WORKLOAD_CHUNK: its dimensions in the top
+ * bits and its extents packed below them (each below 2^60, 2^30 or 2^20
+ * elements with 1, 2 or 3 dimensions); 0 is "block", each process's
+ * block. workload_chunk_encode() returns -1 for extents that do not fit;
+ * workload_chunk_decode() returns the dimensions (0 for block). Pure. */
+int64_t workload_chunk_encode(int ndims, const int64_t *shape);
+int workload_chunk_decode(int64_t v, int64_t shape[MODEL_MAX_DIMS]);
 
 /* An MPI-IO hint: key and value as HDF5_MPI_INFO passes them (sizes in
  * bytes). */

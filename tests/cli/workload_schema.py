@@ -37,7 +37,10 @@ REFUSED = [
     (ARRAY + "baseline: {hints: {nc_var_align_size: 4K}}\n", "PnetCDF's alignment as a hint"),
     (ARRAY + "search: {layouts: {drop: [fpp]}}\n", "an edit other than add and remove"),
     (ARRAY + "search: {mpiio_components: [romio-321]}\n", "a component name with '-'"),
-    (ARRAY + "search: {chunk_shapes: [[8]]}\n", "a chunk shape other than block"),
+    (ARRAY + "search: {chunk_shapes: [[8, 0]]}\n", "a chunk shape with an extent of 0"),
+    (ARRAY + "search: {chunk_shapes: [cube]}\n", "a chunk shape that is not one"),
+    (ARRAY + "baseline: {metadata_block_size: 2Q}\n", "a metadata block size with an unknown unit"),
+    (ARRAY + "search: {collective_metadata: [maybe]}\n", "collective metadata neither true nor false"),
 ]
 ACCEPTED = [
     ARRAY,
@@ -48,6 +51,10 @@ ACCEPTED = [
     " hints: {cb_nodes: 2, romio_cb_write: enable, my_hint: abc}}\n",
     ARRAY + "search: {apis: posix, transfer_sizes: {add: [4K], remove: whole},"
     " hints: {romio_cb_write: [], striping_unit: [1M]}, io_modes: [collective]}\n",
+    ARRAY + "baseline: {layout: chunked, chunk: [8], collective_metadata: true,"
+    " metadata_block_size: 64K}\n",
+    ARRAY + "search: {chunk_shapes: [block, [8], 16], collective_metadata: [false, true],"
+    " metadata_block_sizes: {add: [1M]}}\n",
 ]
 
 

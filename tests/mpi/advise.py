@@ -24,6 +24,22 @@ search:
   alignments: [1]
   align_data: [packed]
   transfer_sizes: [whole]
+  collective_metadata: [false]
+  hints: {romio_cb_write: [], romio_cb_read: []}
+"""
+HDF5 = """arrays:
+  - name: field
+    global: [16, 16]
+    decomposition: {grid: [2, 1]}
+    read_back: true
+search:
+  apis: [phdf5]
+  layouts: [shared, chunked, fpp]
+  io_modes: [independent]
+  alignments: [1]
+  transfer_sizes: [whole]
+  chunk_shapes: [block, [3, 16], [32, 16]]
+  metadata_block_sizes: {add: [64K]}
   hints: {romio_cb_write: [], romio_cb_read: []}
 """
 SPENT = re.compile(r"^arrays\[0\] 'field': (\d+) candidates, (\d+) measured in \d+ rounds?, "
@@ -93,6 +109,31 @@ def advise_budget_on_a_synthetic_clock():
         expect(measured < n, "measured %d of %d" % (measured, n), r)
         expect(spent <= budget, "spent %.2f s of the %.2f s budget" % (spent, budget), r)
         expect(any("(the budget ended the race)" in x for x in r.lines), "budget line", r)
+
+
+@case
+def advise_hdf5_choices_on_a_synthetic_clock():
+    """HDF5's choices as candidates, each with its option: collective
+    metadata (not with fpp), the metadata block sizes, and the chunk shapes
+    that fit the array on the chunked layout (32x16 does not): shared 4,
+    chunked 2 shapes x 4, fpp 2 block sizes; all measured and tied. The
+    table shows the ten best, the baseline and the worst."""
+    with TempDir() as d:
+        r = advise(d, HDF5, "5", exe=os.environ["ENGINE_NULL"],
+                   env={"H5PERF_NULL_SECONDS": "0.001"})
+        expect_eq(r.rc, 0, "exit status", r)
+        (n, measured, _, _), rows, _ = answer(r)
+        expect_eq((n, measured), (14, 14), "candidates measured", r)
+        tails = sorted(x.split("   ")[-1].strip() for x in rows)
+        expect("-A phdf5 --layout chunked --chunk-shape 3x16" in tails,
+               "a chunked candidate's options", r)
+        expect("-A phdf5 --layout shared --hdf5.collective-metadata "
+               "--hdf5.metadata-block-size 64K" in tails, "a shared candidate's options", r)
+        expect("-A phdf5 --layout fpp --hdf5.metadata-block-size 64K" in tails,
+               "an fpp candidate's options", r)
+        expect(not any("fpp" in t and "collective-metadata" in t for t in tails),
+               "no fpp candidate with collective metadata", r)
+        expect(not any("32x16" in t for t in tails), "no chunk shape beyond the array", r)
 
 
 @case

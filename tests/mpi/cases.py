@@ -6,7 +6,8 @@ Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
 files, report, failures, faults, results, caches, memory, block, particles, map, madbench,
-iomode, pnetcdf, plots, load, examples, conformance, measuring, hdf5_drivers, file_system,
+iomode, pnetcdf, plots, load, examples, conformance, measuring, hdf5_drivers, hdf5_choices,
+file_system,
 refusals), each registering its cases with common.case; this file only imports them and runs
 one by name.
 """
@@ -37,6 +38,7 @@ import examples  # noqa: E402,F401
 import conformance  # noqa: E402,F401
 import measuring  # noqa: E402,F401
 import hdf5_drivers  # noqa: E402,F401
+import hdf5_choices  # noqa: E402,F401
 import file_system  # noqa: E402,F401
 import madbench  # noqa: E402,F401
 import refusals  # noqa: E402,F401
@@ -53,7 +55,7 @@ MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"
                  "map": ["pattern_map"],
                  "madbench": ["pattern_madbench"],
                  "pnetcdf": ["api_pnetcdf"], "iomode": ["api_phdf5"],
-                 "hdf5_drivers": ["api_phdf5"],
+                 "hdf5_drivers": ["api_phdf5"], "hdf5_choices": ["api_phdf5"],
                  "conformance": ["conformance"]}
 NAME_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "hdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf", "guide": "pattern_guide", "block": "pattern_block",

@@ -7,7 +7,11 @@
  *   H5Dwrite_multi <calls> <datasets>, H5Dread_multi <calls> <datasets>
  *                                    (HDF5 1.14 and newer)
  * so that tests/mpi/hdf5_drivers.py can tell one call per variable from one
- * call for every variable, and the thread level the run asked for. */
+ * call for every variable, and the thread level the run asked for. With
+ * $H5PERF_CALLS_FAPL set, also one line per distinct file access property
+ * list that H5Fcreate and H5Fopen were given, read back through HDF5's own
+ * getters (tests/mpi/hdf5_choices.py):
+ *   fapl <all_coll_metadata_ops 0|1> <coll_metadata_write 0|1> <meta_block_size> */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <hdf5.h>
@@ -22,6 +26,9 @@ static const char *const call_names[CALL_KINDS] = {"H5Dwrite", "H5Dread", "H5Dwr
                                                    "H5Dread_multi"};
 static long calls[CALL_KINDS], dsets[CALL_KINDS];
 static int init_level = -2; /* -1: MPI_Init; else MPI_Init_thread's level */
+#define CALLS_MAX_FAPL 8
+static int nfapl; /* distinct fapl lines seen, in order */
+static char fapl_lines[CALLS_MAX_FAPL][96];
 
 static void *calls_real(const char *name)
 {
@@ -42,6 +49,8 @@ __attribute__((destructor)) static void calls_write(void)
         fprintf(f, "MPI_Init\n");
     else if (init_level >= 0)
         fprintf(f, "MPI_Init_thread %d\n", init_level);
+    for (int k = 0; getenv("H5PERF_CALLS_FAPL") && k < nfapl; k++)
+        fprintf(f, "%s\n", fapl_lines[k]);
     for (int k = 0; k < CALL_KINDS; k++)
         if (calls[k])
             fprintf(f, k >= CALL_WRITE_MULTI ? "%s %ld %ld\n" : "%s %ld\n", call_names[k], calls[k],
@@ -68,6 +77,44 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
                  : required == MPI_THREAD_FUNNELED   ? 1
                                                      : 0;
     return real(argc, argv, required, provided);
+}
+
+/* Records fapl's metadata settings as HDF5 reports them. */
+static void calls_fapl(hid_t fapl)
+{
+    bool ops = false, write = false;
+    hsize_t block = 0;
+    char line[96];
+    if (fapl == H5P_DEFAULT)
+        fapl = H5P_FILE_ACCESS_DEFAULT;
+    if (H5Pget_all_coll_metadata_ops(fapl, &ops) < 0 ||
+        H5Pget_coll_metadata_write(fapl, &write) < 0 || H5Pget_meta_block_size(fapl, &block) < 0)
+        snprintf(line, sizeof line, "fapl unreadable");
+    else
+        snprintf(line, sizeof line, "fapl %d %d %llu", ops, write, (unsigned long long)block);
+    for (int k = 0; k < nfapl; k++)
+        if (strcmp(fapl_lines[k], line) == 0)
+            return;
+    if (nfapl < CALLS_MAX_FAPL)
+        snprintf(fapl_lines[nfapl++], sizeof fapl_lines[0], "%s", line);
+}
+
+hid_t H5Fcreate(const char *name, unsigned flags, hid_t fcpl, hid_t fapl)
+{
+    hid_t (*real)(const char *, unsigned, hid_t, hid_t);
+    void *sym = calls_real("H5Fcreate");
+    memcpy(&real, &sym, sizeof real);
+    calls_fapl(fapl);
+    return real(name, flags, fcpl, fapl);
+}
+
+hid_t H5Fopen(const char *name, unsigned flags, hid_t fapl)
+{
+    hid_t (*real)(const char *, unsigned, hid_t);
+    void *sym = calls_real("H5Fopen");
+    memcpy(&real, &sym, sizeof real);
+    calls_fapl(fapl);
+    return real(name, flags, fapl);
 }
 
 herr_t H5Dwrite(hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space, hid_t dxpl,

@@ -55,7 +55,7 @@ static void test_rows(void)
             rows++;
         }
     }
-    CHECK_I64(rows, 4);
+    CHECK_I64(rows, 6);
     struct config cfg;
     struct cli_msg msg;
     CHECK_I64(finish(A("-A", "posix,mpiio", "--hdf5.driver", "mpio"), &cfg, &msg), -1);
@@ -107,6 +107,30 @@ static void test_parse(void)
         CHECK_I64(rc, -1);
         CHECK_STR(msg.line, want);
     }
+}
+
+/* --hdf5.collective-metadata and --hdf5.metadata-block-size: their
+ * fields, and the reports' header text (hdf5_metadata_text). */
+static void test_metadata(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    char text[96];
+    CHECK_I64(finish(A("--pattern", "block", "--global", "8"), &cfg, &msg), 0);
+    CHECK(!hdf5_metadata_text(&cfg, text, sizeof text));
+    CHECK_STR(text, "independent operations, block size HDF5's");
+    CHECK_I64(finish(A("--hdf5.collective-metadata"), &cfg, &msg), 0);
+    CHECK(cfg.hdf5_coll_metadata && cfg.hdf5_meta_block == 0);
+    CHECK(hdf5_metadata_text(&cfg, text, sizeof text));
+    CHECK_STR(text, "collective operations, block size HDF5's");
+    CHECK_I64(finish(A("-A", "phdf5", "--hdf5.metadata-block-size", "64K"), &cfg, &msg), 0);
+    CHECK(!cfg.hdf5_coll_metadata);
+    CHECK_I64(cfg.hdf5_meta_block, 65536);
+    CHECK(hdf5_metadata_text(&cfg, text, sizeof text));
+    CHECK_STR(text, "independent operations, block size 65536 bytes");
+    CHECK_I64(finish(A("-A", "mpiio", "--hdf5.collective-metadata"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --hdf5.collective-metadata: applies to HDF5 only, but -A 'mpiio' "
+                        "does not select it");
 }
 
 /* HDF5's finish, on configurations set directly (as a build with the
@@ -334,6 +358,7 @@ int main(void)
     test_rows();
     test_parse();
     test_finish();
+    test_metadata();
     test_variants();
     test_session();
     test_table();

@@ -851,6 +851,7 @@ static const char *example_value(const struct opt_row *row)
         {"a list of debug items", "1"},
         {"a list of drivers", "mpio"},
         {"a number or full", "1"},
+        {"a chunk shape", "4"},
     };
     if (!row->value_kind)
         return NULL;

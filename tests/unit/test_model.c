@@ -305,7 +305,7 @@ static void check_ranges(int n, const int64_t *dims)
 /* The refusals of app_check_block(). */
 static void check_refusals(void)
 {
-    struct app_params bp = {4, 2, {8, 8, 0}, {2, 2, 0}, 8, 1, LAYOUT_SHARED, 0, 0};
+    struct app_params bp = {4, 2, {8, 8, 0}, {2, 2, 0}, 8, 1, LAYOUT_SHARED, 0, 0, {0, 0, 0}};
     CHECK(app_check_block(&bp) == PATTERN_OK);
     bp.nprocs = 3;
     CHECK(app_check_block(&bp) == PATTERN_GRID_PROCS);

@@ -114,13 +114,18 @@ static const struct {
     {ARRAY "baseline:\n  layout: shared\n  chunk: [32]",
      "h5perf: workload 'w.yaml', line 4, baseline.chunk: is the chunked layout's chunk, and the "
      "baseline's layout is shared"},
-    {ARRAY "baseline:\n  layout: chunked\n  chunk: [16]",
-     "h5perf: workload 'w.yaml', line 4, baseline.chunk: h5perf's chunked layout stores each "
-     "process's block as one chunk (32 of arrays[0]); other shapes are not measured yet: give "
-     "block"},
-    {ARRAY "baseline:\n  collective_metadata: true",
-     "h5perf: workload 'w.yaml', line 3, baseline.collective_metadata: h5perf has no option for "
-     "it yet: leave it out or give false"},
+    {ARRAY "baseline:\n  layout: chunked\n  chunk: [128]",
+     "h5perf: workload 'w.yaml', line 4, baseline.chunk: chunk shape 128 is beyond arrays[0]'s "
+     "extent 64 in dimension 1"},
+    {ARRAY "baseline:\n  layout: chunked\n  chunk: 8x8",
+     "h5perf: workload 'w.yaml', line 4, baseline.chunk: chunk shape 8x8 has 2 dimensions, "
+     "arrays[0] has 1"},
+    {ARRAY "baseline:\n  layout: chunked\n  chunk: [2000000, 1, 1]",
+     "h5perf: workload 'w.yaml', line 4, baseline.chunk: a chunk's extents are below 2^60, 2^30 "
+     "or 2^20 elements with 1, 2 or 3 dimensions"},
+    {ARRAY "baseline:\n  collective_metadata: maybe",
+     "h5perf: workload 'w.yaml', line 3, baseline.collective_metadata: expected "
+     "true or false, got 'maybe'"},
     {ARRAY "baseline:\n  buffer_offset: 4K",
      "h5perf: workload 'w.yaml', line 3, baseline.buffer_offset: from 0 to 4095 bytes (past a "
      "page boundary), got 4096"},
@@ -148,9 +153,11 @@ static const struct {
     {ARRAY "search:\n  mpiio_components: [romio-321]",
      "h5perf: workload 'w.yaml', line 3, search.mpiio_components[0]: expected the name of an "
      "MPI-IO component, e.g. ompio or romio321, got 'romio-321'"},
-    {ARRAY "search:\n  chunk_shapes: [[8]]",
-     "h5perf: workload 'w.yaml', line 3, search.chunk_shapes[0]: only block (each process's "
-     "block, the chunk of h5perf's chunked layout); other shapes are not measured yet"},
+    {ARRAY "search:\n  chunk_shapes: [block, [8], 8]",
+     "h5perf: workload 'w.yaml', line 3, search.chunk_shapes[2]: lists 8 twice"},
+    {ARRAY "search:\n  metadata_block_sizes: [0]",
+     "h5perf: workload 'w.yaml', line 3, search.metadata_block_sizes[0]: expected a size in "
+     "bytes (digits with an optional K, M or G, e.g. 4K, 16M), got '0'"},
     {ARRAY "search:\n  colours: [red]",
      "h5perf: workload 'w.yaml', line 3, search: unknown key 'colours' (expected apis, layouts, "
      "io_modes, alignments, thresholds, align_data, chunk_shapes, transfer_sizes, "
@@ -312,6 +319,72 @@ static void test_candidates(void)
     workload_release(&w);
 }
 
+/* HDF5's choices: chunk shapes on the chunked layout where they fit the
+ * array, collective metadata and metadata block sizes on HDF5 alone,
+ * each as its option. */
+static void test_hdf5_candidates(void)
+{
+    static const char text[] = "arrays: [{global: [64, 8], decomposition: {grid: [2, 1]}}]\n"
+                               "search:\n"
+                               "  apis: [mpiio, phdf5]\n"
+                               "  layouts: [shared, chunked]\n"
+                               "  io_modes: [independent]\n"
+                               "  alignments: [1]\n"
+                               "  align_data: [packed]\n"
+                               "  transfer_sizes: [whole]\n"
+                               "  chunk_shapes: [block, 16x4, [128, 8], 8]\n"
+                               "  metadata_block_sizes: {add: [64K]}\n";
+    struct workload w;
+    struct cli_msg m = {""};
+    static struct workload_config cfg[32];
+    char line[WORKLOAD_TEXT_MAX];
+    int n = -1;
+    CHECK(workload_parse("w.yaml", text, sizeof text - 1, &w, &m) == 0);
+    CHECK_STR(m.line, "");
+    if (m.line[0])
+        return;
+    /* mpiio: shared, chunked (2); phdf5 shared: 2 metadata modes x 2 block
+     * sizes (4); chunked: block or 16x4 (128x8 and 8 do not fit) x 4 (8). */
+    CHECK_I64(workload_candidates(&w, 0, 2, 32, cfg, &n, &m), 0);
+    CHECK_I64(n, 14);
+    const char *lead = "mpiexec -n 2 h5perf --pattern block --global 64x8 --grid 2x1 "
+                       "--element-size 8 --vars 1 ";
+    static const struct {
+        int i;
+        const char *tail;
+    } want[] = {
+        {0, "-A mpiio --layout shared -w"},
+        {2, "-A phdf5 --layout shared -w"},
+        {3, "-A phdf5 --layout shared --hdf5.metadata-block-size 64K -w"},
+        {4, "-A phdf5 --layout shared --hdf5.collective-metadata -w"},
+        {13, "-A phdf5 --layout chunked --chunk-shape 16x4 --hdf5.collective-metadata "
+             "--hdf5.metadata-block-size 64K -w"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0] && n == 14; i++) {
+        char expect[WORKLOAD_TEXT_MAX];
+        snprintf(expect, sizeof expect, "%s%s", lead, want[i].tail);
+        workload_config_text(&cfg[want[i].i], line, sizeof line);
+        CHECK_STR(line, expect);
+    }
+    /* A shape on another layout, and one beyond the array, say why. */
+    struct workload_choice c = w.baseline;
+    int64_t shape[2] = {16, 4};
+    c.v[WORKLOAD_CHUNK] = workload_chunk_encode(2, shape);
+    CHECK_I64(workload_config(&w, 0, &c, 2, &cfg[0], &m), 1);
+    CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 1, arrays[0]: chunk shape 16x4 is the "
+                      "chunked layout's chunk, and the layout is shared");
+    c = w.baseline;
+    c.v[WORKLOAD_LAYOUT] = LAYOUT_FPP;
+    c.v[WORKLOAD_COLL_METADATA] = 1;
+    CHECK_I64(workload_config(&w, 0, &c, 2, &cfg[0], &m), 1);
+    CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 1, arrays[0]: collective metadata acts "
+                      "among the processes of a file, and the layout fpp gives each file one");
+    int64_t back[3];
+    CHECK_I64(workload_chunk_decode(workload_chunk_encode(2, shape), back), 2);
+    CHECK(back[0] == 16 && back[1] == 4);
+    workload_release(&w);
+}
+
 /* The examples parse, and their baselines are these command lines. */
 static void test_examples(void)
 {
@@ -372,6 +445,7 @@ int main(void)
     test_refusals();
     test_values();
     test_candidates();
+    test_hdf5_candidates();
     test_examples();
     return check_done("test_workload");
 }
