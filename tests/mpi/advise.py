@@ -26,7 +26,8 @@ search:
   transfer_sizes: [whole]
   hints: {romio_cb_write: [], romio_cb_read: []}
 """
-SPENT = re.compile(r"^arrays\[0\] 'field': (\d+) candidates, (\d+) measured in \d+ rounds?, "
+SPENT = re.compile(r"^arrays\[0\] 'field': (\d+) candidates, (\d+) measured"
+                   r"(?: in \d+ rounds?|, the first round unfinished), "
                    r"([0-9.]+) s of the ([0-9.]+) s budget")
 # A row's ratio to the baseline, its tie mark and its state.
 ROW = re.compile(r" \d+\.\d\d  (=| ) +(verified|in race|worse|halved|failed|unmeasured) ")
@@ -93,6 +94,8 @@ def advise_budget_on_a_synthetic_clock():
         expect(measured < n, "measured %d of %d" % (measured, n), r)
         expect(spent <= budget, "spent %.2f s of the %.2f s budget" % (spent, budget), r)
         expect(any("(the budget ended the race)" in x for x in r.lines), "budget line", r)
+        expect(any(", the first round unfinished, " in x for x in r.lines),
+               "the first round said unfinished", r)
 
 
 @case
