@@ -53,7 +53,7 @@ int advise_json_check(const char *opt, const char *path, const char *workload, s
 }
 
 /* The new file beside d->path, with the mode the answer will have: the
- * former file's, or a new file's. Returns 0, or -1 with errno. */
+ * former file's, or a new file's; its descriptor, or -1 with errno. */
 static int advise_json_create(struct advise_json *d)
 {
     struct stat st;
@@ -67,16 +67,14 @@ static int advise_json_create(struct advise_json *d)
     }
     snprintf(d->tmp, sizeof d->tmp, "%s.XXXXXX", d->path);
     int fd = mkstemp(d->tmp);
-    if (fd < 0)
-        return -1;
-    if (fchmod(fd, mode) != 0 || !(d->f = fdopen(fd, "w"))) {
+    if (fd >= 0 && fchmod(fd, mode) != 0) {
         int e = errno;
         close(fd);
         unlink(d->tmp);
         errno = e;
         return -1;
     }
-    return 0;
+    return fd;
 }
 
 int advise_json_begin(struct advise_json *d, const char *path, const struct workload *w, int nprocs,
@@ -84,7 +82,9 @@ int advise_json_begin(struct advise_json *d, const char *path, const struct work
 {
     struct run_context ctx = {0};
     *d = (struct advise_json){.path = path};
-    if (advise_json_create(d) != 0)
+    /* In memory until the end: a launch stopped during the races leaves
+     * no file behind. */
+    if (!(d->f = open_memstream(&d->text, &d->len)))
         return -1;
     context_versions(&ctx);
     jsonw_init(&d->w, d->f);
@@ -338,36 +338,55 @@ void advise_json_set(struct advise_json *d, const struct workload *w, int set,
     jsonw_end(j);
 }
 
+/* Writes the document's len bytes into the new file fd and closes it.
+ * Returns 0, or -1 with errno. */
+static int advise_json_write(int fd, const char *text, size_t len)
+{
+    int rc = 0;
+    while (len > 0 && rc == 0) {
+        ssize_t n = write(fd, text, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            errno = n < 0 ? errno : EIO;
+            rc = -1;
+        } else {
+            text += n;
+            len -= (size_t)n;
+        }
+    }
+    int e = errno;
+    if (close(fd) != 0 && rc == 0)
+        return -1;
+    errno = e;
+    return rc;
+}
+
 int advise_json_end(struct advise_json *d)
 {
     jsonw_end(&d->w);
     jsonw_key(&d->w, "spent_seconds");
     jsonw_number(&d->w, d->spent);
     jsonw_end(&d->w);
-    FILE *f = d->f;
+    bool ok = fclose(d->f) == 0;
     d->f = NULL;
-    bool ok = fflush(f) == 0 && !ferror(f);
-    int e = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        e = errno;
-    }
-    if (ok && rename(d->tmp, d->path) != 0) {
-        ok = false;
-        e = errno;
-    }
-    if (!ok) {
+    int fd = ok ? advise_json_create(d) : -1;
+    if (fd < 0)
+        return -1;
+    if (advise_json_write(fd, d->text, d->len) != 0 || rename(d->tmp, d->path) != 0) {
+        int e = errno;
         unlink(d->tmp);
         errno = e;
+        return -1;
     }
-    return ok ? 0 : -1;
+    return 0;
 }
 
 void advise_json_abandon(struct advise_json *d)
 {
-    if (!d->f)
-        return;
-    fclose(d->f);
+    if (d->f)
+        fclose(d->f);
     d->f = NULL;
-    unlink(d->tmp);
+    free(d->text);
+    d->text = NULL;
 }
