@@ -14,6 +14,7 @@ the chart title, a bar label per candidate the text answer's table shows
 in its colour (recommended green, baseline grey, others blue), the legend;
 and a table row per candidate. A kept baseline says so; an advice document
 given with another, or one the schema refuses, is one line and exit 2.
+--html names a results document's page too.
 """
 import json
 import os
@@ -118,6 +119,21 @@ class AdvicePage(unittest.TestCase):
         r = plot(self.tmp, [ADVICE, "-o", "out"])
         self.assertEqual(r.rc, 0, r)
         self.assertEqual(os.listdir(os.path.join(self.tmp, "out")), ["report.html"])
+
+    def test_results_page_named(self):
+        # --html names the page of a results document too; its charts stay
+        # in OUTDIR.
+        with tempfile.TemporaryDirectory(prefix="h5perf-advice-test-") as tmp:
+            r = plot(tmp, [common.FAILURE, "-o", "charts", "--html", "failure.html"])
+            self.assertEqual(r.rc, 0, r)
+            self.assertEqual(r.out, "h5perf-plot: 14 charts in 'charts', the page in "
+                             "'failure.html'\n")
+            self.assertEqual(sorted(os.listdir(tmp)), ["charts", "failure.html"])
+            charts = os.listdir(os.path.join(tmp, "charts"))
+            self.assertNotIn("report.html", charts)
+            self.assertEqual(len(charts), 28)
+            with open(os.path.join(tmp, "failure.html"), encoding="utf-8") as f:
+                self.assertEqual(len(checks.Page(f.read()).svg_images()), 14)
 
     def test_baseline_kept(self):
         doc = common.load(ADVICE)
