@@ -1,7 +1,8 @@
 /* advise.h: --advise's set-up. Only process 0 opens the workload file
  * (advise_read, the one function that reads it); every process parses the
  * same bytes, so that all agree on the workload without sending it parsed.
- * Nothing is written but standard output and the one error line. */
+ * Nothing is written but standard output, the one error line and, with
+ * --results, the JSON answer (advise_json.h). */
 #include "engine/advise.h"
 
 #include <errno.h>
