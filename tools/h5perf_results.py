@@ -456,6 +456,22 @@ _VALIDATOR = []
 def load(path):
     """Reads and validates one document; raises ResultsError with a
     one-line message that starts with the quoted path."""
+    return from_doc(path, read_json(path))
+
+
+def from_doc(path, doc):
+    """The Results of a document read_json() read from path, validated."""
+    try:
+        check_document(doc)
+    except ResultsError as e:
+        raise ResultsError("'%s': %s" % (path, e)) from None
+    return Results(path, doc)
+
+
+def read_json(path):
+    """The JSON document in path, as h5perf writes them (64-bit integers,
+    finite numbers), not yet checked; raises ResultsError with a one-line
+    message that starts with the quoted path."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -469,11 +485,7 @@ def load(path):
                            % (path, e)) from None
     except (ValueError, RecursionError) as e:
         raise ResultsError("'%s': not JSON: %s" % (path, _first_line(e))) from None
-    try:
-        check_document(doc)
-    except ResultsError as e:
-        raise ResultsError("'%s': %s" % (path, e)) from None
-    return Results(path, doc)
+    return doc
 
 
 def _no_constant(name):

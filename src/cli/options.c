@@ -419,7 +419,8 @@ static const struct opt_row opt_results_row = OPT_OTHER(
     OPT_RESULTS, NULL, "--results", "FILE", "a file name ending in .json or .csv", opt_results,
     .help = "also write every sample to FILE, as JSON or CSV\n"
             "by its extension (.json, .csv), replacing it;\n"
-            "never the report or a data file",
+            "never the report or a data file; with --advise,\n"
+            "the advisor's answer (.json)",
     .json_key = "results_file", .json = opt_json_results);
 static const struct opt_row opt_progress_row =
     OPT_FLAG(OPT_PROGRESS, NULL, "--progress", progress,

@@ -1,7 +1,8 @@
 /* advise.h: --advise's set-up. Only process 0 opens the workload file
  * (advise_read, the one function that reads it); every process parses the
  * same bytes, so that all agree on the workload without sending it parsed.
- * Nothing is written but standard output and the one error line. */
+ * Nothing is written but standard output, the one error line and, with
+ * --results, the JSON answer (advise_json.h). */
 #include "engine/advise.h"
 
 #include <errno.h>
@@ -13,6 +14,7 @@
 
 #include "api/api.h"
 #include "cli/option.h"
+#include "engine/advise_json.h"
 #include "engine/advise_print.h"
 #include "engine/advise_race.h"
 #include "engine/agree.h"
@@ -73,16 +75,28 @@ static bool advise_share(const struct run *s, char **text, size_t *len, struct c
     return true;
 }
 
-/* --advise takes no other option but --budget and --progress (the
- * workload file declares the whole run). */
+/* --advise takes no other option but --budget, --progress and --results
+ * (the workload file declares the whole run); --results names the JSON
+ * answer, so it needs --budget and a .json name. */
 static int advise_alone(const struct config *c, struct cli_msg *m)
 {
     for (int id = 0; id < OPT_COUNT; id++)
-        if (id != OPT_ADVISE && id != OPT_BUDGET && id != OPT_PROGRESS && c->spelled[id])
+        if (id != OPT_ADVISE && id != OPT_BUDGET && id != OPT_PROGRESS && id != OPT_RESULTS &&
+            c->spelled[id])
             return cli_fail(m,
                             "h5perf: %s: cannot be combined with %s (the workload file "
                             "declares the run)",
                             c->spelled[id], c->spelled[OPT_ADVISE]);
+    if (c->results && c->results_format != FORMAT_JSON)
+        return cli_fail(m,
+                        "h5perf: %s '%s': the advisor's answer is JSON: give a name ending in "
+                        ".json",
+                        c->spelled[OPT_RESULTS], c->results);
+    if (c->results && !c->spelled[OPT_BUDGET])
+        return cli_fail(m,
+                        "h5perf: %s '%s': applies to %s with --budget (nothing is measured "
+                        "without it)",
+                        c->spelled[OPT_RESULTS], c->results, c->spelled[OPT_ADVISE]);
     return 0;
 }
 
@@ -165,10 +179,10 @@ static void advise_copy(struct workload_config *dst, const struct workload_confi
 }
 
 /* Collective: set number i's candidates after its baseline into c (room
- * for count + 1), those of another MPI-IO component left out; their
- * number, or -1. */
+ * for count + 1), those of another MPI-IO component left out (their count
+ * into *other); their number, or -1. */
 static int advise_collect(const struct run *s, const struct workload *w, int i, int count,
-                          const struct workload_config *base, struct workload_config *c)
+                          const struct workload_config *base, struct workload_config *c, int *other)
 {
     struct cli_msg m = {""};
     int n = 0;
@@ -177,51 +191,82 @@ static int advise_collect(const struct run *s, const struct workload *w, int i, 
     if (workload_candidates(w, i, s->world_size, count, c + 1, &n, &m) < 0)
         return -1;
     workload_config_text(base, a, sizeof a);
-    int kept = 1, other = 0;
+    int kept = 1;
+    *other = 0;
     for (int k = 1; k <= n; k++) {
         workload_config_text(&c[k], b, sizeof b);
         if (!advise_this_launch(&c[k]))
-            other++;
+            (*other)++;
         else if (strcmp(a, b) != 0)
             advise_copy(&c[kept++], &c[k]);
     }
-    if (other && s->world_rank == 0)
+    if (*other && s->world_rank == 0)
         printf("%s: %d candidate%s of another MPI-IO component left out: each needs its own "
                "launch with OMPI_MCA_io set (docs/advisor.md)\n",
-               w->sets[i].key, other, other == 1 ? "" : "s");
+               w->sets[i].key, *other, *other == 1 ? "" : "s");
     return kept;
 }
 
+/* Collective: process 0's status after it wrote to the JSON answer (ok
+ * false: a write failed, said in one line); EXIT_OK or EXIT_RUN_FAILED
+ * on every process. */
+static int advise_json_status(const struct run *s, bool ok)
+{
+    int status = ok ? EXIT_OK : EXIT_RUN_FAILED;
+    if (!ok && s->world_rank == 0)
+        fprintf(stderr, "h5perf: cannot write the advisor's answer to '%s': %s\n", s->cfg.results,
+                strerror(errno ? errno : EIO));
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return status;
+}
+
 /* Collective: every set raced within its share of the budget, each
- * answer printed by process 0. Returns the exit status. */
+ * answer printed by process 0 (and written into the JSON answer with
+ * --results). Returns the exit status. */
 static int advise_search(const struct run *s, const struct backend_ops *const ops[API_COUNT],
                          const struct workload *w, const struct workload_config *cfgs,
                          const int *counts)
 {
     const char *io = getenv("OMPI_MCA_io");
+    bool json = s->cfg.results != NULL, writer = json && s->world_rank == 0;
+    struct advise_json doc = {0};
+    double share = s->cfg.budget / w->nsets;
     if (s->world_rank == 0)
         printf("MPI-IO component: %s (chosen when MPI started: another is raced by its own "
                "launch with OMPI_MCA_io set, docs/advisor.md)\n",
                io ? io : "the MPI library's default");
-    for (int i = 0; i < w->nsets; i++) {
+    errno = 0;
+    int status =
+        advise_json_status(s, !writer || advise_json_begin(&doc, s->cfg.results, w, cfgs[0].nprocs,
+                                                           s->cfg.budget, io) == 0);
+    for (int i = 0; i < w->nsets && status == EXIT_OK; i++) {
         struct workload_config *c = calloc((size_t)counts[i] + 1, sizeof *c);
-        int n = c ? advise_collect(s, w, i, counts[i], &cfgs[i], c) : -1;
+        int other = 0, n = c ? advise_collect(s, w, i, counts[i], &cfgs[i], c, &other) : -1;
         struct advise_answer a;
-        if (n < 0 || advise_race(s, ops, w, i, c, n, s->cfg.budget / w->nsets, &a) < 0) {
+        if (n < 0 || advise_race(s, ops, w, i, c, n, share, &a) < 0) {
             free(c);
             if (s->world_rank == 0)
                 fprintf(stderr, "h5perf: --advise: out of memory for the candidates of %s\n",
                         w->sets[i].key);
-            return EXIT_RUN_FAILED;
+            status = EXIT_RUN_FAILED;
+            break;
         }
         if (s->world_rank == 0) {
-            advise_print_answer(w, i, c, &a, s->cfg.budget / w->nsets);
+            advise_print_answer(w, i, c, &a, share);
             fflush(stdout);
+            if (writer)
+                advise_json_set(&doc, w, i, c, &a, share, other);
         }
         advise_answer_release(&a);
         free(c);
     }
-    return EXIT_OK;
+    if (status == EXIT_OK && json) {
+        errno = 0;
+        status = advise_json_status(s, !writer || advise_json_end(&doc) == 0);
+    }
+    if (writer)
+        advise_json_abandon(&doc);
+    return status;
 }
 
 int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUNT])
@@ -244,6 +289,9 @@ int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUN
                        advise_count(&w, s->world_size, counts, &m) == 0
                  : cli_fail(&m, "h5perf: --advise '%s': out of memory", s->cfg.advise) == 0;
     }
+    /* The JSON answer's file, refused before anything is measured. */
+    if (ok && s->world_rank == 0 && s->cfg.results)
+        ok = advise_json_check(s->cfg.spelled[OPT_RESULTS], s->cfg.results, s->cfg.advise, &m) == 0;
     /* Every process parsed the same bytes: process 0's line is theirs. */
     ok = agree_all(MPI_COMM_WORLD, ok);
     int status = EXIT_USAGE;

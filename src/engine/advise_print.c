@@ -4,6 +4,7 @@
  * (docs/advisor.md, "The answer"). Formats only. */
 #include "engine/advise_print.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,8 +13,7 @@
 /* Rows of the table besides the baseline and the worst. */
 #define ADVISE_ROWS 10
 
-/* The value of option opt in c's words, or NULL; "" for a flag. */
-static const char *advise_word(const struct workload_config *c, const char *opt)
+const char *advise_word(const struct workload_config *c, const char *opt)
 {
     for (int i = 0; i < c->argc; i++)
         if (strcmp(c->argv[i], opt) == 0)
@@ -36,14 +36,14 @@ static void advise_choices(const struct workload_config *c, char *buf, size_t le
         snprintf(buf + at, len - at, " [%s]", c->mpi_info);
 }
 
-static void advise_interval(const double *v, int n, char *buf, size_t len)
+void advise_median(const double *v, int n, double *median, struct median_interval *ci)
 {
     double sorted[RACE_MAX_SAMPLES];
-    struct median_interval ci;
-    if (n == 0) {
-        snprintf(buf, len, "%27s", "-");
+    *ci = (struct median_interval){0};
+    *median = 0;
+    if (n <= 0)
         return;
-    }
+    n = n < RACE_MAX_SAMPLES ? n : RACE_MAX_SAMPLES;
     memcpy(sorted, v, (size_t)n * sizeof *sorted);
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
@@ -51,20 +51,36 @@ static void advise_interval(const double *v, int n, char *buf, size_t len)
             sorted[j] = sorted[j - 1];
             sorted[j - 1] = t;
         }
-    double med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    confidence_median(sorted, n, CONFIDENCE_LEVEL, &ci);
+    *median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    confidence_median(sorted, n, CONFIDENCE_LEVEL, ci);
+}
+
+static void advise_interval(const double *v, int n, char *buf, size_t len)
+{
+    double med;
+    struct median_interval ci;
+    if (n == 0) {
+        snprintf(buf, len, "%27s", "-");
+        return;
+    }
+    advise_median(v, n, &med, &ci);
     if (ci.known)
         snprintf(buf, len, "%9.1f [%7.1f, %7.1f]", med, ci.low, ci.high);
     else
         snprintf(buf, len, "%9.1f %17s", med, "[n<6]");
 }
 
-static const char *advise_state(const struct advise_answer *a, int i)
+const char *advise_state(const struct advise_answer *a, int i)
 {
     static const char *const names[] = {"in race", "worse", "halved", "failed", "unmeasured"};
     if (i == a->chosen)
         return "verified";
     return names[a->race.e[i].state];
+}
+
+bool advise_tied_best(const struct advise_answer *a, int i)
+{
+    return a->race.e[i].n && race_tied(&a->race, i, a->race.rank[0]);
 }
 
 static void advise_row(const struct advise_answer *a, const struct workload_config *c, int i,
@@ -78,7 +94,7 @@ static void advise_row(const struct advise_answer *a, const struct workload_conf
     double base = race->e[race->baseline].median;
     printf("  %5s %s %s %7.2f  %-3s %-10s %s\n", label, w, r,
            race->e[i].n && base > 0 ? race->e[i].median / base : 0.0,
-           race->e[i].n && race_tied(race, i, race->rank[0]) ? "=" : "", advise_state(a, i), ch);
+           advise_tied_best(a, i) ? "=" : "", advise_state(a, i), ch);
 }
 
 static void advise_table(const struct advise_answer *a, const struct workload_config *c)
@@ -101,8 +117,21 @@ static void advise_table(const struct advise_answer *a, const struct workload_co
     }
 }
 
-/* The settings of the recommendation: in words, and as calls. */
-static void advise_settings(const struct workload_config *c)
+/* printf into buf at *at, never past len. */
+static void advise_add(char *buf, size_t len, size_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void advise_add(char *buf, size_t len, size_t *at, const char *fmt, ...)
+{
+    va_list ap;
+    if (*at >= len)
+        return;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *at, len - *at, fmt, ap);
+    va_end(ap);
+    *at += n > 0 ? (size_t)n : 0;
+}
+
+void advise_settings_of(const struct workload_config *c, struct advise_settings *out)
 {
     /* Every candidate has -A and --layout (wl_config.c). */
     const char *api = advise_word(c, "-A"), *layout = advise_word(c, "--layout");
@@ -111,41 +140,75 @@ static void advise_settings(const struct workload_config *c)
     const char *coll = advise_word(c, "-C"), *a = advise_word(c, "-a"), *t = advise_word(c, "-T");
     const char *ad = advise_word(c, "--align-data"), *x = advise_word(c, "--transfer-size");
     const char *bo = advise_word(c, "--buffer-offset");
-    printf("  in words: %s, layout %s, %s transfers", api, layout,
-           coll ? "collective" : "independent");
+    size_t at = 0, len = sizeof out->in_words;
+    char *w = out->in_words;
+    advise_add(w, len, &at, "%s, layout %s, %s transfers", api, layout,
+               coll ? "collective" : "independent");
     if (a)
-        printf(", variables aligned to %s%s%s", a, t ? " above " : "", t ? t : "");
+        advise_add(w, len, &at, ", variables aligned to %s%s%s", a, t ? " above " : "", t ? t : "");
     if (ad)
-        printf(", each variable from a multiple of %s", ad);
-    printf(", %s per call", x ? x : "a process's whole part");
+        advise_add(w, len, &at, ", each variable from a multiple of %s", ad);
+    advise_add(w, len, &at, ", %s per call", x ? x : "a process's whole part");
     if (bo)
-        printf(", buffers %s bytes past a page boundary", bo);
-    printf("\n  hints: %s\n", c->mpi_info[0] ? c->mpi_info : "none (the library's own)");
+        advise_add(w, len, &at, ", buffers %s bytes past a page boundary", bo);
+    at = 0;
+    len = sizeof out->calls;
+    w = out->calls;
+    w[0] = '\0';
+    out->api = NULL;
     if (strcmp(api, "phdf5") == 0) {
-        printf("  HDF5: H5Pset_fapl_mpio(fapl, comm, info)%s",
-               c->mpi_info[0] ? " with the hints in info" : "");
+        out->api = "HDF5";
+        advise_add(w, len, &at, "H5Pset_fapl_mpio(fapl, comm, info)%s",
+                   c->mpi_info[0] ? " with the hints in info" : "");
         if (coll)
-            printf("; H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE)");
+            advise_add(w, len, &at, "; H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE)");
         if (a)
-            printf("; H5Pset_alignment(fapl, %s, %s)", t ? t : "1", a);
+            advise_add(w, len, &at, "; H5Pset_alignment(fapl, %s, %s)", t ? t : "1", a);
         const char *cs = advise_word(c, "--chunk-shape");
         const char *mb = advise_word(c, "--hdf5.metadata-block-size");
         if (advise_word(c, "--hdf5.collective-metadata"))
-            printf("; H5Pset_all_coll_metadata_ops(fapl, true); H5Pset_coll_metadata_write(fapl, "
-                   "true)");
+            advise_add(w, len, &at,
+                       "; H5Pset_all_coll_metadata_ops(fapl, true); "
+                       "H5Pset_coll_metadata_write(fapl, true)");
         if (mb)
-            printf("; H5Pset_meta_block_size(fapl, %s)", mb);
+            advise_add(w, len, &at, "; H5Pset_meta_block_size(fapl, %s)", mb);
         if (strcmp(layout, "chunked") == 0)
-            printf("; H5Pset_chunk(dcpl, rank, %s)", cs ? cs : "each process's block");
-        printf("; H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER)\n");
+            advise_add(w, len, &at, "; H5Pset_chunk(dcpl, rank, %s)",
+                       cs ? cs : "each process's block");
+        advise_add(w, len, &at, "; H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER)");
     } else if (strcmp(api, "pnetcdf") == 0) {
-        printf("  PnetCDF: %s%s%s\n",
-               coll ? "ncmpi_put_vara_all" : "ncmpi_begin_indep_data, ncmpi_put_vara",
-               a ? "; hint nc_var_align_size=" : "", a ? a : "");
+        out->api = "PnetCDF";
+        advise_add(w, len, &at, "%s%s%s",
+                   coll ? "ncmpi_put_vara_all" : "ncmpi_begin_indep_data, ncmpi_put_vara",
+                   a ? "; hint nc_var_align_size=" : "", a ? a : "");
     } else if (strcmp(api, "mpiio") == 0) {
-        printf("  MPI-IO: %s\n", coll ? "MPI_File_write_at_all, MPI_File_read_at_all"
-                                      : "MPI_File_write_at, MPI_File_read_at");
+        out->api = "MPI-IO";
+        advise_add(w, len, &at, "%s",
+                   coll ? "MPI_File_write_at_all, MPI_File_read_at_all"
+                        : "MPI_File_write_at, MPI_File_read_at");
     }
+}
+
+/* The settings of the recommendation: in words, and as calls. */
+static void advise_settings(const struct workload_config *c)
+{
+    struct advise_settings st;
+    advise_settings_of(c, &st);
+    printf("  in words: %s\n  hints: %s\n", st.in_words,
+           c->mpi_info[0] ? c->mpi_info : "none (the library's own)");
+    if (st.api)
+        printf("  %s: %s\n", st.api, st.calls);
+}
+
+int advise_worst(const struct advise_answer *a, int ref)
+{
+    const struct race *r = &a->race;
+    int worst = -1;
+    for (int k = r->n - 1; k >= 0 && worst < 0; k--)
+        if (r->e[r->rank[k]].n > 0 && r->e[r->rank[k]].state != RACE_FAILED)
+            worst = r->rank[k];
+    return worst >= 0 && worst != ref && r->e[ref].median > 0 && race_better(r, ref, worst) ? worst
+                                                                                            : -1;
 }
 
 void advise_print_answer(const struct workload *w, int set, const struct workload_config *c,
@@ -157,8 +220,13 @@ void advise_print_answer(const struct workload *w, int set, const struct workloa
     int measured = 0;
     for (int i = 0; i < r->n; i++)
         measured += r->e[i].n > 0;
-    printf("\n%s '%s': %d candidates, %d measured in %d round%s, %.1f s of the %.1f s budget%s\n",
-           s->key, s->name, r->n, measured, r->rounds, r->rounds == 1 ? "" : "s", a->spent, budget,
+    char rounds[48];
+    if (r->rounds == 0)
+        snprintf(rounds, sizeof rounds, ", the first round unfinished");
+    else
+        snprintf(rounds, sizeof rounds, " in %d round%s", r->rounds, r->rounds == 1 ? "" : "s");
+    printf("\n%s '%s': %d candidates, %d measured%s, %.1f s of the %.1f s budget%s\n", s->key,
+           s->name, r->n, measured, rounds, a->spent, budget,
            r->out_of_budget ? " (the budget ended the race)" : "");
     advise_table(a, c);
     int best = a->chosen, base = r->baseline, ref = best;
@@ -180,11 +248,8 @@ void advise_print_answer(const struct workload *w, int set, const struct workloa
                r->e[best].median / r->e[base].median, line);
         advise_settings(&c[best]);
     }
-    int worst = -1;
-    for (int k = r->n - 1; k >= 0 && worst < 0; k--)
-        if (r->e[r->rank[k]].n > 0 && r->e[r->rank[k]].state != RACE_FAILED)
-            worst = r->rank[k];
-    if (worst >= 0 && worst != ref && r->e[ref].median > 0 && race_better(r, ref, worst)) {
+    int worst = advise_worst(a, ref);
+    if (worst >= 0) {
         char ch[WORKLOAD_TEXT_MAX];
         advise_choices(&c[worst], ch, sizeof ch);
         printf("  not: %s: %.2f of the recommendation's throughput\n", ch,

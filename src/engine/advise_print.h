@@ -1,5 +1,6 @@
 /* The answer of --advise --budget for one data set, printed by process 0
- * (docs/advisor.md, "The answer"). Local. */
+ * (docs/advisor.md, "The answer"), and the pieces of it that the JSON
+ * answer (advise_json.h) carries too, so that both say the same. Local. */
 #ifndef H5PERF_ADVISE_PRINT_H
 #define H5PERF_ADVISE_PRINT_H
 
@@ -9,5 +10,33 @@
  * the recommendation or that none beats the baseline, and the worst. */
 void advise_print_answer(const struct workload *w, int set, const struct workload_config *c,
                          const struct advise_answer *a, double budget);
+
+/* The median of the n samples v and its 95% interval (ci->known false
+ * with fewer than 6 samples); *median 0 when n is 0. */
+void advise_median(const double *v, int n, double *median, struct median_interval *ci);
+
+/* Candidate i's state: "verified", "in race", "worse", "halved", "failed"
+ * or "unmeasured". */
+const char *advise_state(const struct advise_answer *a, int i);
+
+/* Can candidate i (measured) not be told apart from the best? */
+bool advise_tied_best(const struct advise_answer *a, int i);
+
+/* The candidate not to use: the worst measured that did not fail, when
+ * candidate ref (the recommendation, or the baseline) is significantly
+ * better than it; -1 otherwise. */
+int advise_worst(const struct advise_answer *a, int ref);
+
+/* The recommendation's settings as text: in words, and the calls of its
+ * API (api NULL when it has none to show: POSIX). */
+struct advise_settings {
+    char in_words[512];
+    const char *api; /* "HDF5", "PnetCDF", "MPI-IO", or NULL */
+    char calls[512];
+};
+void advise_settings_of(const struct workload_config *c, struct advise_settings *out);
+
+/* The value of option opt in c's words, or NULL; "" for a flag (-C). */
+const char *advise_word(const struct workload_config *c, const char *opt);
 
 #endif

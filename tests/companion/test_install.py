@@ -14,7 +14,8 @@ import common
 
 TOOLS = ("h5perf-plot", "h5perf-compare")
 MODULES = ("h5perf_results.py", "h5perf_charts.py", "h5perf_html.py", "h5perf_headline.py",
-           "h5perf_warnings.py", "h5perf_python.py", "results.schema.json")
+           "h5perf_warnings.py", "h5perf_python.py", "h5perf_advice.py", "results.schema.json",
+           "advice.schema.json")
 
 
 def run(cmd, **kw):

@@ -124,7 +124,8 @@ class UsageErrors(unittest.TestCase):
         r = common.run_tool("h5perf-plot", ["-h"], cwd=self.tmp)
         self.assertEqual((r.rc, r.err), (0, ""), r)
         self.assertTrue(r.out.startswith(
-            "usage: h5perf-plot [-o OUTDIR] [--title T] RESULTS.json [MORE.json ...]\n"), r)
+            "usage: h5perf-plot [-o OUTDIR] [--title T] [--html PAGE] RESULTS.json "
+            "[MORE.json ...]\n"), r)
         self.assertEqual(os.listdir(self.tmp), [])
 
 

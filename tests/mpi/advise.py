@@ -9,8 +9,10 @@ import os
 import re
 import shlex
 
+import jsonschema
+
 from common import case
-from harness import TempDir, expect, expect_eq, run
+from harness import TempDir, expect, expect_eq, listing, run
 
 SMALL = """arrays:
   - name: field
@@ -42,20 +44,46 @@ search:
   metadata_block_sizes: {add: [64K]}
   hints: {romio_cb_write: [], romio_cb_read: []}
 """
-SPENT = re.compile(r"^arrays\[0\] 'field': (\d+) candidates, (\d+) measured in \d+ rounds?, "
+SPENT = re.compile(r"^arrays\[0\] 'field': (\d+) candidates, (\d+) measured"
+                   r"(?: in \d+ rounds?|, the first round unfinished), "
                    r"([0-9.]+) s of the ([0-9.]+) s budget")
 # A row's ratio to the baseline, its tie mark and its state.
 ROW = re.compile(r" \d+\.\d\d  (=| ) +(verified|in race|worse|halved|failed|unmeasured) ")
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                      "advice.schema.json")
+# On the null backend's synthetic clock (H5PERF_NULL_SECONDS=0.01) each
+# phase of SMALL's array (16x16 of 8 bytes, 2048 bytes) takes 0.01 s: every
+# sample is 2048 B / 0.01 s in MiB/s, write, read and both, and each costs
+# 0.02 s. The clock adds 0.01 s steps, so the figures agree to the last
+# bits only: NEAR.
+SAMPLE = 2048 / 0.01 / 1048576
+NEAR = 1e-9
+# SMALL's ten candidates: (API, layout, I/O mode).
+SMALL_CHOICES = sorted([("posix", "shared", "independent"), ("posix", "fpp", "independent")] +
+                       [(a, l, m) for a in ("mpiio", "phdf5") for l in ("shared", "fpp")
+                        for m in ("independent", "collective")])
 KEEP = ("recommendation: keep the baseline: no candidate is significantly better than the "
         "baseline (no 95% interval lies wholly above its)")
 
 
-def advise(d, text, budget, exe=None, env=None):
+def advise(d, text, budget, exe=None, env=None, more=""):
     path = os.path.join(d, "w.yaml")
     with open(path, "w") as fh:
         fh.write(text)
     env = dict(env or {}, HDF5_PARAPREFIX=d)
-    return run(2, "--advise %s --budget %s" % (path, budget), env=env, exe=exe)
+    return run(2, "--advise %s --budget %s%s" % (path, budget, more), env=env, exe=exe)
+
+
+def validate(doc, r=None):
+    """doc is valid against docs/advice.schema.json."""
+    with open(SCHEMA) as fh:
+        schema = json.load(fh)
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=str)
+    expect_eq([e.message for e in errors][:3], [], "schema errors", r)
+
+
+def near(got, want):
+    return got is not None and abs(got - want) <= NEAR * abs(want)
 
 
 def answer(r):
@@ -109,6 +137,8 @@ def advise_budget_on_a_synthetic_clock():
         expect(measured < n, "measured %d of %d" % (measured, n), r)
         expect(spent <= budget, "spent %.2f s of the %.2f s budget" % (spent, budget), r)
         expect(any("(the budget ended the race)" in x for x in r.lines), "budget line", r)
+        expect(any(", the first round unfinished, " in x for x in r.lines),
+               "the first round said unfinished", r)
 
 
 @case
@@ -141,12 +171,23 @@ def advise_real_recommendation_runs():
     """A real race (2 processes, a small array, 20 s): exit 0, the budget
     kept within 10%; the recommendation's command line, run as printed
     (its HDF5_MPI_INFO too) with -D v and --results, passes and its JSON
-    has the API, layout and I/O mode the command names."""
+    has the API, layout and I/O mode the command names. The JSON answer
+    (--results) is valid, its recommendation's command is the text's, and
+    its figures are the text table's."""
     with TempDir() as d:
-        r = advise(d, SMALL, "20")
+        advice = os.path.join(d, "advice.json")
+        r = advise(d, SMALL, "20", more=" --results " + advice)
         expect_eq(r.rc, 0, "exit status", r)
         (n, measured, spent, budget), rows, rec = answer(r)
         expect(spent <= 1.1 * budget, "spent %.2f s of the %.2f s budget" % (spent, budget), r)
+        with open(advice) as fh:
+            adv = json.load(fh)
+        validate(adv, r)
+        expect_eq(adv["sets"][0]["recommendation"]["command"], text_command(r),
+                  "the JSON's command is the text's", r)
+        expect_eq("%.1f" % adv["sets"][0]["spent_seconds"], "%.1f" % spent, "spent", r)
+        expect_eq(sum(1 for c in adv["sets"][0]["candidates"] if c["rank"] is not None),
+                  measured, "measured", r)
         cmd = [x for x in rec if x.strip().startswith("command: ")]
         expect_eq(len(cmd), 1, "one command line", r)
         words = shlex.split(cmd[0].strip()[len("command: "):])
@@ -170,3 +211,198 @@ def advise_real_recommendation_runs():
         if "HDF5_MPI_INFO" in env:
             expect_eq(doc["config"]["environment"]["HDF5_MPI_INFO"], env["HDF5_MPI_INFO"],
                       "hints", again)
+
+
+def expect_sample_figures(c, r):
+    """Candidate c measured on the synthetic clock: every sample, median
+    and interval bound is SAMPLE, it cost 0.02 s a sample, its ratio to
+    the baseline is 1, and it is tied with the best."""
+    n = len(c["samples"]["write"])
+    what = "candidate %d" % c["id"]
+    expect_eq([len(c["samples"][k]) for k in ("write", "read", "both")], [n] * 3,
+              what + " sample counts", r)
+    expect(all(near(v, SAMPLE) for k in ("write", "read", "both") for v in c["samples"][k]),
+           what + " samples %r" % (c["samples"],), r)
+    for k in ("write", "read", "both"):
+        expect(near(c[k]["median"], SAMPLE), what + " %s median %r" % (k, c[k]), r)
+        if n >= 6:
+            expect(all(near(v, SAMPLE) for v in c[k]["interval"]),
+                   what + " %s interval %r" % (k, c[k]["interval"]), r)
+        else:
+            expect_eq(c[k]["interval"], None, what + " %s interval (n<6)" % k, r)
+    expect(near(c["seconds"], 0.02 * n), what + " seconds %r for %d samples" % (c["seconds"], n),
+           r)
+    expect(near(c["ratio_to_baseline"], 1.0), what + " ratio", r)
+    expect_eq(c["tie_with_best"], True, what + " tied", r)
+
+
+def expect_candidates_words(doc, r):
+    """Every candidate's command is mpiexec of its argv (its hints before
+    it), and its choices are its words'."""
+    for c in doc["sets"][0]["candidates"]:
+        env = "HDF5_MPI_INFO='%s' " % c["hints"] if c["hints"] else ""
+        expect_eq(c["command"], env + "mpiexec -n 2 " + " ".join(c["argv"]), "command", r)
+        a = c["argv"]
+        ch = c["choices"]
+        expect_eq((ch["api"], ch["layout"], ch["io_mode"]),
+                  (a[a.index("-A") + 1], a[a.index("--layout") + 1],
+                   "collective" if "-C" in a else "independent"), "choices of %r" % a, r)
+        expect_eq((ch["alignment"], ch["threshold"], ch["align_data"], ch["transfer_size"],
+                   ch["buffer_offset"], ch["mpiio_component"], ch["hints"]),
+                  (1, 1, "packed", "whole", 0, None, {}), "other choices", r)
+
+
+def text_command(r):
+    """The recommendation's command line of the text answer."""
+    cmd = [x.strip()[len("command: "):] for x in r.lines if x.strip().startswith("command: ")]
+    expect_eq(len(cmd), 1, "one command line", r)
+    return cmd[0]
+
+
+@case
+def advise_json_equal_on_a_synthetic_clock():
+    """--results a.json with the ten equal candidates of SMALL on the
+    synthetic clock: the document is valid, and every figure is the
+    clock's: 4 rounds (samples 6, then 3, 4 and 6 more to the survivors:
+    19, 19, 19, 13, 9, 9 and four 6), 112 samples of 0.02 s spent (2.24 s
+    of the 2.7 s the race may use), the baseline and one other in race at
+    the end, eight halved, everything tied, the baseline kept, no 'not'."""
+    with TempDir() as d:
+        out = os.path.join(d, "a.json")
+        with open(out, "w") as fh:
+            fh.write("an earlier answer, replaced whole")
+        r = advise(d, SMALL, "3", exe=os.environ["ENGINE_NULL"],
+                   env={"H5PERF_NULL_SECONDS": "0.01"}, more=" --results " + out)
+        expect_eq(r.rc, 0, "exit status", r)
+        expect_eq(r.h5perf_err, [], "stderr", r)
+        with open(out) as fh:
+            doc = json.load(fh)
+        validate(doc, r)
+        expect_eq((doc["schema"], doc["schema_version"], doc["workload"], doc["processes"],
+                   doc["budget_seconds"], doc["mpiio_component"], len(doc["sets"])),
+                  ("h5perf-advice", 1, {"file": os.path.join(d, "w.yaml"), "name": None}, 2, 3,
+                   os.environ.get("OMPI_MCA_io"), 1), "the launch", r)
+        s = doc["sets"][0]
+        expect_eq({k: s[k] for k in ("key", "name", "read_back", "budget_seconds", "rounds",
+                                     "out_of_budget", "candidates_measured", "left_out",
+                                     "baseline")},
+                  {"key": "arrays[0]", "name": "field", "read_back": True, "budget_seconds": 3,
+                   "rounds": 4, "out_of_budget": False, "candidates_measured": 10,
+                   "left_out": 0, "baseline": 0}, "the set", r)
+        expect(near(s["spent_seconds"], 2.24) and near(doc["spent_seconds"], 2.24),
+               "spent %r, %r" % (s["spent_seconds"], doc["spent_seconds"]), r)
+        cs = s["candidates"]
+        expect_eq([c["id"] for c in cs], list(range(10)), "ids", r)
+        expect_eq([c["baseline"] for c in cs], [True] + [False] * 9, "the baseline", r)
+        expect_eq(sorted(c["rank"] for c in cs), list(range(1, 11)), "ranks", r)
+        expect_eq(sorted((c["choices"]["api"], c["choices"]["layout"], c["choices"]["io_mode"])
+                         for c in cs), SMALL_CHOICES, "the candidates' choices", r)
+        expect_eq(sorted(len(c["samples"]["write"]) for c in cs),
+                  [6, 6, 6, 6, 9, 9, 13, 19, 19, 19], "samples per candidate", r)
+        expect_eq(sorted(c["state"] for c in cs), ["halved"] * 8 + ["in race"] * 2, "states", r)
+        expect_eq((cs[0]["state"], len(cs[0]["samples"]["write"]), cs[0]["last_round"]),
+                  ("in race", 19, 4), "the baseline's race", r)
+        expect_eq(sorted((len(c["samples"]["write"]), c["last_round"]) for c in cs),
+                  [(6, 1)] * 4 + [(9, 2)] * 2 + [(13, 3)] + [(19, 4)] * 3, "last rounds", r)
+        for c in cs:
+            expect_sample_figures(c, r)
+        expect_candidates_words(doc, r)
+        rec = s["recommendation"]
+        expect_eq(rec, {"keep_baseline": True,
+                        "why": "no candidate is significantly better than the baseline",
+                        "candidate": 0, "ratio_to_baseline": None, "finalists_tried": 0,
+                        "command": cs[0]["command"], "hints": None,
+                        "in_words": "posix, layout shared, independent transfers, a process's "
+                                    "whole part per call",
+                        "calls": None}, "recommendation", r)
+        expect_eq(rec["command"], text_command(r), "the text answer's command", r)
+        expect_eq(s["not"], None, "nothing not to do", r)
+        expect_eq(listing(d), ["a.json", "w.yaml"], "files left", r)
+
+
+@case
+def advise_json_first_round_unfinished():
+    """A 0.3 s budget on the synthetic clock (0.27 s for the race): the
+    baseline's 6 samples (0.12 s) and one sample of 7 others (0.14 s),
+    then the next would pass it: rounds 0, the budget ended the race, two
+    candidates unmeasured (no rank, samples, medians or ratio), the
+    intervals of one sample null."""
+    with TempDir() as d:
+        out = os.path.join(d, "a.json")
+        r = advise(d, SMALL, "0.3", exe=os.environ["ENGINE_NULL"],
+                   env={"H5PERF_NULL_SECONDS": "0.01"}, more=" --results " + out)
+        expect_eq(r.rc, 0, "exit status", r)
+        with open(out) as fh:
+            doc = json.load(fh)
+        validate(doc, r)
+        s = doc["sets"][0]
+        expect_eq((s["rounds"], s["out_of_budget"], s["candidates_measured"]), (0, True, 8),
+                  "the set", r)
+        expect(near(s["spent_seconds"], 0.26), "spent %r" % s["spent_seconds"], r)
+        cs = s["candidates"]
+        measured = [c for c in cs if c["state"] != "unmeasured"]
+        expect_eq(sorted(len(c["samples"]["write"]) for c in measured), [1] * 7 + [6],
+                  "samples", r)
+        expect_eq(len(cs[0]["samples"]["write"]), 6, "the baseline's samples", r)
+        expect_eq(sorted(c["rank"] for c in measured), list(range(1, 9)), "ranks", r)
+        for c in measured:
+            expect_eq((c["state"], c["last_round"]), ("in race", 1), "state", r)
+            expect_sample_figures(c, r)
+        for c in cs:
+            if c["state"] == "unmeasured":
+                expect_eq((c["rank"], c["last_round"], c["seconds"], c["samples"], c["write"],
+                           c["read"], c["both"], c["ratio_to_baseline"], c["tie_with_best"]),
+                          (None, None, 0, {"write": [], "read": [], "both": []},
+                           {"median": None, "interval": None},
+                           {"median": None, "interval": None},
+                           {"median": None, "interval": None}, None, False),
+                          "an unmeasured candidate", r)
+        expect_eq(len(cs) - len(measured), 2, "unmeasured", r)
+        expect_eq(s["recommendation"]["keep_baseline"], True, "the baseline kept", r)
+
+
+@case
+def advise_json_refused():
+    """--results with --advise: a CSV name, no --budget, a directory that
+    does not exist, a directory, and the workload file itself are each
+    refused with one line and exit 2 before anything is measured; an
+    existing file is left as it was."""
+    with TempDir() as d:
+        w = os.path.join(d, "w.yaml")
+        with open(w, "w") as fh:
+            fh.write(SMALL)
+        old = os.path.join(d, "old.json")
+        with open(old, "w") as fh:
+            fh.write("{}")
+        cases = [
+            ("--budget 3 --results %s/a.csv" % d,
+             "h5perf: --results '%s/a.csv': the advisor's answer is JSON: give a name ending "
+             "in .json" % d),
+            ("--results " + old,
+             "h5perf: --results '%s': applies to --advise with --budget (nothing is measured "
+             "without it)" % old),
+            ("--budget 3 --results %s/no/a.json" % d,
+             "h5perf: --results '%s/no/a.json': cannot write the advisor's answer there: No "
+             "such file or directory" % d),
+            ("--budget 3 --results %s/sub.json" % d,
+             "h5perf: --results '%s/sub.json': is not a regular file (the advisor's answer "
+             "replaces its file whole); give it a file of its own" % d),
+        ]
+        os.mkdir(os.path.join(d, "sub.json"))
+        # A workload file whose name ends in .json (YAML reads JSON).
+        wj = os.path.join(d, "w.json")
+        with open(wj, "w") as fh:
+            fh.write(SMALL)
+        cases = [(w, a, l) for a, l in cases] + [
+            (wj, "--budget 3 --results " + wj,
+             "h5perf: --results '%s': is the workload file; give the advisor's answer a file "
+             "of its own" % wj)]
+        for path, args, line in cases:
+            r = run(2, "--advise %s %s" % (path, args), env={"HDF5_PARAPREFIX": d},
+                    exe=os.environ["ENGINE_NULL"])
+            expect_eq((r.rc, r.h5perf_err, r.out), (2, [line], ""), args, r)
+            expect_eq(listing(d), ["old.json", "w.json", "w.yaml"], "files after " + args, r)
+            with open(old) as fh:
+                expect_eq(fh.read(), "{}", "the existing file", r)
+            with open(wj) as fh:
+                expect_eq(fh.read(), SMALL, "the workload file", r)
