@@ -175,6 +175,16 @@ static void advise_json_choices(struct jsonw *w, const struct workload_config *c
     const char *bo = advise_word(c, "--buffer-offset");
     int64_t off = 0;
     jsonw_key_int(w, "buffer_offset", bo && size_parse(bo, &off) == 0 ? off : 0);
+    jsonw_key_bool(w, "collective_metadata", advise_word(c, "--hdf5.collective-metadata") != NULL);
+    const char *mb = advise_word(c, "--hdf5.metadata-block-size");
+    int64_t mbytes = 0;
+    jsonw_key(w, "metadata_block_size");
+    if (mb && size_parse(mb, &mbytes) == 0)
+        jsonw_int(w, mbytes);
+    else
+        jsonw_null(w);
+    const char *cs = advise_word(c, "--chunk-shape");
+    jsonw_key_string(w, "chunk_shape", cs ? cs : "block");
     jsonw_key_string(w, "mpiio_component", c->mpiio_component[0] ? c->mpiio_component : NULL);
     jsonw_key(w, "hints");
     jsonw_object(w);

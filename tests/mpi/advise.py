@@ -147,10 +147,12 @@ def advise_hdf5_choices_on_a_synthetic_clock():
     metadata (not with fpp), the metadata block sizes, and the chunk shapes
     that fit the array on the chunked layout (32x16 does not): shared 4,
     chunked 2 shapes x 4, fpp 2 block sizes; all measured and tied. The
-    table shows the ten best, the baseline and the worst."""
+    table shows the ten best, the baseline and the worst. The JSON answer
+    gives each candidate's HDF5 choices as fields."""
     with TempDir() as d:
+        advice = os.path.join(d, "advice.json")
         r = advise(d, HDF5, "5", exe=os.environ["ENGINE_NULL"],
-                   env={"H5PERF_NULL_SECONDS": "0.001"})
+                   env={"H5PERF_NULL_SECONDS": "0.001"}, more=" --results " + advice)
         expect_eq(r.rc, 0, "exit status", r)
         (n, measured, _, _), rows, _ = answer(r)
         expect_eq((n, measured), (14, 14), "candidates measured", r)
@@ -164,6 +166,16 @@ def advise_hdf5_choices_on_a_synthetic_clock():
         expect(not any("fpp" in t and "collective-metadata" in t for t in tails),
                "no fpp candidate with collective metadata", r)
         expect(not any("32x16" in t for t in tails), "no chunk shape beyond the array", r)
+        with open(advice) as fh:
+            adv = json.load(fh)
+        validate(adv, r)
+        got = set((c["choices"]["layout"], c["choices"]["collective_metadata"],
+                      c["choices"]["metadata_block_size"], c["choices"]["chunk_shape"])
+                     for c in adv["sets"][0]["candidates"])
+        expect(("shared", True, 65536, "block") in got, "a shared candidate's fields", r)
+        expect({("chunked", False, None, "3x16"), ("chunked", True, 65536, "3x16")} <= got,
+               "chunked candidates' fields: %r" % sorted(got, key=repr), r)
+        expect(("fpp", False, 65536, "block") in got, "an fpp candidate's fields", r)
 
 
 @case
