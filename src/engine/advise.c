@@ -14,6 +14,7 @@
 
 #include "api/api.h"
 #include "cli/option.h"
+#include "engine/advise_hints.h"
 #include "engine/advise_json.h"
 #include "engine/advise_print.h"
 #include "engine/advise_race.h"
@@ -118,7 +119,7 @@ static void advise_print_search(const struct workload *w)
     for (int i = 0; i < s->ncomponents; i++)
         printf("%s%s", i ? "," : " ", s->components[i]);
     printf("%s;", s->ncomponents ? "" : " every one the MPI library has");
-    printf(" hints");
+    printf(" hints%s", s->nhints ? "" : " none");
     for (int h = 0; h < s->nhints; h++) {
         printf(" %s=", s->hints[h].key);
         for (int i = 0; i < s->hints[h].n; i++)
@@ -140,7 +141,7 @@ static int advise_count(const struct workload *w, int world_size, int *counts, s
 
 /* Rank 0: what the advisor would race. */
 static int advise_print(const struct workload *w, const struct workload_config *cfgs,
-                        const int *counts)
+                        const int *counts, const struct advise_hints_left *left)
 {
     char line[2 * WORKLOAD_TEXT_MAX];
     printf("workload '%s'%s%s%s: %d process%s, %d data set%s\n", w->path, w->name ? " (" : "",
@@ -152,6 +153,8 @@ static int advise_print(const struct workload *w, const struct workload_config *
         printf("candidates of %s '%s': %d\n", w->sets[i].key, w->sets[i].name, counts[i]);
     }
     advise_print_search(w);
+    for (int i = 0; i < left->n; i++)
+        printf("hints left out: %s: %s\n", left->keys[i], left->why[i]);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "h5perf: cannot write to standard output: %s\n",
                 strerror(errno ? errno : EIO));
@@ -297,8 +300,18 @@ int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUN
     int status = EXIT_USAGE;
     if (!ok && s->world_rank == 0)
         fprintf(stderr, "%s\n", m.line[0] ? m.line : "h5perf: --advise: failed on a process");
+    /* The file's candidates were counted (and refused beyond the limit) as
+     * written, the same on every machine; those of this launch follow. */
+    struct advise_hints_left left = {0};
+    if (ok) {
+        advise_hints_filter(s, &w, &left);
+        ok = agree_all(MPI_COMM_WORLD, advise_count(&w, s->world_size, counts, &m) == 0);
+        status = EXIT_RUN_FAILED;
+        if (!ok && s->world_rank == 0)
+            fprintf(stderr, "%s\n", m.line[0] ? m.line : "h5perf: --advise: failed on a process");
+    }
     if (ok)
-        status = s->world_rank == 0 ? advise_print(&w, cfgs, counts) : EXIT_OK;
+        status = s->world_rank == 0 ? advise_print(&w, cfgs, counts, &left) : EXIT_OK;
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (status == EXIT_OK && s->cfg.budget > 0)
         status = advise_search(s, ops, &w, cfgs, counts);

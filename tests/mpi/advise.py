@@ -12,7 +12,7 @@ import shlex
 import jsonschema
 
 from common import case
-from harness import TempDir, expect, expect_eq, listing, run
+from harness import TempDir, expect, expect_eq, launcher_is_hydra, listing, run
 
 SMALL = """arrays:
   - name: field
@@ -418,3 +418,60 @@ def advise_json_refused():
                 expect_eq(fh.read(), "{}", "the existing file", r)
             with open(wj) as fh:
                 expect_eq(fh.read(), SMALL, "the workload file", r)
+
+
+HINTS = """arrays:
+  - name: field
+    global: [16, 16]
+    decomposition: {grid: [2, 1]}
+search:
+  apis: [mpiio]
+  layouts: [shared]
+  alignments: [1]
+  transfer_sizes: [whole]
+  hints: {striping_factor: [4], h5perf_made_up: [x]}
+"""
+STRIPING = ("hints left out: striping_factor: the directory is on neither Lustre nor GPFS, "
+            "where striping hints act")
+OMPIO = ("hints left out: romio_cb_write, romio_cb_read: Open MPI's ompio, this launch's MPI-IO "
+         "component, does not read ROMIO's hints (OMPI_MCA_io=romio321 selects ROMIO)")
+UNREPORTED = ("hints left out: h5perf_made_up: this MPI-IO did not report it back for a scratch "
+              "file (MPI_File_get_info)")
+
+
+@case
+def advise_hints_left_out():
+    """The search's hints that cannot act in this launch are not
+    candidates, one line per reason: striping hints off Lustre and GPFS
+    (the test's directory is not on either); ROMIO's hints under Open MPI's
+    ompio (its default component), kept under ROMIO (OMPI_MCA_io=romio321);
+    under MPICH's ROMIO, which reports back only the hints it knows, a key
+    it did not report for the scratch file. Open MPI reports back every
+    key, so there a made-up key stays. No scratch file is left."""
+    hydra = launcher_is_hydra()
+    ios = [None] if hydra else [None, "romio321"]
+    for io in ios:
+        with TempDir() as d:
+            path = os.path.join(d, "w.yaml")
+            with open(path, "w") as fh:
+                fh.write(HINTS)
+            env = dict({"OMPI_MCA_io": io} if io else {}, HDF5_PARAPREFIX=d)
+            r = run(2, "--advise " + path, env=env)
+            expect_eq(r.rc, 0, "exit status (%s)" % io, r)
+            left = [l for l in r.lines if l.startswith("hints left out: ")]
+            search = [l for l in r.lines if l.startswith("search: ")]
+            expect_eq(len(search), 1, "the search line", r)
+            kept = search[0].split("; hints")[1].strip()
+            if hydra:
+                expect_eq(left, [STRIPING, UNREPORTED], "left out, MPICH", r)
+                expect_eq(kept, "romio_cb_write=enable,disable,unset "
+                          "romio_cb_read=enable,disable,unset", "kept, MPICH", r)
+            elif io is None:
+                expect_eq(left, [OMPIO, STRIPING], "left out, ompio", r)
+                expect_eq(kept, "h5perf_made_up=x,unset", "kept, ompio", r)
+            else:
+                expect_eq(left, [STRIPING], "left out, romio321", r)
+                expect_eq(kept, "romio_cb_write=enable,disable,unset "
+                          "romio_cb_read=enable,disable,unset h5perf_made_up=x,unset",
+                          "kept, romio321", r)
+            expect_eq(listing(d), ["w.yaml"], "files left", r)
