@@ -10,6 +10,10 @@ components  the fastest-dimension split written and read back, one launch
             per Open MPI MPI-IO component (OMPI_MCA_io=ompio, romio321),
             alternated, --reps times: each API's independent and
             collective write and read medians, with intervals;
+direct      the runs the components part races, made by h5perf itself as the
+            measured facts were (docs/advisor.md: -i 5 each, medians):
+            each API and I/O mode under each component, alternated, --reps
+            times; Write and Read, and the same with open and close;
 examples    bench/advisor_proofs/*.yaml (the examples/workloads/ files at
             a size this machine holds) under /usr/bin/time -v: the answer,
             the wall time and the peak memory (the largest process's).
@@ -22,6 +26,7 @@ Usage: bench/advisor_proofs.py PART... [--reps N] [--budget S] [--target DIR]
 """
 import argparse
 import datetime
+import json
 import os
 import re
 import shutil
@@ -213,6 +218,58 @@ def part_components(a, h5perf, out, md):
             md.write("\n")
 
 
+DIRECT = ("--pattern block --global 64x64x64 --grid 1x1x2 --element-size 8 --vars 16 "
+          "--layout shared -i 5")
+MEASURES = ("write", "read", "write_open_close", "read_open_close")
+
+
+def direct_run(h5perf, args, target, comp):
+    """One h5perf launch: {measure: [MiB/s of each iteration]}."""
+    res = os.path.join(target, "r.json")
+    env = dict(os.environ, HDF5_PARAPREFIX=target, OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_io=comp)
+    argv = [mpiexec(), "--oversubscribe", "-n", "2", h5perf] + args.split() + [
+        "--results", res]
+    p = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL, text=True)
+    if p.returncode != 0:
+        sys.exit("bench/advisor_proofs.py: %s exited %d:\n%s" % (args, p.returncode, p.stderr))
+    with open(res) as f:
+        run = json.load(f)["runs"][0]
+    os.unlink(res)
+    nbytes = 64 * 64 * 64 * 8 * 16
+    return {m["measure"]: [nbytes / 1048576.0 / x["seconds"]["slowest"] for x in m["samples"]]
+            for m in run["measures"] if m["measure"] in MEASURES}
+
+
+def part_direct(a, h5perf, out, md):
+    modes = [(api, mode) for api in ("mpiio", "phdf5", "pnetcdf")
+             for mode in ("independent", "collective")]
+    got = {}
+    for rep in range(a.reps):
+        for comp in (COMPONENTS if rep % 2 == 0 else COMPONENTS[::-1]):
+            for k in range(len(modes)):
+                api, mode = modes[(k + rep) % len(modes)]
+                args = "%s -A %s%s" % (DIRECT, api, " -C" if mode == "collective" else "")
+                for m, v in direct_run(h5perf, args, a.target, comp).items():
+                    got.setdefault((comp, api, mode, m), []).extend(v)
+    md.write("## direct: the same runs by h5perf itself\n\n`h5perf %s -A API [-C]`, "
+             "2 processes, under `OMPI_MCA_io=ompio` and `=romio321`, alternated (component, "
+             "then API and mode rotating), %d launches of 5 iterations each. MiB/s of the "
+             "slowest process: median (min..max) of the %d iterations.\n\n"
+             % (DIRECT, a.reps, 5 * a.reps))
+    md.write("| component | API | mode | Write | Read | Write Open-Close | Read Open-Close |\n"
+             "|---|---|---|---|---|---|---|\n")
+    for comp in COMPONENTS:
+        for api, mode in modes:
+            cells = []
+            for m in MEASURES:
+                v = got[(comp, api, mode, m)]
+                cells.append("%.0f (%.0f..%.0f)" % (statistics.median(v), min(v), max(v)))
+            md.write("| %s | %s | %s | %s |\n" % (comp, api, mode, " | ".join(cells)))
+    md.write("\n")
+
+
 def part_examples(a, h5perf, out, md):
     md.write("## examples: the example workloads at this machine's size\n\n")
     md.write("`/usr/bin/time -v mpiexec ... h5perf --advise FILE --budget %s`; peak memory: "
@@ -236,7 +293,7 @@ def part_examples(a, h5perf, out, md):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="bench/advisor_proofs.py")
-    ap.add_argument("parts", nargs="+", choices=("split", "components", "examples"))
+    ap.add_argument("parts", nargs="+", choices=("split", "components", "direct", "examples"))
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--budget", type=float, default=60)
     ap.add_argument("--target", default="/dev/shm")
@@ -257,7 +314,7 @@ def main(argv):
                          part, part, a.reps, a.budget,
                          datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M"), commit,
                          fidelity.machine(), os.path.dirname(work), fidelity.fs_type(work)))
-            {"split": part_split, "components": part_components,
+            {"split": part_split, "components": part_components, "direct": part_direct,
              "examples": part_examples}[part](a, bins["h5perf"], a.out, md)
             md.write("Load average (1 min) at the start and end: %.1f, %.1f on %d cores.\n"
                      % (load, os.getloadavg()[0], os.cpu_count()))
