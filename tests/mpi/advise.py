@@ -475,3 +475,87 @@ def advise_hints_left_out():
                           "romio_cb_read=enable,disable,unset h5perf_made_up=x,unset",
                           "kept, romio321", r)
             expect_eq(listing(d), ["w.yaml"], "files left", r)
+
+
+# Three tiers of POSIX candidates made by the fault shim (tests/tools/faults.c):
+# each call on the shared file ("#pio_tmp_1.posix", suffix "_1.posix") waits
+# 30 ms, so the baseline (1 KiB calls: 16 per process and phase, 1 s a
+# sample) is slowest and the shared file in whole parts (one call, 0.06 s)
+# next, 0.9 s apart: more than a sample stalls on a loaded machine (0.3 s
+# seen with three of these cases at once). The files per process
+# ("#pio_tmp_1.0.posix", "#pio_tmp_1.1.posix") wait nothing and are
+# fastest, but the first byte process 1's file returns to a read is
+# flipped, so their data never verifies, while their throughput is
+# untouched: they stay the best. With two candidates besides the baseline
+# the race ends after its first round; its budget lets that round give
+# each the 6 samples of an interval at the baseline's cost
+# (docs/advisor.md, "The race": 30 of its samples) even when a loaded
+# machine makes a sample take twice as long or more.
+UNVERIFIABLE = """arrays:
+  - name: field
+    global: [64, 64]
+    decomposition: {grid: [2, 1]}
+    read_back: true
+baseline: {api: posix, layout: shared, transfer_size: 1K}
+search:
+  apis: [posix]
+  layouts: [shared, fpp]
+  align_data: [packed]
+  transfer_sizes: [whole]
+"""
+SLOW_SHARED_CORRUPT_FPP = {"H5PERF_FAULT_SUFFIX": "_1.posix", "H5PERF_FAULT_DELAY_US": "30000",
+                           "H5PERF_FAULT_READ_DELAY_US": "30000",
+                           "H5PERF_CORRUPT_SUFFIX": ".1.posix", "H5PERF_CORRUPT_OFFSET": "0",
+                           "H5PERF_CORRUPT_COUNT": "1"}
+
+
+def states(rows):
+    """[(candidate's options, state)] of the table's rows, best first."""
+    out = []
+    for x in rows:
+        m = ROW.search(x)
+        expect(m, "a row with a state: %r" % x)
+        out.append((x[m.end():].strip(), m.group(2)))
+    return out
+
+
+@case
+def advise_never_recommends_unverified_data():
+    """The fastest candidate (a file per process) reads back corrupted
+    bytes: it is tried with -D v, fails and is marked 'failed' in the
+    table, still ranked first by its throughput; the recommendation is the
+    next candidate, the shared file written in whole parts, whose data
+    verified."""
+    with TempDir() as d:
+        env = dict(SLOW_SHARED_CORRUPT_FPP, LD_PRELOAD=os.environ["FAULTS"])
+        r = advise(d, UNVERIFIABLE, "80", env=env)
+        expect_eq(r.rc, 0, "exit status", r)
+        (n, measured, spent, budget), rows, rec = answer(r)
+        expect_eq((n, measured), (3, 3), "candidates measured", r)
+        expect_eq(states(rows), [("-A posix --layout fpp", "failed"),
+                                 ("-A posix --layout shared", "verified"),
+                                 ("-A posix --layout shared --transfer-size 1K", "in race")],
+                  "the table's rows and states", r)
+        expect(rec[0].startswith("recommendation: ") and rec[0].endswith("its data verified"),
+               "a recommendation", r)
+        expect_eq(rec[1].strip(), "command: mpiexec -n 2 h5perf --pattern block --global 64x64 "
+                  "--grid 2x1 --element-size 8 --vars 1 -A posix --layout shared",
+                  "the recommended command", r)
+
+
+@case
+def advise_keeps_the_baseline_when_no_better_data_verifies():
+    """The only candidate better than the baseline (a file per process) reads
+    back corrupted bytes: it is marked 'failed' and the baseline is kept,
+    with the line that says the better candidate did not verify."""
+    with TempDir() as d:
+        env = dict(SLOW_SHARED_CORRUPT_FPP, LD_PRELOAD=os.environ["FAULTS"])
+        text = UNVERIFIABLE.replace("layouts: [shared, fpp]", "layouts: [fpp]")
+        r = advise(d, text, "80", env=env)
+        expect_eq(r.rc, 0, "exit status", r)
+        (n, measured, spent, budget), rows, rec = answer(r)
+        expect_eq(states(rows), [("-A posix --layout fpp", "failed"),
+                                 ("-A posix --layout shared --transfer-size 1K", "in race")],
+                  "the table's rows and states", r)
+        expect_eq(rec[0], "recommendation: keep the baseline: the 1 candidate better than it did "
+                  "not verify their data (-D v)", "recommendation", r)
