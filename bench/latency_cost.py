@@ -133,6 +133,12 @@ def clock_reads(target):
             for c in ("MPI_Wtime", "tsc") if c != "tsc" or r["tsc"])))
     words.append("the 1 KiB pwrite itself %.0f (%.0f)" % (r["pwrite_ns"]["median"],
                                                           r["pwrite_ns"]["min"]))
+    if "order_ns" in r:
+        o = r["order_ns"]
+        words.append("a call's median latency read by rdtscp, and by rdtsc: a 1 KiB memcpy "
+                     "from 64 MiB %.0f and %.0f ns, a 1 KiB pwrite %.0f and %.0f ns" % (
+                         o["memcpy"]["rdtscp"], o["memcpy"]["rdtsc"], o["pwrite"]["rdtscp"],
+                         o["pwrite"]["rdtsc"]))
     return "; ".join(words) + (" (counter: %.0f Hz)" % r["tsc_hz"] if r["tsc"] else
                                " (the counter is not usable here)")
 
