@@ -64,14 +64,14 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+#if defined(__x86_64__)
+#include <x86intrin.h>
+
 static int by_ticks(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
-
-#if defined(__x86_64__)
-#include <x86intrin.h>
 
 #define ORDER_BIG (64 << 20)
 
