@@ -2,7 +2,9 @@
  * of recording every call's latency"): MPI_Wtime and the time-stamp
  * counter (engine/tsc.c, built in), each read through a function pointer
  * as the engine reads it, alone in a loop and after each 1 KiB pwrite of a
- * loop like h5perf's, alternated with a loop that reads no clock. Then why
+ * loop like h5perf's, alternated with a loop that reads no clock; and each
+ * with the histogram's update (report/latency.h) of the interval since the
+ * previous read, the whole of what recording a call costs. Then why
  * the counter's read is rdtscp and not the cheaper rdtsc: the median
  * latency of a 1 KiB memcpy from a 64 MiB buffer (no system call) and of
  * a 1 KiB pwrite, each timed by chained reads of either. Prints one JSON
@@ -20,12 +22,14 @@
 #include <unistd.h>
 
 #include "engine/tsc.h"
+#include "report/latency.h"
 
 #define CALLS 16384
 #define BYTES 1024
 
-enum { READ_NONE, READ_WTIME, READ_TSC, READS };
-static const char *const read_names[READS] = {"none", "MPI_Wtime", "tsc"};
+enum { READ_NONE, READ_WTIME, READ_TSC, READ_WTIME_RECORD, READ_TSC_RECORD, READS };
+static const char *const read_names[READS] = {"none", "MPI_Wtime", "tsc", "MPI_Wtime+record",
+                                              "tsc+record"};
 
 static double wtime(void)
 {
@@ -40,11 +44,13 @@ static double now(void)
 }
 
 /* Nanoseconds per iteration of CALLS: a pwrite at fd (fd >= 0), then a
- * read of clock (NULL: none), its value kept. */
-static double loop(int fd, double (*volatile clock)(void))
+ * read of clock (NULL: none), its value kept, and with h the interval
+ * since the previous read recorded in h. */
+static double loop(int fd, double (*volatile clock)(void), struct latency_hist *h)
 {
     static char buf[BYTES];
     volatile double kept = 0;
+    double mark = clock ? clock() : 0;
     double t0 = now();
     for (int i = 0; i < CALLS; i++) {
         if (fd >= 0 && pwrite(fd, buf, BYTES, (off_t)i * BYTES) != BYTES) {
@@ -53,6 +59,10 @@ static double loop(int fd, double (*volatile clock)(void))
         }
         if (clock)
             kept = clock();
+        if (h) {
+            latency_record(h, kept - mark);
+            mark = kept;
+        }
     }
     (void)kept;
     return (now() - t0) / CALLS * 1e9;
@@ -157,7 +167,9 @@ int main(int argc, char **argv)
     }
     double hz = 0;
     double (*tsc)(void) = tsc_clock_setup(MPI_Wtime, &hz);
-    double (*clocks[READS])(void) = {NULL, wtime, tsc};
+    double (*clocks[READS])(void) = {NULL, wtime, tsc, wtime, tsc};
+    static struct latency_hist hist;
+    latency_clear(&hist);
     char path[4096];
     snprintf(path, sizeof path, "%s/clock_read.%d", dir, (int)getpid());
     int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
@@ -169,10 +181,11 @@ int main(int argc, char **argv)
     /* Alternated: every clock in turn within each repetition. */
     for (int k = 0; k < reps; k++)
         for (int r = 0; r < READS; r++) {
-            if (r == READ_TSC && !tsc)
+            if ((r == READ_TSC || r == READ_TSC_RECORD) && !tsc)
                 continue;
-            alone[r][k] = loop(-1, clocks[r]);
-            after_io[r][k] = loop(fd, clocks[r]);
+            struct latency_hist *h = r >= READ_WTIME_RECORD ? &hist : NULL;
+            alone[r][k] = loop(-1, clocks[r], h);
+            after_io[r][k] = loop(fd, clocks[r], h);
         }
     printf("{\"tsc\": %s, \"tsc_hz\": %.0f, \"reps\": %d, \"calls\": %d, ", tsc ? "true" : "false",
            hz, reps, CALLS);

@@ -130,7 +130,8 @@ def clock_reads(target):
     for what, name in (("read_alone_ns", "alone"), ("read_after_pwrite_ns", "after a pwrite")):
         words.append("%s: %s" % (name, ", ".join(
             "%s %.1f (%.1f)" % (c, r[what][c]["median"], r[what][c]["min"])
-            for c in ("MPI_Wtime", "tsc") if c != "tsc" or r["tsc"])))
+            for c in ("MPI_Wtime", "tsc", "MPI_Wtime+record", "tsc+record")
+            if "tsc" not in c or r["tsc"])))
     words.append("the 1 KiB pwrite itself %.0f (%.0f)" % (r["pwrite_ns"]["median"],
                                                           r["pwrite_ns"]["min"]))
     if "order_ns" in r:
@@ -201,9 +202,10 @@ def main(argv):
                 "| before/limit | after/limit |\n|---|---|---|---|---|---|---|---|---|\n")
         for r in rows:
             f.write("| %s | %s | %.0f | %.0f | %.0f | %.3f | %.3f..%.3f | %.3f | %.3f |\n" % r)
-        f.write("\nOne read of the timers' clock (`bench/clock_read %s 101`, right after the "
-                "runs; ns per read, median (min) of 101 alternated loops of 16384; after a "
-                "pwrite: less the same loop without a read): %s\n" % (a.target, reads))
+        f.write("\nOne read of the timers' clock, and with the histogram's update "
+                "(`+record`) (`bench/clock_read %s 101`, right after the runs; ns per read, "
+                "median (min) of 101 alternated loops of 16384; after a pwrite: less the "
+                "same loop without a read): %s\n" % (a.target, reads))
     print("bench/latency_cost.py: %s" % os.path.join(a.out, "README.md"))
 
 
