@@ -140,8 +140,34 @@ def clock_reads(target):
                      "from 64 MiB %.0f and %.0f ns, a 1 KiB pwrite %.0f and %.0f ns" % (
                          o["memcpy"]["rdtscp"], o["memcpy"]["rdtsc"], o["pwrite"]["rdtscp"],
                          o["pwrite"]["rdtsc"]))
-    return "; ".join(words) + (" (counter: %.0f Hz)" % r["tsc_hz"] if r["tsc"] else
+    text = "; ".join(words) + (" (counter: %.0f Hz)" % r["tsc_hz"] if r["tsc"] else
                                " (the counter is not usable here)")
+    return text, r["read_alone_ns"]["tsc+record" if r["tsc"] else "MPI_Wtime+record"]["median"]
+
+
+# Calls slower than this were, on a shared machine, mostly preempted by other
+# work; their mean stands for the calls of an idle machine.
+CALL_KEPT_S = 20e-6
+
+
+def call_times(exe, args, work, hwm, runs=5):
+    """{measure: (p50, mean of the calls under CALL_KEPT_S)} in ns of a
+    transfer as h5perf's own histograms have it (from the clock read that
+    ended the call before: the whole loop), medians over runs."""
+    got = {m: [] for m in MEASURES}
+    path = os.path.join(work, "calls.json")
+    for _ in range(runs):
+        contender.launch(NP, exe, args + ["--format=json", "-o", path], work, hwm, 900)
+        with open(path) as f:
+            run = json.load(f)["runs"][0]
+        os.unlink(path)
+        for m in MEASURES:
+            t = run["latency"][m]["transfer"]
+            kept = [(u, c) for u, c in t["histogram"] if u < CALL_KEPT_S]
+            mean = sum(u * c for u, c in kept) / sum(c for _, c in kept)
+            got[m].append((t["seconds"]["p50"] * 1e9, mean * 1e9))
+    return {m: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v))
+            for m, v in got.items()}
 
 
 def mibs(sample, m):
@@ -165,6 +191,7 @@ def main(argv):
         instructions(a.before, before, bins["h5perf"], a.target, a.out)
         return
     rows = []
+    calls = []
     load = [os.getloadavg()[0]]
     for api, args in CASES:
         got = {"before": [], "after": [], "limit": []}
@@ -178,6 +205,8 @@ def main(argv):
                                                      bins["hwm"], nbytes, True))
             got["limit"].append(contender.run_limit(NP, bins["limit"], full, work,
                                                     bins["hwm"]))
+        ct = call_times(bins["h5perf"], full, work, bins["hwm"])
+        calls += [(api, m) + ct[m] for m in MEASURES]
         os.rmdir(work)
         for m in MEASURES:
             med = {k: statistics.median(mibs(s, m) for s in v) for k, v in got.items()}
@@ -185,7 +214,7 @@ def main(argv):
             rows.append((api, m, med["before"], med["after"], med["limit"],
                          statistics.median(pairs), min(pairs), max(pairs),
                          med["before"] / med["limit"], med["after"] / med["limit"]))
-    reads = clock_reads(a.target)
+    reads, record_ns = clock_reads(a.target)
     load.append(os.getloadavg()[0])
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "README.md"), "w") as f:
@@ -206,6 +235,16 @@ def main(argv):
                 "(`+record`) (`bench/clock_read %s 101`, right after the runs; ns per read, "
                 "median (min) of 101 alternated loops of 16384; after a pwrite: less the "
                 "same loop without a read): %s\n" % (a.target, reads))
+        f.write("\nA transfer's time in h5perf (after), from its own latency histograms "
+                "(from the clock read that ended the call before: the whole loop), medians "
+                "of 5 runs: p50, and the mean of the calls under %.0f us (longer ones were "
+                "mostly preempted by other work); recording: a read and the histogram's "
+                "update alone in a loop (%.1f ns, above), as a share of that mean.\n\n"
+                "| API | phase | p50 ns | mean ns | recording / mean |\n|---|---|---|---|---|\n"
+                % (CALL_KEPT_S * 1e6, record_ns))
+        for api, m, p50, mean in calls:
+            f.write("| %s | %s | %.0f | %.0f | %.1f%% |\n" % (api, m, p50, mean,
+                                                              100 * record_ns / mean))
     print("bench/latency_cost.py: %s" % os.path.join(a.out, "README.md"))
 
 
