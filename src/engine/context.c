@@ -346,6 +346,8 @@ void context_init(struct run_context *c, const struct run *s, int argc, char **a
         fprintf(stderr, "%s\n", c->page_cache);
     context_versions(c);
     context_warn_build(c);
+    snprintf(c->clock, sizeof c->clock, "%s", s->clock_name);
+    c->clock_hz = s->clock_hz;
     c->processes = s->world_size;
     context_file_system(c, s->dir);
     context_now(c->start_time, sizeof c->start_time);

@@ -25,6 +25,7 @@
 #include "engine/fsize.h"
 #include "engine/memory.h"
 #include "engine/names.h"
+#include "engine/tsc.h"
 #include "exit_status.h"
 #include "report/version.h"
 
@@ -48,10 +49,25 @@ static bool setup_agree(const struct run *s, bool ok, const char *line)
     return false;
 }
 
-/* The timers' clock. */
+/* The timers' clock until setup_choose_clock(), and where the counter is
+ * not one. */
 static double setup_clock(void)
 {
     return MPI_Wtime();
+}
+
+/* Collective over MPI_COMM_WORLD: the timers' clock (docs/measuring.md,
+ * "The clock"), the same kind on every process: the time-stamp counter
+ * where every process can use it, else MPI_Wtime. */
+static void setup_choose_clock(struct run *s)
+{
+    double hz = 0;
+    double (*tsc)(void) = tsc_clock_setup(MPI_Wtime, &hz);
+    int mine = tsc != NULL, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    s->clock = all ? tsc : setup_clock;
+    s->clock_name = all ? "tsc" : "MPI_Wtime";
+    s->clock_hz = all ? hz : 0;
 }
 
 /* MPI_Dims_create for the session (which cannot call MPI). */
@@ -442,6 +458,7 @@ int setup_run(struct run *s, int argc, char **argv)
     memset(s, 0, sizeof *s);
     s->info = MPI_INFO_NULL;
     s->clock = setup_clock;
+    s->clock_name = "MPI_Wtime";
     MPI_Comm_rank(MPI_COMM_WORLD, &s->world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &s->world_size);
     struct cli_msg m = {""};
@@ -451,6 +468,7 @@ int setup_run(struct run *s, int argc, char **argv)
         return EXIT_USAGE;
     if (s->cfg.help || s->cfg.version)
         return setup_print_info(s);
+    setup_choose_clock(s);
     if (s->cfg.advise)
         return SETUP_ADVISE;
     if (!setup_session(s, &m, &w))

@@ -28,7 +28,9 @@ struct run {
     bool dir_created;                  /* the $USER level of the prefix is new */
     struct cli_warnings warnings;      /* announced by world rank 0 */
     char dir[SETUP_PATH_MAX];          /* directory of the data files, "" = current */
-    double (*clock)(void);             /* seconds for every timer: MPI_Wtime, or a test's */
+    double (*clock)(void);  /* seconds for every timer (setup_run's choice, or a test's) */
+    const char *clock_name; /* "tsc", "MPI_Wtime", or a test's */
+    double clock_hz;        /* the counter's rate on this process; 0: not tsc */
 };
 
 /* Collective over MPI_COMM_WORLD. Returns -1 to go on with the run,

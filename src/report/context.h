@@ -35,6 +35,8 @@ struct run_context {
     char c_flags[512];     /* the C compiler's flags for that build type */
     char compiler[64];     /* "GNU 12.2.0" */
     bool optimized;        /* c_flags hold -O1, -O2, -O3, -Os, -Oz or -Ofast */
+    char clock[32];        /* the timers' clock: "tsc", "MPI_Wtime" (engine/setup.h) */
+    double clock_hz;       /* the counter's calibrated rate; 0: not tsc */
     char hdf5_version[32]; /* the library running, not the headers */
     char mpi_library[256]; /* first line of MPI_Get_library_version() */
     char mpi_version[16];  /* MPI standard, "3.1" */

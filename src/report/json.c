@@ -127,6 +127,15 @@ static void json_context(struct jsonw *w, const struct run_context *c)
     jsonw_key(w, "optimized");
     jsonw_bool(w, c->optimized);
     jsonw_end(w);
+    jsonw_key(w, "clock");
+    jsonw_object(w);
+    jsonw_key_string(w, "source", c->clock);
+    jsonw_key(w, "ticks_per_second");
+    if (c->clock_hz > 0)
+        jsonw_number(w, c->clock_hz);
+    else
+        jsonw_null(w);
+    jsonw_end(w);
     jsonw_key(w, "hdf5_version");
     jsonw_string(w, c->hdf5_version);
     jsonw_key(w, "mpi_library");

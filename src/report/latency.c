@@ -11,19 +11,6 @@ void latency_clear(struct latency_hist *h)
     h->min_ns = UINT64_MAX;
 }
 
-int latency_bucket(uint64_t ns)
-{
-    if (ns < LATENCY_SUB)
-        return (int)ns;
-    int e = 63 - __builtin_clzll(ns); /* LATENCY_SUB_BITS <= e <= 63 */
-    if (e >= LATENCY_TOP_EXP)
-        return LATENCY_BUCKETS - 1;
-    int shift = e - LATENCY_SUB_BITS;
-    /* the top LATENCY_SUB_BITS + 1 bits: LATENCY_SUB .. 2 LATENCY_SUB - 1 */
-    uint64_t m = ns >> shift;
-    return LATENCY_SUB + shift * LATENCY_SUB + (int)(m - LATENCY_SUB);
-}
-
 uint64_t latency_bucket_low(int b)
 {
     if (b < LATENCY_SUB)

@@ -24,8 +24,20 @@ struct latency_hist {
 
 void latency_clear(struct latency_hist *h);
 
-/* The bucket of a value, and the values it holds: [low, high]. */
-int latency_bucket(uint64_t ns);
+/* The bucket of a value (inline: every call recorded takes one), and the
+ * values it holds: [low, high]. */
+static inline int latency_bucket(uint64_t ns)
+{
+    if (ns < LATENCY_SUB)
+        return (int)ns;
+    int e = 63 - __builtin_clzll(ns); /* LATENCY_SUB_BITS <= e <= 63 */
+    if (e >= LATENCY_TOP_EXP)
+        return LATENCY_BUCKETS - 1;
+    int shift = e - LATENCY_SUB_BITS;
+    /* the top LATENCY_SUB_BITS + 1 bits: LATENCY_SUB .. 2 LATENCY_SUB - 1 */
+    uint64_t m = ns >> shift;
+    return LATENCY_SUB + shift * LATENCY_SUB + (int)(m - LATENCY_SUB);
+}
 uint64_t latency_bucket_low(int b);
 uint64_t latency_bucket_high(int b);
 
