@@ -142,12 +142,35 @@ def results_json_matches_text_report():
         expect_eq(vers["phdf5"], "HDF5 " + ctx["hdf5_version"], "phdf5 version", r)
         expect_eq(vers["mpiio"], ctx["mpi_library"], "mpiio version", r)
         expect(vers["posix"].endswith(" " + os.uname().release), "posix version: " + vers["posix"], r)
+        # The timers' clock: the time-stamp counter where the kernel trusts
+        # it (docs/measuring.md, "The clock"), with its calibrated rate.
+        clock = ctx["clock"]
+        if tsc_trusted():
+            expect_eq(clock["source"], "tsc", "clock source", r)
+            expect(1e8 < clock["ticks_per_second"] < 1e11, "the counter's rate: %r" % clock, r)
+        else:
+            expect_eq(clock, {"source": "MPI_Wtime", "ticks_per_second": None}, "clock", r)
         cfg = doc["config"]
         expect_eq((cfg["bytes_per_process"], cfg["block_size"], cfg["min_xfer_size"],
                    cfg["max_xfer_size"], cfg["iterations"], cfg["debug"]["raw"]),
                   (65536, 16384, 32768, 65536, 3, True), "effective configuration", r)
         expect_eq(cfg["environment"]["HDF5_PARAPREFIX"], d, "environment", r)
         expect_eq(listing(d), ["r.json"], "no data file left", r)
+
+
+def tsc_trusted():
+    """The kernel's word on the time-stamp counter, read independently of
+    h5perf: x86-64 with constant_tsc, nonstop_tsc and rdtscp among the
+    CPU's flags, and tsc the current clock source."""
+    try:
+        with open("/sys/devices/system/clocksource/clocksource0/current_clocksource") as fh:
+            source = fh.read().strip()
+        with open("/proc/cpuinfo") as fh:
+            flags = next((l.split(":", 1)[1].split() for l in fh if l.startswith("flags")), [])
+    except OSError:
+        return False
+    return (os.uname().machine == "x86_64" and source == "tsc"
+            and {"constant_tsc", "nonstop_tsc", "rdtscp"} <= set(flags))
 
 
 @case
