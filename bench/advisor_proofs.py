@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The advisor's answers on this machine (docs/advisor.md), three parts:
+"""The advisor's answers on this machine (docs/advisor.md), five parts:
 
 split       the same 64^3 array of 16 variables split along its slowest
             dimension (grid 2x1x1) and along its fastest (1x1x2), written
@@ -16,7 +16,10 @@ direct      the runs the components part races, made by h5perf itself as the
             times; Write and Read, and the same with open and close;
 examples    bench/advisor_proofs/*.yaml (the examples/workloads/ files at
             a size this machine holds) under /usr/bin/time -v: the answer,
-            the wall time and the peak memory (the largest process's).
+            the wall time and the peak memory (the largest process's);
+equal       three candidates that are the same run (transfer sizes that all
+            move a process's part in one call), --reps launches: the
+            advisor must keep the baseline each time.
 
 Writes every answer under OUT/answers/ and the tables to OUT/PART.md.
 Asserts nothing.
@@ -65,7 +68,8 @@ COMPONENTS = ("ompio", "romio321")
 NUM = r"([0-9.]+)\s+(?:\[\s*([0-9.]+),\s*([0-9.]+)\]|\[n<6\])"
 ROW = re.compile(r"^\s+(\d+|base)\s+(?:" + NUM + r"|-)\s+(?:" + NUM + r"|-)\s+([0-9.]+)\s+(=)?\s+"
                  r"(verified|in race|worse|halved|failed|unmeasured)\s+(.*)$")
-HEAD = re.compile(r"^\S.*: (\d+) candidates, (\d+) measured in (\d+) rounds?, ([0-9.]+) s")
+HEAD = re.compile(r"^\S.*: (\d+) candidates, (\d+) measured(?: in (\d+) rounds?|, the first round "
+                  r"unfinished), ([0-9.]+) s")
 
 
 def mpiexec():
@@ -291,9 +295,46 @@ def part_examples(a, h5perf, out, md):
     md.write("\n")
 
 
+# Three candidates that make the same I/O: each process's 512 KiB in one
+# call, whether the transfer size is its whole part, 1 MiB or 2 MiB.
+EQUAL = """name: three names for the same run
+arrays:
+  - name: field
+    global: [64, 64, 32]
+    type: f64
+    decomposition: {grid: [2, 1, 1]}
+    read_back: true
+baseline: {api: posix, layout: shared}
+search:
+  apis: [posix]
+  layouts: [shared]
+  align_data: [packed]
+  transfer_sizes: [whole, 1M, 2M]
+"""
+
+
+def part_equal(a, h5perf, out, md):
+    md.write("## equal: candidates that are the same run\n\n")
+    md.write("A 64x64x32 array of doubles over 2 processes, POSIX, a shared file, with "
+             "transfer sizes whole, 1 MiB and 2 MiB: each process writes and reads its "
+             "512 KiB in one call in all three, so nothing but noise tells them apart; "
+             "`--budget %s`, %d launches. The advisor must keep the baseline.\n\n"
+             "| launch | answer | recommendation |\n|---|---|---|\n" % (a.budget, a.reps))
+    path = os.path.join(a.target, "equal.yaml")
+    with open(path, "w") as f:
+        f.write(EQUAL)
+    for k in range(a.reps):
+        text, err, _, _ = advise(h5perf, 2, path, a.budget, a.target, {})
+        save(out, "equal-%d" % (k + 1), text, err)
+        rows, rec, head = table(text)
+        md.write("| %d | %s | %s |\n" % (k + 1, head, rec))
+    md.write("\n")
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="bench/advisor_proofs.py")
-    ap.add_argument("parts", nargs="+", choices=("split", "components", "direct", "examples"))
+    ap.add_argument("parts", nargs="+", choices=("split", "components", "direct", "examples",
+                                                  "equal"))
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--budget", type=float, default=60)
     ap.add_argument("--target", default="/dev/shm")
@@ -315,7 +356,7 @@ def main(argv):
                          datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M"), commit,
                          fidelity.machine(), os.path.dirname(work), fidelity.fs_type(work)))
             {"split": part_split, "components": part_components, "direct": part_direct,
-             "examples": part_examples}[part](a, bins["h5perf"], a.out, md)
+             "examples": part_examples, "equal": part_equal}[part](a, bins["h5perf"], a.out, md)
             md.write("Load average (1 min) at the start and end: %.1f, %.1f on %d cores.\n"
                      % (load, os.getloadavg()[0], os.cpu_count()))
         print("bench/advisor_proofs.py: %s" % os.path.join(a.out, part + ".md"))
