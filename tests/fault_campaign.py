@@ -7,7 +7,9 @@ I/O call: EIO, ENOSPC from then on, a short count, EINTR, a delay past the
 watchdog, or the process killed. Every draw is checked against what the
 README promises:
 
-- the run ends, and before the watchdog's bound when a call is stuck;
+- the run ends, and before the watchdog's bound when a call is stuck
+  (the seconds the whole machine stood still not counted, as the watchdog
+  does not count them: class Stalls);
 - its exit status: 0 when no fault struck (or one h5perf or the library
   absorbed: a short count, EINTR), 1 for an I/O error, non-zero when a
   process was killed or aborted by the watchdog;
@@ -39,6 +41,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -69,6 +72,38 @@ DATA_NAME = re.compile(r"#pio_tmp_\d+(\.\d+)?\.(posix|mpio|h5|nc)$")
 LINE = re.compile(r"h5perf: rank (\d+): (POSIX|MPI-IO|HDF5|PnetCDF) ([a-z][a-z ()-]*?) '([^']+)'")
 # Warnings a draw may print besides its failure (h5perf's own, announced).
 WARNINGS = ("h5perf: warning: ",)
+
+
+class Stalls:
+    """Seconds the whole machine stood still while a draw ran, measured as
+    h5perf's watchdog measures them (src/engine/watchdog.c): a tick every
+    0.25 s, and one more than 1 s late means the process did not run (a
+    virtual machine paused by its host: the kernel here once reported both
+    CPUs' workqueues "stuck for 52s", and a draw's stuck call took 57 s to
+    end while the watchdog, rightly, did not count the pause). Each stall
+    is kept with the wall time it ended."""
+    TICK, LATE = 0.25, 1.0
+
+    def __init__(self):
+        self.stalls = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        last = time.monotonic()
+        while not self.stop.wait(self.TICK):
+            now = time.monotonic()
+            late = now - last - self.TICK
+            if late > self.LATE:
+                self.stalls.append((time.time(), late))
+            last = now
+
+    def since(self, t):
+        """Seconds stalled after wall time t."""
+        self.stop.set()
+        self.thread.join()
+        return sum(late for end, late in self.stalls if end > t)
 
 
 def grid_of(rng, n, ndims):
@@ -188,6 +223,7 @@ def run_draw(d, top):
         env["HDF5_NOCLEANUP"] = "1"
     argv = [h5perf()] + d["args"] + ["--results", results]
     start = time.time()
+    stalls = Stalls()
     p = subprocess.Popen(mpiexec_command(d["np"], argv), env=base_env(env), cwd=out,
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
@@ -196,6 +232,7 @@ def run_draw(d, top):
     except subprocess.TimeoutExpired:
         p.kill()
         stdout, stderr = p.communicate()
+        stalls.since(start)
         left = wait_gone(data)
         for pid in left:
             try:
@@ -205,13 +242,18 @@ def run_draw(d, top):
         return "hang", ["no end within %d s" % BOUND], time.time() - start
     seconds = time.time() - start
     # The shim writes its line as the fault strikes (before a delay sleeps):
-    # the seconds from then to the end.
-    after = time.time() - os.path.getmtime(log) if os.path.exists(log) else 0.0
+    # the seconds from then to the end, less those the machine stood still.
+    struck = os.path.getmtime(log) if os.path.exists(log) else time.time()
+    stalled = stalls.since(struck)
+    after = time.time() - struck - stalled
     rc = p.returncode
     err = stderr.decode(errors="replace").splitlines()
     lines = [l for l in err if l.startswith("h5perf:")]
     fired = open(log).read().splitlines() if os.path.exists(log) else []
     problems = check(d, rc, lines, fired, after)
+    if stalled and problems:
+        problems.append("the machine stood still %.0f s after the fault struck (not counted)"
+                        % stalled)
     left = wait_gone(data)
     if left:
         problems.append("h5perf processes left: %r" % left)
