@@ -74,6 +74,20 @@ LINE = re.compile(r"h5perf: rank (\d+): (POSIX|MPI-IO|HDF5|PnetCDF) ([a-z][a-z (
 WARNINGS = ("h5perf: warning: ",)
 
 
+def h5perf_lines(err):
+    """h5perf's lines on standard error. The launcher forwards each
+    process's stderr in pieces as they come, and a library that writes its
+    message in several pieces (Open MPI's ompio, "mca_fbtl_posix_pwritev:
+    error in ...", on another process) can have h5perf's whole line land in
+    the middle of its own: the line is then taken from "h5perf: " on."""
+    out = []
+    for l in err:
+        at = l.find("h5perf: ")
+        if at >= 0:
+            out.append(l[at:])
+    return out
+
+
 class Stalls:
     """Seconds the whole machine stood still while a draw ran, measured as
     h5perf's watchdog measures them (src/engine/watchdog.c): a tick every
@@ -248,7 +262,7 @@ def run_draw(d, top):
     after = time.time() - struck - stalled
     rc = p.returncode
     err = stderr.decode(errors="replace").splitlines()
-    lines = [l for l in err if l.startswith("h5perf:")]
+    lines = h5perf_lines(err)
     fired = open(log).read().splitlines() if os.path.exists(log) else []
     problems = check(d, rc, lines, fired, after)
     if stalled and problems:
