@@ -14,15 +14,11 @@ import base64
 import html
 import io
 import json
-import os
 
-from h5perf_results import ResultsError, deepest, one_line, where
+from h5perf_results import ResultsError, deepest, one_line, schema_validator, where
 
 SCHEMA = "h5perf-advice"
 SCHEMA_VERSIONS = (1,)
-HERE = os.path.dirname(os.path.realpath(__file__))
-SCHEMA_PATHS = (os.path.join(HERE, "advice.schema.json"),
-                os.path.join(HERE, os.pardir, "docs", "advice.schema.json"))
 # Rows of the text answer's table besides the baseline and the worst
 # (src/engine/advise_print.c, ADVISE_ROWS).
 ROWS = 10
@@ -30,7 +26,6 @@ BASELINE_COLOR = "#7f7f7f"
 RECOMMENDED_COLOR = "#2ca02c"
 OTHER_COLOR = "#1f77b4"
 RC = {"svg.fonttype": "none", "svg.hashsalt": "h5perf-plot"}
-_VALIDATOR = []
 
 CSS = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
@@ -54,16 +49,7 @@ def is_advice(doc):
 
 
 def validator():
-    if not _VALIDATOR:
-        import jsonschema
-        for path in SCHEMA_PATHS:
-            if os.path.exists(path):
-                with open(path, encoding="utf-8") as f:
-                    _VALIDATOR.append(jsonschema.Draft202012Validator(json.load(f)))
-                break
-        else:
-            raise ResultsError("the schema advice.schema.json is not installed beside %s" % HERE)
-    return _VALIDATOR[0]
+    return schema_validator("advice.schema.json")
 
 
 def check(path, doc):

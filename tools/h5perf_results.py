@@ -442,15 +442,13 @@ def variant_note(res):
     return ("note: '%s': %d run%s of API variants (%s) left out; h5perf's own report "
             "compares them (docs/hdf5.md)" % (res.path, n, "" if n == 1 else "s",
                                              "; ".join(kinds)))
-# The schema, beside this module where it is installed (share/h5perf), or
+# The schemas, beside this module where it is installed (share/h5perf), or
 # in docs/ of the source tree.
 HERE = os.path.dirname(os.path.realpath(__file__))
-SCHEMA_PATHS = (os.path.join(HERE, "results.schema.json"),
-                os.path.join(HERE, os.pardir, "docs", "results.schema.json"))
 # What h5perf writes: int64_t and finite doubles. A larger integer is no
 # count of bytes or seconds, and is more than a float holds.
 INT64 = (-(1 << 63), (1 << 63) - 1)
-_VALIDATOR = []
+_VALIDATORS = {}
 
 
 def load(path):
@@ -517,19 +515,24 @@ def _first_line(e):
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
-def validator():
-    """The schema's validator (jsonschema, draft 2020-12), made once."""
-    if not _VALIDATOR:
+def schema_validator(name):
+    """The validator (jsonschema, draft 2020-12) of the schema file name,
+    installed beside the tools or in the source tree's docs/; made once."""
+    if name not in _VALIDATORS:
         import jsonschema
-        for path in SCHEMA_PATHS:
+        for path in (os.path.join(HERE, name), os.path.join(HERE, os.pardir, "docs", name)):
             if os.path.exists(path):
                 with open(path, encoding="utf-8") as f:
-                    _VALIDATOR.append(jsonschema.Draft202012Validator(json.load(f)))
+                    _VALIDATORS[name] = jsonschema.Draft202012Validator(json.load(f))
                 break
         else:
-            raise ResultsError("the schema results.schema.json is not installed beside %s"
-                               % HERE)
-    return _VALIDATOR[0]
+            raise ResultsError("the schema %s is not installed beside %s" % (name, HERE))
+    return _VALIDATORS[name]
+
+
+def validator():
+    """The results document's validator."""
+    return schema_validator("results.schema.json")
 
 
 def where(path):
