@@ -15,6 +15,7 @@ import html
 import io
 import json
 
+from h5perf_html import BASE_CSS
 from h5perf_results import ResultsError, deepest, one_line, schema_validator, where
 
 SCHEMA = "h5perf-advice"
@@ -27,19 +28,12 @@ RECOMMENDED_COLOR = "#2ca02c"
 OTHER_COLOR = "#1f77b4"
 RC = {"svg.fonttype": "none", "svg.hashsalt": "h5perf-plot"}
 
-CSS = """
-body { font-family: sans-serif; margin: 1.5em; color: #222; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-tr.baseline td { background: #eeeeee; }
+CSS = BASE_CSS + """tr.baseline td { background: #eeeeee; }
 tr.recommended td { background: #e3f4e3; font-weight: bold; }
 figure { margin: 0; max-width: 100%; }
 figure img { max-width: 100%; }
-code { white-space: pre-wrap; overflow-wrap: anywhere; }
 div.recommendation { border-left: 4px solid #2ca02c; background: #f3faf3; padding: 0.3em 0.8em; }
 div.recommendation.keep { border-color: #7f7f7f; background: #f4f4f4; }
-figcaption { font-size: 0.85em; }
 """
 
 

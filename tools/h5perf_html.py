@@ -15,18 +15,21 @@ import h5perf_warnings
 from h5perf_results import (MEASURE_TITLES, counts_text, distribution_text, format_size,
                             placement, placement_text, run_placement, size_text)
 
-CSS = """
+# The companion's pages' common style (this page's and the advisor's,
+# h5perf_advice.py).
+BASE_CSS = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-tr.failed td { background: #fde8e8; }
+code { white-space: pre-wrap; overflow-wrap: anywhere; }
+figcaption { font-size: 0.85em; }
+"""
+CSS = BASE_CSS + """tr.failed td { background: #fde8e8; }
 .charts { display: flex; flex-wrap: wrap; gap: 1em; }
 figure { margin: 0; width: 640px; max-width: 100%; }
 figure img { width: 640px; max-width: 100%; }
-code { white-space: pre-wrap; overflow-wrap: anywhere; }
 table.context td + td { overflow-wrap: anywhere; }
-figcaption { font-size: 0.85em; }
 ul.warnings { margin: 0.3em 0 0; padding: 0; list-style: none; font-size: 0.85em; }
 ul.warnings li { margin: 0.2em 0; padding: 0.2em 0.5em; border-left: 4px solid #e08a00;
                  background: #fff4e0; overflow-wrap: anywhere; }
