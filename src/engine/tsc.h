@@ -47,7 +47,8 @@ static inline double tsc_seconds(const struct tsc_scale *s, uint64_t ticks)
     return s->origin.seconds + (double)d * s->per_tick;
 }
 
-/* Local, once, before any timer runs. Where this build can read the
+/* Local, before any timer runs; the first call's answer stands for the
+ * process (later calls return it at once). Where this build can read the
  * counter and tsc_reliable() says so from this machine's /proc/cpuinfo
  * and clocksource, calibrates it against reference (MPI_Wtime: its origin
  * and its rate over TSC_CALIBRATION_NS of sleep) and returns tsc_clock(),
