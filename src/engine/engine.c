@@ -47,6 +47,7 @@ struct point_run {
     bool io_mode;                /* -C with a backend that reports what its library did */
     struct io_mode_seen seen[2]; /* what it did, write and read phases */
     struct latency_hist *lat;    /* [2 * LATENCY_CALLS]: this process's, over the point */
+    struct latency_log *tlog;    /* [2]: the transfers' times before lat has them */
     /* The current iteration's account beyond its timers (docs/measuring.md). */
     int64_t moved[2];           /* bytes this process moved, write and read */
     bool bounded;               /* --stonewall or --duration: moved counts */
@@ -217,6 +218,7 @@ static bool engine_file(struct point_run *r, int slot, double *t, struct verify_
         io.verify = c->debug_verify;
         io.seen = r->io_mode ? &r->seen[p->write ? 0 : 1] : NULL;
         io.lat = r->lat;
+        io.tlog = r->tlog;
         io.extent = p->write ? NULL : &r->written;
         io.rewrite = wrote && p->write;
         engine_debug_line(r, ph, dbg);
@@ -357,7 +359,8 @@ static bool engine_prepare(struct point_run *r, struct err *e)
     r->buf_base = buf;
     r->buf = buf ? (unsigned char *)buf + offset : NULL;
     r->lat = malloc(2 * LATENCY_CALLS * sizeof *r->lat);
-    if (!r->lat)
+    r->tlog = calloc(2, sizeof *r->tlog);
+    if (!r->lat || !r->tlog)
         err_set(e, "h5perf", "allocate latency histograms", "", -1, -1, "out of memory");
     for (int h = 0; r->lat && h < 2 * LATENCY_CALLS; h++)
         latency_clear(&r->lat[h]);
@@ -510,6 +513,8 @@ static int engine_point_run(struct point_run *r)
     r->buf = NULL;
     free(r->lat);
     r->lat = NULL;
+    free(r->tlog);
+    r->tlog = NULL;
     return status;
 }
 

@@ -27,6 +27,19 @@ static struct latency_hist *phase_lat(const struct phase_io *io, bool write, enu
     return &io->lat[(write ? 0 : LATENCY_CALLS) + c];
 }
 
+/* Bins the transfers' times kept in io->tlog into their histograms;
+ * returns the seconds it took, to be kept out of the timers as the
+ * poisoning and the checks are (docs/performance.md, "The cost of
+ * recording every call's latency"). *mark: the clock read after it. */
+double phase_flush_latency(const struct phase_io *io, double *mark)
+{
+    double t0 = io->clock();
+    for (int w = 0; w < 2; w++)
+        latency_log_flush(&io->tlog[w], phase_lat(io, w == 0, LATENCY_TRANSFER));
+    *mark = io->clock();
+    return *mark - t0;
+}
+
 /* Checks every byte step s read; records the first mismatch. */
 void phase_verify(const struct phase_io *io, const struct plan_step *s, struct verify_state *v)
 {
@@ -285,20 +298,19 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
         if (range->deadline &&
             phase_deadline_passed(io, *range->calls, range->start, lockstep, &mark))
             break;
-        /* Outside the timers: a verified read starts from a buffer that
-         * holds none of the expected bytes (poisoned per variable where
-         * the content differs between them, phase_prepare()). */
-        if ((check || probe) && !io->plan->fill_per_var) {
+        /* Outside the timers, between two clock reads (each read costs
+         * about as much as 3% of a 1 KiB read from the page cache, and
+         * the time between two segments counts): a verified read starts
+         * from a buffer that holds none of the expected bytes (poisoned
+         * per variable where the content differs between them,
+         * phase_prepare()); where to probe is chosen from it. */
+        bool fill = (check || probe) && !io->plan->fill_per_var;
+        if (fill || probe) {
             double t0 = io->clock();
-            io->plan->ops->fill(io->plan, io->phase, v, io->buf, true);
-            mark = io->clock();
-            excluded += mark - t0;
-        }
-        /* Where to probe: chosen from the poisoned buffer, outside the
-         * timers. */
-        if (probe) {
-            double t0 = io->clock();
-            nprobes = phase_probe_at(io, &s, at, want);
+            if (fill)
+                io->plan->ops->fill(io->plan, io->phase, v, io->buf, true);
+            if (probe)
+                nprobes = phase_probe_at(io, &s, at, want);
             mark = io->clock();
             excluded += mark - t0;
         }
@@ -306,11 +318,15 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
                     s.bytes * (collective_io ? io->ctx->nprocs : 1));
         int rc = io->ops->transfer(f, &s, io->buf + s.mem_off, e);
         double now = io->clock();
-        latency_record(phase_lat(io, s.write, LATENCY_TRANSFER), now - mark);
+        bool full = latency_log_add(&io->tlog[s.write ? 0 : 1], now - mark);
         phase_count(io, &s, now - mark);
         mark = now;
         watchdog_leave();
         (*range->calls)++;
+        if (full) {
+            excluded += phase_flush_latency(io, &mark);
+            now = mark;
+        }
         /* Outside the timers, as the poisoning and the choice before it:
          * at 1 KiB a call, the check took as long as the read itself. */
         if (rc == 0 && probe) {
@@ -341,7 +357,7 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
         excluded += mark - t1;
     }
     *done = k;
-    return excluded;
+    return excluded + phase_flush_latency(io, &mark);
 }
 
 /* The steps of variable v in this phase: all, those of the extent (a read

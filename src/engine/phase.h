@@ -70,6 +70,9 @@ struct phase_io {
      * transfer's by its direction, an open's and a close's by the
      * phase's. */
     struct latency_hist *lat;
+    /* [2], write then read: each transfer's time as it comes, binned into
+     * lat outside the timers (latency.h, struct latency_log). */
+    struct latency_log *tlog;
     struct phase_deadline *deadline;  /* a write phase with --stonewall; else NULL */
     const struct plan_extent *extent; /* a read phase after one; else NULL */
     /* A write phase into the existing file (--repeat overwrite, a phase
@@ -109,6 +112,10 @@ double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_
 bool phase_agree(const struct phase_io *io, bool ok, const struct err *e);
 /* The watchdog's account of a library call about to be made. */
 void phase_enter(const struct phase_io *io, const char *op, int64_t bytes);
+/* Bins the transfers' times kept in io->tlog into io->lat; returns the
+ * seconds it took, which the caller keeps out of the timers; *mark: the
+ * clock read after it. */
+double phase_flush_latency(const struct phase_io *io, double *mark);
 /* Checks the bytes step s read at io->buf + s->mem_off into v. */
 void phase_verify(const struct phase_io *io, const struct plan_step *s, struct verify_state *v);
 /* A step that is not I/O, timed from *mark (the clock read that ended the

@@ -113,8 +113,10 @@ static double phase_join_steps(struct phase_io *io, struct backend_file *f,
         phase_enter(io, write ? "write" : "read", bytes * (collective_io ? io->ctx->nprocs : 1));
         int rc = io->ops->transfer_vars(f, steps, m, bufs, e);
         double now = io->clock();
-        latency_record(&io->lat[(write ? 0 : LATENCY_CALLS) + LATENCY_TRANSFER], now - mark);
+        bool full = latency_log_add(&io->tlog[write ? 0 : 1], now - mark);
         io->t[write ? PHASE_WRITES : PHASE_READS] += now - mark;
+        if (full)
+            excluded += phase_flush_latency(io, &now);
         watchdog_leave();
         (*calls)++;
         if (rc < 0) {
@@ -128,7 +130,7 @@ static double phase_join_steps(struct phase_io *io, struct backend_file *f,
             phase_join_verify(io, steps, m, v);
         excluded += io->clock() - now;
     }
-    return excluded;
+    return excluded + phase_flush_latency(io, &mark);
 }
 
 double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_t *calls,

@@ -27,6 +27,13 @@ uint64_t latency_bucket_high(int b)
     return latency_bucket_low(b + 1) - 1;
 }
 
+void latency_log_flush(struct latency_log *l, struct latency_hist *h)
+{
+    for (int i = 0; i < l->n; i++)
+        latency_record(h, l->seconds[i]);
+    l->n = 0;
+}
+
 void latency_add(struct latency_hist *to, const struct latency_hist *from)
 {
     for (int b = 0; b < LATENCY_BUCKETS; b++)

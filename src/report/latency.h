@@ -7,6 +7,7 @@
 #ifndef H5PERF_LATENCY_H
 #define H5PERF_LATENCY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define LATENCY_SUB_BITS 7
@@ -52,6 +53,29 @@ static inline void latency_record(struct latency_hist *h, double seconds)
     if (ns > h->max_ns)
         h->max_ns = ns;
 }
+
+/* Calls' times kept as they come, binned into a histogram later: a call
+ * costs one store, where latency_record() touches the histogram's counts
+ * (40 KiB, more than a processor's first-level cache) and its bounds
+ * right after the library's call has filled that cache with its own
+ * (docs/performance.md, "The cost of recording every call's latency").
+ * Fixed size: the caller flushes it when latency_log_add() says it is
+ * full, and at the end of its calls. */
+#define LATENCY_LOG_SAMPLES 2048
+struct latency_log {
+    int n;
+    double seconds[LATENCY_LOG_SAMPLES];
+};
+
+/* Keeps one call's seconds; true when the log is full (flush it then). */
+static inline bool latency_log_add(struct latency_log *l, double seconds)
+{
+    l->seconds[l->n++] = seconds;
+    return l->n == LATENCY_LOG_SAMPLES;
+}
+
+/* Records every kept call into h (latency_record()) and empties l. */
+void latency_log_flush(struct latency_log *l, struct latency_hist *h);
 
 /* to += from, exactly. */
 void latency_add(struct latency_hist *to, const struct latency_hist *from);

@@ -266,6 +266,7 @@ int main(int argc, char **argv)
         struct err e;
         err_clear(&e);
         struct latency_hist lat[2 * LATENCY_CALLS];
+        static struct latency_log tlog[2];
         for (int c = 0; c < 2 * LATENCY_CALLS; c++)
             latency_clear(&lat[c]);
         struct phase_io io = {.ops = ops,
@@ -278,7 +279,8 @@ int main(int argc, char **argv)
                               .verify = ph == 1,
                               .agree = MPI_COMM_WORLD,
                               .clock = MPI_Wtime,
-                              .lat = lat};
+                              .lat = lat,
+                              .tlog = tlog};
         if (!phase_run(&io, t, &v, &e)) {
             agree_report(MPI_COMM_WORLD, &e, rank, stderr, NULL);
             status = 1;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "report/latency.h"
@@ -107,10 +108,42 @@ static void test_empty_and_summary(void)
     latency_summary_release(&s);
 }
 
+/* The log: full exactly at LATENCY_LOG_SAMPLES, and calls kept there and
+ * flushed (when full, and at the end with some left) give the very
+ * histogram that recording each call directly gives. */
+static void test_log(void)
+{
+    static struct latency_log log;
+    static struct latency_hist direct, logged;
+    latency_clear(&direct);
+    latency_clear(&logged);
+    uint64_t state = 2463534242ull;
+    int fulls = 0, n = 2 * LATENCY_LOG_SAMPLES + 77;
+    for (int i = 0; i < n; i++) {
+        double s = (double)draw(&state) * 1e-9;
+        latency_record(&direct, s);
+        bool full = latency_log_add(&log, s);
+        CHECK(full == (log.n == LATENCY_LOG_SAMPLES));
+        if (full) {
+            fulls++;
+            latency_log_flush(&log, &logged);
+            CHECK_I64(log.n, 0);
+        }
+    }
+    CHECK_I64(fulls, 2);
+    CHECK_I64(log.n, 77);
+    latency_log_flush(&log, &logged);
+    CHECK_I64(logged.n, n);
+    CHECK(memcmp(&direct, &logged, sizeof direct) == 0);
+    latency_log_flush(&log, &logged); /* empty: changes nothing */
+    CHECK(memcmp(&direct, &logged, sizeof direct) == 0);
+}
+
 int main(void)
 {
     test_buckets();
     test_quantiles_and_merge();
     test_empty_and_summary();
+    test_log();
     return check_done("test_latency");
 }
