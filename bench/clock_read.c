@@ -4,7 +4,9 @@
  * as the engine reads it, alone in a loop and after each 1 KiB pwrite of a
  * loop like h5perf's, alternated with a loop that reads no clock; and each
  * with the histogram's update (report/latency.h) of the interval since the
- * previous read, the whole of what recording a call costs. Then why
+ * previous read, and with the log's store instead (binned into the
+ * histogram when full, inside the loop's time), the whole of what
+ * recording a call costs. Then why
  * the counter's read is rdtscp and not the cheaper rdtsc: the median
  * latency of a 1 KiB memcpy from a 64 MiB buffer (no system call) and of
  * a 1 KiB pwrite, each timed by chained reads of either. Prints one JSON
@@ -27,9 +29,18 @@
 #define CALLS 16384
 #define BYTES 1024
 
-enum { READ_NONE, READ_WTIME, READ_TSC, READ_WTIME_RECORD, READ_TSC_RECORD, READS };
-static const char *const read_names[READS] = {"none", "MPI_Wtime", "tsc", "MPI_Wtime+record",
-                                              "tsc+record"};
+enum {
+    READ_NONE,
+    READ_WTIME,
+    READ_TSC,
+    READ_WTIME_RECORD,
+    READ_TSC_RECORD,
+    READ_WTIME_LOG,
+    READ_TSC_LOG,
+    READS
+};
+static const char *const read_names[READS] = {
+    "none", "MPI_Wtime", "tsc", "MPI_Wtime+record", "tsc+record", "MPI_Wtime+log", "tsc+log"};
 
 static double wtime(void)
 {
@@ -45,8 +56,10 @@ static double now(void)
 
 /* Nanoseconds per iteration of CALLS: a pwrite at fd (fd >= 0), then a
  * read of clock (NULL: none), its value kept, and with h the interval
- * since the previous read recorded in h. */
-static double loop(int fd, double (*volatile clock)(void), struct latency_hist *h)
+ * since the previous read recorded in h: directly, or with log through
+ * the log, flushed into h when full and at the end (inside the time). */
+static double loop(int fd, double (*volatile clock)(void), struct latency_hist *h,
+                   struct latency_log *log)
 {
     static char buf[BYTES];
     volatile double kept = 0;
@@ -59,11 +72,17 @@ static double loop(int fd, double (*volatile clock)(void), struct latency_hist *
         }
         if (clock)
             kept = clock();
-        if (h) {
+        if (h && log) {
+            if (latency_log_add(log, kept - mark))
+                latency_log_flush(log, h);
+            mark = kept;
+        } else if (h) {
             latency_record(h, kept - mark);
             mark = kept;
         }
     }
+    if (h && log)
+        latency_log_flush(log, h);
     (void)kept;
     return (now() - t0) / CALLS * 1e9;
 }
@@ -167,8 +186,9 @@ int main(int argc, char **argv)
     }
     double hz = 0;
     double (*tsc)(void) = tsc_clock_setup(MPI_Wtime, &hz);
-    double (*clocks[READS])(void) = {NULL, wtime, tsc, wtime, tsc};
+    double (*clocks[READS])(void) = {NULL, wtime, tsc, wtime, tsc, wtime, tsc};
     static struct latency_hist hist;
+    static struct latency_log log;
     latency_clear(&hist);
     char path[4096];
     snprintf(path, sizeof path, "%s/clock_read.%d", dir, (int)getpid());
@@ -181,11 +201,12 @@ int main(int argc, char **argv)
     /* Alternated: every clock in turn within each repetition. */
     for (int k = 0; k < reps; k++)
         for (int r = 0; r < READS; r++) {
-            if ((r == READ_TSC || r == READ_TSC_RECORD) && !tsc)
+            if ((r == READ_TSC || r == READ_TSC_RECORD || r == READ_TSC_LOG) && !tsc)
                 continue;
             struct latency_hist *h = r >= READ_WTIME_RECORD ? &hist : NULL;
-            alone[r][k] = loop(-1, clocks[r], h);
-            after_io[r][k] = loop(fd, clocks[r], h);
+            struct latency_log *l = r >= READ_WTIME_LOG ? &log : NULL;
+            alone[r][k] = loop(-1, clocks[r], h, l);
+            after_io[r][k] = loop(fd, clocks[r], h, l);
         }
     printf("{\"tsc\": %s, \"tsc_hz\": %.0f, \"reps\": %d, \"calls\": %d, ", tsc ? "true" : "false",
            hz, reps, CALLS);
