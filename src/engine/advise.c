@@ -139,30 +139,6 @@ static int advise_count(const struct workload *w, int world_size, int *counts, s
     return 0;
 }
 
-/* Rank 0: what the advisor would race. */
-static int advise_print(const struct workload *w, const struct workload_config *cfgs,
-                        const int *counts, const struct advise_hints_left *left)
-{
-    char line[2 * WORKLOAD_TEXT_MAX];
-    printf("workload '%s'%s%s%s: %d process%s, %d data set%s\n", w->path, w->name ? " (" : "",
-           w->name ? w->name : "", w->name ? ")" : "", cfgs[0].nprocs,
-           cfgs[0].nprocs == 1 ? "" : "es", w->nsets, w->nsets == 1 ? "" : "s");
-    for (int i = 0; i < w->nsets; i++) {
-        workload_config_text(&cfgs[i], line, sizeof line);
-        printf("baseline of %s '%s': %s\n", w->sets[i].key, w->sets[i].name, line);
-        printf("candidates of %s '%s': %d\n", w->sets[i].key, w->sets[i].name, counts[i]);
-    }
-    advise_print_search(w);
-    for (int i = 0; i < left->n; i++)
-        printf("hints left out: %s: %s\n", left->keys[i], left->why[i]);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "h5perf: cannot write to standard output: %s\n",
-                strerror(errno ? errno : EIO));
-        return EXIT_RUN_FAILED;
-    }
-    return EXIT_OK;
-}
-
 /* Is candidate c measurable in this launch: its MPI-IO component the one
  * MPI_Init chose (OMPI_MCA_io, or the default when it names none)? */
 static bool advise_this_launch(const struct workload_config *c)
@@ -181,11 +157,13 @@ static void advise_copy(struct workload_config *dst, const struct workload_confi
         dst->argv[j] = dst->words + (src->argv[j] - src->words);
 }
 
-/* Collective: set number i's candidates after its baseline into c (room
- * for count + 1), those of another MPI-IO component left out (their count
- * into *other); their number, or -1. */
+/* Set number i's candidates after its baseline into c (room for count +
+ * 1): those equal to the baseline and those of another MPI-IO component
+ * left out (their count into *other, said on rank 0 when say); their
+ * number, the baseline's included: what the race races. Or -1. */
 static int advise_collect(const struct run *s, const struct workload *w, int i, int count,
-                          const struct workload_config *base, struct workload_config *c, int *other)
+                          const struct workload_config *base, struct workload_config *c, int *other,
+                          bool say)
 {
     struct cli_msg m = {""};
     int n = 0;
@@ -203,11 +181,54 @@ static int advise_collect(const struct run *s, const struct workload *w, int i, 
         else if (strcmp(a, b) != 0)
             advise_copy(&c[kept++], &c[k]);
     }
-    if (*other && s->world_rank == 0)
+    if (say && *other && s->world_rank == 0)
         printf("%s: %d candidate%s of another MPI-IO component left out: each needs its own "
                "launch with OMPI_MCA_io set (docs/advisor.md)\n",
                w->sets[i].key, *other, *other == 1 ? "" : "s");
     return kept;
+}
+
+/* Rank 0: the number of candidates set number i's race will have
+ * (advise_collect()), or -1 (out of memory). */
+static int advise_raced(const struct run *s, const struct workload *w, int i, int count,
+                        const struct workload_config *base)
+{
+    struct workload_config *c = calloc((size_t)count + 1, sizeof *c);
+    int other = 0, n = c ? advise_collect(s, w, i, count, base, c, &other, false) : -1;
+    free(c);
+    return n;
+}
+
+/* Rank 0: what the advisor would race. */
+static int advise_print(const struct run *s, const struct workload *w,
+                        const struct workload_config *cfgs, const int *counts,
+                        const struct advise_hints_left *left)
+{
+    char line[2 * WORKLOAD_TEXT_MAX];
+    printf("workload '%s'%s%s%s: %d process%s, %d data set%s\n", w->path, w->name ? " (" : "",
+           w->name ? w->name : "", w->name ? ")" : "", cfgs[0].nprocs,
+           cfgs[0].nprocs == 1 ? "" : "es", w->nsets, w->nsets == 1 ? "" : "s");
+    for (int i = 0; i < w->nsets; i++) {
+        workload_config_text(&cfgs[i], line, sizeof line);
+        printf("baseline of %s '%s': %s\n", w->sets[i].key, w->sets[i].name, line);
+        int n = advise_raced(s, w, i, counts[i], &cfgs[i]);
+        if (n < 0) {
+            fprintf(stderr, "h5perf: --advise: out of memory for the candidates of %s\n",
+                    w->sets[i].key);
+            return EXIT_RUN_FAILED;
+        }
+        printf("candidates of %s '%s': %d, the baseline among them\n", w->sets[i].key,
+               w->sets[i].name, n);
+    }
+    advise_print_search(w);
+    for (int i = 0; i < left->n; i++)
+        printf("hints left out: %s: %s\n", left->keys[i], left->why[i]);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "h5perf: cannot write to standard output: %s\n",
+                strerror(errno ? errno : EIO));
+        return EXIT_RUN_FAILED;
+    }
+    return EXIT_OK;
 }
 
 /* Collective: process 0's status after it wrote to the JSON answer (ok
@@ -244,7 +265,7 @@ static int advise_search(const struct run *s, const struct backend_ops *const op
                                                            s->cfg.budget, io) == 0);
     for (int i = 0; i < w->nsets && status == EXIT_OK; i++) {
         struct workload_config *c = calloc((size_t)counts[i] + 1, sizeof *c);
-        int other = 0, n = c ? advise_collect(s, w, i, counts[i], &cfgs[i], c, &other) : -1;
+        int other = 0, n = c ? advise_collect(s, w, i, counts[i], &cfgs[i], c, &other, true) : -1;
         struct advise_answer a;
         if (n < 0 || advise_race(s, ops, w, i, c, n, share, &a) < 0) {
             free(c);
@@ -311,7 +332,7 @@ int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUN
             fprintf(stderr, "%s\n", m.line[0] ? m.line : "h5perf: --advise: failed on a process");
     }
     if (ok)
-        status = s->world_rank == 0 ? advise_print(&w, cfgs, counts, &left) : EXIT_OK;
+        status = s->world_rank == 0 ? advise_print(s, &w, cfgs, counts, &left) : EXIT_OK;
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (status == EXIT_OK && s->cfg.budget > 0)
         status = advise_search(s, ops, &w, cfgs, counts);

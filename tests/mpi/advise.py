@@ -125,6 +125,24 @@ def advise_equal_on_a_synthetic_clock():
 
 
 @case
+def advise_counts_what_it_races():
+    """The count before the race is the race's own: SMALL's baseline is one
+    of its search's ten candidates (10 raced); with POSIX, the baseline,
+    out of the search, the search's eight candidates and the baseline (9)."""
+    outside = SMALL.replace("apis: [posix, mpiio, phdf5]", "apis: [mpiio, phdf5]")
+    for text, want in ((SMALL, 10), (outside, 9)):
+        with TempDir() as d:
+            r = advise(d, text, "3", exe=os.environ["ENGINE_NULL"],
+                       env={"H5PERF_NULL_SECONDS": "0.01"})
+            expect_eq(r.rc, 0, "exit status", r)
+            (n, measured, _, _), _, _ = answer(r)
+            said = [x for x in r.lines if x.startswith("candidates of arrays[0] 'field': ")]
+            expect_eq(said, ["candidates of arrays[0] 'field': %d, the baseline among them"
+                             % want], "the count before the race", r)
+            expect_eq((n, measured), (want, want), "the race's count", r)
+
+
+@case
 def advise_budget_on_a_synthetic_clock():
     """A budget smaller than the first round: the race stops before the
     measurement that would pass it, says the budget ended it, and leaves
