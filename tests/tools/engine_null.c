@@ -1,6 +1,7 @@
 /* Runs h5perf's engine with the null backend in every API slot: the whole
  * sweep, timers, agreement and report, without any I/O. Takes h5perf's own
- * arguments; the MPI case checks its report and that no file appeared.
+ * arguments and writes its outputs as h5perf does; the MPI case checks its
+ * report and that no data file appeared.
  * With $H5PERF_NULL_SECONDS every timer reads the null backend's synthetic
  * clock (null_backend.h). --advise races its candidates on it too. */
 #include <mpi.h>
@@ -8,7 +9,9 @@
 
 #include "null_backend.h"
 #include "engine/advise.h"
+#include "engine/context.h"
 #include "engine/engine.h"
+#include "engine/outputs.h"
 #include "engine/files.h"
 #include "engine/setup.h"
 
@@ -28,11 +31,18 @@ int main(int argc, char **argv)
     if (status == SETUP_ADVISE) {
         status = advise_run(&s, ops);
     } else if (status < 0) {
+        /* As h5perf_run() does: the engine, then the outputs (the report's
+         * footer, -o and --results), so that a script can read its results
+         * as h5perf's. */
+        struct run_context ctx;
         struct results_log log;
         results_log_init(&log);
-        status = setup_declare_files(&s) ? engine_run(&s, ops, &log) : 1;
-        results_log_release(&log);
+        context_init(&ctx, &s, argc, argv);
+        status = setup_declare_files(&s) ? engine_run(&s, ops, s.world_rank == 0 ? &log : NULL) : 1;
         files_release();
+        status = outputs_finish(&s, &ctx, &log, status);
+        context_release(&ctx);
+        results_log_release(&log);
     }
     setup_release(&s);
     MPI_Finalize();
