@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* --hdf5.driver's words, in run order. */
 enum hdf5_driver { HDF5_DRIVER_MPIO = 0, HDF5_DRIVER_SUBFILING, HDF5_DRIVER_COUNT };
@@ -22,6 +23,18 @@ static inline bool hdf5_variant_multi(int v)
 {
     return v >= HDF5_DRIVER_COUNT;
 }
+
+/* HDF5's own settings (--hdf5.*), one field per row of hdf5_options.c:
+ * the configuration's (config.hdf5), where the rows store them, and the
+ * backend's (backend_settings.hdf5), copied whole. */
+struct hdf5_settings {
+    unsigned drivers;   /* --hdf5.driver: bits 1 << enum hdf5_driver; 0: mpio */
+    int64_t stripe;     /* --hdf5.subfiling-stripe, 0: HDF5's */
+    int ioc_per_node;   /* --hdf5.ioc-per-node, 0: HDF5's */
+    bool multi_dataset; /* --hdf5.multi-dataset */
+    bool coll_metadata; /* --hdf5.collective-metadata */
+    int64_t meta_block; /* --hdf5.metadata-block-size, 0: HDF5's (2K) */
+};
 
 struct config;
 
