@@ -42,12 +42,6 @@ struct config;
  * "MPI-IO driver, subfiling driver". */
 void hdf5_drivers_text(const struct config *c, char *buf, size_t len);
 
-/* HDF5's metadata settings, for the reports' headers: "collective
- * operations, block size 65536 bytes" ("independent", "HDF5's" for what
- * was not given). True when --hdf5.collective-metadata or
- * --hdf5.metadata-block-size was given. */
-bool hdf5_metadata_text(const struct config *c, char *buf, size_t len);
-
 /* Does the HDF5 of this build have the subfiling driver
  * (H5_HAVE_SUBFILING_VFD), multi-dataset I/O (H5Dwrite_multi, 1.14)? */
 bool hdf5_built_subfiling(void);
