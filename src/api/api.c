@@ -113,6 +113,17 @@ void api_variant_text(enum api_id api, int v, const char *what, char *buf, size_
         snprintf(buf, len, "%s", what);
 }
 
+const struct api_header *api_header_at(int i)
+{
+    for (int a = 0; a < API_COUNT; a++) {
+        const struct api_opts *o = api_descs[a].opts;
+        for (const struct api_header *h = o ? o->headers : NULL; h && h->label; h++)
+            if (i-- == 0)
+                return h;
+    }
+    return NULL;
+}
+
 int api_need_threads(const struct config *c)
 {
     for (int a = 0; a < API_COUNT; a++) {

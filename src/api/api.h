@@ -69,6 +69,17 @@ struct api_variant {
     bool threads;
 };
 
+/* A line an API's options add to the text reports' headers, where they
+ * are given: the guide's "rank 0: LABEL=TEXT", the application patterns'
+ * "LABEL: TEXT". */
+struct api_header {
+    const char *label; /* "HDF5 metadata"; NULL after the last */
+    /* Writes the line's text into buf ("collective operations, block
+     * size 65536 bytes"); true when an option it shows was given (else no
+     * line). */
+    bool (*text)(const struct config *c, char *buf, size_t len);
+};
+
 /* The options an API owns, as a pattern owns its rows: named --PREFIX.NAME
  * in IOR's manner, refused when -A does not select the API, taken by
  * every pattern; and the variants they choose. */
@@ -86,6 +97,9 @@ struct api_opts {
     int (*finish)(const struct config *c, struct cli_msg *m);
     /* Its part of a run's results (the object of its key), for variant v. */
     void (*json_run)(struct jsonw *w, int v);
+    /* Its lines in the text reports' headers (up to one whose label is
+     * NULL), or NULL: none. */
+    const struct api_header *headers;
     /* The option (enum opt_id) whose values choose the variants that need
      * threads, for the refusal where MPI provides none. */
     int threads_option;
@@ -188,6 +202,10 @@ int api_variant_per_process(enum api_id api, int v);
 
 /* "shared" or "shared, subfiled": what, then variant v's label. */
 void api_variant_text(enum api_id api, int v, const char *what, char *buf, size_t len);
+
+/* Every API's header lines (api_opts.headers), in the table's order:
+ * for (i = 0; (h = api_header_at(i)); i++). */
+const struct api_header *api_header_at(int i);
 
 /* Does a chosen variant of an API -A selects (any, before the defaults)
  * need MPI_THREAD_MULTIPLE? Returns the API, or -1. */

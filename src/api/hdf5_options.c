@@ -79,7 +79,7 @@ static int hdf5_driver_option(struct config *cfg, const struct opt_row *row, con
             break;
         s += len + 1;
     }
-    cfg->hdf5_drivers = bits;
+    cfg->hdf5.drivers = bits;
     return 0;
 }
 
@@ -92,14 +92,14 @@ static int hdf5_multi_option(struct config *cfg, const struct opt_row *row, cons
                         "h5perf: %s: the HDF5 of this build (%s) has no multi-dataset I/O "
                         "(H5Dwrite_multi, HDF5 1.14 or newer)",
                         spelled, H5PERF_HDF5_VERSION);
-    cfg->hdf5_multi_dataset = true;
+    cfg->hdf5.multi_dataset = true;
     return 0;
 }
 
 void hdf5_drivers_text(const struct config *c, char *buf, size_t len)
 {
     static const char *const words[HDF5_DRIVER_COUNT] = {"MPI-IO driver", "subfiling driver"};
-    unsigned bits = c->hdf5_drivers ? c->hdf5_drivers : 1u << HDF5_DRIVER_MPIO;
+    unsigned bits = c->hdf5.drivers ? c->hdf5.drivers : 1u << HDF5_DRIVER_MPIO;
     size_t used = 0;
     buf[0] = '\0';
     for (int d = 0; d < HDF5_DRIVER_COUNT && used < len; d++)
@@ -109,7 +109,7 @@ void hdf5_drivers_text(const struct config *c, char *buf, size_t len)
 
 static void hdf5_json_drivers(struct jsonw *w, const struct config *c, const struct opt_row *r)
 {
-    unsigned bits = c->hdf5_drivers ? c->hdf5_drivers : 1u << HDF5_DRIVER_MPIO;
+    unsigned bits = c->hdf5.drivers ? c->hdf5.drivers : 1u << HDF5_DRIVER_MPIO;
     jsonw_key(w, r->json_key);
     jsonw_array(w);
     for (int d = 0; d < HDF5_DRIVER_COUNT; d++)
@@ -121,9 +121,9 @@ static void hdf5_json_drivers(struct jsonw *w, const struct config *c, const str
 /* A value not given is HDF5's own (or its environment's): null. */
 static void hdf5_json_unset(struct jsonw *w, const struct config *c, const struct opt_row *r)
 {
-    int64_t v = r->id == OPT_HDF5_STRIPE       ? c->hdf5_stripe
-                : r->id == OPT_HDF5_META_BLOCK ? c->hdf5_meta_block
-                                               : c->hdf5_ioc_per_node;
+    int64_t v = r->id == OPT_HDF5_STRIPE       ? c->hdf5.stripe
+                : r->id == OPT_HDF5_META_BLOCK ? c->hdf5.meta_block
+                                               : c->hdf5.ioc_per_node;
     jsonw_key(w, r->json_key);
     if (v > 0)
         jsonw_int(w, v);
@@ -133,7 +133,7 @@ static void hdf5_json_unset(struct jsonw *w, const struct config *c, const struc
 
 static void hdf5_json_multi(struct jsonw *w, const struct config *c, const struct opt_row *r)
 {
-    jsonw_key_bool(w, r->json_key, c->hdf5_multi_dataset);
+    jsonw_key_bool(w, r->json_key, c->hdf5.multi_dataset);
 }
 
 static const struct opt_row hdf5_driver_row = OPT_OTHER(
@@ -145,13 +145,13 @@ static const struct opt_row hdf5_driver_row = OPT_OTHER(
     .dflt = "[mpio]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_driver",
     .json = hdf5_json_drivers, .json_everywhere = true);
 static const struct opt_row hdf5_stripe_row =
-    OPT_SIZE(OPT_HDF5_STRIPE, NULL, "--hdf5.subfiling-stripe", hdf5_stripe,
+    OPT_SIZE(OPT_HDF5_STRIPE, NULL, "--hdf5.subfiling-stripe", hdf5.stripe,
              .help = "the subfiling driver's stripe: bytes of the\n"
                      "file in one subfile before the next",
              .dflt = "[HDF5's: 32M]", .apis = API_BIT(API_PHDF5),
              .json_key = "hdf5_subfiling_stripe", .json = hdf5_json_unset, .json_everywhere = true);
 static const struct opt_row hdf5_ioc_row =
-    OPT_COUNT(OPT_HDF5_IOC_PER_NODE, NULL, "--hdf5.ioc-per-node", hdf5_ioc_per_node,
+    OPT_COUNT(OPT_HDF5_IOC_PER_NODE, NULL, "--hdf5.ioc-per-node", hdf5.ioc_per_node,
               .help = "the subfiling driver's I/O concentrators per\n"
                       "host, each with a subfile",
               .dflt = "[HDF5's: 1]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_ioc_per_node",
@@ -165,7 +165,7 @@ static const struct opt_row hdf5_multi_row =
               .json_everywhere = true);
 
 static const struct opt_row hdf5_coll_metadata_row =
-    OPT_FLAG(OPT_HDF5_COLL_METADATA, NULL, "--hdf5.collective-metadata", hdf5_coll_metadata,
+    OPT_FLAG(OPT_HDF5_COLL_METADATA, NULL, "--hdf5.collective-metadata", hdf5.coll_metadata,
              .help = "collective metadata operations: the processes\n"
                      "read metadata together and write it in one\n"
                      "collective call (H5Pset_all_coll_metadata_ops,\n"
@@ -173,7 +173,7 @@ static const struct opt_row hdf5_coll_metadata_row =
              .dflt = "[independent]", .apis = API_BIT(API_PHDF5),
              .json_key = "hdf5_collective_metadata", .json_everywhere = true);
 static const struct opt_row hdf5_meta_block_row = OPT_SIZE(
-    OPT_HDF5_META_BLOCK, NULL, "--hdf5.metadata-block-size", hdf5_meta_block,
+    OPT_HDF5_META_BLOCK, NULL, "--hdf5.metadata-block-size", hdf5.meta_block,
     .help = "bytes HDF5 sets aside at a time for small\n"
             "metadata (H5Pset_meta_block_size)",
     .dflt = "[HDF5's: 2K]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_metadata_block_size",
@@ -184,27 +184,39 @@ static const struct opt_row *const hdf5_rows[] = {
     &hdf5_coll_metadata_row, &hdf5_meta_block_row, NULL,
 };
 
-bool hdf5_metadata_text(const struct config *c, char *buf, size_t len)
+/* HDF5's metadata settings, for the reports' headers (hdf5_headers):
+ * "collective operations, block size 65536 bytes" ("independent",
+ * "HDF5's" for what was not given). True when --hdf5.collective-metadata
+ * or --hdf5.metadata-block-size was given. */
+static bool hdf5_metadata_text(const struct config *c, char *buf, size_t len)
 {
     char size[32] = "HDF5's";
-    if (c->hdf5_meta_block > 0)
-        snprintf(size, sizeof size, "%" PRId64 " bytes", c->hdf5_meta_block);
+    if (c->hdf5.meta_block > 0)
+        snprintf(size, sizeof size, "%" PRId64 " bytes", c->hdf5.meta_block);
     snprintf(buf, len, "%s operations, block size %s",
-             c->hdf5_coll_metadata ? "collective" : "independent", size);
-    return c->hdf5_coll_metadata || c->hdf5_meta_block > 0;
+             c->hdf5.coll_metadata ? "collective" : "independent", size);
+    return c->hdf5.coll_metadata || c->hdf5.meta_block > 0;
 }
+
+/* The reports' header lines of HDF5's options. The drivers' line ("VFL
+ * used for HDF5 I/O", hdf5_drivers_text) is the original h5perf's, which
+ * the guide's report always prints (docs/original.md §7.1). */
+static const struct api_header hdf5_headers[] = {
+    {"HDF5 metadata", hdf5_metadata_text},
+    {NULL, NULL},
+};
 
 /* Each driver asked for (mpio when none), with one call per variable and,
  * with --hdf5.multi-dataset, with one call for all. */
 static unsigned hdf5_chosen(const struct config *c)
 {
-    unsigned drivers = c->hdf5_drivers ? c->hdf5_drivers : 1u << HDF5_DRIVER_MPIO;
-    return drivers | (c->hdf5_multi_dataset ? drivers << HDF5_DRIVER_COUNT : 0);
+    unsigned drivers = c->hdf5.drivers ? c->hdf5.drivers : 1u << HDF5_DRIVER_MPIO;
+    return drivers | (c->hdf5.multi_dataset ? drivers << HDF5_DRIVER_COUNT : 0);
 }
 
 static int hdf5_finish(const struct config *c, struct cli_msg *m)
 {
-    bool subfiling = c->hdf5_drivers >> HDF5_DRIVER_SUBFILING & 1u;
+    bool subfiling = c->hdf5.drivers >> HDF5_DRIVER_SUBFILING & 1u;
     enum opt_id sub[] = {OPT_HDF5_STRIPE, OPT_HDF5_IOC_PER_NODE};
     for (size_t i = 0; i < sizeof sub / sizeof sub[0] && !subfiling; i++)
         if (c->spelled[sub[i]])
@@ -224,7 +236,7 @@ static int hdf5_finish(const struct config *c, struct cli_msg *m)
                         c->spelled[OPT_COLLECTIVE]);
     /* A deadline stops the variables one at a time (docs/measuring.md);
      * multi-dataset calls move them together. */
-    if (c->hdf5_multi_dataset && c->stonewall > 0)
+    if (c->hdf5.multi_dataset && c->stonewall > 0)
         return cli_fail(m,
                         "h5perf: %s: cannot be combined with %s (the deadline stops variables "
                         "one at a time; a multi-dataset call moves them together)",
@@ -255,5 +267,6 @@ const struct api_opts hdf5_opts = {
     .chosen = hdf5_chosen,
     .finish = hdf5_finish,
     .json_run = hdf5_json_run,
+    .headers = hdf5_headers,
     .threads_option = OPT_HDF5_DRIVER,
 };

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* --hdf5.driver's words, in run order. */
 enum hdf5_driver { HDF5_DRIVER_MPIO = 0, HDF5_DRIVER_SUBFILING, HDF5_DRIVER_COUNT };
@@ -23,17 +24,23 @@ static inline bool hdf5_variant_multi(int v)
     return v >= HDF5_DRIVER_COUNT;
 }
 
+/* HDF5's own settings (--hdf5.*), one field per row of hdf5_options.c:
+ * the configuration's (config.hdf5), where the rows store them, and the
+ * backend's (backend_settings.hdf5), copied whole. */
+struct hdf5_settings {
+    unsigned drivers;   /* --hdf5.driver: bits 1 << enum hdf5_driver; 0: mpio */
+    int64_t stripe;     /* --hdf5.subfiling-stripe, 0: HDF5's */
+    int ioc_per_node;   /* --hdf5.ioc-per-node, 0: HDF5's */
+    bool multi_dataset; /* --hdf5.multi-dataset */
+    bool coll_metadata; /* --hdf5.collective-metadata */
+    int64_t meta_block; /* --hdf5.metadata-block-size, 0: HDF5's (2K) */
+};
+
 struct config;
 
 /* The drivers HDF5 runs with, for the guide's header: "MPI-IO driver",
  * "MPI-IO driver, subfiling driver". */
 void hdf5_drivers_text(const struct config *c, char *buf, size_t len);
-
-/* HDF5's metadata settings, for the reports' headers: "collective
- * operations, block size 65536 bytes" ("independent", "HDF5's" for what
- * was not given). True when --hdf5.collective-metadata or
- * --hdf5.metadata-block-size was given. */
-bool hdf5_metadata_text(const struct config *c, char *buf, size_t len);
 
 /* Does the HDF5 of this build have the subfiling driver
  * (H5_HAVE_SUBFILING_VFD), multi-dataset I/O (H5Dwrite_multi, 1.14)? */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "api/api.h"
+#include "api/hdf5_options.h"
 #include "backend/err.h"
 #include "pattern/pattern.h"
 #include "plan/plan.h"
@@ -36,14 +37,9 @@ struct backend_settings {
     bool direct;              /* --direct: POSIX with O_DIRECT */
     int64_t align, threshold; /* -a, -T: HDF5's alignment (-a: PnetCDF's too) */
     int variant;              /* the run point's variant of the API (api/api.h) */
-    /* HDF5's own options (api/hdf5_options.h): the subfiling driver's
-     * stripe and I/O concentrators per host; 0: HDF5's (or its
-     * environment's). */
-    int64_t hdf5_stripe;
-    int hdf5_ioc_per_node;
-    /* --hdf5.collective-metadata; --hdf5.metadata-block-size (0: HDF5's). */
-    bool hdf5_coll_metadata;
-    int64_t hdf5_meta_block;
+    /* HDF5's own options (api/hdf5_options.h), as the configuration has
+     * them; 0: HDF5's (or its environment's). */
+    struct hdf5_settings hdf5;
 };
 
 struct backend_ctx {

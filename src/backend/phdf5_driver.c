@@ -28,9 +28,9 @@ static int phdf5_subfiling(struct backend_file *f, const struct backend_ctx *ctx
 {
     const struct backend_settings *set = ctx->set;
     H5FD_subfiling_config_t cfg;
-    if ((set->hdf5_ioc_per_node > 0 &&
-         phdf5_setenv(H5FD_SUBFILING_IOC_PER_NODE, set->hdf5_ioc_per_node) != 0) ||
-        (set->hdf5_stripe > 0 && phdf5_setenv(H5FD_SUBFILING_STRIPE_SIZE, set->hdf5_stripe) != 0))
+    if ((set->hdf5.ioc_per_node > 0 &&
+         phdf5_setenv(H5FD_SUBFILING_IOC_PER_NODE, set->hdf5.ioc_per_node) != 0) ||
+        (set->hdf5.stripe > 0 && phdf5_setenv(H5FD_SUBFILING_STRIPE_SIZE, set->hdf5.stripe) != 0))
         return err_set(e, "HDF5", "file access properties", f->path, -1, -1,
                        "cannot set the subfiling driver's environment");
     /* The defaults first (with the IOC driver's own property list, which
@@ -38,8 +38,8 @@ static int phdf5_subfiling(struct backend_file *f, const struct backend_ctx *ctx
     if (H5Pset_mpi_params(f->fapl, ctx->comm, ctx->info) < 0 ||
         H5Pget_fapl_subfiling(f->fapl, &cfg) < 0)
         return phdf5_fail(f, "subfiling properties", e);
-    if (set->hdf5_stripe > 0)
-        cfg.shared_cfg.stripe_size = set->hdf5_stripe;
+    if (set->hdf5.stripe > 0)
+        cfg.shared_cfg.stripe_size = set->hdf5.stripe;
     herr_t rc = H5Pset_fapl_subfiling(f->fapl, &cfg);
     if (rc < 0)
         phdf5_fail(f, "subfiling properties", e);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "api/api.h"
+#include "api/hdf5_options.h"
 #include "pattern/dist_types.h"
 #include "plan/point.h"
 
@@ -203,12 +204,7 @@ struct config {
     int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */
 
     /* HDF5's own options (--hdf5.*: api/hdf5_options.c, docs/hdf5.md). */
-    unsigned hdf5_drivers;   /* --hdf5.driver: bits 1 << enum hdf5_driver; 0: mpio */
-    int64_t hdf5_stripe;     /* --hdf5.subfiling-stripe, 0: HDF5's */
-    int hdf5_ioc_per_node;   /* --hdf5.ioc-per-node, 0: HDF5's */
-    bool hdf5_multi_dataset; /* --hdf5.multi-dataset */
-    bool hdf5_coll_metadata; /* --hdf5.collective-metadata */
-    int64_t hdf5_meta_block; /* --hdf5.metadata-block-size, 0: HDF5's (2K) */
+    struct hdf5_settings hdf5;
     /* --chunk-shape (--pattern block, docs/block.md): the chunk of the
      * chunked layout's HDF5 datasets, in elements, as many dimensions as
      * --global; zeros: each process's block. */

@@ -14,10 +14,7 @@ struct backend_settings engine_settings(const struct config *c)
         .direct = c->direct,
         .align = c->align,
         .threshold = c->threshold,
-        .hdf5_stripe = c->hdf5_stripe,
-        .hdf5_ioc_per_node = c->hdf5_ioc_per_node,
-        .hdf5_coll_metadata = c->hdf5_coll_metadata,
-        .hdf5_meta_block = c->hdf5_meta_block,
+        .hdf5 = c->hdf5,
     };
 }
 

@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "session/session.h"
 
-/* The settings of a run (-C, --fsync, --direct, -a, -T). */
+/* The settings of a run (-C, --fsync, --direct, -a, -T, HDF5's own). */
 struct backend_settings engine_settings(const struct config *c);
 
 /* Every run point's plan (of process 0) and measures through its backend's

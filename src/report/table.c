@@ -9,7 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "api/hdf5_options.h"
 #include "plan/point.h"
 
 void table_header(FILE *out, const struct config *cfg, const char *hdf5_version,
@@ -26,9 +25,11 @@ void table_header(FILE *out, const struct config *cfg, const char *hdf5_version,
             fprintf(out, " %s", api_desc((enum api_id)a)->key);
     fprintf(out, "\nI/O method for MPI-IO and HDF5: %s\n",
             cfg->collective ? "collective" : "independent");
-    char meta[96];
-    if (hdf5_metadata_text(cfg, meta, sizeof meta))
-        fprintf(out, "HDF5 metadata: %s\n", meta);
+    char text[256];
+    const struct api_header *h;
+    for (int i = 0; (h = api_header_at(i)); i++)
+        if (h->text(cfg, text, sizeof text))
+            fprintf(out, "%s: %s\n", h->label, text);
     fprintf(out, "Iterations: %d\n", cfg->iterations);
     fprintf(out, "Env HDF5_PARAPREFIX=%s\n\n", cfg->paraprefix ? cfg->paraprefix : "not set");
 }

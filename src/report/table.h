@@ -10,7 +10,8 @@
 #include "report/results.h"
 
 /* The header: HDF5's version, the workload (the pattern's line, with its
- * newline), layouts, APIs, I/O method, iterations, HDF5_PARAPREFIX. */
+ * newline), layouts, APIs, I/O method, the lines of the APIs' own options
+ * (api_header_at), iterations, HDF5_PARAPREFIX. */
 void table_header(FILE *out, const struct config *cfg, const char *hdf5_version,
                   const char *workload);
 

@@ -181,9 +181,11 @@ void text_header(FILE *out, const struct config *cfg, int rank, const char *hdf5
     fprintf(out, "rank %d: VFL used for HDF5 I/O=%s\n", rank, vfl);
     fprintf(out, "rank %d: Data storage method in HDF5=%s\n", rank,
             cfg->chunk ? "Chunked" : "Contiguous");
-    char meta[96];
-    if (hdf5_metadata_text(cfg, meta, sizeof meta))
-        fprintf(out, "rank %d: HDF5 metadata=%s\n", rank, meta);
+    char text[256];
+    const struct api_header *h;
+    for (int i = 0; (h = api_header_at(i)); i++)
+        if (h->text(cfg, text, sizeof text))
+            fprintf(out, "rank %d: %s=%s\n", rank, h->label, text);
     fprintf(out, "rank %d: Env HDF5_PARAPREFIX=%s\n", rank,
             cfg->paraprefix ? cfg->paraprefix : "not set");
     fprintf(out, "rank %d: Dumping MPI Info Object (up to %d bytes per item):\n", rank,

@@ -15,7 +15,9 @@ void text_size(char *buf, size_t len, int64_t v);
 
 /* The parameter header of docs/original.md §7.1, as printed by world rank
  * `rank`, starting with "HDF5 Library: Version <hdf5_version>" and ending with
- * the empty line. max_info_val is the running MPI's MPI_MAX_INFO_VAL. */
+ * the empty line, with the lines of the APIs' own options (api_header_at)
+ * before HDF5_PARAPREFIX's. max_info_val is the running MPI's
+ * MPI_MAX_INFO_VAL. */
 void text_header(FILE *out, const struct config *cfg, int rank, const char *hdf5_version,
                  int max_info_val);
 

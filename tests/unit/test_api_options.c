@@ -5,7 +5,9 @@
  * session's run points of each variant, and the application patterns'
  * table rows and ratios of a variant ("shared, subfiled" over MPI-IO's
  * shared run and over the file per process). No MPI. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/hdf5_options.h"
 #include "check.h"
@@ -13,6 +15,7 @@
 #include "cli/option.h"
 #include "report/csv.h"
 #include "report/table.h"
+#include "report/text.h"
 #include "session/session.h"
 
 static int parse(const char *const *args, struct config *cfg, struct cli_msg *msg)
@@ -65,7 +68,7 @@ static void test_rows(void)
     CHECK_I64(finish(A("--pattern", "particles", "--hdf5.driver", "mpio"), &cfg, &msg), 0);
     CHECK_I64(finish(A("--pattern", "block", "--global", "8", "--hdf5.driver=MPIO"), &cfg, &msg),
               0);
-    CHECK_I64(cfg.hdf5_drivers, 1);
+    CHECK_I64(cfg.hdf5.drivers, 1);
 }
 
 static void test_parse(void)
@@ -86,7 +89,7 @@ static void test_parse(void)
     int rc = parse(A("--hdf5.driver", "Subfiling,mpio"), &cfg, &msg);
     if (hdf5_built_subfiling()) {
         CHECK_I64(rc, 0);
-        CHECK_I64(cfg.hdf5_drivers, 3);
+        CHECK_I64(cfg.hdf5.drivers, 3);
     } else {
         snprintf(want, sizeof want,
                  "h5perf: --hdf5.driver 'Subfiling,mpio': the HDF5 of this build (%s) has no "
@@ -98,7 +101,7 @@ static void test_parse(void)
     rc = parse(A("--hdf5.multi-dataset"), &cfg, &msg);
     if (hdf5_built_multi_dataset()) {
         CHECK_I64(rc, 0);
-        CHECK(cfg.hdf5_multi_dataset);
+        CHECK(cfg.hdf5.multi_dataset);
     } else {
         snprintf(want, sizeof want,
                  "h5perf: --hdf5.multi-dataset: the HDF5 of this build (%s) has no multi-dataset "
@@ -110,27 +113,75 @@ static void test_parse(void)
 }
 
 /* --hdf5.collective-metadata and --hdf5.metadata-block-size: their
- * fields, and the reports' header text (hdf5_metadata_text). */
+ * fields, and their line in the reports' headers, the only API header
+ * line (api_header_at). */
 static void test_metadata(void)
 {
     struct config cfg;
     struct cli_msg msg;
     char text[96];
+    const struct api_header *h = api_header_at(0);
+    CHECK(h == &hdf5_opts.headers[0] && !api_header_at(1));
+    if (!h)
+        return;
+    CHECK_STR(h->label, "HDF5 metadata");
     CHECK_I64(finish(A("--pattern", "block", "--global", "8"), &cfg, &msg), 0);
-    CHECK(!hdf5_metadata_text(&cfg, text, sizeof text));
+    CHECK(!h->text(&cfg, text, sizeof text));
     CHECK_STR(text, "independent operations, block size HDF5's");
     CHECK_I64(finish(A("--hdf5.collective-metadata"), &cfg, &msg), 0);
-    CHECK(cfg.hdf5_coll_metadata && cfg.hdf5_meta_block == 0);
-    CHECK(hdf5_metadata_text(&cfg, text, sizeof text));
+    CHECK(cfg.hdf5.coll_metadata && cfg.hdf5.meta_block == 0);
+    CHECK(h->text(&cfg, text, sizeof text));
     CHECK_STR(text, "collective operations, block size HDF5's");
     CHECK_I64(finish(A("-A", "phdf5", "--hdf5.metadata-block-size", "64K"), &cfg, &msg), 0);
-    CHECK(!cfg.hdf5_coll_metadata);
-    CHECK_I64(cfg.hdf5_meta_block, 65536);
-    CHECK(hdf5_metadata_text(&cfg, text, sizeof text));
+    CHECK(!cfg.hdf5.coll_metadata);
+    CHECK_I64(cfg.hdf5.meta_block, 65536);
+    CHECK(h->text(&cfg, text, sizeof text));
     CHECK_STR(text, "independent operations, block size 65536 bytes");
     CHECK_I64(finish(A("-A", "mpiio", "--hdf5.collective-metadata"), &cfg, &msg), -1);
     CHECK_STR(msg.line, "h5perf: --hdf5.collective-metadata: applies to HDF5 only, but -A 'mpiio' "
                         "does not select it");
+}
+
+/* The header of the guide's report (rank 0's) or of the table's, to be
+ * freed. */
+static char *header_of(const struct config *cfg, bool guide)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (guide)
+        text_header(f, cfg, 0, "1.14.6", 256);
+    else
+        table_header(f, cfg, "1.14.6", "Workload\n");
+    fclose(f);
+    return text;
+}
+
+/* The API header lines in both writers: the guide's "rank 0: LABEL=TEXT"
+ * after its storage line, the table's "LABEL: TEXT" after its I/O
+ * method; none where no option they show was given. */
+static void test_header_lines(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    CHECK_I64(
+        finish(A("--hdf5.collective-metadata", "--hdf5.metadata-block-size", "4K"), &cfg, &msg), 0);
+    char *text = header_of(&cfg, true);
+    CHECK(strstr(text, "rank 0: Data storage method in HDF5=Contiguous\n"
+                       "rank 0: HDF5 metadata=collective operations, block size 4096 bytes\n"
+                       "rank 0: Env HDF5_PARAPREFIX=") != NULL);
+    free(text);
+    text = header_of(&cfg, false);
+    CHECK(strstr(text, "I/O method for MPI-IO and HDF5: independent\n"
+                       "HDF5 metadata: collective operations, block size 4096 bytes\n"
+                       "Iterations: ") != NULL);
+    free(text);
+    CHECK_I64(finish(A("-A", "phdf5"), &cfg, &msg), 0);
+    for (int guide = 0; guide < 2; guide++) {
+        text = header_of(&cfg, guide);
+        CHECK(strstr(text, "HDF5 metadata") == NULL);
+        free(text);
+    }
 }
 
 /* HDF5's finish, on configurations set directly (as a build with the
@@ -147,21 +198,21 @@ static void test_finish(void)
     CHECK_STR(msg.line, "h5perf: --hdf5.subfiling-stripe: applies to the subfiling driver only; "
                         "give --hdf5.driver subfiling (or mpio,subfiling)");
     CHECK_I64(parse(A("-C", "--hdf5.driver", "mpio"), &cfg, &msg), 0);
-    cfg.hdf5_drivers = 3;
+    cfg.hdf5.drivers = 3;
     cfg.raw[OPT_HDF5_DRIVER] = "mpio,subfiling";
     CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
     CHECK_STR(msg.line, "h5perf: -C: HDF5's subfiling driver does no collective I/O (it fails "
                         "collective requests of several pieces); give --hdf5.driver without "
                         "subfiling, or leave out -C");
     CHECK_I64(parse(A("--hdf5.driver", "mpio", "--stonewall", "10"), &cfg, &msg), 0);
-    cfg.hdf5_multi_dataset = true;
+    cfg.hdf5.multi_dataset = true;
     cfg.spelled[OPT_HDF5_MULTI_DATASET] = "--hdf5.multi-dataset";
     CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
     CHECK_STR(msg.line, "h5perf: --hdf5.multi-dataset: cannot be combined with --stonewall (the "
                         "deadline stops variables one at a time; a multi-dataset call moves them "
                         "together)");
     CHECK_I64(parse(A("--read-only", "--hdf5.driver", "mpio"), &cfg, &msg), 0);
-    cfg.hdf5_drivers = 2;
+    cfg.hdf5.drivers = 2;
     cfg.raw[OPT_HDF5_DRIVER] = "subfiling";
     CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
     CHECK_STR(msg.line, "h5perf: --read-only: cannot be combined with --hdf5.driver 'subfiling' "
@@ -176,17 +227,17 @@ static void test_variants(void)
     CHECK_I64(api_variants(&cfg, API_PHDF5), 1);
     CHECK_I64(api_variants(&cfg, API_MPIIO), 1);
     CHECK_I64(api_need_threads(&cfg), -1);
-    cfg.hdf5_drivers = 2;
+    cfg.hdf5.drivers = 2;
     CHECK_I64(api_variants(&cfg, API_PHDF5), 2);
     CHECK_I64(api_need_threads(&cfg), API_PHDF5);
     cfg.apis = API_BIT(API_POSIX); /* -A without HDF5: nothing of its */
     CHECK_I64(api_need_threads(&cfg), -1);
     cfg.apis = 0;
-    cfg.hdf5_drivers = 1;
-    cfg.hdf5_multi_dataset = true;
+    cfg.hdf5.drivers = 1;
+    cfg.hdf5.multi_dataset = true;
     CHECK_I64(api_variants(&cfg, API_PHDF5), 1 | 4);
     CHECK_I64(api_need_threads(&cfg), -1);
-    cfg.hdf5_drivers = 3;
+    cfg.hdf5.drivers = 3;
     CHECK_I64(api_variants(&cfg, API_PHDF5), 15);
     char text[64];
     static const char *const labels[] = {"shared", "shared, subfiled", "shared, multi-dataset",
@@ -224,8 +275,8 @@ static void test_session(void)
                       "shared,fpp", "-p", "2", "--vars", "2"),
                     &cfg, &msg),
               0);
-    cfg.hdf5_drivers = 3;
-    cfg.hdf5_multi_dataset = true;
+    cfg.hdf5.drivers = 3;
+    cfg.hdf5.multi_dataset = true;
     CHECK_I64(config_finish(&cfg, 2, &w, &msg), 0);
     CHECK_I64(session_build(&s, &cfg, dims_none, &msg), 0);
     static const struct {
@@ -281,7 +332,7 @@ static void test_table(void)
                       "shared,fpp"),
                     &cfg, &msg),
               0);
-    cfg.hdf5_drivers = 3;
+    cfg.hdf5.drivers = 3;
     CHECK_I64(config_finish(&cfg, 2, &w, &msg), 0);
     struct results_log log;
     results_log_init(&log);
@@ -359,6 +410,7 @@ int main(void)
     test_parse();
     test_finish();
     test_metadata();
+    test_header_lines();
     test_variants();
     test_session();
     test_table();
