@@ -51,9 +51,9 @@ struct cli_msg;
 
 /* One way an API can carry out a run point, chosen by the API's own
  * options (docs/design.md, "Options"): HDF5's file driver and its
- * multi-dataset calls. Each chosen variant of an API is a run point of its
- * own; variant 0 is the API's default, which every API without options
- * has alone. */
+ * multi-dataset calls, PnetCDF's nonblocking calls. Each chosen variant
+ * of an API is a run point of its own; variant 0 is the API's default,
+ * which every API without options has alone. */
 struct api_variant {
     /* After the layout or transfer size in reports, the results' "variant":
      * "subfiled"; NULL for variant 0. */
@@ -130,7 +130,7 @@ struct api_opts {
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_LIMIT_PER_STEP |                   \
           API_CAP_FILE_VIEW | API_CAP_QUIET_SHORT_READ,                                            \
       INT64_C(2147483647), API_MPIIO, &pnetcdf_model,                                              \
-      "configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed", NULL)
+      "configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed", &pnetcdf_opts)
 
 enum api_id {
 #define API_ENUM(id, key, report, err, suffix, caps, limit, over, model, hint, opts) API_##id,
@@ -140,8 +140,8 @@ enum api_id {
 };
 #define API_BIT(id) (1u << (id))
 
-/* The APIs' own options (api/hdf5_options.c). */
-extern const struct api_opts hdf5_opts;
+/* The APIs' own options (api/hdf5_options.c, api/pnetcdf_options.c). */
+extern const struct api_opts hdf5_opts, pnetcdf_opts;
 
 struct api_desc {
     enum api_id id;

@@ -4,8 +4,11 @@
  * variable of a written file; a step's slabs as subarrays, moved by
  * ncmpi_put_vara/get_vara (one) or the varn calls (several: the guide's
  * interleaved 1D blocks, a --transfer-size range of a block), independent
- * data mode or the collective _all calls (-C). Must not print, time or
+ * data mode or the collective _all calls (-C); in the nonblocking variant
+ * (api/pnetcdf_options.h), step k of every variable posted by the
+ * nonblocking calls and completed by one wait. Must not print, time or
  * exit. */
+#include "api/pnetcdf_options.h"
 #include "backend/backend.h"
 
 #include <inttypes.h>
@@ -15,6 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* A variable begun, kept for the nonblocking variant, which begins every
+ * variable before the first step (docs/design.md, "Moving every variable
+ * in one call"). */
+struct pncdf_var {
+    struct plan_var var;
+    int varid;
+    MPI_Datatype mtype;
+    bool varn;
+};
 
 struct backend_file {
     int ncid;
@@ -35,6 +48,11 @@ struct backend_file {
      * counts, in room for cap. */
     int npieces, cap;
     MPI_Offset *starts, *counts, **start_ptrs, **count_ptrs;
+    /* The nonblocking variant: every variable begun, by number; per posted
+     * request (at most one per variable) its id, its status and its step
+     * among the call's. NULL in the blocking one. */
+    struct pncdf_var *vars;
+    int *reqs, *statuses, *req_step;
 };
 
 /* Records a PnetCDF status as one line. Returns -1. */
@@ -109,6 +127,17 @@ static int pncdf_open(struct backend_file **out, const struct backend_ctx *ctx, 
     f->sync = mode != BACKEND_READ && ctx->set->fsync;
     f->plan = plan;
     f->info = MPI_INFO_NULL;
+    if (ctx->set->variant == PNETCDF_NONBLOCKING) {
+        size_t n = (size_t)(plan->nvars > 0 ? plan->nvars : 1);
+        f->vars = calloc(n, sizeof *f->vars);
+        f->reqs = calloc(3 * n, sizeof *f->reqs);
+        if (!f->vars || !f->reqs) {
+            pncdf_close(f, e);
+            return err_set(e, "PnetCDF", "open", path, -1, -1, "out of memory");
+        }
+        f->statuses = f->reqs + n;
+        f->req_step = f->reqs + 2 * n;
+    }
     if (pncdf_hints(f, ctx, e) < 0) {
         pncdf_close(f, e);
         return -1;
@@ -256,8 +285,9 @@ static bool pncdf_split(const struct model_slab *s)
     return s->count[0] > 1 && s->stride[0] != s->block[0];
 }
 
-/* Step s's slabs as subarrays; an empty step as one of no element. */
-static int pncdf_pieces(struct backend_file *f, const struct plan_step *s, struct err *e)
+/* Step s's slabs, of a variable of nd dimensions, as subarrays; an empty
+ * step as one of no element. */
+static int pncdf_pieces(struct backend_file *f, const struct plan_step *s, int nd, struct err *e)
 {
     const struct model_slab *all = plan_slabs(s);
     int n = 0;
@@ -265,7 +295,7 @@ static int pncdf_pieces(struct backend_file *f, const struct plan_step *s, struc
         n += pncdf_split(&all[i]) ? (int)all[i].count[0] : 1;
     if (pncdf_room(f, n > 0 ? n : 1, e) < 0)
         return -1;
-    int at = 0, nd = f->var.ndims;
+    int at = 0;
     for (int i = 0; i < s->nslabs; i++) {
         const struct model_slab *sl = &all[i];
         bool split = pncdf_split(sl);
@@ -292,22 +322,25 @@ static int pncdf_var_begin(struct backend_file *f, int var, const struct plan_ac
         return -1;
     pncdf_type(&f->var, &f->mtype);
     int rc = ncmpi_inq_varid(f->ncid, plan_var_leaf(&f->var), &f->varid);
+    if (f->vars && var >= 0 && var < f->plan->nvars)
+        f->vars[var] = (struct pncdf_var){f->var, f->varid, f->mtype, f->varn};
     return rc == NC_NOERR ? 0 : pncdf_err(e, "find variable", f->path, -1, rc);
 }
 
-/* Records a failed step: the variable and the first element of its
- * subarrays, "transfer 3 of 'Dataset_1', 4096 bytes from element (8192): ". */
-static int pncdf_transfer_fail(struct backend_file *f, const struct plan_step *s, int status,
-                               struct err *e)
+/* Records a failed step of variable v: the variable and the first element
+ * of its subarrays, "transfer 3 of 'Dataset_1', 4096 bytes from element
+ * (8192): ". */
+static int pncdf_transfer_fail(struct backend_file *f, const struct plan_var *v,
+                               const struct plan_step *s, int status, struct err *e)
 {
     char at[96] = "";
     size_t used = 0;
-    for (int d = 0; d < f->var.ndims && used < sizeof at; d++)
+    for (int d = 0; d < v->ndims && used < sizeof at; d++)
         used += (size_t)snprintf(at + used, sizeof at - used, "%s%lld", d ? "," : "",
                                  (long long)f->starts[d]);
     return err_set(e, "PnetCDF", f->writing ? "write" : "read", f->path, -1, s->bytes,
                    "transfer %" PRId64 " of '%s', %" PRId64 " bytes from element (%s): %s",
-                   s->index, plan_var_leaf(&f->var), s->bytes, at, ncmpi_strerror(status));
+                   s->index, plan_var_leaf(v), s->bytes, at, ncmpi_strerror(status));
 }
 
 static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
@@ -318,7 +351,7 @@ static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, voi
      * particles, which no other process opens) has nothing to move. */
     if (model_product(f->var.ndims, f->var.dims) == 0)
         return 0;
-    if (pncdf_pieces(f, s, e) < 0)
+    if (pncdf_pieces(f, s, f->var.ndims, e) < 0)
         return -1;
     int id = f->ncid, v = f->varid, rc;
     MPI_Offset n = s->bytes / f->var.elem;
@@ -341,7 +374,85 @@ static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, voi
                                                 buf, n, f->mtype)
                            : ncmpi_get_varn(id, v, f->npieces, f->start_ptrs, f->count_ptrs, buf, n,
                                             f->mtype);
-    return rc == NC_NOERR ? 0 : pncdf_transfer_fail(f, s, rc, e);
+    return rc == NC_NOERR ? 0 : pncdf_transfer_fail(f, &f->var, s, rc, e);
+}
+
+/* Posts step s of variable x to or from buf without blocking, its request
+ * id into *req: ncmpi_iput_vara or ncmpi_iput_varn (reads: iget), in the
+ * form the blocking call would take. Returns a PnetCDF status. */
+static int pncdf_post(struct backend_file *f, const struct pncdf_var *x, const struct plan_step *s,
+                      void *buf, int *req)
+{
+    int id = f->ncid, v = x->varid;
+    MPI_Offset n = s->bytes / x->var.elem;
+    bool one = f->npieces == 1 && !x->varn;
+    if (s->write && one)
+        return ncmpi_iput_vara(id, v, f->starts, f->counts, buf, n, x->mtype, req);
+    if (s->write)
+        return ncmpi_iput_varn(id, v, f->npieces, f->start_ptrs, f->count_ptrs, buf, n, x->mtype,
+                               req);
+    if (one)
+        return ncmpi_iget_vara(id, v, f->starts, f->counts, buf, n, x->mtype, req);
+    return ncmpi_iget_varn(id, v, f->npieces, f->start_ptrs, f->count_ptrs, buf, n, x->mtype, req);
+}
+
+/* The nonblocking variant (docs/pnetcdf.md, "Nonblocking calls"): the n
+ * steps (each of another variable, begun) posted, then completed by one
+ * ncmpi_wait_all with -C, else ncmpi_wait; the posts and the wait are one
+ * transfer. The collective wait is made also after a failed post: the
+ * other processes make theirs. Every request's status is checked; the
+ * first failure is recorded as the blocking call's would be. */
+static int pncdf_transfer_vars(struct backend_file *f, const struct plan_step *steps, int n,
+                               void *const *bufs, struct err *e)
+{
+    if (!f->vars || n > f->plan->nvars)
+        return err_set(e, "PnetCDF", "write", f->path, -1, -1,
+                       "nonblocking steps of a file not opened for them (validation missed it)");
+    int posted = 0, failed = -1, rc = NC_NOERR;
+    for (int i = 0; i < n && failed < 0; i++) {
+        const struct pncdf_var *x = &f->vars[steps[i].var];
+        f->writing = steps[i].write;
+        /* An empty variable (pncdf_transfer) has nothing to move. */
+        if (model_product(x->var.ndims, x->var.dims) == 0)
+            continue;
+        if (pncdf_pieces(f, &steps[i], x->var.ndims, e) < 0) {
+            failed = i;
+            break;
+        }
+        if ((rc = pncdf_post(f, x, &steps[i], bufs[i], &f->reqs[posted])) != NC_NOERR) {
+            pncdf_transfer_fail(f, &x->var, &steps[i], rc, e);
+            failed = i;
+            break;
+        }
+        f->req_step[posted++] = i;
+    }
+    int wrc = NC_NOERR;
+    if (f->collective)
+        wrc = ncmpi_wait_all(f->ncid, posted, f->reqs, f->statuses);
+    else if (posted > 0)
+        wrc = ncmpi_wait(f->ncid, posted, f->reqs, f->statuses);
+    if (failed >= 0)
+        return -1;
+    for (int j = 0; j < posted; j++) {
+        if (f->statuses[j] == NC_NOERR)
+            continue;
+        const struct plan_step *s = &steps[f->req_step[j]];
+        const struct pncdf_var *x = &f->vars[s->var];
+        f->writing = s->write;
+        if (pncdf_pieces(f, s, x->var.ndims, e) < 0)
+            return -1;
+        return pncdf_transfer_fail(f, &x->var, s, f->statuses[j], e);
+    }
+    if (wrc == NC_NOERR)
+        return 0;
+    if (posted == 0)
+        return pncdf_err(e, f->collective ? "wait (ncmpi_wait_all)" : "wait", f->path, -1, wrc);
+    const struct plan_step *s = &steps[f->req_step[0]];
+    const struct pncdf_var *x = &f->vars[s->var];
+    f->writing = s->write;
+    if (pncdf_pieces(f, s, x->var.ndims, e) < 0)
+        return -1;
+    return pncdf_transfer_fail(f, &x->var, s, wrc, e);
 }
 
 static int pncdf_var_end(struct backend_file *f, struct err *e)
@@ -360,6 +471,8 @@ static int pncdf_close(struct backend_file *f, struct err *e)
         return 0;
     int rc = 0, st;
     pncdf_free_pieces(f);
+    free(f->vars);
+    free(f->reqs);
     if (f->open && f->indep && (st = ncmpi_end_indep_data(f->ncid)) != NC_NOERR)
         rc = pncdf_err(e, "end independent data mode", f->path, -1, st);
     if (f->open && f->sync && f->defined && (st = ncmpi_sync(f->ncid)) != NC_NOERR)
@@ -579,6 +692,7 @@ const struct backend_ops backend_pnetcdf = {
     .var_begin = pncdf_var_begin,
     .transfer = pncdf_transfer,
     .var_end = pncdf_var_end,
+    .transfer_vars = pncdf_transfer_vars,
     .close = pncdf_close,
     .check_source = pncdf_check_source,
     .check = pncdf_check,

@@ -85,6 +85,7 @@ enum opt_id {
     OPT_HDF5_COLL_METADATA,
     OPT_HDF5_META_BLOCK,
     OPT_CHUNK_SHAPE,
+    OPT_PNETCDF_NONBLOCKING,
     OPT_COUNT
 };
 
@@ -205,6 +206,9 @@ struct config {
 
     /* HDF5's own options (--hdf5.*: api/hdf5_options.c, docs/hdf5.md). */
     struct hdf5_settings hdf5;
+    /* PnetCDF's one option, which chooses a variant and nothing else
+     * (api/pnetcdf_options.c, docs/pnetcdf.md). */
+    bool pnetcdf_nonblocking; /* --pnetcdf.nonblocking */
     /* --chunk-shape (--pattern block, docs/block.md): the chunk of the
      * chunked layout's HDF5 datasets, in elements, as many dimensions as
      * --global; zeros: each process's block. */

@@ -9,7 +9,9 @@ readers that share no code with h5perf (numpy for raw files, h5read for
 HDF5, cdf5.py for PnetCDF) and checked element by element against the
 content rule: element i of variable v of a file holds (i + v*N) mod
 2^(8*elem), N its array's elements; elements no process has are holes
-(zeros) in the raw shared files.
+(zeros) in the raw shared files. PnetCDF's nonblocking variant
+(--pnetcdf.nonblocking) on text maps with a process that has none of any
+array, its kept files checked the same way.
 """
 import json
 import os
@@ -332,6 +334,86 @@ def map_vars_list():
         with open(path, "w") as fh:
             fh.write(text)
         run_map(4, path, "--vars 2,0,1 --element-size 2", decomps, [2, 0, 1], elem=2)
+
+
+# --- PnetCDF's nonblocking variant -----------------------------------------------
+
+def run_map_nonblocking(nprocs, mapfile, args, decomps, counts, elem=8):
+    """-A pnetcdf --pnetcdf.nonblocking, both layouts, independent and
+    collective, -D v: exit 0, no line on stderr; the report's rows and the
+    JSON's runs carry the variant; every kept file (the nonblocking run's,
+    which writes it after the blocking one) read back by cdf5.py and
+    checked element by element."""
+    if "pnetcdf" not in built_apis():
+        raise Skip("this build of h5perf does not include PnetCDF")
+    for mode in ("", "-C"):
+        with TempDir() as d, TempDir() as o:
+            out = os.path.join(o, "r.json")
+            full = ("--pattern map --map %s -A pnetcdf --pnetcdf.nonblocking --layout shared,fpp "
+                    "-D v %s %s --results %s" % (mapfile, mode, args, out))
+            r = run(nprocs, full, env={"HDF5_PARAPREFIX": d, KEEP: "1"}, timeout=240)
+            expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % full, r)
+            for layout in ("shared", "fpp"):
+                expect(any(l.startswith("    PnetCDF %s, nonblocking " % layout)
+                           for l in r.lines), "the report's %s, nonblocking row" % layout, r)
+            doc = json.load(open(out))
+            validate(doc, r)
+            runs = [(x["layout"], x["variant"], x["pnetcdf"]["nonblocking"]) for x in doc["runs"]]
+            expect_eq(runs, [("shared", None, False), ("shared", "nonblocking", True),
+                             ("fpp", None, False), ("fpp", "nonblocking", True)], "the runs", r)
+            check_shared(d, decomps, counts, elem, ["pnetcdf"])
+            check_fpp(d, decomps, counts, elem, ["pnetcdf"], nprocs)
+            expect_eq(len(listing(d)), 1 + nprocs, "files", r)
+
+
+def map_nonblocking(nprocs, args="", counts=(1, 1, 1), elem=8):
+    """A text map of several runs and boxes per process in which the last
+    process (of 2 or more) has none of any array."""
+    empty = {(nprocs - 1, k) for k in range(3)} if nprocs > 1 else set()
+    decomps, text = random_map(2000 + nprocs, nprocs, [[23 + 4 * nprocs], [5, 3 + nprocs],
+                                                       [3, 4, 5]], empty)
+    for p in sorted({p for p, _ in empty}):
+        expect(all(d.mine(p).size == 0 for d in decomps), "process %d has nothing" % p)
+    with TempDir() as m:
+        path = os.path.join(m, "map.txt")
+        with open(path, "w") as fh:
+            fh.write(text)
+        run_map_nonblocking(nprocs, path, args, decomps, list(counts), elem)
+
+
+@case
+def map_pnetcdf_nonblocking_1_process():
+    """--pnetcdf.nonblocking through the map pattern, 1 process."""
+    map_nonblocking(1)
+
+
+@case
+def map_pnetcdf_nonblocking_2_processes():
+    """--pnetcdf.nonblocking through the map pattern, 2 processes, one with
+    nothing."""
+    map_nonblocking(2)
+
+
+@case
+def map_pnetcdf_nonblocking_3_processes():
+    """--pnetcdf.nonblocking through the map pattern, 3 processes, one with
+    nothing."""
+    map_nonblocking(3)
+
+
+@case
+def map_pnetcdf_nonblocking_4_processes():
+    """--pnetcdf.nonblocking through the map pattern, 4 processes, one with
+    nothing."""
+    map_nonblocking(4)
+
+
+@case
+def map_pnetcdf_nonblocking_transfer_size():
+    """--pnetcdf.nonblocking with --transfer-size 6 elements and --vars
+    2,0,1 of 2-byte elements: the variables have different step counts,
+    so the later waits complete fewer variables than the first."""
+    map_nonblocking(3, "--transfer-size 12 --vars 2,0,1 --element-size 2", (2, 0, 1), 2)
 
 
 # --- E3SM-IO's map files ----------------------------------------------------

@@ -3,10 +3,13 @@ of every .nc file is read by an independent CDF-5 reader (cdf5.py, numpy)
 and checked against the same content the HDF5 datasets of the same run
 hold (h5read): the guide's 1D and 2D patterns, the block pattern's
 layouts and the particles pattern, independent and collective, 1 to 4
-processes; --read-only, the --overhead column and the JSON. Skipped
-(exit 77) when the build has no PnetCDF; the one case for such a build
-checks that -A pnetcdf is refused.
+processes; --read-only, the --overhead column and the JSON. The
+nonblocking variant (--pnetcdf.nonblocking) likewise, its kept files read
+back the same way, its calls counted by a shim (tests/tools/nccalls.c).
+Skipped (exit 77) when the build has no PnetCDF; the one case for such a
+build checks that -A pnetcdf is refused.
 """
+import glob
 import json
 import os
 import shutil
@@ -20,9 +23,11 @@ from cdf5 import header, values
 from common import FIG2, FIG3, Skip, case, data_file
 from harness import TempDir, built_apis, expect, expect_eq, h5read, listing, run
 from layouts_2d import logical_2d
+from results import validate as validate_json
 
 KEEP = "HDF5_NOCLEANUP"
 ELEM_TYPES = {1: "ubyte", 2: "ushort", 4: "uint", 8: "uint64"}
+NB = "--pnetcdf.nonblocking"
 
 
 def need_pnetcdf():
@@ -93,15 +98,20 @@ def pnetcdf_guide_2d():
               logical_2d(4, 2, 4, True), 16, ndsets=2)
 
 
-def block_case(nprocs, shape, grid):
+BLOCK_LAYOUTS = (("shared", 8, 2), ("chunked", 4, 1), ("fpp", 2, 2), ("shared", 1, 1))
+
+
+def block_case(nprocs, shape, grid, extra="", layouts=BLOCK_LAYOUTS, apis="phdf5,pnetcdf"):
+    """Each (layout, element size, variables), independent and collective;
+    with extra "--pnetcdf.nonblocking" the .nc file kept is the
+    nonblocking run's, which writes it last."""
     dims = block.dims_text
     for coll in ("", "-C"):
-        for layout, elem, nvars in (("shared", 8, 2), ("chunked", 4, 1), ("fpp", 2, 2),
-                                    ("shared", 1, 1)):
+        for layout, elem, nvars in layouts:
             with TempDir() as d:
                 args = ("--pattern block --global %s --grid %s --layout %s --element-size %d "
-                        "--vars %d -D v -A phdf5,pnetcdf %s" % (dims(shape), dims(grid), layout,
-                                                                elem, nvars, coll))
+                        "--vars %d -D v -A %s %s %s" % (dims(shape), dims(grid), layout, elem,
+                                                        nvars, apis, coll, extra))
                 r = run(nprocs, args, env={"HDF5_PARAPREFIX": d, KEEP: "1"}, timeout=240)
                 expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
                 whole = block.expected(shape, elem, nvars)
@@ -118,10 +128,12 @@ def block_case(nprocs, shape, grid):
                     h5 = os.path.join(d, "#pio_tmp_1%s.h5" % tail)
                     validate(nc)
                     for v in range(nvars):
-                        block.check_h5(h5, "v%d" % v, want[v],
-                                       kind if q < 0 else ["contiguous"], elem)
+                        if "phdf5" in apis:
+                            block.check_h5(h5, "v%d" % v, want[v],
+                                           kind if q < 0 else ["contiguous"], elem)
                         check_nc(nc, "v%d" % v, ELEM_TYPES[elem], want[v])
-                expect_eq(len(listing(d)), 2 * len(files), "files of %s" % layout, r)
+                expect_eq(len(listing(d)), len(apis.split(",")) * len(files),
+                          "files of %s" % layout, r)
 
 
 @case
@@ -135,7 +147,7 @@ def pnetcdf_block():
     block_case(3, (6, 8), (3, 1))
 
 
-def particles_case(nprocs, dist, mean, nvars):
+def particles_case(nprocs, dist, mean, nvars, extra="", apis="phdf5,pnetcdf"):
     cs = particles.counts(dist, nprocs, mean)
     n = sum(cs)
     whole = particles.expected(n, nvars)
@@ -144,7 +156,7 @@ def particles_case(nprocs, dist, mean, nvars):
         for layout in ("shared", "fpp"):
             with TempDir() as d:
                 args = ("--pattern particles --distribution %s --vars %d --layout %s -D v "
-                        "-A phdf5,pnetcdf %s" % (dist, nvars, layout, coll))
+                        "-A %s %s %s" % (dist, nvars, layout, apis, coll, extra))
                 if mean:
                     args += " --particles %d" % mean
                 r = run(nprocs, args, env={"HDF5_PARAPREFIX": d, KEEP: "1"}, timeout=240)
@@ -152,7 +164,8 @@ def particles_case(nprocs, dist, mean, nvars):
                 files = [("", whole)] if layout == "shared" else [
                     (".%d" % q, whole[:, starts[q]:starts[q + 1]]) for q in range(nprocs)]
                 for tail, want in files:
-                    particles.check_h5(os.path.join(d, "#pio_tmp_1%s.h5" % tail), 0, want)
+                    if "phdf5" in apis:
+                        particles.check_h5(os.path.join(d, "#pio_tmp_1%s.h5" % tail), 0, want)
                     nc = os.path.join(d, "#pio_tmp_1%s.nc" % tail)
                     validate(nc)
                     for v in range(nvars):
@@ -313,3 +326,157 @@ def pnetcdf_alignment():
             h = header(data_file(d, 1, "pnetcdf"))
             expect_eq([h["vars"]["Dataset_%d" % k][2] for k in (1, 2, 3)], begins,
                       "variables' offsets with '%s'" % args, r)
+
+
+# --- the nonblocking variant (--pnetcdf.nonblocking) ---------------------------
+
+NB_LAYOUTS = (("shared", 8, 3), ("fpp", 2, 2), ("shared", 1, 1))
+
+
+@case
+def pnetcdf_nonblocking_block():
+    """--pnetcdf.nonblocking: every variable's step posted, then one wait.
+    3D over 1 and 2 processes, shared and fpp, independent and collective,
+    -D v; the kept file (the nonblocking run's) checked element by
+    element."""
+    need_pnetcdf()
+    block_case(1, (4, 6, 8), (1, 1, 1), NB, NB_LAYOUTS, "pnetcdf")
+    block_case(2, (4, 6, 8), (2, 1, 1), NB, NB_LAYOUTS, "pnetcdf")
+
+
+@case
+def pnetcdf_nonblocking_block_3_4():
+    """As pnetcdf_nonblocking_block: 3D over 4 processes, 2D over 3."""
+    need_pnetcdf()
+    block_case(4, (4, 6, 8), (2, 2, 1), NB, NB_LAYOUTS, "pnetcdf")
+    block_case(3, (6, 8), (3, 1), NB, NB_LAYOUTS, "pnetcdf")
+
+
+@case
+def pnetcdf_nonblocking_particles():
+    """The particles pattern's variables posted together, uneven counts, a
+    process without particles (its fpp file's variables are empty, and it
+    posts nothing there), 1, 2 and 4 processes."""
+    need_pnetcdf()
+    particles_case(1, "uniform", 7, 8, NB, "pnetcdf")
+    particles_case(2, "list:0,9", 0, 3, NB, "pnetcdf")
+    particles_case(4, "list:5,0,3,0", 0, 8, NB, "pnetcdf")
+
+
+def calls_of(log):
+    """The nccalls lines of every process that made PnetCDF calls
+    (tests/tools/nccalls.c; mpiexec, under the shim too, makes none)."""
+    out = []
+    for path in sorted(glob.glob(log + ".*")):
+        with open(path) as fh:
+            lines = sorted(fh.read().splitlines())
+        os.unlink(path)
+        if lines:
+            out.append(lines)
+    return out
+
+
+def logged(d, nprocs, args):
+    """A run under the nccalls shim, its files kept in d: the run and every
+    process's lines."""
+    log = os.path.join(d, "calls")
+    r = run(nprocs, args, env={"HDF5_PARAPREFIX": d, KEEP: "1", "LD_PRELOAD": os.environ["NCCALLS"],
+                               "H5PERF_CALLS_LOG": log}, timeout=120)
+    expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+    return r, calls_of(log)
+
+
+@case
+def pnetcdf_nonblocking_calls():
+    """What each variant calls, counted by a shim: 3 variables of 2 steps
+    each (--transfer-size half a block), 2 processes. Blocking: 6 put_vara
+    and 6 get_vara per process (_all with -C). Nonblocking: 6 iput_vara and
+    6 iget_vara, completed by 4 waits of 3 requests (2 steps written, 2
+    read), ncmpi_wait_all with -C, ncmpi_wait without. The kept file holds
+    every element; the report's row and the JSON's runs carry the
+    variant."""
+    need_pnetcdf()
+    whole = block.expected((16, 8), 8, 3)
+    for mode, suffix, wait in (("", "", "ncmpi_wait"), ("-C", "_all", "ncmpi_wait_all")):
+        with TempDir() as d, TempDir() as o:
+            out = os.path.join(o, "r.json")
+            args = ("--pattern block --global 16x8 --grid 2x1 --layout shared --vars 3 -A pnetcdf "
+                    "%s --transfer-size 256 -p 2 -D v %s --results %s" % (NB, mode, out))
+            r, got = logged(d, 2, args)
+            expect_eq(got, [sorted(["ncmpi_put_vara%s 6" % suffix, "ncmpi_get_vara%s 6" % suffix,
+                                    "ncmpi_iput_vara 6", "ncmpi_iget_vara 6",
+                                    "%s 4 12" % wait])] * 2, "PnetCDF's calls (%s)" % mode)
+            nc = os.path.join(d, "#pio_tmp_1.nc")
+            validate(nc)
+            for v in range(3):
+                check_nc(nc, "v%d" % v, "uint64", whole[v])
+            doc = json.load(open(out))
+            validate_json(doc, r)
+            runs = [(x["layout"], x["variant"], x["pnetcdf"]) for x in doc["runs"]]
+            expect_eq(runs, [("shared", None, {"nonblocking": False}),
+                             ("shared", "nonblocking", {"nonblocking": True})], "the runs", r)
+            expect(doc["config"]["pnetcdf_nonblocking"], "config.pnetcdf_nonblocking", r)
+            expect(any(l.startswith("    PnetCDF shared, nonblocking ") for l in r.lines),
+                   "the report's row", r)
+
+
+@case
+def pnetcdf_nonblocking_uneven_calls():
+    """The particles pattern, 3 processes of 5, 0 and 9 particles, shared
+    and fpp, write only: each process posts its 8 variables and waits once
+    per file; in its fpp file, whose variables are empty, the process
+    without particles moves nothing, as with blocking calls: no post, and
+    a collective wait of no request on its own file with -C, no wait
+    without."""
+    need_pnetcdf()
+    for mode, wait in (("", "ncmpi_wait"), ("-C", "ncmpi_wait_all")):
+        with TempDir() as d:
+            r, got = logged(d, 3, "--pattern particles --distribution list:5,0,9 -A pnetcdf %s "
+                                  "-p 3 -w %s" % (NB, mode))
+            put = "ncmpi_put_vara%s" % ("_all" if mode else "")
+            empty = ["%s 8" % put, "ncmpi_iput_vara 8", "%s %d 8" % (wait, 2 if mode else 1)]
+            full = ["%s 16" % put, "ncmpi_iput_vara 16", "%s 2 16" % wait]
+            expect_eq(got, [sorted(full), sorted(empty), sorted(full)], "PnetCDF's calls (%s)"
+                      % mode, r)
+            whole = particles.expected(14, 8)
+            starts = [0, 5, 5, 14]
+            for tail, want in [("", whole)] + [(".%d" % q, whole[:, starts[q]:starts[q + 1]])
+                                              for q in range(3)]:
+                nc = os.path.join(d, "#pio_tmp_1%s.nc" % tail)
+                validate(nc)
+                for v in range(8):
+                    typ, shape, a = values(nc, particles.NAMES[v])
+                    expect(np.array_equal(a.view(">u4").astype(np.uint32),
+                                          want[v].astype(np.uint32)), "values of %s:%s" % (
+                                              nc, particles.NAMES[v]), r)
+
+
+@case
+def pnetcdf_nonblocking_io_error():
+    """A write error in the nonblocking variant (the faults shim: the 4th
+    pwrite of the data on one rank fails with EIO, through ROMIO, which
+    returns the error; the blocking run before it made 3): its request's
+    status is checked and reported as a blocking call's would be, the
+    variable and the first element of its step; exit 1, no file left.
+    Independent: rank 1's one line. Collective: the wait's one write, by
+    rank 0, fails for every process's requests: a line per process."""
+    need_pnetcdf()
+    args = "--pattern block --global 12x8 --vars 3 --layout shared -A pnetcdf %s -p 3 -w" % NB
+    for mode, rank, ranks in (("", 1, [1]), (" -C", 0, [0, 1, 2])):
+        with TempDir() as d:
+            path = os.path.join(d, "#pio_tmp_1.nc")
+            env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+                   "H5PERF_FAULT_SUFFIX": ".nc", "H5PERF_FAULT_RANK": str(rank),
+                   "H5PERF_FAULT_CALL": "4", "H5PERF_FAULT_KIND": "eio",
+                   "H5PERF_FAULT_OPS": "writes", "H5PERF_FAULT_FROM_OFFSET": "512",
+                   "OMPI_MCA_io": "romio321"}
+            r = run(3, args + mode, env=env)
+            expect_eq((r.rc, r.h5perf_err), (1, [
+                "h5perf: rank %d: PnetCDF write '%s': transfer 0 of 'v0', 256 bytes from element "
+                "(%d,0): Unknown error occurs in writing file" % (q, path, 4 * q) for q in ranks]),
+                "exit status and lines" + mode, r)
+            expect(any(l.startswith("    PnetCDF shared, nonblocking") and "FAILED" in l
+                       for l in r.lines), "the nonblocking row failed", r)
+            expect(any(l.startswith("    PnetCDF shared  ") and "FAILED" not in l
+                       for l in r.lines), "the blocking row did not", r)
+            expect_eq(listing(d), [], "files left" + mode, r)

@@ -1,15 +1,16 @@
-/* Unit tests of the options an API owns (api/api.h, api/hdf5_options.c):
- * every API row named under its API's prefix and refused without it, the
- * variants chosen by HDF5's options, their refusals (in a build whose HDF5
- * lacks the subfiling driver or multi-dataset I/O, the exact line), the
- * session's run points of each variant, and the application patterns'
- * table rows and ratios of a variant ("shared, subfiled" over MPI-IO's
- * shared run and over the file per process). No MPI. */
+/* Unit tests of the options an API owns (api/api.h, api/hdf5_options.c,
+ * api/pnetcdf_options.c): every API row named under its API's prefix and
+ * refused without it (PnetCDF's also without -A, whose default APIs leave
+ * PnetCDF out), the variants chosen by HDF5's and PnetCDF's options, their refusals (in a build
+ * whose HDF5 lacks the subfiling driver or multi-dataset I/O, the exact line), the session's run
+ * points of each variant, and the application patterns' table rows and ratios of a variant
+ * ("shared, subfiled" over MPI-IO's shared run and over the file per process). No MPI. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/hdf5_options.h"
+#include "api/pnetcdf_options.h"
 #include "check.h"
 #include "cli/cli.h"
 #include "cli/option.h"
@@ -58,7 +59,7 @@ static void test_rows(void)
             rows++;
         }
     }
-    CHECK_I64(rows, 6);
+    CHECK_I64(rows, 7);
     struct config cfg;
     struct cli_msg msg;
     CHECK_I64(finish(A("-A", "posix,mpiio", "--hdf5.driver", "mpio"), &cfg, &msg), -1);
@@ -69,6 +70,25 @@ static void test_rows(void)
     CHECK_I64(finish(A("--pattern", "block", "--global", "8", "--hdf5.driver=MPIO"), &cfg, &msg),
               0);
     CHECK_I64(cfg.hdf5.drivers, 1);
+    /* PnetCDF runs only when -A names it (docs/pnetcdf.md): without -A its
+     * options are refused too. */
+    CHECK_I64(finish(A("--pnetcdf.nonblocking"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --pnetcdf.nonblocking: applies to PnetCDF only, which runs only "
+                        "when -A names it");
+    CHECK_I64(finish(A("-A", "posix,phdf5", "--pnetcdf.nonblocking"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --pnetcdf.nonblocking: applies to PnetCDF only, but -A "
+                        "'posix,phdf5' does not select it");
+    /* Where -A can select PnetCDF (a build without it refuses -A pnetcdf
+     * as it parses). */
+    if (api_built(API_PNETCDF)) {
+        CHECK_I64(finish(A("--pattern", "block", "--global", "8", "-A", "mpiio,pnetcdf",
+                           "--pnetcdf.nonblocking"),
+                         &cfg, &msg),
+                  0);
+        CHECK(cfg.pnetcdf_nonblocking);
+    }
+    CHECK_I64(parse(A("--pnetcdf.nonblocking=yes"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --pnetcdf.nonblocking 'yes': this option takes no value");
 }
 
 static void test_parse(void)
@@ -211,6 +231,15 @@ static void test_finish(void)
     CHECK_STR(msg.line, "h5perf: --hdf5.multi-dataset: cannot be combined with --stonewall (the "
                         "deadline stops variables one at a time; a multi-dataset call moves them "
                         "together)");
+    CHECK_I64(parse(A("--stonewall", "10"), &cfg, &msg), 0);
+    cfg.apis = API_BIT(API_PNETCDF);
+    cfg.raw[OPT_API] = "pnetcdf";
+    cfg.pnetcdf_nonblocking = true;
+    cfg.spelled[OPT_PNETCDF_NONBLOCKING] = "--pnetcdf.nonblocking";
+    CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --pnetcdf.nonblocking: cannot be combined with --stonewall (the "
+                        "deadline stops variables one at a time; one wait completes them "
+                        "together)");
     CHECK_I64(parse(A("--read-only", "--hdf5.driver", "mpio"), &cfg, &msg), 0);
     cfg.hdf5.drivers = 2;
     cfg.raw[OPT_HDF5_DRIVER] = "subfiling";
@@ -254,6 +283,24 @@ static void test_variants(void)
     CHECK_STR(api_report_name(API_PHDF5, 1), "PHDF5 (w/subfiling driver)");
     CHECK_STR(api_report_name(API_MPIIO, 0), "MPIO");
     CHECK(api_variant(API_MPIIO, 0) == NULL);
+    /* PnetCDF: blocking calls, and with --pnetcdf.nonblocking every
+     * variable's step posted and completed by one wait; both in a file
+     * per process too, neither with threads. */
+    config_init(&cfg);
+    CHECK_I64(api_variants(&cfg, API_PNETCDF), 1);
+    cfg.pnetcdf_nonblocking = true;
+    CHECK_I64(api_variants(&cfg, API_PNETCDF), 3);
+    CHECK_I64(api_need_threads(&cfg), -1);
+    static const char *const pnc_labels[] = {"fpp", "fpp, nonblocking"};
+    for (int v = 0; v < PNETCDF_VARIANT_COUNT; v++) {
+        CHECK(api_variant(API_PNETCDF, v)->joins_vars == (v == PNETCDF_NONBLOCKING));
+        CHECK(!api_variant(API_PNETCDF, v)->threads);
+        CHECK_I64(api_variant_per_process(API_PNETCDF, v), v);
+        api_variant_text(API_PNETCDF, v, "fpp", text, sizeof text);
+        CHECK_STR(text, pnc_labels[v]);
+    }
+    CHECK_STR(api_report_name(API_PNETCDF, 0), "PnetCDF");
+    CHECK_STR(api_report_name(API_PNETCDF, 1), "PnetCDF (nonblocking)");
 }
 
 static void dims_none(int nprocs, int ndims, int *dims)
@@ -304,6 +351,29 @@ static void test_session(void)
         CHECK_I64(sp->m.max_buffer, want[i].variant >= 2 ? 2 * one : one);
     }
     CHECK_I64(s.counts[0].n, s.npoints);
+    session_release(&s);
+    /* PnetCDF's points: each layout blocking, then nonblocking, with a
+     * buffer per variable (-A set directly: a build without PnetCDF
+     * refuses -A pnetcdf as it parses). */
+    CHECK_I64(parse(A("--pattern", "block", "--global", "8", "--layout", "shared,fpp", "-p", "2",
+                      "--vars", "3"),
+                    &cfg, &msg),
+              0);
+    cfg.apis = API_BIT(API_PNETCDF);
+    cfg.raw[OPT_API] = "pnetcdf";
+    cfg.pnetcdf_nonblocking = true;
+    CHECK_I64(config_finish(&cfg, 2, &w, &msg), 0);
+    CHECK_I64(session_build(&s, &cfg, dims_none, &msg), 0);
+    static const char *const pnc[] = {"layout shared", "layout shared, nonblocking", "layout fpp",
+                                      "layout fpp, nonblocking"};
+    CHECK_I64(s.npoints, 4);
+    for (int i = 0; i < s.npoints && i < 4; i++) {
+        CHECK_I64(s.points[i].p.api, API_PNETCDF);
+        CHECK_I64(s.points[i].p.variant, i % 2);
+        CHECK_STR(s.points[i].label, pnc[i]);
+        int64_t one = s.points[i - i % 2].m.max_buffer;
+        CHECK_I64(s.points[i].m.max_buffer, i % 2 ? 3 * one : one);
+    }
     session_release(&s);
 }
 
@@ -387,6 +457,7 @@ static void test_csv(void)
     results_log_init(&log);
     add_run(&log, API_PHDF5, LAYOUT_SHARED, 0, 1);
     add_run(&log, API_PHDF5, LAYOUT_SHARED, 3, 1);
+    add_run(&log, API_PNETCDF, LAYOUT_FPP, PNETCDF_NONBLOCKING, 1);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -399,7 +470,10 @@ static void test_csv(void)
                          "2,1048576,phdf5,write,1,ok,1048576,1,1,1,1,,shared,,,"
                          "\"subfiled, multi-dataset\",0\n"
                          "2,1048576,phdf5,write_open_close,1,ok,1048576,1,1,1,1,,shared,,,"
-                         "\"subfiled, multi-dataset\",0\n");
+                         "\"subfiled, multi-dataset\",0\n"
+                         "2,1048576,pnetcdf,write,1,ok,1048576,1,1,1,1,,fpp,,,nonblocking,0\n"
+                         "2,1048576,pnetcdf,write_open_close,1,ok,1048576,1,1,1,1,,fpp,,,"
+                         "nonblocking,0\n");
     free(text);
     results_log_release(&log);
 }

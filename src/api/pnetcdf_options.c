@@ -1,0 +1,70 @@
+/* PnetCDF's own rows of the option table (cli/option.h), named
+ * --pnetcdf.NAME as HDF5's are --hdf5.NAME, and the variants of the
+ * PnetCDF API they choose (api/api.h, docs/pnetcdf.md): one blocking call
+ * per variable and, with --pnetcdf.nonblocking, every variable's step
+ * posted (ncmpi_iput_varn) and completed by one wait (ncmpi_wait_all).
+ * Pure. */
+#include "api/pnetcdf_options.h"
+
+#include "cli/cli.h"
+#include "cli/option.h"
+#include "report/jsonw.h"
+
+/* The default, then the variant that joins the variables of a file
+ * (api_variant.joins_vars); a file per process runs each as itself. */
+static const struct api_variant pnetcdf_variants[PNETCDF_VARIANT_COUNT] = {
+    {NULL, "PnetCDF", PNETCDF_BLOCKING, false, false},
+    {"nonblocking", "PnetCDF (nonblocking)", PNETCDF_NONBLOCKING, true, false},
+};
+
+static const struct opt_row pnetcdf_nonblocking_row = OPT_FLAG(
+    OPT_PNETCDF_NONBLOCKING, NULL, "--pnetcdf.nonblocking", pnetcdf_nonblocking,
+    .help = "also post every variable's step without\n"
+            "blocking and complete them in one wait\n"
+            "(ncmpi_iput_varn, ncmpi_wait_all with -C),\n"
+            "beside one blocking call per variable",
+    .apis = API_BIT(API_PNETCDF), .json_key = "pnetcdf_nonblocking", .json_everywhere = true);
+
+static const struct opt_row *const pnetcdf_rows[] = {
+    &pnetcdf_nonblocking_row,
+    NULL,
+};
+
+/* Blocking calls always; with --pnetcdf.nonblocking, nonblocking ones
+ * too. */
+static unsigned pnetcdf_chosen(const struct config *c)
+{
+    return 1u << PNETCDF_BLOCKING | (c->pnetcdf_nonblocking ? 1u << PNETCDF_NONBLOCKING : 0);
+}
+
+static int pnetcdf_finish(const struct config *c, struct cli_msg *m)
+{
+    /* A deadline stops the variables one at a time (docs/measuring.md);
+     * one wait completes them together. */
+    if (c->pnetcdf_nonblocking && c->stonewall > 0)
+        return cli_fail(m,
+                        "h5perf: %s: cannot be combined with %s (the deadline stops variables "
+                        "one at a time; one wait completes them together)",
+                        c->spelled[OPT_PNETCDF_NONBLOCKING], c->spelled[OPT_STONEWALL]);
+    return 0;
+}
+
+static void pnetcdf_json_run(struct jsonw *w, int v)
+{
+    jsonw_object(w);
+    jsonw_key_bool(w, "nonblocking", v == PNETCDF_NONBLOCKING);
+    jsonw_end(w);
+}
+
+const struct api_opts pnetcdf_opts = {
+    .prefix = "pnetcdf",
+    .help_heading = "PnetCDF (-A pnetcdf) takes",
+    .rows = pnetcdf_rows,
+    .variants = pnetcdf_variants,
+    .nvariants = PNETCDF_VARIANT_COUNT,
+    .chosen = pnetcdf_chosen,
+    .finish = pnetcdf_finish,
+    .json_run = pnetcdf_json_run,
+    .headers = NULL,
+    .threads_option = OPT_PNETCDF_NONBLOCKING,
+};
