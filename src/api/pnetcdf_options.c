@@ -66,5 +66,6 @@ const struct api_opts pnetcdf_opts = {
     .finish = pnetcdf_finish,
     .json_run = pnetcdf_json_run,
     .headers = NULL,
+    /* Unread: no PnetCDF variant needs threads (api_variant.threads). */
     .threads_option = OPT_PNETCDF_NONBLOCKING,
 };
