@@ -21,6 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "calls_log.h"
+
 enum { CALL_WRITE, CALL_READ, CALL_WRITE_MULTI, CALL_READ_MULTI, CALL_KINDS };
 static const char *const call_names[CALL_KINDS] = {"H5Dwrite", "H5Dread", "H5Dwrite_multi",
                                                    "H5Dread_multi"};
@@ -37,12 +39,7 @@ static void *calls_real(const char *name)
 
 __attribute__((destructor)) static void calls_write(void)
 {
-    const char *log = getenv("H5PERF_CALLS_LOG");
-    char path[4096];
-    if (!log)
-        return;
-    snprintf(path, sizeof path, "%s.%ld", log, (long)getpid());
-    FILE *f = fopen(path, "w");
+    FILE *f = calls_log_open();
     if (!f)
         return;
     if (init_level == -1)

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "calls_log.h"
+
 enum {
     NC_PUT_VARA,
     NC_PUT_VARA_ALL,
@@ -60,12 +62,7 @@ static any_fn calls_real(const char *name)
 
 __attribute__((destructor)) static void calls_write(void)
 {
-    const char *log = getenv("H5PERF_CALLS_LOG");
-    char path[4096];
-    if (!log)
-        return;
-    snprintf(path, sizeof path, "%s.%ld", log, (long)getpid());
-    FILE *f = fopen(path, "w");
+    FILE *f = calls_log_open();
     if (!f)
         return;
     for (int k = 0; k < NC_KINDS; k++) {
