@@ -114,7 +114,7 @@ bool phase_agree(const struct phase_io *io, bool ok, const struct err *e);
 void phase_enter(const struct phase_io *io, const char *op, int64_t bytes);
 /* Bins the transfers' times kept in io->tlog into io->lat; returns the
  * seconds it took, which the caller keeps out of the timers; *mark: the
- * clock read after it. */
+ * clock read after it (none when both logs are empty). */
 double phase_flush_latency(const struct phase_io *io, double *mark);
 /* Checks the bytes step s read at io->buf + s->mem_off into v. */
 void phase_verify(const struct phase_io *io, const struct plan_step *s, struct verify_state *v);
