@@ -67,6 +67,13 @@ DELAY = 40      # seconds a delayed call sleeps: far past the watchdog's bound
 # 121 s here under a load average of 10 to 20, so the bound is far above
 # that, and the delay's own check counts from the moment it struck.
 BOUND = 300
+# The most collective transfer calls a process makes in one phase of a draw.
+# MPICH's processes spin while they wait, so on 2 cores a collective call
+# among 6 processes took about 0.12 s here: a draw of particles moved one per
+# call, collectively (2400 calls a phase), ran for 10 minutes without a
+# fault. A collective draw's --transfer-size is raised until its calls are
+# at most this many; the faults strike within the first 12 calls anyway.
+COLLECTIVE_CALLS = 64
 DATA_NAME = re.compile(r"#pio_tmp_\d+(\.\d+)?\.(posix|mpio|h5|nc)$")
 # h5perf's failure line: rank, API, operation, the data file.
 LINE = re.compile(r"h5perf: rank (\d+): (POSIX|MPI-IO|HDF5|PnetCDF) ([a-z][a-z ()-]*?) '([^']+)'")
@@ -191,10 +198,48 @@ def draw(seed, apis):
                      rng.choice(("0", "100"))]
     if d["collective"]:
         args.append("-C")
+        bound_collective_calls(args, d["np"])
     if d["verify"]:
         args += ["-D", "v"]
     d["args"] = args
     return d
+
+
+def transfer_calls(args, nprocs):
+    """(calls a process makes in one phase at most, bytes per element, the
+    most elements a process moves of one variable) for a block or particles
+    draw with --transfer-size; None otherwise."""
+    if "--transfer-size" not in args:
+        return None
+    def value(name, default=None):
+        return args[args.index(name) + 1] if name in args else default
+    size, nvars = int(value("--transfer-size")), int(value("--vars"))
+    if value("--pattern") == "block":
+        elem, most = int(value("--element-size")), 1
+        for g in value("--global").split("x"):
+            most *= int(g)
+        most //= nprocs
+    else:
+        elem, dist = 4, value("--distribution", "uniform")
+        if dist.startswith("list:"):
+            most = max(int(c) for c in dist[5:].split(","))
+        else:  # imbalance:0.5 gives the last process 1.5 times the count
+            most = int(value("--particles")) * 3 // 2 + 1
+    per_call = size // elem
+    return nvars * -(-most // per_call), elem, most, nvars
+
+
+def bound_collective_calls(args, nprocs):
+    """Raises a collective draw's --transfer-size (whole elements) until a
+    process makes at most COLLECTIVE_CALLS transfer calls in a phase."""
+    counted = transfer_calls(args, nprocs)
+    if counted is None or counted[0] <= COLLECTIVE_CALLS:
+        return
+    _, elem, most, nvars = counted
+    calls_per_var = max(1, COLLECTIVE_CALLS // nvars)
+    at = args.index("--transfer-size") + 1
+    args[at] = str(elem * -(-most // calls_per_var))
+    assert transfer_calls(args, nprocs)[0] <= COLLECTIVE_CALLS, args
 
 
 def describe(d):
