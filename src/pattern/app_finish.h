@@ -63,7 +63,8 @@ bool app_placeable(int layout, enum api_id api);
 int app_points(const struct config *c, int nprocs, const int grid[MODEL_MAX_DIMS],
                struct run_point *out, int max);
 
-/* "layout shared" */
+/* "layout shared"; ", align-data 4KB" and ", shift 100" after it for a
+ * placed point when that option was given more than one value. */
 void app_label(const struct config *c, const struct run_point *p, bool exact, char *buf,
                size_t len);
 

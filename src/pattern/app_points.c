@@ -1,10 +1,13 @@
 /* What the application patterns share beyond their arrays (app.h): their
  * run points (process count, layout in the order given, each placement,
  * the APIs), labels, leads and the page of the report they share. Pure. */
+#include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pattern/app.h"
 #include "pattern/app_finish.h"
+#include "report/text.h"
 
 bool app_placeable(int layout, enum api_id api)
 {
@@ -49,10 +52,31 @@ int app_points(const struct config *c, int nprocs, const int grid[MODEL_MAX_DIMS
     return n;
 }
 
+/* ", align-data 4KB" or ", shift 100" (bytes when exact) after a label,
+ * for a placement option given more than one value. */
+static void app_label_place(const char *name, int64_t v, bool exact, char *buf, size_t len)
+{
+    char size[32];
+    if (exact)
+        snprintf(size, sizeof size, "%" PRId64, v);
+    else
+        text_size(size, sizeof size, v);
+    size_t at = strlen(buf);
+    if (at < len)
+        snprintf(buf + at, len - at, ", %s %s", name, size);
+}
+
 void app_label(const struct config *c, const struct run_point *p, bool exact, char *buf, size_t len)
 {
-    (void)c, (void)exact;
     snprintf(buf, len, "layout %s", layout_name(p->layout));
+    /* The points of one layout differ by their placement too: the label
+     * names what was swept (the API's placed runs only). */
+    if (!app_placeable(p->layout, p->api))
+        return;
+    if (c->nalign > 1)
+        app_label_place("align-data", p->align, exact, buf, len);
+    if (c->nshift > 1)
+        app_label_place("shift", p->shift, exact, buf, len);
 }
 
 void app_lead(const char *option, const struct run_point *p, char *buf, size_t len)

@@ -5,11 +5,25 @@
 #include <inttypes.h>
 #include <string.h>
 
+/* The Run column: at least this wide, and as wide as the count's longest
+ * label ("layout shared, nonblocking, align-data 4KB"), so that the
+ * columns after it stay aligned. */
 #define RUN_WIDTH 24
 
-static void measures_run(FILE *out, const struct api_result *r)
+static int measures_width(const struct results_log *log, int nprocs)
 {
-    fprintf(out, "    %-*s %-8s", RUN_WIDTH, r->label, api_desc(r->api)->err_name);
+    int w = RUN_WIDTH;
+    for (int i = 0; i < log->count; i++) {
+        int n = (int)strlen(log->runs[i].label);
+        if (log->runs[i].nprocs == nprocs && n > w)
+            w = n;
+    }
+    return w;
+}
+
+static void measures_run(FILE *out, const struct api_result *r, int width)
+{
+    fprintf(out, "    %-*s %-8s", width, r->label, api_desc(r->api)->err_name);
 }
 
 /* The write phase's open-close measure's summary. */
@@ -21,13 +35,14 @@ static void measures_phase(const struct api_result *r, enum timer_id t, struct t
 static void measures_stonewall(FILE *out, const struct config *cfg, const struct results_log *log,
                                int nprocs)
 {
+    int w = measures_width(log, nprocs);
     fprintf(out,
             "Stonewall after %g s: calls each process completed before it stopped (fewest, "
             "most), MB/s of the data every process had written when the last stopped, and "
             "of the whole write phase with the wear-out (medians)\n",
             cfg->stonewall);
-    fprintf(out, "    %-*s %-8s %12s %12s %14s %12s\n", RUN_WIDTH, "Run", "API", "Calls min",
-            "Calls max", "Stonewall MB/s", "Phase MB/s");
+    fprintf(out, "    %-*s %-8s %12s %12s %14s %12s\n", w, "Run", "API", "Calls min", "Calls max",
+            "Stonewall MB/s", "Phase MB/s");
     for (int i = 0; i < log->count; i++) {
         const struct api_result *r = &log->runs[i];
         if (r->nprocs != nprocs)
@@ -46,7 +61,7 @@ static void measures_stonewall(FILE *out, const struct config *cfg, const struct
         }
         struct timer_summary s;
         measures_phase(r, TIMER_WRITE_GROSS, &s);
-        measures_run(out, r);
+        measures_run(out, r, w);
         if (n == 0) {
             fprintf(out, " %12s\n", "failed");
             continue;
@@ -66,20 +81,21 @@ static void measures_stonewall(FILE *out, const struct config *cfg, const struct
 static void measures_duration(FILE *out, const struct config *cfg, const struct results_log *log,
                               int nprocs)
 {
+    int w = measures_width(log, nprocs);
     fprintf(out,
             "Writes repeated for %g s (%s): MB/s over the whole duration (median over "
             "iterations), and the repetitions' spread (of the last iteration)\n",
             cfg->duration,
             cfg->repeat == REPEAT_OVERWRITE ? "the same file overwritten" : "each a new file");
-    fprintf(out, "    %-*s %-8s %11s %12s %10s %10s %10s\n", RUN_WIDTH, "Run", "API", "Repetitions",
-            "MB/s", "Min", "Max", "SD");
+    fprintf(out, "    %-*s %-8s %11s %12s %10s %10s %10s\n", w, "Run", "API", "Repetitions", "MB/s",
+            "Min", "Max", "SD");
     for (int i = 0; i < log->count; i++) {
         const struct api_result *r = &log->runs[i];
         if (r->nprocs != nprocs)
             continue;
         struct timer_summary s;
         measures_phase(r, TIMER_WRITE_GROSS, &s);
-        measures_run(out, r);
+        measures_run(out, r, w);
         const struct repeat_stat *rep = r->iterations ? &r->it[r->iterations - 1].rep : NULL;
         if (!rep || rep->count == 0 || s.n == 0) {
             fprintf(out, " %11s\n", "failed");
@@ -93,11 +109,12 @@ static void measures_duration(FILE *out, const struct config *cfg, const struct 
 static void measures_confidence(FILE *out, const struct config *cfg, const struct results_log *log,
                                 int nprocs)
 {
+    int w = measures_width(log, nprocs);
     fprintf(out,
             "Medians and their 95%% intervals (--confidence %g%%: until every interval is "
             "within that of its median, at most %d iterations%s)\n",
             cfg->confidence * 100, cfg->max_iterations, cfg->max_time > 0 ? " or --max-time" : "");
-    fprintf(out, "    %-*s %-8s %-18s %12s %25s %10s  %s\n", RUN_WIDTH, "Run", "API", "Measure",
+    fprintf(out, "    %-*s %-8s %-18s %12s %25s %10s  %s\n", w, "Run", "API", "Measure",
             "Median MB/s", "95% interval", "Iterations", "Stopped by");
     enum timer_id m[TIMER_COUNT];
     char name[48];
@@ -111,7 +128,7 @@ static void measures_confidence(FILE *out, const struct config *cfg, const struc
             if (!results_timer_moves_data(m[k]))
                 continue;
             results_measure_summary(r, m[k], &s);
-            measures_run(out, r);
+            measures_run(out, r, w);
             fprintf(out, " %-18s", results_measure_name(r, m[k], name, sizeof name));
             if (s.n == 0)
                 fprintf(out, " %12s\n", "failed");
@@ -128,9 +145,10 @@ static void measures_confidence(FILE *out, const struct config *cfg, const struc
 static void measures_latency(FILE *out, const struct config *cfg, const struct results_log *log,
                              int nprocs)
 {
+    int w = measures_width(log, nprocs);
     fprintf(out, "Latency of each call in seconds, over every process and iteration\n");
-    fprintf(out, "    %-*s %-8s %-6s %-9s %9s %10s %10s %10s %10s %10s\n", RUN_WIDTH, "Run", "API",
-            "Phase", "Call", "Calls", "p50", "p90", "p99", "p99.9", "max");
+    fprintf(out, "    %-*s %-8s %-6s %-9s %9s %10s %10s %10s %10s %10s\n", w, "Run", "API", "Phase",
+            "Call", "Calls", "p50", "p90", "p99", "p99.9", "max");
     for (int i = 0; i < log->count; i++) {
         const struct api_result *r = &log->runs[i];
         if (r->nprocs != nprocs)
@@ -143,7 +161,7 @@ static void measures_latency(FILE *out, const struct config *cfg, const struct r
                 continue;
             for (int c = 0; c < LATENCY_CALLS; c++) {
                 const struct latency_summary *l = &r->latency[p][c];
-                measures_run(out, r);
+                measures_run(out, r, w);
                 fprintf(out, " %-6s %-9s %9" PRIu64, p == 0 ? "write" : "read",
                         latency_call_name((enum latency_call)c), l->calls);
                 if (l->calls)

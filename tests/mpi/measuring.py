@@ -363,6 +363,35 @@ def duration_counts_on_a_synthetic_clock():
 
 
 @case
+def measures_name_every_run():
+    """The rows of the measures' tables name each run point of a process
+    count apart: the layout, the API's variant, and the placement when
+    --align-data or --shift was given more than one value (the runs of a
+    file per process, and an API whose files h5perf does not place, once,
+    without it); the Run column is as wide as its longest label, so that
+    every row's API starts where the header's does."""
+    pnetcdf = "pnetcdf" in built_apis()
+    apis = "posix,pnetcdf --pnetcdf.nonblocking" if pnetcdf else "posix"
+    r = run(2, "--pattern block --global 64x64 --layout shared,fpp -A %s -p 2 "
+            "--align-data 512,4K --shift 0,100 --duration 0.3" % apis,
+            env={"H5PERF_NULL_SECONDS": "0.1"}, exe=os.environ["ENGINE_NULL"])
+    expect_eq(r.rc, 0, "exit status", r)
+    at = [i for i, l in enumerate(r.lines) if l.startswith("Writes repeated")][0]
+    header, rows = r.lines[at + 1], r.lines[at + 2:]
+    rows = rows[:[i for i, l in enumerate(rows + [""]) if not l.startswith("    layout")][0]]
+    placed = ["layout shared, align-data %s, shift %s" % p
+              for p in (("512", "0"), ("512", "100"), ("4KB", "0"), ("4KB", "100"))]
+    netcdf = [("layout shared", "PnetCDF"), ("layout shared, nonblocking", "PnetCDF")]
+    want = [(placed[0], "POSIX")] + (netcdf if pnetcdf else []) + \
+        [(p, "POSIX") for p in placed[1:]] + [("layout fpp", "POSIX")] + \
+        ([("layout fpp", "PnetCDF"), ("layout fpp, nonblocking", "PnetCDF")] if pnetcdf else [])
+    column = header.index("API")
+    expect_eq([(l[:column].strip(), l[column:].split()[0]) for l in rows], want,
+              "the rows' runs and APIs", r)
+    expect_eq(column, 4 + len(placed[1]) + 1, "the Run column's width", r)
+
+
+@case
 def confidence_in_the_results():
     """A real run: each summary's median interval (6 iterations at least),
     the stop reason, and the configuration."""
