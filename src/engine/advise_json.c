@@ -185,6 +185,7 @@ static void advise_json_choices(struct jsonw *w, const struct workload_config *c
         jsonw_null(w);
     const char *cs = advise_word(c, "--chunk-shape");
     jsonw_key_string(w, "chunk_shape", cs ? cs : "block");
+    jsonw_key_bool(w, "pnetcdf_nonblocking", advise_word(c, "--pnetcdf.nonblocking") != NULL);
     jsonw_key_string(w, "mpiio_component", c->mpiio_component[0] ? c->mpiio_component : NULL);
     jsonw_key(w, "hints");
     jsonw_object(w);

@@ -140,6 +140,7 @@ void advise_settings_of(const struct workload_config *c, struct advise_settings 
     const char *coll = advise_word(c, "-C"), *a = advise_word(c, "-a"), *t = advise_word(c, "-T");
     const char *ad = advise_word(c, "--align-data"), *x = advise_word(c, "--transfer-size");
     const char *bo = advise_word(c, "--buffer-offset");
+    bool nb = advise_word(c, "--pnetcdf.nonblocking") != NULL;
     size_t at = 0, len = sizeof out->in_words;
     char *w = out->in_words;
     advise_add(w, len, &at, "%s, layout %s, %s transfers", api, layout,
@@ -151,6 +152,8 @@ void advise_settings_of(const struct workload_config *c, struct advise_settings 
     advise_add(w, len, &at, ", %s per call", x ? x : "a process's whole part");
     if (bo)
         advise_add(w, len, &at, ", buffers %s bytes past a page boundary", bo);
+    if (nb)
+        advise_add(w, len, &at, ", every variable's step posted without blocking, one wait");
     at = 0;
     len = sizeof out->calls;
     w = out->calls;
@@ -178,9 +181,12 @@ void advise_settings_of(const struct workload_config *c, struct advise_settings 
         advise_add(w, len, &at, "; H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER)");
     } else if (strcmp(api, "pnetcdf") == 0) {
         out->api = "PnetCDF";
-        advise_add(w, len, &at, "%s%s%s",
-                   coll ? "ncmpi_put_vara_all" : "ncmpi_begin_indep_data, ncmpi_put_vara",
-                   a ? "; hint nc_var_align_size=" : "", a ? a : "");
+        /* docs/pnetcdf.md, "Nonblocking calls". */
+        const char *calls = coll ? "ncmpi_put_vara_all" : "ncmpi_begin_indep_data, ncmpi_put_vara";
+        if (nb)
+            calls = coll ? "ncmpi_iput_vara per variable, ncmpi_wait_all"
+                         : "ncmpi_begin_indep_data, ncmpi_iput_vara per variable, ncmpi_wait";
+        advise_add(w, len, &at, "%s%s%s", calls, a ? "; hint nc_var_align_size=" : "", a ? a : "");
     } else if (strcmp(api, "mpiio") == 0) {
         out->api = "MPI-IO";
         advise_add(w, len, &at, "%s",

@@ -71,14 +71,31 @@ static int advise_quiet(const struct advise_set *a, int i, int k, bool verify,
     return st == -1 && rc == 0 ? 0 : -1;
 }
 
-/* Process 0: the samples of run r's k iterations into v (the set's
- * throughput: bytes of both phases over their seconds), wr and rd. */
-static int advise_samples(const struct advise_set *a, const struct results_log *log, int k,
+/* Process 0: the run of candidate i's variant in log (an option that adds
+ * a variant runs the API's default beside it: workload_config.variant),
+ * or NULL unless there is exactly one. */
+static const struct api_result *advise_run_of(const struct advise_set *a, int i,
+                                              const struct results_log *log)
+{
+    const struct api_result *found = NULL;
+    for (int j = 0; j < log->count; j++) {
+        if (log->runs[j].variant != a->c[i].variant)
+            continue;
+        if (found)
+            return NULL;
+        found = &log->runs[j];
+    }
+    return found;
+}
+
+/* Process 0: the samples of candidate i's k iterations in log into v (the
+ * set's throughput: bytes of both phases over their seconds), wr and rd. */
+static int advise_samples(const struct advise_set *a, int i, const struct results_log *log, int k,
                           double *v, double *wr, double *rd)
 {
-    if (log->count != 1 || log->runs[0].iterations < k)
+    const struct api_result *r = advise_run_of(a, i, log);
+    if (!r || r->iterations < k)
         return -1;
-    const struct api_result *r = &log->runs[0];
     for (int j = 0; j < k; j++) {
         const struct iter_result *it = &r->it[j];
         double tw = it->t[TIMER_WRITE_GROSS].max, tr = a->reads ? it->t[TIMER_READ_GROSS].max : 0;
@@ -103,8 +120,8 @@ static int advise_measure(void *arg, int i, int k, double *v, double *cost)
     if (a->s->world_rank == 0) {
         int at = a->nw[i];
         if (rc == 0 && at + k <= RACE_MAX_SAMPLES)
-            rc =
-                advise_samples(a, &log, k, buf, buf + RACE_MAX_SAMPLES, buf + 2 * RACE_MAX_SAMPLES);
+            rc = advise_samples(a, i, &log, k, buf, buf + RACE_MAX_SAMPLES,
+                                buf + 2 * RACE_MAX_SAMPLES);
         buf[3 * RACE_MAX_SAMPLES] = rc;
         buf[3 * RACE_MAX_SAMPLES + 1] = a->s->clock() - t0;
     }

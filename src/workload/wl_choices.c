@@ -120,6 +120,15 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                                   1,
                                   {2 * WL_KIB},
                                   .apis = API_BIT(API_PHDF5)},
+    [WORKLOAD_PNETCDF_NONBLOCKING] = {"pnetcdf_nonblocking",
+                                      "pnetcdf_nonblocking",
+                                      WL_BOOL,
+                                      wl_bool_word,
+                                      "true or false",
+                                      .dflt = 0,
+                                      2,
+                                      {0, 1},
+                                      .apis = API_BIT(API_PNETCDF)},
 };
 
 const char *workload_baseline_key(enum workload_dim d)

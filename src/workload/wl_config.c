@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/pnetcdf_options.h"
 #include "cli/dims.h"
 #include "plan/point.h"
 #include "workload/wl_internal.h"
@@ -144,6 +145,21 @@ static bool wl_chunk_applies(const struct workload_set *s, const struct workload
     return workload_chunk_fits(s, nd, shape, why, len);
 }
 
+/* Does set s have one variable, as far as the file tells? A map's count
+ * without use applies to each of its decompositions, which its map file
+ * numbers: not one. */
+static bool wl_one_variable(const struct workload_set *s)
+{
+    if (s->kind != WORKLOAD_MAP)
+        return s->nvars <= 1;
+    if (!s->nvar_counts)
+        return s->map_use && s->nvars <= 1;
+    int64_t n = 0;
+    for (int i = 0; i < s->nvar_counts; i++)
+        n += s->var_counts[i];
+    return n <= 1;
+}
+
 static int wl_applies(const struct workload_set *s, const struct workload_choice *c, char *why,
                       size_t len)
 {
@@ -178,6 +194,15 @@ static int wl_applies(const struct workload_set *s, const struct workload_choice
                  "collective metadata acts among the processes of a file, and the layout fpp "
                  "gives each file one");
         return WORKLOAD_COLL_METADATA;
+    }
+    /* Nonblocking calls gain by completing several variables' steps in one
+     * wait (docs/pnetcdf.md, "Nonblocking calls"). */
+    if (c->v[WORKLOAD_PNETCDF_NONBLOCKING] && wl_one_variable(s)) {
+        snprintf(why, len,
+                 "nonblocking calls complete every variable's step in one wait, and %s has one "
+                 "variable",
+                 s->key);
+        return WORKLOAD_PNETCDF_NONBLOCKING;
     }
     if (c->v[WORKLOAD_ALIGN_DATA] && s->kind == WORKLOAD_MAP) {
         snprintf(why, len, "places the arrays of --pattern block and particles, and %s is a map's",
@@ -302,6 +327,12 @@ static void wl_add_choice(struct wl_words *b, const struct workload_set *s,
     if (c->v[WORKLOAD_META_BLOCK_SIZE] != wl_dim_default(WORKLOAD_META_BLOCK_SIZE))
         wl_add_size(b, "--hdf5.metadata-block-size", WORKLOAD_META_BLOCK_SIZE,
                     c->v[WORKLOAD_META_BLOCK_SIZE]);
+    /* The option runs the blocking calls too: the candidate is its
+     * variant's run (workload_config.variant). */
+    if (c->v[WORKLOAD_PNETCDF_NONBLOCKING]) {
+        wl_add(b, "--pnetcdf.nonblocking");
+        o->variant = PNETCDF_NONBLOCKING;
+    }
     if (s->read_back == WORKLOAD_READ_NONE)
         wl_add(b, "-w");
     size_t at = 0;

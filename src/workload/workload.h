@@ -93,6 +93,7 @@ enum workload_dim {
     WORKLOAD_BUFFER_OFFSET,   /* bytes past a page boundary of the transfer buffers */
     WORKLOAD_COLL_METADATA,   /* 0, 1: --hdf5.collective-metadata */
     WORKLOAD_META_BLOCK_SIZE, /* bytes: --hdf5.metadata-block-size */
+    WORKLOAD_PNETCDF_NONBLOCKING, /* 0, 1: --pnetcdf.nonblocking */
     WORKLOAD_DIM_COUNT
 };
 
@@ -192,6 +193,11 @@ int workload_processes(const struct workload *w, int world_size);
 struct workload_config {
     int set;    /* index in the workload's sets */
     int nprocs; /* mpiexec -n */
+    /* The variant of its API whose run is its measurement (api/api.h,
+     * results' "variant"; 0: the API's default). An option that adds a
+     * variant beside the default (--pnetcdf.nonblocking) runs both; the
+     * candidate is the variant it chose (docs/advisor.md, "Choices"). */
+    int variant;
     int argc;
     char *argv[WORKLOAD_MAX_WORDS + 1];
     char mpi_info[WORKLOAD_TEXT_MAX / 2]; /* HDF5_MPI_INFO, "": none */

@@ -41,6 +41,7 @@ REFUSED = [
     (ARRAY + "search: {chunk_shapes: [cube]}\n", "a chunk shape that is not one"),
     (ARRAY + "baseline: {metadata_block_size: 2Q}\n", "a metadata block size with an unknown unit"),
     (ARRAY + "search: {collective_metadata: [maybe]}\n", "collective metadata neither true nor false"),
+    (ARRAY + "baseline: {pnetcdf_nonblocking: maybe}\n", "nonblocking neither true nor false"),
 ]
 ACCEPTED = [
     ARRAY,
@@ -55,6 +56,8 @@ ACCEPTED = [
     " metadata_block_size: 64K}\n",
     ARRAY + "search: {chunk_shapes: [block, [8], 16], collective_metadata: [false, true],"
     " metadata_block_sizes: {add: [1M]}}\n",
+    ARRAY + "baseline: {api: pnetcdf, pnetcdf_nonblocking: true}\n"
+    "search: {pnetcdf_nonblocking: [true]}\n",
 ]
 
 

@@ -11,8 +11,8 @@ import shlex
 
 import jsonschema
 
-from common import case
-from harness import TempDir, expect, expect_eq, launcher_is_hydra, listing, run
+from common import Skip, case
+from harness import TempDir, built_apis, expect, expect_eq, launcher_is_hydra, listing, run
 
 SMALL = """arrays:
   - name: field
@@ -194,6 +194,70 @@ def advise_hdf5_choices_on_a_synthetic_clock():
         expect({("chunked", False, None, "3x16"), ("chunked", True, 65536, "3x16")} <= got,
                "chunked candidates' fields: %r" % sorted(got, key=repr), r)
         expect(("fpp", False, 65536, "block") in got, "an fpp candidate's fields", r)
+
+
+NONBLOCKING = """arrays:
+  - name: field
+    global: [16, 16]
+    decomposition: {grid: [2, 1]}
+    variables: 4
+baseline: {api: pnetcdf, collective: true}
+search:
+  apis: [pnetcdf]
+  layouts: [shared]
+  io_modes: [collective]
+  alignments: [1]
+  transfer_sizes: [whole]
+  hints: {romio_cb_write: [], romio_cb_read: []}
+"""
+
+
+@case
+def advise_pnetcdf_nonblocking_on_a_synthetic_clock():
+    """PnetCDF's nonblocking calls as a candidate: its run has the blocking
+    calls too (the option adds a variant beside them), and it is measured
+    by its variant's figures. On the null backend each transfer of the
+    blocking calls takes 0.01 s and of the nonblocking variant 0.001 s
+    (H5PERF_NULL_VARIANT_SECONDS): the nonblocking candidate is 10 times
+    the baseline, verified and recommended with its option, its calls and
+    its JSON field."""
+    if "pnetcdf" not in built_apis():
+        raise Skip("this build of h5perf does not include PnetCDF")
+    with TempDir() as d:
+        advice = os.path.join(d, "advice.json")
+        r = advise(d, NONBLOCKING, "5", exe=os.environ["ENGINE_NULL"],
+                   env={"H5PERF_NULL_SECONDS": "0.01", "H5PERF_NULL_VARIANT_SECONDS": "0.001"},
+                   more=" --results " + advice)
+        expect_eq(r.rc, 0, "exit status", r)
+        (n, measured, _, _), rows, rec = answer(r)
+        expect_eq((n, measured), (2, 2), "candidates measured", r)
+        expect_eq(states(rows), [("-A pnetcdf --layout shared -C --pnetcdf.nonblocking",
+                                  "verified"),
+                                 ("-A pnetcdf --layout shared -C", "in race")],
+                  "the table's rows and states", r)
+        expect_eq(ROW.search(rows[0]).group(0).split()[0], "10.00", "the variant's ratio", r)
+        expect_eq([x.strip() for x in rec[:6]], [
+            "recommendation: 10.00 times the baseline's throughput (95% intervals apart), its "
+            "data verified",
+            "command: mpiexec -n 2 h5perf --pattern block --global 16x16 --grid 2x1 "
+            "--element-size 8 --vars 4 -A pnetcdf --layout shared -C --pnetcdf.nonblocking -w",
+            "in words: pnetcdf, layout shared, collective transfers, a process's whole part per "
+            "call, every variable's step posted without blocking, one wait",
+            "hints: none (the library's own)",
+            "PnetCDF: ncmpi_iput_vara per variable, ncmpi_wait_all",
+            "not: -A pnetcdf --layout shared -C: 0.10 of the recommendation's throughput"],
+            "the recommendation", r)
+        with open(advice) as fh:
+            adv = json.load(fh)
+        validate(adv, r)
+        got = sorted((c["choices"]["pnetcdf_nonblocking"], c["state"])
+                     for c in adv["sets"][0]["candidates"])
+        expect_eq(got, [(False, "in race"), (True, "verified")], "the JSON choices", r)
+        for c in adv["sets"][0]["candidates"]:
+            want = SAMPLE * (10 if c["choices"]["pnetcdf_nonblocking"] else 1)
+            expect(all(near(v, want) for v in c["samples"]["write"]),
+                   "write samples of %s near %r: %r" % (c["argv"][-2:], want,
+                                                        c["samples"]["write"]), r)
 
 
 @case

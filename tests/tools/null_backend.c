@@ -2,7 +2,10 @@
  * agreement can be exercised without a file system. A test tool
  * (engine_null), never in h5perf itself. With its synthetic clock, each
  * transfer takes the next of the seconds in $H5PERF_NULL_SECONDS (a
- * comma-separated list, repeated), so that timings are exact. */
+ * comma-separated list, repeated), so that timings are exact; with
+ * $H5PERF_NULL_VARIANT_SECONDS, a transfer of a run point of an API's
+ * variant other than its default takes that many seconds instead (the
+ * advisor's tests tell a variant's figures from its default's). */
 #include "null_backend.h"
 
 #include <stdio.h>
@@ -10,16 +13,19 @@
 #include <string.h>
 
 struct backend_file {
-    int unused;
+    int variant; /* the run point's (backend_settings.variant) */
 };
 
 static int null_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
                      enum backend_mode mode, bool may_truncate, const struct plan *plan,
                      struct err *e)
 {
-    (void)ctx, (void)path, (void)mode, (void)may_truncate, (void)plan;
+    (void)path, (void)mode, (void)may_truncate, (void)plan;
     *out = calloc(1, sizeof **out);
-    return *out ? 0 : err_set(e, "null", "open", path, -1, -1, "out of memory");
+    if (!*out)
+        return err_set(e, "null", "open", path, -1, -1, "out of memory");
+    (*out)->variant = ctx->set ? ctx->set->variant : 0;
+    return 0;
 }
 
 static int null_var_begin(struct backend_file *f, int var, const struct plan_access *acc,
@@ -33,6 +39,7 @@ static int null_var_begin(struct backend_file *f, int var, const struct plan_acc
 static double null_now;
 static double null_schedule[64];
 static int null_nschedule = -1, null_next;
+static double null_variant_seconds = -1; /* < 0: the schedule's */
 
 static void null_load_schedule(void)
 {
@@ -43,6 +50,9 @@ static void null_load_schedule(void)
         null_schedule[null_nschedule++] = strtod(p, &end);
         p = *end == ',' ? end + 1 : end + strlen(end);
     }
+    const char *w = getenv("H5PERF_NULL_VARIANT_SECONDS");
+    if (w && *w)
+        null_variant_seconds = strtod(w, NULL);
 }
 
 double null_clock(void)
@@ -53,10 +63,12 @@ double null_clock(void)
 static int null_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                          struct err *e)
 {
-    (void)f, (void)s, (void)buf, (void)e;
+    (void)s, (void)buf, (void)e;
     if (null_nschedule < 0)
         null_load_schedule();
-    if (null_nschedule > 0)
+    if (f->variant != 0 && null_variant_seconds >= 0)
+        null_now += null_variant_seconds;
+    else if (null_nschedule > 0)
         null_now += null_schedule[null_next++ % null_nschedule];
     return 0;
 }

@@ -126,6 +126,12 @@ static const struct {
     {ARRAY "baseline:\n  collective_metadata: maybe",
      "h5perf: workload 'w.yaml', line 3, baseline.collective_metadata: expected "
      "true or false, got 'maybe'"},
+    {ARRAY "baseline:\n  pnetcdf_nonblocking: maybe",
+     "h5perf: workload 'w.yaml', line 3, baseline.pnetcdf_nonblocking: expected "
+     "true or false, got 'maybe'"},
+    {ARRAY "search:\n  pnetcdf_nonblocking: [true, yes]",
+     "h5perf: workload 'w.yaml', line 3, search.pnetcdf_nonblocking[1]: expected "
+     "true or false, got 'yes'"},
     {ARRAY "baseline:\n  buffer_offset: 4K",
      "h5perf: workload 'w.yaml', line 3, baseline.buffer_offset: from 0 to 4095 bytes (past a "
      "page boundary), got 4096"},
@@ -161,7 +167,8 @@ static const struct {
     {ARRAY "search:\n  colours: [red]",
      "h5perf: workload 'w.yaml', line 3, search: unknown key 'colours' (expected apis, layouts, "
      "io_modes, alignments, thresholds, align_data, chunk_shapes, transfer_sizes, "
-     "buffer_offsets, collective_metadata, metadata_block_sizes, mpiio_components or hints)"},
+     "buffer_offsets, collective_metadata, metadata_block_sizes, pnetcdf_nonblocking, "
+     "mpiio_components or hints)"},
     {ARRAY "arrays: []", "h5perf: workload 'w.yaml', line 2: key 'arrays' given twice"},
     {"arrays: [{global: [64], decomposition: {grid: [2]}}\n",
      "h5perf: workload 'w.yaml', line 2: did not find expected ',' or ']' (while parsing a flow "
@@ -385,6 +392,78 @@ static void test_hdf5_candidates(void)
     workload_release(&w);
 }
 
+/* PnetCDF's nonblocking calls: a candidate of PnetCDF alone, as its option,
+ * measured as its variant; not of a set of one variable; a baseline of
+ * another API refused with the key's line. */
+static void test_pnetcdf_candidates(void)
+{
+    if (!api_built(API_PNETCDF))
+        return;
+    static const char text[] = "arrays: [{global: [64, 8], decomposition: {grid: [2, 1]}, "
+                               "variables: 3}]\n"
+                               "search:\n"
+                               "  apis: [phdf5, pnetcdf]\n"
+                               "  layouts: [shared]\n"
+                               "  io_modes: [collective]\n"
+                               "  alignments: [1]\n"
+                               "  transfer_sizes: [whole]\n"
+                               "  collective_metadata: [false]\n"
+                               "  hints: {romio_cb_write: [], romio_cb_read: []}\n";
+    struct workload w;
+    struct cli_msg m = {""};
+    static struct workload_config cfg[8];
+    char line[WORKLOAD_TEXT_MAX];
+    int n = -1;
+    CHECK(workload_parse("w.yaml", text, sizeof text - 1, &w, &m) == 0);
+    CHECK_STR(m.line, "");
+    if (m.line[0])
+        return;
+    CHECK_I64(w.baseline.v[WORKLOAD_PNETCDF_NONBLOCKING], 0);
+    CHECK_I64(w.search.dim[WORKLOAD_PNETCDF_NONBLOCKING].n, 2);
+    /* phdf5 (1), pnetcdf blocking and nonblocking (2). */
+    CHECK_I64(workload_candidates(&w, 0, 2, 8, cfg, &n, &m), 0);
+    CHECK_I64(n, 3);
+    const char *lead = "mpiexec -n 2 h5perf --pattern block --global 64x8 --grid 2x1 "
+                       "--element-size 8 --vars 3 ";
+    static const struct {
+        const char *tail;
+        int variant;
+    } want[] = {
+        {"-A phdf5 --layout shared -C -w", 0},
+        {"-A pnetcdf --layout shared -C -w", 0},
+        {"-A pnetcdf --layout shared -C --pnetcdf.nonblocking -w", 1},
+    };
+    for (int i = 0; i < 3 && n == 3; i++) {
+        char expect[WORKLOAD_TEXT_MAX];
+        snprintf(expect, sizeof expect, "%s%s", lead, want[i].tail);
+        workload_config_text(&cfg[i], line, sizeof line);
+        CHECK_STR(line, expect);
+        CHECK_I64(cfg[i].variant, want[i].variant);
+    }
+    /* One variable: nothing for one wait to join. */
+    struct workload_choice c = w.baseline;
+    c.v[WORKLOAD_API] = API_PNETCDF;
+    c.v[WORKLOAD_PNETCDF_NONBLOCKING] = 1;
+    w.sets[0].nvars = 1;
+    CHECK_I64(workload_config(&w, 0, &c, 2, &cfg[0], &m), 1);
+    CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 1, arrays[0]: nonblocking calls complete "
+                      "every variable's step in one wait, and arrays[0] has one variable");
+    workload_release(&w);
+    static const char base[] = "arrays: [{global: [64], decomposition: {grid: [2]}, "
+                               "variables: 2}]\n"
+                               "baseline:\n"
+                               "  api: phdf5\n"
+                               "  pnetcdf_nonblocking: true\n";
+    m.line[0] = '\0';
+    CHECK(workload_parse("w.yaml", base, sizeof base - 1, &w, &m) == 0);
+    if (m.line[0])
+        return;
+    CHECK_I64(workload_baseline_configs(&w, 2, cfg, &m), -1);
+    CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 4, baseline.pnetcdf_nonblocking: applies "
+                      "to pnetcdf, not phdf5 (arrays[0] 'arrays[0]')");
+    workload_release(&w);
+}
+
 /* The examples parse, and their baselines are these command lines. */
 static void test_examples(void)
 {
@@ -446,6 +525,7 @@ int main(void)
     test_values();
     test_candidates();
     test_hdf5_candidates();
+    test_pnetcdf_candidates();
     test_examples();
     return check_done("test_workload");
 }
