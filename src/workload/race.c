@@ -161,6 +161,27 @@ static int race_next_samples(const struct race *r)
     return k < 1 ? 1 : k > RACE_MAX_SAMPLES ? RACE_MAX_SAMPLES : (int)k;
 }
 
+/* The duel: one candidate left besides the baseline, and neither told
+ * apart from the other yet (fewer than 6 samples count as not told
+ * apart). The best candidate's index, or -1 when there is no duel. */
+static int race_duel(const struct race *r)
+{
+    int best = race_best(r);
+    if (race_live(r) != 1 || best < 0 || r->e[r->baseline].state != RACE_ALIVE)
+        return -1;
+    return race_tied(r, best, r->baseline) ? best : -1;
+}
+
+/* Samples for the duel's next round: as many again as the one of the two
+ * with fewer has (so the intervals narrow by about a third each round and
+ * the duel can stop as soon as they part), within the budget left. */
+static int race_duel_samples(const struct race *r, int best)
+{
+    int n = r->e[best].n < r->e[r->baseline].n ? r->e[best].n : r->e[r->baseline].n;
+    int k = race_next_samples(r);
+    return n < 1 ? 1 : n < k ? n : k;
+}
+
 static int race_order(const struct race *r, int i, int j)
 {
     const struct race_entry *a = &r->e[i], *b = &r->e[j];
@@ -189,9 +210,19 @@ int race_run(struct race *r, race_measure_fn measure, race_round_fn round, void 
         bool more = false;
         for (int i = 0; i < r->n; i++)
             more |= r->e[i].state == RACE_ALIVE && r->e[i].n < RACE_MAX_SAMPLES;
-        if (race_live(r) <= 1 || !more)
+        if (!more)
             break;
-        k = race_next_samples(r);
+        if (race_live(r) <= 1) {
+            /* Halving is done; the budget left goes to telling the last
+             * candidate and the baseline apart (docs/advisor.md, "The
+             * race"). */
+            int best = race_duel(r);
+            if (best < 0)
+                break;
+            k = race_duel_samples(r, best);
+        } else {
+            k = race_next_samples(r);
+        }
     }
     for (int i = 0; i < r->n; i++)
         if (r->e[i].n == 0 && r->e[i].state == RACE_ALIVE)

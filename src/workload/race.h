@@ -3,8 +3,10 @@
  * (enough samples for the 95% interval of its median), those whose
  * interval lies wholly below the best's are dropped, then the worse half
  * of the rest; the survivors are measured more, round after round, until
- * one is left besides the baseline, the budget would be passed, or every
- * survivor has RACE_MAX_SAMPLES samples. The baseline is measured in every
+ * one is left besides the baseline; that one and the baseline are then
+ * measured more, each round as many samples again, until they are told
+ * apart. The race ends there, or when the budget would be passed, or when
+ * every survivor has RACE_MAX_SAMPLES samples. The baseline is measured in every
  * round and never dropped. Samples are throughputs (higher is better);
  * how they are taken is the caller's (measure). Pure: no MPI, no clock. */
 #ifndef H5PERF_RACE_H

@@ -357,10 +357,13 @@ def text_command(r):
 def advise_json_equal_on_a_synthetic_clock():
     """--results a.json with the ten equal candidates of SMALL on the
     synthetic clock: the document is valid, and every figure is the
-    clock's: 4 rounds (samples 6, then 3, 4 and 6 more to the survivors:
-    19, 19, 19, 13, 9, 9 and four 6), 112 samples of 0.02 s spent (2.24 s
-    of the 2.7 s the race may use), the baseline and one other in race at
-    the end, eight halved, everything tied, the baseline kept, no 'not'."""
+    clock's: 4 rounds of halving (samples 6, then 3, 4 and 6 more to the
+    survivors: 19, 19, 19, 13, 9, 9 and four 6), then the duel of the last
+    candidate and the baseline, never told apart: 11 more each in round 5,
+    and one more of the baseline before the next would pass the budget
+    (31, 30); 135 samples of 0.02 s spent (all 2.7 s the race may use),
+    the baseline and one other in race at the end, eight halved, everything
+    tied, the baseline kept, no 'not'."""
     with TempDir() as d:
         out = os.path.join(d, "a.json")
         with open(out, "w") as fh:
@@ -381,9 +384,9 @@ def advise_json_equal_on_a_synthetic_clock():
                                      "out_of_budget", "candidates_measured", "left_out",
                                      "baseline")},
                   {"key": "arrays[0]", "name": "field", "read_back": True, "budget_seconds": 3,
-                   "rounds": 4, "out_of_budget": False, "candidates_measured": 10,
+                   "rounds": 5, "out_of_budget": True, "candidates_measured": 10,
                    "left_out": 0, "baseline": 0}, "the set", r)
-        expect(near(s["spent_seconds"], 2.24) and near(doc["spent_seconds"], 2.24),
+        expect(near(s["spent_seconds"], 2.7) and near(doc["spent_seconds"], 2.7),
                "spent %r, %r" % (s["spent_seconds"], doc["spent_seconds"]), r)
         cs = s["candidates"]
         expect_eq([c["id"] for c in cs], list(range(10)), "ids", r)
@@ -392,12 +395,13 @@ def advise_json_equal_on_a_synthetic_clock():
         expect_eq(sorted((c["choices"]["api"], c["choices"]["layout"], c["choices"]["io_mode"])
                          for c in cs), SMALL_CHOICES, "the candidates' choices", r)
         expect_eq(sorted(len(c["samples"]["write"]) for c in cs),
-                  [6, 6, 6, 6, 9, 9, 13, 19, 19, 19], "samples per candidate", r)
+                  [6, 6, 6, 6, 9, 9, 13, 19, 30, 31], "samples per candidate", r)
         expect_eq(sorted(c["state"] for c in cs), ["halved"] * 8 + ["in race"] * 2, "states", r)
         expect_eq((cs[0]["state"], len(cs[0]["samples"]["write"]), cs[0]["last_round"]),
-                  ("in race", 19, 4), "the baseline's race", r)
+                  ("in race", 31, 6), "the baseline's race", r)
         expect_eq(sorted((len(c["samples"]["write"]), c["last_round"]) for c in cs),
-                  [(6, 1)] * 4 + [(9, 2)] * 2 + [(13, 3)] + [(19, 4)] * 3, "last rounds", r)
+                  [(6, 1)] * 4 + [(9, 2)] * 2 + [(13, 3), (19, 4), (30, 5), (31, 6)],
+                  "last rounds", r)
         for c in cs:
             expect_sample_figures(c, r)
         expect_candidates_words(doc, r)

@@ -79,6 +79,30 @@ static void test_equal(void)
         CHECK(race_tied(&r, i, best));
     CHECK(!race_better(&r, best, 0));
     CHECK(r.spent <= r.budget);
+    /* Never told apart: the last candidate and the baseline are measured
+     * to the most samples the budget allows. */
+    CHECK_I64(r.e[best].n, RACE_MAX_SAMPLES);
+    CHECK_I64(r.e[0].n, RACE_MAX_SAMPLES);
+}
+
+/* One candidate 10% better than the baseline, samples within +-10%: six
+ * samples each cannot tell them apart (the first round's intervals
+ * overlap), so the two are measured more, each round as many samples
+ * again, until they are told apart, and no further. */
+static void test_duel(void)
+{
+    struct synth s = {.jitter = 0.1, .cost = 0.1, .fail = -1, .state = 11};
+    s.mu[0] = 100;
+    s.mu[1] = 110;
+    struct race r;
+    race_on(&s, 2, 60, &r);
+    CHECK(r.rounds > 1);
+    CHECK(race_better(&r, 1, 0));
+    CHECK_I64(r.rank[0], 1);
+    CHECK_I64(r.e[0].n, r.e[1].n);
+    CHECK(r.e[1].n < RACE_MAX_SAMPLES);
+    CHECK(r.spent < r.budget / 2);
+    CHECK(!r.out_of_budget);
 }
 
 static void test_budget(void)
@@ -116,6 +140,7 @@ int main(void)
 {
     test_best_survives();
     test_equal();
+    test_duel();
     test_budget();
     test_failure();
     return check_done("test_race");
