@@ -91,7 +91,7 @@ int h5perf_run(int argc, char **argv)
     const struct backend_ops *ops[API_COUNT];
     for (int i = 0; i < API_COUNT; i++)
         ops[i] = backend_get((enum api_id)i);
-    bool table_ok = backend_check_table() == 0;
+    bool table_ok = backend_check_table(ops) == 0;
     if (!table_ok && s.world_rank == 0)
         fprintf(stderr, "h5perf: internal error: incomplete backend table\n");
     if (!table_ok || !setup_declare_files(&s)) {
