@@ -152,8 +152,11 @@ extern const struct backend_ops backend_pnetcdf;
 /* The backend of an API; NULL if not compiled in. */
 const struct backend_ops *backend_get(enum api_id api);
 
-/* Checks once at start-up that every table entry is complete and in its
- * slot. Returns 0 or -1. Local. */
-int backend_check_table(void);
+/* Checks once at start-up that every entry of table (backend_get()'s, or
+ * a test's: h5perf_run_with()) is complete and in its slot: a backend of an
+ * API of the API table in that API's slot, a test backend (a descriptor of
+ * its own) in any. NULL entries are APIs not built in. Returns 0 or -1.
+ * Local. */
+int backend_check_table(const struct backend_ops *const table[API_COUNT]);
 
 #endif

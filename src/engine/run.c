@@ -1,5 +1,6 @@
-/* h5perf_run(): validation pipeline, header, engine, outputs, cleanup. Owns
- * the order of these steps and nothing else. */
+/* h5perf_run_with(): validation pipeline, header, engine, outputs, cleanup,
+ * on the backends (and clock) it is given; h5perf_run() gives it h5perf's
+ * own. Owns the order of these steps and nothing else. */
 #include "engine/run.h"
 
 #include <errno.h>
@@ -66,6 +67,14 @@ bool h5perf_threads(int argc, char **argv)
 
 int h5perf_run(int argc, char **argv)
 {
+    struct run_hooks hooks = {.clock = NULL};
+    for (int i = 0; i < API_COUNT; i++)
+        hooks.ops[i] = backend_get((enum api_id)i);
+    return h5perf_run_with(argc, argv, &hooks);
+}
+
+int h5perf_run_with(int argc, char **argv, const struct run_hooks *hooks)
+{
     /* Before any HDF5 call: HDF5 closes its objects at MPI_Finalize (an
      * attribute of MPI_COMM_SELF), not at exit(). MPICH's MPI_Abort calls
      * exit(), and HDF5 1.10's exit handler then closed a file whose writes
@@ -74,10 +83,13 @@ int h5perf_run(int argc, char **argv)
     (void)H5dont_atexit();
     struct run s;
     int status = setup_run(&s, argc, argv);
+    if (status < 0 && hooks->clock) {
+        s.clock = hooks->clock;
+        s.clock_name = hooks->clock_name;
+        s.clock_hz = hooks->clock_hz;
+    }
+    const struct backend_ops *const *ops = hooks->ops;
     if (status == SETUP_ADVISE) {
-        const struct backend_ops *ops[API_COUNT];
-        for (int i = 0; i < API_COUNT; i++)
-            ops[i] = backend_get((enum api_id)i);
         status = advise_run(&s, ops);
         setup_release(&s);
         return status;
@@ -88,10 +100,7 @@ int h5perf_run(int argc, char **argv)
     }
     /* HDF5 errors become one line each through err_hdf5(). */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    const struct backend_ops *ops[API_COUNT];
-    for (int i = 0; i < API_COUNT; i++)
-        ops[i] = backend_get((enum api_id)i);
-    bool table_ok = backend_check_table() == 0;
+    bool table_ok = backend_check_table(ops) == 0;
     if (!table_ok && s.world_rank == 0)
         fprintf(stderr, "h5perf: internal error: incomplete backend table\n");
     if (!table_ok || !setup_declare_files(&s)) {

@@ -37,16 +37,28 @@ def loops_visit_documented_sizes():
 @case
 def engine_with_null_backend():
     """The engine knows no API: with the null backend in every slot it runs the
-    whole sweep and report, and no data file appears. With -D v every read
-    fails verification: the buffer is poisoned before each read, so a read
-    that moves no data can never pass."""
+    whole sweep and report, and no data file appears. It runs h5perf's own
+    entry point (h5perf_run_with()), so the report opens with h5perf's
+    parameter header, and no warning says it lacks a cleanup process or a
+    watchdog. With -D v every read fails verification: the buffer is
+    poisoned before each read, so a read that moves no data can never
+    pass."""
     with TempDir() as d:
         exe = os.environ["ENGINE_NULL"]
         r = run(3, "-e 8 -B 2 -x 2 -X 8 -i 2 -o %s/report" % d, env={"HDF5_PARAPREFIX": d},
                 exe=exe)
         expect_eq(r.rc, 0, "exit status", r)
+        expect_eq(r.h5perf_err, [], "h5perf's lines on stderr (no warning)", r)
         with open(os.path.join(d, "report")) as fh:
             lines = fh.read().splitlines()
+        expect_eq([l for l in lines if "Parameters ====" in l],
+                  ["rank 0: ==== Parameters ====", "rank 0: ==== End of Parameters ===="],
+                  "the parameter header", r)
+        expect_eq(lines[2:8], ["rank 0: IO API=posix mpiio phdf5 ", "rank 0: Number of files=1",
+                               "rank 0: Number of datasets=1", "rank 0: Number of iterations=2",
+                               "rank 0: Number of processes=1:3",
+                               "rank 0: Number of bytes per process per dataset=8"],
+                  "the header's first parameters", r)
         expect_eq(numbers(lines, "Number of processors = "), [3, 1], "process counts", r)
         expect_eq(numbers(lines, "Transfer Buffer Size: "), [2, 4, 8] * 2, "transfer sizes", r)
         expect_eq(len([l for l in lines if l.endswith("(2 iteration(s)):")]), 4 * 3 * 3 * 2,

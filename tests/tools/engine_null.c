@@ -1,50 +1,39 @@
-/* Runs h5perf's engine with the null backend in every API slot: the whole
- * sweep, timers, agreement and report, without any I/O. Takes h5perf's own
- * arguments and writes its outputs as h5perf does; the MPI case checks its
- * report and that no data file appeared.
- * With $H5PERF_NULL_SECONDS every timer reads the null backend's synthetic
- * clock (null_backend.h). --advise races its candidates on it too. */
+/* Runs h5perf with the null backend in every API slot: the whole sweep,
+ * timers, agreement, header and report, without any I/O. Takes h5perf's own
+ * arguments and writes its outputs as h5perf does, through h5perf's own
+ * entry point (h5perf_run_with()), so that nothing here repeats its steps.
+ * main is src/main.c's, with the hooks: with $H5PERF_NULL_SECONDS every
+ * timer reads the null backend's synthetic clock (null_backend.h);
+ * --advise races its candidates on it too. */
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "null_backend.h"
-#include "engine/advise.h"
-#include "engine/context.h"
-#include "engine/engine.h"
-#include "engine/outputs.h"
 #include "engine/files.h"
-#include "engine/setup.h"
+#include "engine/run.h"
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    struct run s;
-    int status = setup_run(&s, argc, argv);
-    if (status < 0 && getenv("H5PERF_NULL_SECONDS")) {
-        s.clock = null_clock;
-        s.clock_name = "synthetic";
-        s.clock_hz = 0;
-    }
-    const struct backend_ops *ops[API_COUNT];
+    files_guard(); /* a failure is announced by h5perf_run_with() */
+    int provided;
+    if (h5perf_threads(argc, argv))
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(&argc, &argv);
+    struct run_hooks hooks = {.clock = NULL};
     for (int i = 0; i < API_COUNT; i++)
-        ops[i] = &backend_null;
-    if (status == SETUP_ADVISE) {
-        status = advise_run(&s, ops);
-    } else if (status < 0) {
-        /* As h5perf_run() does: the engine, then the outputs (the report's
-         * footer, -o and --results), so that a script can read its results
-         * as h5perf's. */
-        struct run_context ctx;
-        struct results_log log;
-        results_log_init(&log);
-        context_init(&ctx, &s, argc, argv);
-        status = setup_declare_files(&s) ? engine_run(&s, ops, s.world_rank == 0 ? &log : NULL) : 1;
-        files_release();
-        status = outputs_finish(&s, &ctx, &log, status);
-        context_release(&ctx);
-        results_log_release(&log);
+        hooks.ops[i] = &backend_null;
+    if (getenv("H5PERF_NULL_SECONDS")) {
+        hooks.clock = null_clock;
+        hooks.clock_name = "synthetic";
+        hooks.clock_hz = 0;
     }
-    setup_release(&s);
+    int status = h5perf_run_with(argc, argv, &hooks);
+    /* As src/main.c: every line written before any process ends. */
+    fflush(stdout);
+    fflush(stderr);
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return status;
 }
