@@ -28,6 +28,11 @@ struct run_hooks {
 int h5perf_run(int argc, char **argv);
 int h5perf_run_with(int argc, char **argv, const struct run_hooks *hooks);
 
+/* The whole program, MPI_Init to MPI_Finalize (program.c): h5perf_run()
+ * on h5perf's own backends with hooks NULL, else h5perf_run_with(hooks).
+ * Returns the exit status. */
+int h5perf_program(int argc, char **argv, const struct run_hooks *hooks);
+
 /* Local, before MPI_Init: whether the command line asks for what needs MPI
  * initialised with MPI_THREAD_MULTIPLE (a variant of an API with threads:
  * HDF5's subfiling driver), so that other runs keep the single thread
