@@ -396,6 +396,19 @@ static int pncdf_post(struct backend_file *f, const struct pncdf_var *x, const s
     return ncmpi_iget_varn(id, v, f->npieces, f->start_ptrs, f->count_ptrs, buf, n, x->mtype, req);
 }
 
+/* Records the failure of the nonblocking variant's step s (of a begun
+ * variable) with status, as the blocking call's would be: its subarrays
+ * made again for the line's first element. */
+static int pncdf_step_fail(struct backend_file *f, const struct plan_step *s, int status,
+                           struct err *e)
+{
+    const struct pncdf_var *x = &f->vars[s->var];
+    f->writing = s->write;
+    if (pncdf_pieces(f, s, x->var.ndims, e) < 0)
+        return -1;
+    return pncdf_transfer_fail(f, &x->var, s, status, e);
+}
+
 /* The nonblocking variant (docs/pnetcdf.md, "Nonblocking calls"): the n
  * steps (each of another variable, begun) posted, then completed by one
  * ncmpi_wait_all with -C, else ncmpi_wait; the posts and the wait are one
@@ -433,26 +446,14 @@ static int pncdf_transfer_vars(struct backend_file *f, const struct plan_step *s
         wrc = ncmpi_wait(f->ncid, posted, f->reqs, f->statuses);
     if (failed >= 0)
         return -1;
-    for (int j = 0; j < posted; j++) {
-        if (f->statuses[j] == NC_NOERR)
-            continue;
-        const struct plan_step *s = &steps[f->req_step[j]];
-        const struct pncdf_var *x = &f->vars[s->var];
-        f->writing = s->write;
-        if (pncdf_pieces(f, s, x->var.ndims, e) < 0)
-            return -1;
-        return pncdf_transfer_fail(f, &x->var, s, f->statuses[j], e);
-    }
+    for (int j = 0; j < posted; j++)
+        if (f->statuses[j] != NC_NOERR)
+            return pncdf_step_fail(f, &steps[f->req_step[j]], f->statuses[j], e);
     if (wrc == NC_NOERR)
         return 0;
     if (posted == 0)
         return pncdf_err(e, f->collective ? "wait (ncmpi_wait_all)" : "wait", f->path, -1, wrc);
-    const struct plan_step *s = &steps[f->req_step[0]];
-    const struct pncdf_var *x = &f->vars[s->var];
-    f->writing = s->write;
-    if (pncdf_pieces(f, s, x->var.ndims, e) < 0)
-        return -1;
-    return pncdf_transfer_fail(f, &x->var, s, wrc, e);
+    return pncdf_step_fail(f, &steps[f->req_step[0]], wrc, e);
 }
 
 static int pncdf_var_end(struct backend_file *f, struct err *e)
