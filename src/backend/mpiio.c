@@ -233,9 +233,13 @@ static int mpiio_check(struct backend_file *f, int rc, MPI_Status *st, MPI_Datat
     return 0;
 }
 
+/* The status starts at no element moved: ROMIO returns from a call of
+ * nothing without setting it, and mpiio_check() must not read what the
+ * stack held before. */
 static int mpiio_at(struct backend_file *f, MPI_Offset off, void *buf, int count, MPI_Datatype type,
                     bool all, MPI_Status *st)
 {
+    MPI_Status_set_elements_x(st, MPI_BYTE, 0);
     if (f->writing)
         return all ? MPI_File_write_at_all(f->fh, off, buf, count, type, st)
                    : MPI_File_write_at(f->fh, off, buf, count, type, st);

@@ -1,0 +1,95 @@
+"""MPI-IO's state from one call, variable or decomposition to the next
+(docs/design.md, "MPI-IO views"): every variable is moved under a view of
+its own, or the default view at explicit offsets, whatever view the
+variable before it left; a call's count is never what an earlier call
+left in its status. Maps of decompositions of different ranks, boxes and
+runs (a subarray view, no view, a view of runs, ...) through MPI-IO,
+independent and collective, under ompio and ROMIO (where the library is
+Open MPI), with -D v; every kept file read back by numpy (tests/mpi/map.py's
+readers) and checked element by element.
+"""
+import os
+
+from common import case
+from harness import TempDir, expect_eq, launcher_is_hydra, listing, run
+from map import KEEP, Decomp, check_fpp, check_shared
+
+NPROCS = 3
+
+# Per decomposition: the array, then each process's entries (the text
+# format's runs "OFFSET:LENGTH" and boxes "START:COUNT,START:COUNT"), the
+# view each asks of MPI-IO in a shared file in the comment.
+DECOMPS = [
+    ([6, 8], {0: "0:3,0:4", 1: "0:3,4:4", 2: "3:3,0:8"}),  # one box each: subarrays
+    ([40], {0: "0:15", 1: "15:10", 2: "25:15"}),  # one run each: no view
+    ([2, 3, 4], {0: "0:1,0:3,0:2 1:1,0:1,0:4", 1: "0:1,0:3,2:2",
+                 2: "1:1,1:2,0:4"}),  # several boxes: a view of runs
+    ([5, 6], {0: "0:2,0:6", 2: "2:3,0:6"}),  # whole rows, process 1 none: no view
+    ([30], {0: "0:5 10:5 20:5", 1: "5:5 15:5 25:4"}),  # runs; the last element no one's
+]
+
+
+def entries(dims, text):
+    """The flat C-order indices of a process's entries."""
+    out = []
+    for entry in text.split():
+        pairs = [tuple(int(x) for x in p.split(":")) for p in entry.split(",")]
+        if len(pairs) == 1 and len(dims) > 1:  # a run of the flat array
+            out += range(pairs[0][0], pairs[0][0] + pairs[0][1])
+            continue
+        idx = [0]
+        for (start, count), n in zip(pairs, dims):
+            idx = [i * n + s for i in idx for s in range(start, start + count)]
+        out += idx
+    return out
+
+
+def views_map(d, spec=DECOMPS, name="views"):
+    """Writes the map of spec into directory d; returns (its path,
+    decomps)."""
+    lines, decomps = ["processes %d" % NPROCS], []
+    for dims, mine in spec:
+        dc = Decomp(dims, NPROCS)
+        lines.append("array " + "x".join(str(n) for n in dims))
+        for p, text in sorted(mine.items()):
+            dc.owner[entries(dims, text)] = p
+            lines.append("%d: %s" % (p, text))
+        decomps.append(dc)
+    path = os.path.join(d, name + ".map")
+    with open(path, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    return path, decomps
+
+
+def io_components():
+    """Open MPI's two MPI-IO components; MPICH has ROMIO alone."""
+    return [{}] if launcher_is_hydra() else [{}, {"OMPI_MCA_io": "romio321"}]
+
+
+def run_checked(decomps_spec, args, io, name):
+    """Writes the map of decomps_spec, runs it through MPI-IO with args
+    under io (environment), both layouts, -D v; checks exit 0, no line on
+    stderr and every element of the kept files."""
+    with TempDir() as m, TempDir() as d:
+        path, decomps = views_map(m, decomps_spec, name)
+        counts = [1] * len(decomps)
+        full = "--pattern map --map %s -A mpiio --layout shared,fpp -D v --watchdog 10 %s" % (
+            path, args)
+        r = run(NPROCS, full, env=dict(io, HDF5_PARAPREFIX=d, **{KEEP: "1"}), timeout=120)
+        what = "%s (%s)" % (full, io or "default MPI-IO")
+        expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr of " + what, r)
+        check_shared(d, decomps, counts, 8, ["mpiio"])
+        check_fpp(d, decomps, counts, 8, ["mpiio"], NPROCS)
+        expect_eq(len(listing(d)), 1 + NPROCS, "files of " + what, r)
+
+
+@case
+def mpiio_empty_call_romio():
+    """ROMIO returns from a collective call of nothing (a process without
+    elements) without setting its status: the count check must see 0
+    bytes moved, not what the status held from the call before. -C, both
+    layouts; process 1 moves data, then none, then data again, each
+    process one run (no view)."""
+    spec = [([12], {0: "0:4", 1: "4:4", 2: "8:4"}), DECOMPS[3], ([9], {1: "0:5", 2: "5:4"})]
+    for io in io_components()[-1:]:
+        run_checked(spec, "-C", io, "empty")
