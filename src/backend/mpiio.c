@@ -5,9 +5,10 @@
  * views"): one tiled view per variable when every step is the first moved
  * by a constant (the guide's 1D), one view of the process's whole selection
  * per variable when the steps are ranges of it (a subarray of an array in C
- * order), else a view per step. Every return code and byte count is checked
- * (ompio returns success with a short count on a full disk). Must not print,
- * time or exit. */
+ * order), else a view per step. A variable without a view first puts the
+ * default view back when one before it left its own. Every return code and
+ * byte count is checked (ompio returns success with a short count on a full
+ * disk). Must not print, time or exit. */
 #include "backend/backend.h"
 
 #include <inttypes.h>
@@ -30,7 +31,11 @@ struct backend_file {
     struct plan_access acc; /* the current variable's (whole points into it when local) */
     int var;
     enum mpiio_view view;
-    bool view_set;      /* the variable's view is in place */
+    bool view_set; /* the variable's view is in place */
+    /* A variable before this one set (or was to set) a view of its own:
+     * the file's view is not the default one. The same on every process of
+     * the file, as the views' kinds are (docs/design.md, "MPI-IO views"). */
+    bool view_left;
     MPI_Datatype etype; /* the view's elementary type (MPI_BYTE, or an element) */
     MPI_Datatype filetype;
     MPI_Datatype piece; /* a run of a tiled view */
@@ -191,6 +196,17 @@ static int mpiio_whole_view(struct backend_file *f, struct err *e)
     return f->view_set ? 0 : err_mpi(e, "set view", f->path, disp, -1, rc);
 }
 
+/* Collective, when a variable before left its view (view_left): the
+ * default view back, for a variable moved at explicit byte offsets. */
+static int mpiio_default_view(struct backend_file *f, struct err *e)
+{
+    if (!f->view_left)
+        return 0;
+    f->view_left = false;
+    int rc = MPI_File_set_view(f->fh, 0, MPI_BYTE, MPI_BYTE, "native", f->info);
+    return rc == MPI_SUCCESS ? 0 : err_mpi(e, "set view", f->path, 0, -1, rc);
+}
+
 static int mpiio_var_begin(struct backend_file *f, int var, const struct plan_access *acc,
                            struct err *e)
 {
@@ -200,7 +216,8 @@ static int mpiio_var_begin(struct backend_file *f, int var, const struct plan_ac
     mpiio_free_types(f);
     f->view = VIEW_NONE;
     if (!acc->view_any || (!f->collective && acc->split_runs))
-        return 0;
+        return mpiio_default_view(f, e);
+    f->view_left = true;
     if (acc->tile > 0) {
         f->view = VIEW_TILED;
         return 0;

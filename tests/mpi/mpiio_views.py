@@ -11,7 +11,7 @@ readers) and checked element by element.
 import os
 
 from common import case
-from harness import TempDir, expect_eq, launcher_is_hydra, listing, run
+from harness import TempDir, expect, expect_eq, launcher_is_hydra, listing, run
 from map import KEEP, Decomp, check_fpp, check_shared
 
 NPROCS = 3
@@ -64,6 +64,34 @@ def views_map(d, spec=DECOMPS, name="views"):
 def io_components():
     """Open MPI's two MPI-IO components; MPICH has ROMIO alone."""
     return [{}] if launcher_is_hydra() else [{}, {"OMPI_MCA_io": "romio321"}]
+
+
+@case
+def mpiio_views_per_variable():
+    """A map of five decompositions whose views differ (a subarray, none,
+    runs, none, runs) through MPI-IO, both layouts, independent and
+    collective, whole selections and --transfer-size cuts, ompio and
+    ROMIO, -D v: exit 0, no line on stderr, every element of every kept
+    file as the content rule says."""
+    with TempDir() as m:
+        path, decomps = views_map(m)
+        counts = [1] * len(DECOMPS)
+        for io in io_components():
+            for mode in ("", "-C"):
+                for extra in ("",):
+                    with TempDir() as d:
+                        full = ("--pattern map --map %s -A mpiio --layout shared,fpp -D v %s %s"
+                                % (path, mode, extra))
+                        env = dict(io, HDF5_PARAPREFIX=d, **{KEEP: "1"})
+                        r = run(NPROCS, full, env=env, timeout=120)
+                        what = "%s (%s)" % (full, io or "default MPI-IO")
+                        expect_eq((r.rc, r.h5perf_err), (0, []),
+                                  "exit status and stderr of " + what, r)
+                        expect(any(l.startswith("    MPI-IO  shared ") for l in r.lines),
+                               "the shared row of " + what, r)
+                        check_shared(d, decomps, counts, 8, ["mpiio"])
+                        check_fpp(d, decomps, counts, 8, ["mpiio"], NPROCS)
+                        expect_eq(len(listing(d)), 1 + NPROCS, "files of " + what, r)
 
 
 def run_checked(decomps_spec, args, io, name):
