@@ -335,13 +335,60 @@ static int mpiio_transfer_step_view(struct backend_file *f, const struct plan_st
     return mpiio_check(f, rc, &st, type, disp, s->bytes, e);
 }
 
+/* A process that cannot make its transfer still joins the others' call
+ * when it is collective, moving nothing, so that they are not left
+ * waiting in it; an independent one it skips. Returns rc. */
+static int mpiio_join(struct backend_file *f, void *buf, int rc)
+{
+    MPI_Status st;
+    if (f->collective)
+        mpiio_at(f, 0, buf, 0, MPI_BYTE, true, &st);
+    return rc;
+}
+
+/* Without a view: the step's runs at their offsets, one call per run
+ * (independent I/O that splits runs, the guide's original calls), else in
+ * one call. No process of the file then has a selection of several runs
+ * (view_any), so a step's runs follow one another in the file (a
+ * selection cut by --transfer-size into boxes of a few runs each): one
+ * call moves them, as one call on every process must with -C. A step
+ * without runs still makes its call, which a collective one needs. */
+static int mpiio_transfer_runs(struct backend_file *f, const struct plan_step *s, void *buf,
+                               struct err *e)
+{
+    MPI_Status st;
+    int64_t nruns = plan_step_runs(s);
+    bool split = !f->collective && f->acc.split_runs;
+    int64_t off = s->nruns > 0 ? plan_runs(s)[0].disp : 0, len = 0;
+    for (int64_t i = 0; i < nruns; i++) {
+        int64_t o, n;
+        plan_step_run(s, i, &o, &n);
+        if (i == 0)
+            off = o;
+        else if (!split && o != off + len)
+            return mpiio_join(f, buf,
+                              err_set(e, "MPI-IO", f->writing ? "write" : "read", f->path, o, n,
+                                      "a step of separate runs without a file view"));
+        if (split) {
+            int rc = mpiio_at(f, (MPI_Offset)o, (unsigned char *)buf + len, (int)n, MPI_BYTE, false,
+                              &st);
+            if (mpiio_check(f, rc, &st, MPI_BYTE, o, n, e) < 0)
+                return -1;
+        }
+        len += n;
+    }
+    if (split && nruns > 0)
+        return 0;
+    int rc = mpiio_at(f, (MPI_Offset)off, buf, (int)len, MPI_BYTE, f->collective, &st);
+    return mpiio_check(f, rc, &st, MPI_BYTE, off, len, e);
+}
+
 static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                           struct err *e)
 {
     f->writing = s->write;
     MPI_Status st;
     const struct model_runs *runs = plan_runs(s);
-    int64_t nruns = plan_step_runs(s);
     if (f->view == VIEW_TILED)
         return mpiio_transfer_tiled(f, s, buf, e);
     if (f->view == VIEW_STEP)
@@ -358,28 +405,7 @@ static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, voi
                           f->collective, &st);
         return mpiio_check(f, rc, &st, MPI_BYTE, s->nruns > 0 ? runs[0].disp : 0, s->bytes, e);
     }
-    /* No view: each run at its offset, in one call or (split) one call per
-     * run; a step without runs still makes its call, which a collective
-     * one needs. */
-    if (nruns <= 1) {
-        int64_t off = 0, len = 0;
-        if (nruns == 1)
-            plan_step_run(s, 0, &off, &len);
-        else if (s->nruns > 0)
-            off = runs[0].disp;
-        int rc = mpiio_at(f, (MPI_Offset)off, buf, (int)len, MPI_BYTE, f->collective, &st);
-        return mpiio_check(f, rc, &st, MPI_BYTE, off, len, e);
-    }
-    unsigned char *p = buf;
-    for (int64_t i = 0; i < nruns; i++) {
-        int64_t off, len;
-        plan_step_run(s, i, &off, &len);
-        int rc = mpiio_at(f, (MPI_Offset)off, p, (int)len, MPI_BYTE, f->collective, &st);
-        if (mpiio_check(f, rc, &st, MPI_BYTE, off, len, e) < 0)
-            return -1;
-        p += len;
-    }
-    return 0;
+    return mpiio_transfer_runs(f, s, buf, e);
 }
 
 static int mpiio_var_end(struct backend_file *f, struct err *e)

@@ -78,7 +78,7 @@ def mpiio_views_per_variable():
         counts = [1] * len(DECOMPS)
         for io in io_components():
             for mode in ("", "-C"):
-                for extra in ("",):
+                for extra in ("", "--transfer-size 40"):
                     with TempDir() as d:
                         full = ("--pattern map --map %s -A mpiio --layout shared,fpp -D v %s %s"
                                 % (path, mode, extra))
@@ -121,3 +121,16 @@ def mpiio_empty_call_romio():
     spec = [([12], {0: "0:4", 1: "4:4", 2: "8:4"}), DECOMPS[3], ([9], {1: "0:5", 2: "5:4"})]
     for io in io_components()[-1:]:
         run_checked(spec, "-C", io, "empty")
+
+
+@case
+def mpiio_cut_runs_collective():
+    """Selections of one run each (no view), cut by --transfer-size 40 (5
+    elements) across rows of 6: a call's piece spans two rows, two runs
+    that follow one another in the file, moved in one call; with -C every
+    process makes the same calls (a process with none of the array too).
+    ompio and ROMIO, independent and collective."""
+    spec = [DECOMPS[3], ([4, 6], {0: "0:1,0:6", 1: "1:3,0:6"})]
+    for io in io_components():
+        for mode in ("", "-C"):
+            run_checked(spec, "--transfer-size 40 " + mode, io, "cut")
