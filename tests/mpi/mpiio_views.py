@@ -9,9 +9,11 @@ Open MPI), with -D v; every kept file read back by numpy (tests/mpi/map.py's
 readers) and checked element by element.
 """
 import os
+import subprocess
 
 from common import case
-from harness import TempDir, expect, expect_eq, launcher_is_hydra, listing, run
+from harness import (TempDir, base_env, expect, expect_eq, launcher_is_hydra, listing,
+                     mpiexec_command, run)
 from map import KEEP, Decomp, check_fpp, check_shared
 
 NPROCS = 3
@@ -134,3 +136,67 @@ def mpiio_cut_runs_collective():
     for io in io_components():
         for mode in ("", "-C"):
             run_checked(spec, "--transfer-size 40 " + mode, io, "cut")
+
+
+# --- a datatype that cannot be built ----------------------------------------
+
+def type_fault_env(fault):
+    """The ranks' environment of tests/tools/typefaults.c: every call of
+    the constructor fault fails on rank 1."""
+    return ["env", "LD_PRELOAD=" + os.environ["TYPEFAULTS"], "H5PERF_TYPE_FAULT=" + fault,
+            "H5PERF_TYPE_FAULT_RANK=1"]
+
+
+def expect_type_failure(rc, err, path, what):
+    """Exit 1 and one line, rank 1's: the datatype of path failed (the
+    library's words after it; Open MPI's are checked)."""
+    lines = [l for l in err.splitlines() if l.startswith("h5perf:") and
+             not l.startswith("h5perf: warning:")]
+    head = "h5perf: rank 1: MPI-IO datatype '%s': " % path
+    expect_eq(rc, 1, "exit status of %s\n%s" % (what, err[-3000:]))
+    expect(len(lines) == 1 and lines[0].startswith(head), "the lines of %s: %s" % (what, lines))
+    if not launcher_is_hydra():
+        expect_eq(lines[0], head + "MPI_ERR_TYPE: invalid datatype", "the line of " + what)
+
+
+@case
+def mpiio_view_type_faults():
+    """A file view whose datatype cannot be built on one process (the
+    LD_PRELOAD shim tests/tools/typefaults.c fails every
+    MPI_Type_create_hvector or MPI_Type_contiguous on rank 1): that process
+    still joins the collective MPI_File_set_view (with the default view),
+    makes a collective transfer only when the others do (-C), and reports
+    the datatype, not a short write; no hang, no crash, exit 1. A view per
+    step (the conformance plans boxes and flat, whose single run's piece is
+    a contiguous type), the guide's tiled view (-I -C) and a map's whole
+    view (a subarray of elements), independent and collective."""
+    conform = os.environ["CONFORM"]
+    for fault, kind in (("hvector", "boxes"), ("hvector", "flat"), ("contiguous", "flat")):
+        for mode in ("ind", "coll"):
+            with TempDir() as d:
+                argv = mpiexec_command(2, type_fault_env(fault) + [conform, "mpiio", kind, mode,
+                                                                   d])
+                what = "conform mpiio %s %s, %s failing" % (kind, mode, fault)
+                try:
+                    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       universal_newlines=True, timeout=60,
+                                       stdin=subprocess.DEVNULL, env=base_env())
+                except subprocess.TimeoutExpired:
+                    raise AssertionError("%s: timed out (processes in different calls)" % what)
+                expect_type_failure(p.returncode, p.stderr,
+                                    os.path.join(d, "conform-%s.mpio" % kind), what)
+    with TempDir() as m:
+        path, _ = views_map(m, [DECOMPS[0]], "box")
+        runs = [("-B 2 -e 8 -p 2 -P 2 -x 4 -X 4 -I -C", 2, "contiguous"),
+                ("-B 2 -e 8 -p 2 -P 2 -x 4 -X 4 -I -C", 2, "hvector"),
+                ("--pattern map --map %s --layout shared" % path, NPROCS, "contiguous"),
+                ("--pattern map --map %s --layout shared -C" % path, NPROCS, "contiguous")]
+        for args, nprocs, fault in runs:
+            with TempDir() as d:
+                full = "%s -A mpiio --watchdog 10" % args
+                r = run(nprocs, full, env={"HDF5_PARAPREFIX": d}, timeout=60,
+                        wrap="export LD_PRELOAD=%s H5PERF_TYPE_FAULT=%s H5PERF_TYPE_FAULT_RANK=1"
+                        % (os.environ["TYPEFAULTS"], fault))
+                expect_type_failure(r.rc, r.err, os.path.join(d, "#pio_tmp_1.mpio"),
+                                    "%s, %s failing" % (full, fault))
+                expect_eq(listing(d), [], "files after " + full)
