@@ -200,3 +200,25 @@ def mpiio_view_type_faults():
                 expect_type_failure(r.rc, r.err, os.path.join(d, "#pio_tmp_1.mpio"),
                                     "%s, %s failing" % (full, fault))
                 expect_eq(listing(d), [], "files after " + full)
+
+
+@case
+def mpiio_error_before_view():
+    """Independent I/O: rank 1's writes fail (EIO through the faults shim)
+    in a decomposition without a view; the next one sets a view, which is
+    collective. Rank 1 goes on to that view and its agreement instead of
+    waiting alone in the close: exit 1 with rank 1's line alone (no
+    watchdog), no data file left."""
+    spec = [DECOMPS[1], DECOMPS[0]]
+    with TempDir() as m, TempDir() as d:
+        path, _ = views_map(m, spec, "eio")
+        full = "--pattern map --map %s -A mpiio --layout shared --watchdog 10" % path
+        r = run(NPROCS, full, env={"HDF5_PARAPREFIX": d}, timeout=60,
+                wrap="export LD_PRELOAD=%s H5PERF_FAULT_SUFFIX=.mpio H5PERF_FAULT_EIO_RANK=1"
+                % os.environ["FAULTS"])
+        expect_eq(r.rc, 1, "exit status", r)
+        head = "h5perf: rank 1: MPI-IO write '%s' at offset 120, length 80: " % os.path.join(
+            d, "#pio_tmp_1.mpio")
+        expect(len(r.h5perf_err) == 1 and r.h5perf_err[0].startswith(head),
+               "one line, rank 1's write: %s" % r.h5perf_err, r)
+        expect_eq(listing(d), [], "files")
