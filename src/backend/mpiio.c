@@ -5,9 +5,10 @@
  * views"): one tiled view per variable when every step is the first moved
  * by a constant (the guide's 1D), one view of the process's whole selection
  * per variable when the steps are ranges of it (a subarray of an array in C
- * order), else a view per step. Every return code and byte count is checked
- * (ompio returns success with a short count on a full disk). Must not print,
- * time or exit. */
+ * order), else a view per step. A variable without a view first puts the
+ * default view back when one before it left its own. Every return code and
+ * byte count is checked (ompio returns success with a short count on a full
+ * disk). Must not print, time or exit. */
 #include "backend/backend.h"
 
 #include <inttypes.h>
@@ -30,7 +31,12 @@ struct backend_file {
     struct plan_access acc; /* the current variable's (whole points into it when local) */
     int var;
     enum mpiio_view view;
-    bool view_set;      /* the variable's view is in place */
+    bool view_set;   /* the variable's view is in place */
+    bool view_tried; /* the tiled view was built (or failed to be) */
+    /* A variable before this one set (or was to set) a view of its own:
+     * the file's view is not the default one. The same on every process of
+     * the file, as the views' kinds are (docs/design.md, "MPI-IO views"). */
+    bool view_left;
     MPI_Datatype etype; /* the view's elementary type (MPI_BYTE, or an element) */
     MPI_Datatype filetype;
     MPI_Datatype piece; /* a run of a tiled view */
@@ -124,9 +130,11 @@ static int mpiio_runs_types(const struct model_runs *runs, int n, int64_t base, 
     int *ones = calloc((size_t)n, sizeof *ones);
     MPI_Aint *zeros = calloc((size_t)n, sizeof *zeros);
     int rc = types && ones && zeros ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    /* Every entry, so that a failure part-way frees only types made. */
+    for (int i = 0; types && i < n; i++)
+        types[i] = MPI_DATATYPE_NULL;
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
         ones[i] = 1;
-        types[i] = MPI_DATATYPE_NULL;
         rc = mpiio_runs_type(&runs[i], base, &types[i]);
     }
     if (rc == MPI_SUCCESS)
@@ -160,9 +168,24 @@ static int mpiio_subarray(struct backend_file *f, const struct plan_var *v,
     return rc;
 }
 
-/* Collective: the view of the variable's whole selection, set once. A
- * process that could not build its types still joins the collective call,
- * with the default view, then fails. */
+/* Collective: sets the view of disp, etype and filetype when building its
+ * types succeeded (built: their rc), and records it in view_set. A
+ * process whose types failed still joins the call, with the default view,
+ * and fails ("datatype"): MPI_File_set_view is collective. */
+static int mpiio_set_view(struct backend_file *f, int built, int64_t disp, struct err *e)
+{
+    if (built != MPI_SUCCESS) {
+        err_mpi(e, "datatype", f->path, -1, -1, built);
+        mpiio_free_types(f);
+        MPI_File_set_view(f->fh, 0, MPI_BYTE, MPI_BYTE, "native", f->info);
+        return -1;
+    }
+    int rc = MPI_File_set_view(f->fh, (MPI_Offset)disp, f->etype, f->filetype, "native", f->info);
+    f->view_set = rc == MPI_SUCCESS;
+    return f->view_set ? 0 : err_mpi(e, "set view", f->path, disp, -1, rc);
+}
+
+/* Collective: the view of the variable's whole selection, set once. */
 static int mpiio_whole_view(struct backend_file *f, struct err *e)
 {
     const struct model_slab *sl = plan_whole_slabs(&f->acc);
@@ -180,15 +203,18 @@ static int mpiio_whole_view(struct backend_file *f, struct err *e)
     }
     if (rc == MPI_SUCCESS)
         rc = MPI_Type_commit(&f->filetype);
-    if (rc != MPI_SUCCESS) {
-        err_mpi(e, "datatype", f->path, -1, -1, rc);
-        mpiio_free_types(f);
-        MPI_File_set_view(f->fh, 0, MPI_BYTE, MPI_BYTE, "native", f->info);
-        return -1;
-    }
-    rc = MPI_File_set_view(f->fh, (MPI_Offset)disp, f->etype, f->filetype, "native", f->info);
-    f->view_set = rc == MPI_SUCCESS;
-    return f->view_set ? 0 : err_mpi(e, "set view", f->path, disp, -1, rc);
+    return mpiio_set_view(f, rc, disp, e);
+}
+
+/* Collective, when a variable before left its view (view_left): the
+ * default view back, for a variable moved at explicit byte offsets. */
+static int mpiio_default_view(struct backend_file *f, struct err *e)
+{
+    if (!f->view_left)
+        return 0;
+    f->view_left = false;
+    int rc = MPI_File_set_view(f->fh, 0, MPI_BYTE, MPI_BYTE, "native", f->info);
+    return rc == MPI_SUCCESS ? 0 : err_mpi(e, "set view", f->path, 0, -1, rc);
 }
 
 static int mpiio_var_begin(struct backend_file *f, int var, const struct plan_access *acc,
@@ -196,11 +222,12 @@ static int mpiio_var_begin(struct backend_file *f, int var, const struct plan_ac
 {
     f->acc = *acc;
     f->var = var;
-    f->view_set = false;
+    f->view_set = f->view_tried = false;
     mpiio_free_types(f);
     f->view = VIEW_NONE;
     if (!acc->view_any || (!f->collective && acc->split_runs))
-        return 0;
+        return mpiio_default_view(f, e);
+    f->view_left = true;
     if (acc->tile > 0) {
         f->view = VIEW_TILED;
         return 0;
@@ -233,9 +260,13 @@ static int mpiio_check(struct backend_file *f, int rc, MPI_Status *st, MPI_Datat
     return 0;
 }
 
+/* The status starts at no element moved: ROMIO returns from a call of
+ * nothing without setting it, and mpiio_check() must not read what the
+ * stack held before. */
 static int mpiio_at(struct backend_file *f, MPI_Offset off, void *buf, int count, MPI_Datatype type,
                     bool all, MPI_Status *st)
 {
+    MPI_Status_set_elements_x(st, MPI_BYTE, 0);
     if (f->writing)
         return all ? MPI_File_write_at_all(f->fh, off, buf, count, type, st)
                    : MPI_File_write_at(f->fh, off, buf, count, type, st);
@@ -243,75 +274,123 @@ static int mpiio_at(struct backend_file *f, MPI_Offset off, void *buf, int count
                : MPI_File_read_at(f->fh, off, buf, count, type, st);
 }
 
-/* The tiled view (set at the first step, from its runs, whose extent is the
- * tile): step k is k step's bytes into it, count runs of len bytes. A
- * process whose view could not be set still joins the collective call,
- * moving nothing, so that the others are not left waiting in it. */
+/* A process that cannot make its transfer still joins the others' call
+ * when it is collective, moving nothing, so that they are not left
+ * waiting in it; an independent one it skips. Returns rc. */
+static int mpiio_join(struct backend_file *f, void *buf, int rc)
+{
+    MPI_Status st;
+    if (f->collective)
+        mpiio_at(f, 0, buf, 0, MPI_BYTE, true, &st);
+    return rc;
+}
+
+/* The types of the tiled view, from the runs r of the first step, whose
+ * extent is the tile: piece, a run of len bytes, count[1] of them
+ * stride[1] apart. */
+static int mpiio_tiled_types(struct backend_file *f, const struct model_runs *r)
+{
+    MPI_Datatype vec = MPI_DATATYPE_NULL;
+    f->etype = MPI_BYTE;
+    int rc = MPI_Type_contiguous((int)r->len, MPI_BYTE, &f->piece);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&f->piece);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_create_hvector((int)r->count[1], 1, (MPI_Aint)r->stride[1], f->piece, &vec);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_create_resized(vec, 0, (MPI_Aint)f->acc.tile, &f->filetype);
+    if (vec != MPI_DATATYPE_NULL)
+        MPI_Type_free(&vec);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&f->filetype);
+    return rc;
+}
+
+/* The tiled view (set at the first step, collectively; view_tried): step
+ * k is k step's bytes into it, count runs of len bytes. A process without
+ * the view moves nothing (mpiio_join). */
 static int mpiio_transfer_tiled(struct backend_file *f, const struct plan_step *s, void *buf,
                                 struct err *e)
 {
     const struct model_runs *r = &plan_runs(s)[0];
     MPI_Status st;
-    int rc = MPI_SUCCESS;
-    if (!f->view_set) {
-        MPI_Datatype vec = MPI_DATATYPE_NULL;
-        rc = MPI_Type_contiguous((int)r->len, MPI_BYTE, &f->piece);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Type_commit(&f->piece);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Type_create_hvector((int)r->count[1], 1, (MPI_Aint)r->stride[1], f->piece,
-                                         &vec);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Type_create_resized(vec, 0, (MPI_Aint)f->acc.tile, &f->filetype);
-        if (vec != MPI_DATATYPE_NULL)
-            MPI_Type_free(&vec);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Type_commit(&f->filetype);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_File_set_view(f->fh, (MPI_Offset)r->disp, MPI_BYTE, f->filetype, "native",
-                                   f->info);
-        f->view_set = rc == MPI_SUCCESS;
+    if (!f->view_tried) {
+        f->view_tried = true;
+        mpiio_set_view(f, mpiio_tiled_types(f, r), r->disp, e);
     }
-    if (rc != MPI_SUCCESS) {
-        err_mpi(e, "set view", f->path, r->disp, -1, rc);
-        mpiio_at(f, 0, buf, 0, MPI_BYTE, true, &st);
-        return -1;
-    }
+    if (!f->view_set)
+        return mpiio_join(f, buf, -1);
     /* count runs (not count * len bytes, which may pass INT_MAX): check()
      * keeps both below INT_MAX. */
-    rc = mpiio_at(f, (MPI_Offset)(s->index * s->bytes), buf, (int)r->count[1], f->piece,
-                  f->collective, &st);
+    int rc = mpiio_at(f, (MPI_Offset)(s->index * s->bytes), buf, (int)r->count[1], f->piece,
+                      f->collective, &st);
     return mpiio_check(f, rc, &st, f->piece, r->disp, r->count[1] * r->len, e);
 }
 
-/* A view of this step alone, at its first run: its runs, count runs of len
- * bytes for one model_runs, else bytes. */
+/* A view of this step alone, at its first run: its runs, count runs of
+ * len bytes for one model_runs (piece), else bytes. Every type is built
+ * before the collective MPI_File_set_view, which a process whose types
+ * failed joins with the default view, then moving nothing. */
 static int mpiio_transfer_step_view(struct backend_file *f, const struct plan_step *s, void *buf,
                                     struct err *e)
 {
     const struct model_runs *runs = plan_runs(s);
     int64_t disp = s->nruns > 0 ? runs[0].disp : 0;
+    bool uniform = s->nruns == 1;
     MPI_Status st;
     mpiio_free_types(f);
+    f->etype = MPI_BYTE;
     int rc = mpiio_runs_types(runs, s->nruns, disp, &f->filetype);
     if (rc == MPI_SUCCESS)
         rc = MPI_Type_commit(&f->filetype);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_File_set_view(f->fh, (MPI_Offset)disp, MPI_BYTE, f->filetype, "native", f->info);
-    if (rc != MPI_SUCCESS) {
-        err_mpi(e, "set view", f->path, disp, -1, rc);
-        mpiio_at(f, 0, buf, 0, MPI_BYTE, true, &st);
-        return -1;
-    }
-    bool uniform = s->nruns == 1;
+    if (rc == MPI_SUCCESS && uniform)
+        rc = MPI_Type_contiguous((int)runs[0].len, MPI_BYTE, &f->piece);
+    if (rc == MPI_SUCCESS && uniform)
+        rc = MPI_Type_commit(&f->piece);
+    f->view_set = false;
+    if (mpiio_set_view(f, rc, disp, e) < 0)
+        return mpiio_join(f, buf, -1);
     int64_t count = uniform ? runs[0].count[0] * runs[0].count[1] : s->bytes;
-    MPI_Datatype type = MPI_BYTE;
-    if (uniform &&
-        (rc = MPI_Type_contiguous((int)runs[0].len, MPI_BYTE, &f->piece)) == MPI_SUCCESS &&
-        (rc = MPI_Type_commit(&f->piece)) == MPI_SUCCESS)
-        type = f->piece;
+    MPI_Datatype type = uniform ? f->piece : MPI_BYTE;
     rc = mpiio_at(f, 0, buf, (int)count, type, f->collective, &st);
     return mpiio_check(f, rc, &st, type, disp, s->bytes, e);
+}
+
+/* Without a view: the step's runs at their offsets, one call per run
+ * (independent I/O that splits runs, the guide's original calls), else in
+ * one call. No process of the file then has a selection of several runs
+ * (view_any), so a step's runs follow one another in the file (a
+ * selection cut by --transfer-size into boxes of a few runs each): one
+ * call moves them, as one call on every process must with -C. A step
+ * without runs still makes its call, which a collective one needs. */
+static int mpiio_transfer_runs(struct backend_file *f, const struct plan_step *s, void *buf,
+                               struct err *e)
+{
+    MPI_Status st;
+    int64_t nruns = plan_step_runs(s);
+    bool split = !f->collective && f->acc.split_runs;
+    int64_t off = s->nruns > 0 ? plan_runs(s)[0].disp : 0, len = 0;
+    for (int64_t i = 0; i < nruns; i++) {
+        int64_t o, n;
+        plan_step_run(s, i, &o, &n);
+        if (i == 0)
+            off = o;
+        else if (!split && o != off + len)
+            return mpiio_join(f, buf,
+                              err_set(e, "MPI-IO", f->writing ? "write" : "read", f->path, o, n,
+                                      "a step of separate runs without a file view"));
+        if (split) {
+            int rc = mpiio_at(f, (MPI_Offset)o, (unsigned char *)buf + len, (int)n, MPI_BYTE, false,
+                              &st);
+            if (mpiio_check(f, rc, &st, MPI_BYTE, o, n, e) < 0)
+                return -1;
+        }
+        len += n;
+    }
+    if (split && nruns > 0)
+        return 0;
+    int rc = mpiio_at(f, (MPI_Offset)off, buf, (int)len, MPI_BYTE, f->collective, &st);
+    return mpiio_check(f, rc, &st, MPI_BYTE, off, len, e);
 }
 
 static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
@@ -320,7 +399,6 @@ static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, voi
     f->writing = s->write;
     MPI_Status st;
     const struct model_runs *runs = plan_runs(s);
-    int64_t nruns = plan_step_runs(s);
     if (f->view == VIEW_TILED)
         return mpiio_transfer_tiled(f, s, buf, e);
     if (f->view == VIEW_STEP)
@@ -337,28 +415,7 @@ static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, voi
                           f->collective, &st);
         return mpiio_check(f, rc, &st, MPI_BYTE, s->nruns > 0 ? runs[0].disp : 0, s->bytes, e);
     }
-    /* No view: each run at its offset, in one call or (split) one call per
-     * run; a step without runs still makes its call, which a collective
-     * one needs. */
-    if (nruns <= 1) {
-        int64_t off = 0, len = 0;
-        if (nruns == 1)
-            plan_step_run(s, 0, &off, &len);
-        else if (s->nruns > 0)
-            off = runs[0].disp;
-        int rc = mpiio_at(f, (MPI_Offset)off, buf, (int)len, MPI_BYTE, f->collective, &st);
-        return mpiio_check(f, rc, &st, MPI_BYTE, off, len, e);
-    }
-    unsigned char *p = buf;
-    for (int64_t i = 0; i < nruns; i++) {
-        int64_t off, len;
-        plan_step_run(s, i, &off, &len);
-        int rc = mpiio_at(f, (MPI_Offset)off, p, (int)len, MPI_BYTE, f->collective, &st);
-        if (mpiio_check(f, rc, &st, MPI_BYTE, off, len, e) < 0)
-            return -1;
-        p += len;
-    }
-    return 0;
+    return mpiio_transfer_runs(f, s, buf, e);
 }
 
 static int mpiio_var_end(struct backend_file *f, struct err *e)

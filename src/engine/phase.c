@@ -2,7 +2,8 @@
  * §6.1. Rules that keep collective calls matched after a local error: agree
  * after open, and after each variable begin when variables or transfers
  * are collective; a process whose transfer failed stops transferring unless
- * transfers are collective, but always ends its variables and closes.
+ * transfers are collective, but goes on beginning and ending the
+ * variables until the processes agree to stop, and closes.
  * Filling and poisoning the buffer, verification, and the backend's account
  * of what its library did (io_mode) are subtracted from every running
  * timer. */
@@ -488,10 +489,14 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
             x = phase_var_steps(io, f, d, &acc, t_fine, &calls, &stop, v, e);
         t[PHASE_RAW] += io->clock() - t_raw - x;
         excluded += x;
-        if (e->set && var_collective)
+        /* A process that failed goes on beginning the variables (without
+         * their steps): the others may reach a collective begin (a file
+         * view after variables without one) and its agreement, which
+         * stops every process; alone, it would wait in the close. */
+        if (e->set)
             watchdog_arm(e);
         phase_end_var(io, f, e);
-        if ((e->set && !var_collective) || stop)
+        if (stop)
             break;
     }
     double t_close = io->clock();
