@@ -170,6 +170,10 @@ int api_find(const char *s, size_t len);
  * (every API h5perf knows, whether this build includes it or not). */
 const char *api_key_list(void);
 
+/* The keys as -A's help offers them: "posix, ..., pnetcdf (when this
+ * build includes PnetCDF: "APIs in this build" below)", into buf. */
+void api_key_choices(char *buf, size_t len);
+
 /* Whether this build includes the API: PnetCDF is optional at build time
  * (docs/pnetcdf.md); the others always are. */
 bool api_built(enum api_id id);

@@ -341,15 +341,12 @@ static const struct opt_row opt_version_row =
               .help = "print the versions of h5perf, its commit, HDF5,\n"
                       "MPI and each API's library, and exit");
 static const struct opt_row opt_pattern_row =
-    OPT_OTHER(OPT_PATTERN, NULL, "--pattern", "P", "guide, block or particles", opt_pattern,
-              .help = "the access pattern: guide (the guide's 1D and\n"
-                      "2D patterns), block or particles",
-              .dflt = "[guide]", .json_key = "pattern", .json = opt_json_pattern);
+    OPT_OTHER(OPT_PATTERN, NULL, "--pattern", "P", "a pattern name", opt_pattern,
+              .help = "the access pattern:", .choices = pattern_key_list, .dflt = "[guide]",
+              .json_key = "pattern", .json = opt_json_pattern);
 static const struct opt_row opt_api_row =
     OPT_OTHER(OPT_API, "-A", "--api", "LIST", "a list of APIs", opt_api,
-              .help = "the APIs to run, comma-separated, any case:\n"
-                      "posix, mpiio, phdf5, pnetcdf (when this build\n"
-                      "includes PnetCDF: \"APIs in this build\" below)",
+              .help = "the APIs to run, comma-separated, any case:", .choices = api_key_choices,
               .dflt = "[posix, mpiio, phdf5]", .json_key = "apis", .json = opt_json_apis);
 static const struct opt_row opt_collective_row =
     OPT_FLAG(OPT_COLLECTIVE, "-C", "--collective", collective,
