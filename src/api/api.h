@@ -67,6 +67,12 @@ struct api_variant {
     bool joins_vars;
     /* Needs MPI initialised with MPI_THREAD_MULTIPLE. */
     bool threads;
+    /* The prefix of the files its library makes beside a file it creates,
+     * named the file, then this, then '_' or '.' (HDF5's subfiling driver:
+     * ".subfile", then the stub's inode); NULL: none. The registry of data
+     * files removes them with the file, registered before the create
+     * (engine/files.h, files_side_pattern()). */
+    const char *side_prefix;
 };
 
 /* A line an API's options add to the text reports' headers, where they
