@@ -22,7 +22,7 @@
 #define HELP_TEXT_WIDTH (79 - HELP_OPTION_COLUMN)
 /* Where a help that ends with its row's choices is broken: a little short
  * of HELP_TEXT_WIDTH, as the help texts written by hand are. */
-#define HELP_CHOICES_WIDTH (HELP_TEXT_WIDTH - 4)
+#define HELP_CHOICES_WIDTH (HELP_TEXT_WIDTH - 5)
 
 static const char help_intro[] =
     "Measures the parallel write and read throughput of POSIX, MPI-IO,\n"

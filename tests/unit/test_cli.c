@@ -1032,6 +1032,8 @@ static void test_help_offers_every_choice(void)
         CHECK(help_offers("--layout=LIST", layout_name(l)));
     CHECK(help_offers("--hdf5.driver=LIST", "mpio (MPI-IO)"));
     CHECK(help_offers("--hdf5.driver=LIST", "subfiling (shared files"));
+    CHECK(help_offers("--format=F", "text (the original's layout), json or csv"));
+    CHECK(help_offers("--repeat=MODE", "new (the file created anew) or overwrite (the same"));
 
     struct config cfg;
     struct cli_msg msg;
