@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 int dims_scan(const char *text, int64_t max, int64_t out[MODEL_MAX_DIMS])
 {
     int n = 0;
