@@ -2,6 +2,7 @@
 #include "api/api.h"
 
 #include "cli/config.h"
+#include "cli/option.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -40,6 +41,18 @@ const char *api_key_list(void)
 #undef API_KEY
         ;
     return list + 2; /* the first ", " */
+}
+
+void api_key_choices(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int a = 0; a < API_COUNT; a++) {
+        char gloss[128];
+        snprintf(gloss, sizeof gloss, "(when this build includes %s: \"APIs in this build\" below)",
+                 api_descs[a].err_name);
+        opt_list_add(buf, len, a, API_COUNT, api_descs[a].key,
+                     api_descs[a].build_hint ? gloss : NULL, ", ");
+    }
 }
 
 bool api_built(enum api_id id)

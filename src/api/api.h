@@ -67,6 +67,12 @@ struct api_variant {
     bool joins_vars;
     /* Needs MPI initialised with MPI_THREAD_MULTIPLE. */
     bool threads;
+    /* The prefix of the files its library makes beside a file it creates,
+     * named the file, then this, then '_' or '.' (HDF5's subfiling driver:
+     * ".subfile", then the stub's inode); NULL: none. The registry of data
+     * files removes them with the file, registered before the create
+     * (engine/files.h, files_side_pattern()). */
+    const char *side_prefix;
 };
 
 /* A line an API's options add to the text reports' headers, where they
@@ -169,6 +175,10 @@ int api_find(const char *s, size_t len);
 /* The keys in run order, comma-separated: "posix, mpiio, phdf5, pnetcdf"
  * (every API h5perf knows, whether this build includes it or not). */
 const char *api_key_list(void);
+
+/* The keys as -A's help offers them: "posix, ..., pnetcdf (when this
+ * build includes PnetCDF: "APIs in this build" below)", into buf. */
+void api_key_choices(char *buf, size_t len);
 
 /* Whether this build includes the API: PnetCDF is optional at build time
  * (docs/pnetcdf.md); the others always are. */

@@ -37,15 +37,33 @@ bool hdf5_built_multi_dataset(void)
 }
 
 static const char *const hdf5_driver_names[HDF5_DRIVER_COUNT] = {"mpio", "subfiling"};
+/* What each is, in --hdf5.driver's help. */
+static const char *const hdf5_driver_glosses[HDF5_DRIVER_COUNT] = {
+    "(MPI-IO)", "(shared files stored as subfiles by I/O concentrators; HDF5 1.14 or newer)"};
+
+/* The drivers' names, each with its gloss when glossed, into buf. */
+static void hdf5_driver_list(char *buf, size_t len, bool glossed)
+{
+    buf[0] = '\0';
+    for (int d = 0; d < HDF5_DRIVER_COUNT; d++)
+        opt_list_add(buf, len, d, HDF5_DRIVER_COUNT, hdf5_driver_names[d],
+                     glossed ? hdf5_driver_glosses[d] : NULL, ", ");
+}
+
+static void hdf5_driver_choices(char *buf, size_t len)
+{
+    hdf5_driver_list(buf, len, true);
+}
 
 /* Variant driver + 2 * multi: its label and report name; a file per
  * process runs the MPI-IO driver (subfiling serves shared files); the
  * subfiling driver's I/O concentrators are threads. */
 static const struct api_variant hdf5_variants[2 * HDF5_DRIVER_COUNT] = {
-    {NULL, "PHDF5 (w/MPI-IO driver)", 0, false, false},
-    {"subfiled", "PHDF5 (w/subfiling driver)", 0, false, true},
-    {"multi-dataset", "PHDF5 (w/MPI-IO driver, multi-dataset)", 2, true, false},
-    {"subfiled, multi-dataset", "PHDF5 (w/subfiling driver, multi-dataset)", 2, true, true},
+    {NULL, "PHDF5 (w/MPI-IO driver)", 0, false, false, NULL},
+    {"subfiled", "PHDF5 (w/subfiling driver)", 0, false, true, ".subfile"},
+    {"multi-dataset", "PHDF5 (w/MPI-IO driver, multi-dataset)", 2, true, false, NULL},
+    {"subfiled, multi-dataset", "PHDF5 (w/subfiling driver, multi-dataset)", 2, true, true,
+     ".subfile"},
 };
 
 /* --hdf5.driver: a comma-separated list of drivers, any case; each one
@@ -64,11 +82,14 @@ static int hdf5_driver_option(struct config *cfg, const struct opt_row *row, con
                 i++;
             d = i == len && hdf5_driver_names[k][i] == '\0' ? k : -1;
         }
-        if (d < 0)
+        if (d < 0) {
+            char names[128];
+            hdf5_driver_list(names, sizeof names, false);
             return cli_fail(msg,
                             "h5perf: %s '%s': %s driver '%.*s'; expected a comma-separated "
-                            "list of mpio, subfiling",
-                            spelled, value, len ? "unknown" : "empty", (int)len, s);
+                            "list of %s",
+                            spelled, value, len ? "unknown" : "empty", (int)len, s, names);
+        }
         if (d == HDF5_DRIVER_SUBFILING && !hdf5_built_subfiling())
             return cli_fail(msg,
                             "h5perf: %s '%s': the HDF5 of this build (%s) has no subfiling "
@@ -138,10 +159,7 @@ static void hdf5_json_multi(struct jsonw *w, const struct config *c, const struc
 
 static const struct opt_row hdf5_driver_row = OPT_OTHER(
     OPT_HDF5_DRIVER, NULL, "--hdf5.driver", "LIST", "a list of drivers", hdf5_driver_option,
-    .help = "HDF5's file drivers, comma-separated, each in\n"
-            "turn: mpio (MPI-IO), subfiling (shared files\n"
-            "stored as subfiles by I/O concentrators;\n"
-            "HDF5 1.14 or newer)",
+    .help = "HDF5's file drivers, comma-separated, each in turn:", .choices = hdf5_driver_choices,
     .dflt = "[mpio]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_driver",
     .json = hdf5_json_drivers, .json_everywhere = true);
 static const struct opt_row hdf5_stripe_row =

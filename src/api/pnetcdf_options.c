@@ -13,8 +13,8 @@
 /* The default, then the variant that joins the variables of a file
  * (api_variant.joins_vars); a file per process runs each as itself. */
 static const struct api_variant pnetcdf_variants[PNETCDF_VARIANT_COUNT] = {
-    {NULL, "PnetCDF", PNETCDF_BLOCKING, false, false},
-    {"nonblocking", "PnetCDF (nonblocking)", PNETCDF_NONBLOCKING, true, false},
+    {NULL, "PnetCDF", PNETCDF_BLOCKING, false, false, NULL},
+    {"nonblocking", "PnetCDF (nonblocking)", PNETCDF_NONBLOCKING, true, false, NULL},
 };
 
 static const struct opt_row pnetcdf_nonblocking_row = OPT_FLAG(

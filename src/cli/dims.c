@@ -75,11 +75,15 @@ static int dims_layouts_option(struct config *cfg, const char *spelled, const ch
     for (;;) {
         size_t len = strcspn(s, ",");
         int l = layout_find(s, len);
-        if (l < 0)
+        if (l < 0) {
+            char names[128] = "";
+            for (int k = 0; k < LAYOUT_COUNT; k++)
+                opt_list_add(names, sizeof names, k, LAYOUT_COUNT, layout_name(k), NULL, ", ");
             return cli_fail(msg,
                             "h5perf: %s '%s': %s layout '%.*s'; expected a comma-separated list "
-                            "of shared, chunked, fpp",
-                            spelled, value, len ? "unknown" : "empty", (int)len, s);
+                            "of %s",
+                            spelled, value, len ? "unknown" : "empty", (int)len, s, names);
+        }
         for (int i = 0; i < cfg->nlayouts; i++)
             if (cfg->layouts[i] == l)
                 return cli_fail(msg, "h5perf: %s '%s': layout '%s' given twice", spelled, value,

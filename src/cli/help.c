@@ -20,6 +20,9 @@
 #define HELP_ENV_COLUMN    19
 /* The longest line of a description after the column. */
 #define HELP_TEXT_WIDTH (79 - HELP_OPTION_COLUMN)
+/* Where a help that ends with its row's choices is broken: a little short
+ * of HELP_TEXT_WIDTH, as the help texts written by hand are. */
+#define HELP_CHOICES_WIDTH (HELP_TEXT_WIDTH - 5)
 
 static const char help_intro[] =
     "Measures the parallel write and read throughput of POSIX, MPI-IO,\n"
@@ -50,6 +53,8 @@ static const struct {
                       "ignored)"},
 };
 
+static void help_wrap(char *text, size_t width);
+
 /* An option's item: its term, its help and its default, on the last
  * line where it fits, else on a line of its own. */
 static void help_option(const struct opt_row *row, struct help_item *out)
@@ -57,6 +62,14 @@ static void help_option(const struct opt_row *row, struct help_item *out)
     out->kind = HELP_OPTION;
     opt_term(row, out->term, sizeof out->term);
     snprintf(out->text, sizeof out->text, "%s", row->help ? row->help : "");
+    if (row->choices) {
+        /* The choices from their table, the lines broken where they fall. */
+        char list[768];
+        row->choices(list, sizeof list);
+        size_t n = strlen(out->text);
+        snprintf(out->text + n, sizeof out->text - n, " %s", list);
+        help_wrap(out->text, HELP_CHOICES_WIDTH);
+    }
     if (!row->dflt)
         return;
     const char *last = strrchr(out->text, '\n');

@@ -79,17 +79,38 @@ static int measure_percent(struct config *cfg, const struct opt_row *row, const 
     return 0;
 }
 
+/* --repeat's words, by enum repeat_mode, and what each writes. */
+static const struct {
+    const char *name, *gloss;
+} measure_repeats[] = {[REPEAT_NEW] = {"new", "(the file created anew)"},
+                       [REPEAT_OVERWRITE] = {"overwrite", "(the same file rewritten in place)"}};
+#define MEASURE_REPEATS ((int)(sizeof measure_repeats / sizeof measure_repeats[0]))
+
+static void measure_repeat_list(char *buf, size_t len, bool glossed)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < MEASURE_REPEATS; i++)
+        opt_list_add(buf, len, i, MEASURE_REPEATS, measure_repeats[i].name,
+                     glossed ? measure_repeats[i].gloss : NULL, " or ");
+}
+
+static void measure_repeat_choices(char *buf, size_t len)
+{
+    measure_repeat_list(buf, len, true);
+}
+
 static int measure_repeat(struct config *cfg, const struct opt_row *row, const char *spelled,
                           const char *value, struct cli_msg *msg)
 {
     (void)row;
-    if (strcasecmp(value, "new") == 0)
-        cfg->repeat = REPEAT_NEW;
-    else if (strcasecmp(value, "overwrite") == 0)
-        cfg->repeat = REPEAT_OVERWRITE;
-    else
-        return cli_fail(msg, "h5perf: %s '%s': expected new or overwrite", spelled, value);
-    return 0;
+    for (int i = 0; i < MEASURE_REPEATS; i++)
+        if (strcasecmp(value, measure_repeats[i].name) == 0) {
+            cfg->repeat = (enum repeat_mode)i;
+            return 0;
+        }
+    char names[64];
+    measure_repeat_list(names, sizeof names, false);
+    return cli_fail(msg, "h5perf: %s '%s': expected %s", spelled, value, names);
 }
 
 /* Echoed only when given: results of runs without them stay as they were. */
@@ -105,7 +126,7 @@ static void measure_json_seconds(struct jsonw *w, const struct config *c, const 
 static void measure_json_repeat(struct jsonw *w, const struct config *c, const struct opt_row *r)
 {
     if (c->duration > 0)
-        jsonw_key_string(w, r->json_key, c->repeat == REPEAT_OVERWRITE ? "overwrite" : "new");
+        jsonw_key_string(w, r->json_key, measure_repeats[c->repeat].name);
 }
 
 static void measure_json_flag(struct jsonw *w, const struct config *c, const struct opt_row *r)
@@ -148,9 +169,7 @@ const struct opt_row measure_duration_row = OPT_OTHER(
     .dflt = "[one write phase]", .json_key = "duration_seconds", .json = measure_json_seconds);
 const struct opt_row measure_repeat_row =
     OPT_OTHER(OPT_REPEAT, NULL, "--repeat", "MODE", "new or overwrite", measure_repeat,
-              .help = "what --duration's repetitions write: new (the\n"
-                      "file created anew) or overwrite (the same\n"
-                      "file rewritten in place)",
+              .help = "what --duration's repetitions write:", .choices = measure_repeat_choices,
               .dflt = "[new]", .json_key = "repeat", .json = measure_json_repeat);
 const struct opt_row measure_latency_row =
     OPT_FLAG(OPT_LATENCY, NULL, "--latency", latency,

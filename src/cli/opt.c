@@ -59,6 +59,18 @@ static void opt_apply(struct opt_scan *sc, const struct opt_row *spec, const cha
         opt_error(sc, &m);
 }
 
+void opt_list_add(char *buf, size_t len, int i, int n, const char *word, const char *gloss,
+                  const char *last)
+{
+    size_t used = i == 0 ? 0 : strlen(buf);
+    if (used < len)
+        snprintf(buf + used, len - used, "%s%s%s%s",
+                 i == 0       ? ""
+                 : i + 1 == n ? last
+                              : ", ",
+                 word, gloss ? " " : "", gloss ? gloss : "");
+}
+
 /* The value of a value-taking option whose token ended: the next token,
  * whatever it looks like (docs/original.md §1.1), or NULL (and an error) at
  * the end. */

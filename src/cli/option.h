@@ -50,6 +50,11 @@ struct opt_row {
     /* Echoed in the results' configuration whatever the pattern (the
      * schema requires it), not only in its pattern's part. */
     bool json_everywhere;
+    /* Its choices, written into buf from their own table, each with its
+     * gloss ("guide (the guide's 1D and 2D patterns), block, ..."): its
+     * help ends with them in --help and the man page (help.c), so that a
+     * choice added to the table is offered there. NULL: none. */
+    void (*choices)(char *buf, size_t len);
 };
 
 /* The field of struct config a row sets, checked to be of type T at
@@ -109,6 +114,12 @@ int opt_api_owner(const struct opt_row *row);
  * key (and json_everywhere as asked) into the object open in w. */
 void opt_json_rows(struct jsonw *w, const struct config *cfg, const struct opt_row *const *rows,
                    int n, bool everywhere);
+
+/* Appends word i of n to the list in buf (of len; "" before word 0):
+ * ", " before it, or last (" or ", ", ") before the last word; gloss (or
+ * NULL) after it. */
+void opt_list_add(char *buf, size_t len, int i, int n, const char *word, const char *gloss,
+                  const char *last);
 
 /* --help's term of a row: "-A, --api=LIST", "--overwrite". */
 void opt_term(const struct opt_row *row, char *buf, size_t len);

@@ -129,12 +129,33 @@ static size_t opt_token_len(const char *s)
     return comma ? (size_t)(comma - s) : strlen(s);
 }
 
+/* The formats of the report and the results: --format's words. */
+static const struct {
+    const char *name, *gloss;
+} opt_formats[] = {[FORMAT_TEXT] = {"text", "(the original's layout)"},
+                   [FORMAT_JSON] = {"json", NULL},
+                   [FORMAT_CSV] = {"csv", NULL}};
+#define OPT_FORMATS ((int)(sizeof opt_formats / sizeof opt_formats[0]))
+
+/* The formats' names, each with its gloss when glossed, into buf. */
+static void opt_format_list(char *buf, size_t len, bool glossed)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < OPT_FORMATS; i++)
+        opt_list_add(buf, len, i, OPT_FORMATS, opt_formats[i].name,
+                     glossed ? opt_formats[i].gloss : NULL, " or ");
+}
+
+static void opt_format_choices(char *buf, size_t len)
+{
+    opt_format_list(buf, len, true);
+}
+
 /* The name of a format, any case; -1 if none. */
 static int opt_format_id(const char *s, size_t len)
 {
-    static const char *const names[] = {"text", "json", "csv"};
-    for (int i = 0; i < 3; i++)
-        if (opt_token_is(s, len, names[i]))
+    for (int i = 0; i < OPT_FORMATS; i++)
+        if (opt_token_is(s, len, opt_formats[i].name))
             return i;
     return -1;
 }
@@ -144,8 +165,11 @@ static int opt_format(struct config *cfg, const struct opt_row *row, const char 
 {
     (void)row;
     int f = opt_format_id(value, strlen(value));
-    if (f < 0)
-        return cli_fail(msg, "h5perf: %s '%s': expected text, json or csv", spelled, value);
+    if (f < 0) {
+        char names[64];
+        opt_format_list(names, sizeof names, false);
+        return cli_fail(msg, "h5perf: %s '%s': expected %s", spelled, value, names);
+    }
     cfg->format = (enum report_format)f;
     return 0;
 }
@@ -298,8 +322,7 @@ static void opt_json_output(struct jsonw *w, const struct config *cfg, const str
 
 static void opt_json_format(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
 {
-    static const char *const names[] = {"text", "json", "csv"};
-    jsonw_key_string(w, row->json_key, names[cfg->format]);
+    jsonw_key_string(w, row->json_key, opt_formats[cfg->format].name);
 }
 
 static void opt_json_results(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
@@ -341,15 +364,12 @@ static const struct opt_row opt_version_row =
               .help = "print the versions of h5perf, its commit, HDF5,\n"
                       "MPI and each API's library, and exit");
 static const struct opt_row opt_pattern_row =
-    OPT_OTHER(OPT_PATTERN, NULL, "--pattern", "P", "guide, block or particles", opt_pattern,
-              .help = "the access pattern: guide (the guide's 1D and\n"
-                      "2D patterns), block or particles",
-              .dflt = "[guide]", .json_key = "pattern", .json = opt_json_pattern);
+    OPT_OTHER(OPT_PATTERN, NULL, "--pattern", "P", "a pattern name", opt_pattern,
+              .help = "the access pattern:", .choices = pattern_key_list, .dflt = "[guide]",
+              .json_key = "pattern", .json = opt_json_pattern);
 static const struct opt_row opt_api_row =
     OPT_OTHER(OPT_API, "-A", "--api", "LIST", "a list of APIs", opt_api,
-              .help = "the APIs to run, comma-separated, any case:\n"
-                      "posix, mpiio, phdf5, pnetcdf (when this build\n"
-                      "includes PnetCDF: \"APIs in this build\" below)",
+              .help = "the APIs to run, comma-separated, any case:", .choices = api_key_choices,
               .dflt = "[posix, mpiio, phdf5]", .json_key = "apis", .json = opt_json_apis);
 static const struct opt_row opt_collective_row =
     OPT_FLAG(OPT_COLLECTIVE, "-C", "--collective", collective,
@@ -412,8 +432,7 @@ static const struct opt_row opt_watchdog_row =
               .dflt = "[120]", .json_key = "watchdog_seconds");
 static const struct opt_row opt_format_row =
     OPT_OTHER(OPT_FORMAT, NULL, "--format", "F", "text, json or csv", opt_format,
-              .help = "the report on standard output (or -o): text\n"
-                      "(the original's layout), json or csv",
+              .help = "the report on standard output (or -o):", .choices = opt_format_choices,
               .dflt = "[text]", .json_key = "format", .json = opt_json_format);
 static const struct opt_row opt_results_row = OPT_OTHER(
     OPT_RESULTS, NULL, "--results", "FILE", "a file name ending in .json or .csv", opt_results,

@@ -286,10 +286,11 @@ static void engine_bounded(const struct point_run *r, struct iter_result *it)
 }
 
 /* One iteration over all files, its result into it (rank 0) and, after an
- * I/O error, the error lines into *errors (rank 0). Returns an ENGINE_*
- * status. */
+ * I/O error, the error lines into *errors (rank 0). unrecorded: rank 0 has
+ * no room for its result, which fails the iteration before any file is
+ * touched rather than dropping it. Returns an ENGINE_* status. */
 static int engine_iteration(struct point_run *r, int iteration, struct iter_result *it,
-                            char **errors)
+                            bool unrecorded, char **errors)
 {
     const struct config *c = &r->s->cfg;
     double t[TIMER_COUNT] = {0};
@@ -301,6 +302,9 @@ static int engine_iteration(struct point_run *r, int iteration, struct iter_resu
     FILE *dbg = open_memstream(&text, &text_len);
     if (!dbg)
         err_set(&e, "h5perf", "allocate", "", -1, -1, "out of memory");
+    if (unrecorded)
+        err_set(&e, "h5perf", "record results", "", -1, -1,
+                "out of memory for the results of iteration %d", iteration);
     memset(r->moved, 0, sizeof r->moved);
     memset(&r->sw, 0, sizeof r->sw);
     memset(&r->reps, 0, sizeof r->reps);
@@ -367,17 +371,23 @@ static bool engine_prepare(struct point_run *r, struct err *e)
     return agree_all(r->ctx.comm, !e->set);
 }
 
-/* Rank 0: the record of one run point, or false (out of memory: the run
- * goes on without a record, and without a text block). */
-static bool engine_record(struct point_run *r, struct api_result *res)
+/* Rank 0: the record of one run point (true), empty: it grows as the
+ * iterations come. False elsewhere, and on rank 0 with e set when it
+ * cannot be made, which the preparation's agreement turns into the run's
+ * failure: a run point never goes on without its record. */
+static bool engine_record(struct point_run *r, struct api_result *res, struct err *e)
 {
     const struct run_point *p = &r->sp->p;
     const struct pattern_measure *m = &r->sp->m;
     /* The guide's transfer size, or the most bytes one call moves. */
     int64_t xfer = p->xfer > 0 ? p->xfer : m->max_call;
-    if (r->ctx.rank != 0 || results_init(res, p->api, p->nprocs, xfer, m->phase_bytes,
-                                         measure_max_iterations(&r->s->cfg)) != 0)
+    if (r->ctx.rank != 0)
         return false;
+    if (results_init(res, p->api, p->nprocs, xfer, m->phase_bytes,
+                     measure_max_iterations(&r->s->cfg)) != 0) {
+        err_set(e, "h5perf", "record results", "", -1, -1, "no iterations to record");
+        return false;
+    }
     snprintf(res->label, sizeof res->label, "%s", r->sp->label);
     res->layout = p->layout;
     res->variant = p->variant;
@@ -408,16 +418,20 @@ static void engine_io_mode(const struct point_run *r, struct api_result *res)
         fprintf(stderr, "%s\n", line);
 }
 
-/* Rank 0: the text block of a completed run, then the record into the log. */
-static void engine_keep(struct point_run *r, struct api_result *res)
+/* Rank 0: the text block of a completed run, then the record into the log.
+ * False when the log has no room for it (e set): the run then fails
+ * rather than leave the run out of the results. */
+static bool engine_keep(struct point_run *r, struct api_result *res, struct err *e)
 {
     const struct pattern_report *rep = r->s->session.pattern->report;
     if (r->out && rep->point_end)
         rep->point_end(r->out, &r->s->cfg, res);
-    if (r->log && results_log_add(r->log, res) < 0)
-        fprintf(stderr, "h5perf: out of memory for the results; the JSON and CSV results "
-                        "will lack runs\n");
+    bool ok = !r->log || results_log_add(r->log, res) == 0;
+    if (!ok)
+        err_set(e, "h5perf", "record results", "", -1, -1, "out of memory for the results of %s",
+                r->sp->label_exact);
     results_release(res);
+    return ok;
 }
 
 /* The API and the file's processes of a run point (each process alone
@@ -471,9 +485,9 @@ static int engine_point_run(struct point_run *r)
     const struct config *c = &r->s->cfg;
     struct err e;
     err_clear(&e);
-    bool prepared = engine_prepare(r, &e);
     struct api_result res;
-    bool keep = engine_record(r, &res);
+    bool keep = engine_record(r, &res, &e);
+    bool prepared = engine_prepare(r, &e);
     if (keep && prepared)
         results_set_phases(&res, &r->plan);
     int status = ENGINE_OK;
@@ -489,8 +503,8 @@ static int engine_point_run(struct point_run *r)
     double start = r->s->clock();
     for (int i = 0; prepared && i < most; i++) {
         progress_begin(r->progress, r->sp, i + 1, most);
-        int st = engine_iteration(r, i + 1, keep ? results_next_iteration(&res) : NULL,
-                                  keep ? &res.errors : NULL);
+        struct iter_result *it = keep ? results_next_iteration(&res) : NULL;
+        int st = engine_iteration(r, i + 1, it, keep && !it, keep ? &res.errors : NULL);
         status = st > status ? st : status;
         if (st == ENGINE_IO_FAILED)
             break;
@@ -498,14 +512,23 @@ static int engine_point_run(struct point_run *r)
         if (engine_enough(r, keep ? &res : NULL, i + 1, start))
             break;
     }
+    /* The latency and the record are the run point's results: losing either
+     * to memory fails the run with its line, as an I/O error does. */
+    err_clear(&e);
+    if (prepared && !measure_latency(r->ctx.comm, r->lat, keep ? &res : NULL, &e)) {
+        agree_report(r->ctx.comm, &e, r->s->world_rank, stderr,
+                     keep && !res.errors ? &res.errors : NULL);
+        status = ENGINE_IO_FAILED;
+        err_clear(&e);
+    }
     if (keep)
         res.stop = status == ENGINE_IO_FAILED ? STOP_ERROR : res.stop;
-    if (prepared)
-        measure_latency(r->ctx.comm, r->lat, keep ? &res : NULL);
     if (r->io_mode)
         engine_io_mode(r, keep ? &res : NULL);
-    if (keep)
-        engine_keep(r, &res);
+    if (!agree_all(r->ctx.comm, !keep || engine_keep(r, &res, &e))) {
+        agree_report(r->ctx.comm, &e, r->s->world_rank, stderr, NULL);
+        status = ENGINE_IO_FAILED;
+    }
     if (r->out)
         fflush(r->out);
     free(r->buf_base);

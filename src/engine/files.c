@@ -69,10 +69,20 @@ static uint64_t *files_ids(struct files_header *h)
 }
 
 /* The side-file prefixes (files_side()), FILES_SIDE_MAX bytes per slot,
- * after the offsets, devices and inodes. */
+ * after the offsets, devices and inodes; then as many for the patterns
+ * (files_side_pattern()). */
 static char *files_sides(const struct files_header *h)
 {
     return (char *)h + files_offsets_at(h->nslots) + 3 * (size_t)h->nslots * sizeof(uint64_t);
+}
+
+/* The prefix of slot i's side files: the one recorded once the file was
+ * made, else the pattern registered before it was (a process killed
+ * inside the create: the library may have made some already). */
+static const char *files_side_of(const struct files_header *h, int64_t i)
+{
+    const char *side = files_sides(h) + i * FILES_SIDE_MAX;
+    return side[0] ? side : files_sides(h) + (h->nslots + i) * FILES_SIDE_MAX;
 }
 
 /* Does name start with base then side, then '_' or '.'? */
@@ -173,7 +183,7 @@ static void files_unlink_created(struct files_header *h, bool cleanup)
             unlink(path);
         /* Its side files carry its inode in their names: ours whatever
          * now has the name. */
-        files_unlink_side(path, files_sides(h) + i * FILES_SIDE_MAX);
+        files_unlink_side(path, files_side_of(h, i));
         created[i] = FILES_NONE;
     }
 }
@@ -305,7 +315,7 @@ int files_init(int nslots, char *const *paths, bool keep, bool by_name)
         text += paths[i] ? strlen(paths[i]) + 1 : 0;
     size_t head = files_offsets_at(nslots);
     size_t bytes =
-        head + 3 * (size_t)nslots * sizeof(uint64_t) + (size_t)nslots * FILES_SIDE_MAX + text;
+        head + 3 * (size_t)nslots * sizeof(uint64_t) + 2 * (size_t)nslots * FILES_SIDE_MAX + text;
     struct files_header *h = files_map(bytes);
     if (!h)
         return -1;
@@ -314,7 +324,7 @@ int files_init(int nslots, char *const *paths, bool keep, bool by_name)
     h->keep = keep;
     h->by_name = by_name;
     uint64_t *offset = (uint64_t *)((char *)h + head);
-    char *next = (char *)(offset + 3 * (size_t)nslots) + (size_t)nslots * FILES_SIDE_MAX;
+    char *next = (char *)(offset + 3 * (size_t)nslots) + 2 * (size_t)nslots * FILES_SIDE_MAX;
     for (int i = 0; i < nslots; i++) {
         if (!paths[i])
             continue;
@@ -373,6 +383,14 @@ void files_side(int slot, const char *prefix)
     memcpy(side, prefix, n + 1);
 }
 
+void files_side_pattern(int slot, const char *prefix)
+{
+    char *side = files_sides(reg) + (reg_slots + slot) * FILES_SIDE_MAX;
+    size_t n = strlen(prefix);
+    if (n < FILES_SIDE_MAX)
+        memcpy(side, prefix, n + 1);
+}
+
 void files_forget(int slot)
 {
     reg_created[slot] = FILES_NONE;
@@ -396,7 +414,7 @@ void files_remove(int slot, bool do_unlink)
         return;
     if (do_unlink || (reg_created[slot] & FILES_OWN)) {
         unlink(files_at(slot));
-        files_unlink_side(files_at(slot), files_sides(reg) + slot * FILES_SIDE_MAX);
+        files_unlink_side(files_at(slot), files_side_of(reg, slot));
     }
     files_sides(reg)[slot * FILES_SIDE_MAX] = '\0';
     reg_created[slot] = FILES_NONE;

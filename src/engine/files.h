@@ -58,6 +58,16 @@ void files_identify(int slot, uint64_t dev, uint64_t ino);
  * removed with it, and by the handler and the cleanup process. A prefix of
  * FILES_SIDE_MAX bytes or more is not recorded. */
 void files_side(int slot, const char *prefix);
+/* Registers, before any file exists, the prefix of the side files the
+ * library may make beside the slot's file whenever it is created (HDF5's
+ * subfiling driver: ".subfile", its names carrying the stub's inode, not
+ * known before the create): until files_side() records the exact prefix,
+ * every path that removes the file removes the entries named after it,
+ * then this prefix, then '_' or '.', so that a process killed inside the
+ * create leaves none (docs/hdf5.md, "Cleanup"). Kept by
+ * files_remove(). */
+void files_side_pattern(int slot, const char *prefix);
+
 /* Marks the slot as an output of this run that holds nothing yet (the
  * --results file, a JSON or CSV report: whole documents, written at the
  * end), of identity (dev, ino): if the process ends before

@@ -2,7 +2,10 @@
  * latency histograms; outside every timer. */
 #include "engine/measure.h"
 
+#include "engine/agree.h"
+
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,17 +60,20 @@ void measure_repeat_stat(const struct repeat_acc *acc, struct repeat_stat *out)
     out->mbs_sd = var > 0 ? sqrt(var) : 0;
 }
 
-void measure_latency(MPI_Comm comm, const struct latency_hist *lat, struct api_result *res)
+bool measure_latency(MPI_Comm comm, const struct latency_hist *lat, struct api_result *res,
+                     struct err *e)
 {
     enum { N = 2 * LATENCY_CALLS, CELLS = LATENCY_BUCKETS + 1 };
     int rank;
     MPI_Comm_rank(comm, &rank);
     uint64_t *mine = malloc((size_t)N * CELLS * sizeof *mine);
     uint64_t *sum = rank == 0 ? malloc((size_t)N * CELLS * sizeof *sum) : NULL;
+    struct latency_hist *merged = rank == 0 && res ? malloc(sizeof *merged) : NULL;
     uint64_t lo[N], hi[N], lo_all[N], hi_all[N];
-    int ok = mine != NULL && (rank != 0 || sum != NULL), all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
-    if (all_ok) {
+    bool ok = mine != NULL && (rank != 0 || sum != NULL) && (!res || merged != NULL);
+    if (!ok)
+        err_set(e, "h5perf", "merge latency histograms", "", -1, -1, "out of memory");
+    if (agree_all(comm, ok)) {
         for (int h = 0; h < N; h++) {
             memcpy(mine + (size_t)h * CELLS, lat[h].count, sizeof lat[h].count);
             mine[(size_t)h * CELLS + LATENCY_BUCKETS] = lat[h].n;
@@ -77,9 +83,6 @@ void measure_latency(MPI_Comm comm, const struct latency_hist *lat, struct api_r
         MPI_Reduce(mine, sum, N * CELLS, MPI_UINT64_T, MPI_SUM, 0, comm);
         MPI_Reduce(lo, lo_all, N, MPI_UINT64_T, MPI_MIN, 0, comm);
         MPI_Reduce(hi, hi_all, N, MPI_UINT64_T, MPI_MAX, 0, comm);
-    }
-    if (rank == 0 && res && all_ok) {
-        struct latency_hist *merged = malloc(sizeof *merged);
         for (int h = 0; merged && h < N; h++) {
             memcpy(merged->count, sum + (size_t)h * CELLS, sizeof merged->count);
             merged->n = sum[(size_t)h * CELLS + LATENCY_BUCKETS];
@@ -87,10 +90,17 @@ void measure_latency(MPI_Comm comm, const struct latency_hist *lat, struct api_r
             merged->max_ns = hi_all[h];
             struct latency_summary *s = &res->latency[h / LATENCY_CALLS][h % LATENCY_CALLS];
             latency_summary_release(s);
-            latency_summarize(merged, s);
+            if (latency_summarize(merged, s) < 0 && !e->set)
+                err_set(e, "h5perf", "summarize latency histograms", "", -1, -1, "out of memory");
         }
-        free(merged);
+        /* Rank 0's summaries are the last that can fail. */
+        ok = !e->set;
+        ok = agree_all(comm, ok);
+    } else {
+        ok = false;
     }
+    free(merged);
     free(mine);
     free(sum);
+    return ok;
 }

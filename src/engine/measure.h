@@ -6,6 +6,9 @@
 #define H5PERF_ENGINE_MEASURE_H
 
 #include <mpi.h>
+#include <stdbool.h>
+
+#include "backend/err.h"
 
 #include "engine/phase.h"
 #include "report/results.h"
@@ -33,7 +36,10 @@ void measure_repeat_stat(const struct repeat_acc *acc, struct repeat_stat *out);
 /* Collective over comm: this process's histograms of a run point
  * (lat[slot * LATENCY_CALLS + call], slots 0 write and 1 read) merged
  * exactly over the processes into res's latency on rank 0 (res NULL
- * elsewhere, or without a record). */
-void measure_latency(MPI_Comm comm, const struct latency_hist *lat, struct api_result *res);
+ * elsewhere, or without a record). Returns true on every process, or
+ * false on every process when any ran out of memory (e set on those): the
+ * run point's latency is then lost, which fails the run. */
+bool measure_latency(MPI_Comm comm, const struct latency_hist *lat, struct api_result *res,
+                     struct err *e);
 
 #endif

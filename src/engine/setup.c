@@ -512,6 +512,25 @@ static void setup_declare_outputs(const struct run *s, int first)
     }
 }
 
+/* Local, once the registry exists: the side files of every data file that
+ * a chosen variant's library makes beside it (HDF5's subfiles), by the
+ * file's own name, before any create (files_side_pattern()). */
+static void setup_declare_sides(const struct run *s)
+{
+    const struct config *c = &s->cfg;
+    for (int a = 0; a < API_COUNT; a++) {
+        unsigned chosen = c->apis & API_BIT(a) ? api_variants(c, (enum api_id)a) : 0;
+        const char *prefix = NULL;
+        for (int v = 0; v < 32 && !prefix; v++)
+            if (chosen >> v & 1u && api_variant((enum api_id)a, v))
+                prefix = api_variant((enum api_id)a, v)->side_prefix;
+        for (int f = 0; prefix && f < c->num_files; f++) {
+            files_side_pattern(names_slot(f, a, false), prefix);
+            files_side_pattern(names_slot(f, a, true), prefix);
+        }
+    }
+}
+
 bool setup_declare_files(const struct run *s)
 {
     const struct config *c = &s->cfg;
@@ -536,6 +555,8 @@ bool setup_declare_files(const struct run *s)
     for (int i = 0; ok && s->world_rank == 0 && i < 2; i++)
         ok = !outputs[i] || (paths[ndata + i] = strdup(outputs[i])) != NULL;
     ok = ok && files_init(nslots, paths, c->nocleanup, s->world_rank == 0) == 0;
+    if (ok)
+        setup_declare_sides(s);
     if (ok && s->world_rank == 0)
         setup_declare_outputs(s, ndata);
     for (int i = 0; paths && i < nslots; i++)

@@ -31,6 +31,10 @@ int sink_gather(MPI_Comm comm, const char *text, FILE *out, char **kept)
         ok = total < (1LL << 31) && (all = malloc((size_t)total + 1)) != NULL;
     }
     MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+    /* Never a silent loss: the texts may be a failure's lines. */
+    if (!ok && rank == 0)
+        fprintf(stderr, "h5perf: out of memory for the lines of %d processes; they are lost\n",
+                size);
     if (ok) {
         MPI_Gatherv(text ? text : "", len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm);
         if (rank == 0 && out) {

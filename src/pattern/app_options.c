@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/dims.h"
+#include "cli/option.h"
 #include "cli/places.h"
 #include "cli/size.h"
 #include "report/jsonw.h"
@@ -116,12 +117,17 @@ const struct opt_row app_elem_row =
     OPT_OTHER(OPT_ELEMENT_SIZE, NULL, "--element-size", "N", "1, 2, 4 or 8", app_element_size,
               .help = "bytes per element: 1, 2, 4 or 8", .dflt = "[8]", .json_key = "element_size",
               .json = app_json_elem);
+/* --layout's choices: the table of layouts, each with its gloss. */
+static void app_layout_choices(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        opt_list_add(buf, len, l, LAYOUT_COUNT, layout_desc(l)->name, layout_desc(l)->gloss, ", ");
+}
+
 const struct opt_row app_layout_row = OPT_OTHER(
     OPT_LAYOUT, NULL, "--layout", "LIST", "a list of layouts", dims_option,
-    .help = "comma-separated: shared (one array in C\n"
-            "order), chunked (one array, each block a\n"
-            "chunk, stored block after block; --pattern\n"
-            "block only), fpp (a file per process)",
+    .help = "comma-separated:", .choices = app_layout_choices,
     .dflt = "[every layout the pattern stores]", .json_key = "layouts", .json = app_json_layouts);
 const struct opt_row app_align_data_row =
     OPT_OTHER(OPT_ALIGN_DATA, NULL, "--align-data", "LIST", "a list of sizes", places_option,

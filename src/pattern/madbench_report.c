@@ -57,12 +57,12 @@ static void madbench_line(FILE *out, const struct api_result *r, enum timer_id t
     fprintf(out, "    %-7s %-8s %-9s", api_desc(r->api)->err_name, layout_name(r->layout),
             results_measure_name(r, t, name, sizeof name));
     struct timer_summary s;
-    double *v = malloc(3 * (size_t)(r->iterations > 0 ? r->iterations : 1) * sizeof *v);
-    if (!v || results_measure_summary(r, t, &s) == 0) {
+    if (results_measure_summary(r, t, &s) == 0) {
         fprintf(out, " %12s\n", "FAILED");
-        free(v);
         return;
     }
+    /* The record's room, free again once the summary is made. */
+    double *v = results_scratch(r);
     int n = 0;
     for (int i = 0; i < r->iterations; i++) {
         if (results_sample_status(r, i, t) != RUN_OK)
@@ -75,7 +75,6 @@ static void madbench_line(FILE *out, const struct api_result *r, enum timer_id t
     }
     double mean = madbench_middle(v, n), lo = madbench_middle(v + r->iterations, n);
     double hi = madbench_middle(v + 2 * r->iterations, n);
-    free(v);
     fprintf(out, " %12.4f   [%10.4f:%10.4f]", mean, lo, hi);
     if (results_timer_moves_data(t))
         fprintf(out, " %11.2f\n", n >= 3 ? s.mbs_med : s.mbs_avg);

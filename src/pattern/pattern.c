@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/option.h"
 #include "pattern/block.h"
 #include "pattern/guide.h"
 #include "pattern/map.h"
@@ -40,15 +41,10 @@ int pattern_find(const char *s, size_t len)
 
 void pattern_key_list(char *buf, size_t len)
 {
-    size_t used = 0;
     buf[0] = '\0';
-    for (int p = 0; p < pattern_count && used < len; p++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s",
-                                 p == 0                   ? ""
-                                 : p + 1 == pattern_count ? " or "
-                                                          : ", ",
-                                 pattern_table[p]->key, pattern_table[p]->gloss ? " " : "",
-                                 pattern_table[p]->gloss ? pattern_table[p]->gloss : "");
+    for (int p = 0; p < pattern_count; p++)
+        opt_list_add(buf, len, p, pattern_count, pattern_table[p]->key, pattern_table[p]->gloss,
+                     " or ");
 }
 
 const char *pattern_violation_text(enum pattern_violation v)

@@ -196,7 +196,9 @@ const struct pattern_desc *pattern_of(const struct config *c);
 /* The index of the pattern whose key is [s, s+len), any case; -1 if none. */
 int pattern_find(const char *s, size_t len);
 
-/* "guide (the guide's 1D and 2D patterns), block or particles" into buf. */
+/* Every key of the table, each with its gloss, into buf: "guide (the
+ * guide's 1D and 2D patterns), block, ..., or madbench (...)"; --pattern's
+ * help and refusal. */
 void pattern_key_list(char *buf, size_t len);
 
 #endif

@@ -4,9 +4,12 @@
 #include <ctype.h>
 
 static const struct layout_desc layouts[LAYOUT_COUNT] = {
-    [LAYOUT_SHARED] = {"shared", false},
-    [LAYOUT_CHUNKED] = {"chunked", false},
-    [LAYOUT_FPP] = {"fpp", true},
+    [LAYOUT_SHARED] = {"shared", "(one array in C order)", false},
+    [LAYOUT_CHUNKED] = {"chunked",
+                        "(one array, each block a chunk, stored block after block; --pattern block "
+                        "only)",
+                        false},
+    [LAYOUT_FPP] = {"fpp", "(a file per process)", true},
 };
 
 const struct layout_desc *layout_desc(int l)

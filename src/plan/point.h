@@ -19,8 +19,9 @@
 enum plan_layout { LAYOUT_SHARED = 0, LAYOUT_CHUNKED, LAYOUT_FPP, LAYOUT_COUNT };
 
 struct layout_desc {
-    const char *name; /* --layout's word, the report's and the results' */
-    bool per_process; /* each process has a file of its own */
+    const char *name;  /* --layout's word, the report's and the results' */
+    const char *gloss; /* after the name in --layout's help */
+    bool per_process;  /* each process has a file of its own */
 };
 
 /* The layout l (0 <= l < LAYOUT_COUNT), or NULL. */

@@ -5,6 +5,7 @@
 #include "report/results.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +19,9 @@ int results_init(struct api_result *r, enum api_id api, int nprocs, int64_t xfer
     memset(r, 0, sizeof(*r));
     if (max_iterations <= 0)
         return -1;
-    r->it = calloc((size_t)max_iterations, sizeof(*r->it));
-    if (!r->it)
-        return -1;
+    /* Nothing per iteration yet: results_next_iteration() grows the record
+     * as iterations come, so that --max-iterations bounds it without
+     * reserving its room up front (docs/measuring.md). */
     r->api = api;
     r->nprocs = nprocs;
     r->xfer = xfer;
@@ -66,17 +67,38 @@ void results_release(struct api_result *r)
         for (int c = 0; c < LATENCY_CALLS; c++)
             latency_summary_release(&r->latency[p][c]);
     free(r->it);
+    free(r->scratch);
     free(r->errors);
     memset(r, 0, sizeof(*r));
 }
 
-/* The next iteration's slot, zeroed with status RUN_OK; NULL when all
- * max_iterations have been used. */
+/* Room for n iterations: the records and the summaries' scratch (three
+ * values per iteration), doubled from 8 and at most max_iterations. */
+static int results_room(struct api_result *r, int n)
+{
+    if (n <= r->capacity)
+        return 0;
+    int cap = r->capacity > 0 ? r->capacity : 8;
+    while (cap < n)
+        cap = cap > INT_MAX / 2 ? INT_MAX : 2 * cap;
+    cap = cap < r->max_iterations ? cap : r->max_iterations;
+    struct iter_result *it = realloc(r->it, (size_t)cap * sizeof *it);
+    if (!it)
+        return -1;
+    r->it = it;
+    double *scratch = realloc(r->scratch, 3 * (size_t)cap * sizeof *scratch);
+    if (!scratch)
+        return -1;
+    r->scratch = scratch;
+    r->capacity = cap;
+    return 0;
+}
+
 struct iter_result *results_next_iteration(struct api_result *r)
 {
     struct iter_result *it;
 
-    if (!r->it || r->iterations >= r->max_iterations)
+    if (r->iterations >= r->max_iterations || results_room(r, r->iterations + 1) < 0)
         return NULL;
     it = &r->it[r->iterations++];
     memset(it, 0, sizeof(*it));
@@ -149,9 +171,9 @@ void results_summarize(const struct api_result *r, enum timer_id t, struct timer
     memset(s, 0, sizeof(*s));
     if (r->iterations <= 0 || (int)t < 0 || t >= TIMER_COUNT)
         return;
-    double *v = malloc(2 * (size_t)r->iterations * sizeof *v);
-    if (!v)
-        return;
+    /* The record's own room: a summary never allocates, so that it cannot
+     * drop a measure that was recorded. */
+    double *v = r->scratch;
     /* Only the slowest process of each iteration counts (docs/original.md §6.2). */
     for (int i = 0; i < r->iterations; i++)
         if (results_sample_status(r, i, t) == RUN_OK)
@@ -180,7 +202,6 @@ void results_summarize(const struct api_result *r, enum timer_id t, struct timer
             summarize_rates(r, t, s, v + r->iterations);
         }
     }
-    free(v);
 }
 
 bool results_intervals_within(const struct api_result *r, const struct config *cfg, double fraction)

@@ -141,9 +141,11 @@ struct api_result {
     int grid[MODEL_MAX_DIMS]; /* the process grid of a pattern with one; zeros */
     int64_t bytes;            /* F * D * N: bytes moved per phase, all processes */
     int iterations;           /* iterations filled in so far */
-    int max_iterations;
-    struct iter_result *it; /* [max_iterations] */
-    char *errors;           /* after an I/O error: one line per failing process, owned */
+    int max_iterations;       /* the most it may hold */
+    int capacity;             /* iterations it has room for, grown as they come */
+    struct iter_result *it;   /* [capacity] */
+    double *scratch;          /* [3 * capacity]: results_scratch() */
+    char *errors;             /* after an I/O error: one line per failing process, owned */
     /* Collective HDF5 transfers (-C): what HDF5 did, write then read
      * (docs/results.md, "actual_io_mode"); io_mode_known false otherwise. */
     bool io_mode_known;
@@ -181,7 +183,17 @@ int results_init(struct api_result *r, enum api_id api, int nprocs, int64_t xfer
 /* The phases of a plan (every process's are the same). */
 void results_set_phases(struct api_result *r, const struct plan *p);
 void results_release(struct api_result *r);
+/* The next iteration's slot, zeroed with status RUN_OK, the record grown
+ * to hold it; NULL when all max_iterations have been used or when out of
+ * memory (then r is unchanged). */
 struct iter_result *results_next_iteration(struct api_result *r);
+/* Room for 3 * r->iterations values, owned by r, that a writer may use
+ * to order its samples; results_summarize() uses it too, so it holds
+ * nothing across a summary. */
+static inline double *results_scratch(const struct api_result *r)
+{
+    return r->scratch;
+}
 void results_summarize(const struct api_result *r, enum timer_id t, struct timer_summary *s);
 /* The worst status over the iterations. */
 enum run_status results_status(const struct api_result *r);

@@ -4,8 +4,10 @@ a stuck library call, files beyond the file system's largest file, and a
 report that cannot be written. Each fails cleanly: its lines, its exit
 status, no data file left.
 """
+import json
 import os
 import re
+import subprocess
 
 from common import SUFFIX, Skip, case, data_file
 from harness import TempDir, built_apis, expect, expect_eq, launcher_is_hydra, listing, run
@@ -335,3 +337,46 @@ def watchdog_size_check_pnetcdf():
             "--watchdog, plus 1 s per MiB it may move): the library or the file system is "
             "stuck; aborting the job" % data_file(d, 1, "pnetcdf")], "the watchdog's line", r)
         expect_eq(listing(d), [], "files left")
+
+
+def record_sizes():
+    """The sizes of h5perf's per-run records (tests/tools/record_sizes.c)."""
+    out = subprocess.run([os.environ["RECORD_SIZES"]], stdout=subprocess.PIPE, check=True,
+                         timeout=60).stdout.decode()
+    return {k: int(v) for k, v in (l.split() for l in out.splitlines())}
+
+
+@case
+def io_failure_results_out_of_memory():
+    """A run point's results that process 0 cannot hold fail the run, with a
+    line and exit 1, instead of a run that succeeds without them: its
+    record grown past 32 iterations (--max-iterations 40 on noise that
+    never narrows to 5%: the record has room for 8, 16, 32, then 40; the
+    allocs shim fails the allocation of 40), and its merged latency
+    histogram. The iterations recorded before stay in the results, with
+    the line (docs/measuring.md, "--confidence")."""
+    sizes = record_sizes()
+    cases = (
+        (40 * sizes["iter_result"], "h5perf: rank 0: h5perf record results: out of memory for "
+         "the results of iteration 33", 32),
+        (sizes["latency_hist"], "h5perf: rank 0: h5perf merge latency histograms: out of "
+         "memory", 40))
+    for size, line, iterations in cases:
+        with TempDir() as d, TempDir() as logs:
+            results = os.path.join(logs, "r.json")
+            log = os.path.join(logs, "allocs.log")
+            r = run(2, "-e 1K -B 1K -x 1K -X 1K -A posix -p 2 --confidence 5 "
+                    "--max-iterations 40 --results %s" % results,
+                    env={"HDF5_PARAPREFIX": d, "H5PERF_NULL_SECONDS": "0.01,0.03,0.02",
+                         "LD_PRELOAD": os.environ["ALLOCS"], "H5PERF_ALLOC_FAIL_SIZE": str(size),
+                         "H5PERF_ALLOC_LOG": log},
+                    exe=os.environ["ENGINE_NULL"])
+            with open(log) as fh:
+                expect_eq(fh.read(), "alloc rank 0 size %d\n" % size, "the shim's failure", r)
+            expect_eq(r.rc, 1, "exit status", r)
+            expect_eq([l for l in r.h5perf_err if "warning" not in l], [line], "the line", r)
+            with open(results) as fh:
+                runs = json.load(fh)["runs"]
+            expect_eq([(x["stop"], x["errors"], x["measures"][0]["summary"]["iterations"])
+                       for x in runs], [("error", [line], iterations)], "the results' run", r)
+            expect_eq(listing(d), [], "files left", r)

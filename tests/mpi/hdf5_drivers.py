@@ -376,3 +376,27 @@ def fault_subfiling_interrupted():
             interrupted_run(d, watch, slow_env(d, suffix="_of_1"), argv)
             expect(any(".subfile_" in f for f in seen), "subfiles existed: %s" % seen)
             wait_until_gone(d, what)
+
+
+@case
+def fault_subfiling_killed_inside_create():
+    """A process killed inside H5Fcreate, as the subfiling driver creates its
+    first subfile (the faults shim raises the signal in that open), leaves
+    no stub, subfile or configuration file: their names are registered by
+    the stub's own name before the create (docs/hdf5.md, "Cleanup").
+    SIGTERM is met by the signal handler, SIGKILL by the cleanup process."""
+    need_subfiling()
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with TempDir() as d, TempDir() as logs:
+            log = os.path.join(logs, "faults.log")
+            r = run(2, "-A phdf5 --hdf5.driver subfiling -e 1M -B 1M -x 1M -X 1M -p 2 -w",
+                    env={"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+                         "H5PERF_FAULT_KILL_CREATE": "_of_",
+                         "H5PERF_FAULT_KILL_SIGNAL": str(int(sig)), "H5PERF_FAULT_LOG": log})
+            expect(r.rc != 0, "the run failed", r)
+            with open(log) as fh:
+                struck = fh.read().splitlines()
+            expect_eq([re.sub(r"rank \d+ ", "", l.split(" create ")[0]) for l in struck],
+                      ["kill signal %d" % int(sig)], "the kill struck inside the create", r)
+            expect(STUB + ".subfile_" in struck[0], "at a subfile: %s" % struck, r)
+            wait_until_gone(d, "killed by %s inside H5Fcreate" % sig.name)

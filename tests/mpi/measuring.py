@@ -349,6 +349,30 @@ def confidence_stops_at_the_interval_or_a_bound():
 
 
 @case
+def confidence_records_grow_with_the_iterations():
+    """--max-iterations bounds a run point's record, it does not size it:
+    with 2147483647 allowed, noise that never narrows to 5% and --max-time
+    1 (1 s of the synthetic clock: 25 iterations of 0.04 s on average), the
+    run ends at the time bound with its throughput, its confidence table and
+    its run in the results (docs/measuring.md, "--confidence")."""
+    with TempDir() as d:
+        results = os.path.join(d, "r.json")
+        r = run(2, "-e 1K -B 1K -x 1K -X 1K -A posix -p 2 --confidence 5 "
+                "--max-iterations 2147483647 --max-time 1 --results %s" % results,
+                env={"H5PERF_NULL_SECONDS": "0.01,0.03,0.02", "HDF5_PARAPREFIX": d},
+                exe=os.environ["ENGINE_NULL"])
+        expect_eq(r.rc, 0, "exit status", r)
+        expect_eq([l.strip() for l in r.lines if l.strip().startswith("Write (")],
+                  ["Write (25 iteration(s)):"], "the throughput table", r)
+        rows = [l.split()[-3:] for l in r.lines if l.startswith("    transfer size 1KB")]
+        expect_eq([x[1:] for x in rows], [["25", "max_time"]] * 4, "the confidence table", r)
+        with open(results) as fh:
+            doc = json.load(fh)
+        expect_eq([(x["stop"], [m["summary"]["iterations"] for m in x["measures"]])
+                   for x in doc["runs"]], [("max_time", [25] * 4)], "the results' runs", r)
+
+
+@case
 def duration_counts_on_a_synthetic_clock():
     """On the null backend's clock every write repetition takes exactly 0.1 s
     (one transfer): --duration 0.35 makes 4 repetitions (0.1, 0.2 and 0.3 s

@@ -13,6 +13,13 @@
  *   flipped (verification tests).
  * - open() with O_DIRECT fails with EINVAL when H5PERF_FAULT_NO_DIRECT is set,
  *   as on a file system without direct I/O.
+ * - open() that creates (O_CREAT) a file whose path holds
+ *   $H5PERF_FAULT_KILL_CREATE, once the file is there, raises signal
+ *   $H5PERF_FAULT_KILL_SIGNAL (default SIGKILL) in the calling process,
+ *   after appending one line
+ *   "kill rank <r> signal <s> create <path>" to $H5PERF_FAULT_LOG: a
+ *   process killed inside a library call that creates files (HDF5's
+ *   subfiling driver making its first subfile inside H5Fcreate).
  * - fopen("/proc/meminfo") opens $H5PERF_FAULT_MEMINFO instead, when set: a
  *   node with that much memory available (page-cache and memory tests).
  * - fopen("/proc/self/mountinfo") opens $H5PERF_FAULT_MOUNTINFO instead, when
@@ -311,7 +318,20 @@ static int fault_open(const char *name, const char *path, int flags, mode_t mode
         errno = EINVAL;
         return -1;
     }
-    return real(path, flags, mode);
+    int fd = real(path, flags, mode);
+    const char *kill_at = getenv("H5PERF_FAULT_KILL_CREATE");
+    if (fd >= 0 && kill_at && *kill_at && (flags & O_CREAT) && path && strstr(path, kill_at)) {
+        const char *s = getenv("H5PERF_FAULT_KILL_SIGNAL");
+        int sig = s ? atoi(s) : SIGKILL;
+        const char *log = getenv("H5PERF_FAULT_LOG");
+        FILE *f = log ? fopen(log, "a") : NULL;
+        if (f) {
+            fprintf(f, "kill rank %d signal %d create %s\n", fault_rank(), sig, path);
+            fclose(f);
+        }
+        raise(sig);
+    }
+    return fd;
 }
 
 int open(const char *path, int flags, ...)

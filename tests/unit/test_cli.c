@@ -10,8 +10,10 @@
 #include "api/hdf5_options.h"
 #include "check.h"
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "cli/option.h"
 #include "pattern/pattern.h"
+#include "plan/point.h"
 #include "session/session.h"
 
 #define MAX_ARGS 16
@@ -996,6 +998,55 @@ static void test_help(void)
         CHECK(strstr(text, words[i]) != NULL);
 }
 
+/* Does the help item of the option spelled term hold word, the item's
+ * lines joined by blanks? */
+static bool help_offers(const char *term, const char *word)
+{
+    struct help_item it;
+    for (int i = 0; help_item_at(i, &it) == 0; i++) {
+        if (it.kind != HELP_OPTION || strcmp(it.term, term) != 0)
+            continue;
+        for (char *p = it.text; *p; p++)
+            *p = *p == '\n' ? ' ' : *p;
+        return strstr(it.text, word) != NULL;
+    }
+    fprintf(stderr, "test_cli: no help item '%s'\n", term);
+    return false;
+}
+
+/* The options whose values are the rows of a table offer every row in
+ * --help (and so in the man page), whatever the table holds: the
+ * patterns, the APIs, the layouts, HDF5's drivers; the refusals of an
+ * unknown layout or driver list every one too. */
+static void test_help_offers_every_choice(void)
+{
+    for (int p = 0; p < pattern_count; p++) {
+        if (!help_offers("--pattern=P", pattern_table[p]->key)) {
+            fprintf(stderr, "test_cli: --pattern's help lacks '%s'\n", pattern_table[p]->key);
+            CHECK(false);
+        }
+    }
+    for (int a = 0; a < API_COUNT; a++)
+        CHECK(help_offers("-A, --api=LIST", api_descs[a].key));
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        CHECK(help_offers("--layout=LIST", layout_name(l)));
+    CHECK(help_offers("--hdf5.driver=LIST", "mpio (MPI-IO)"));
+    CHECK(help_offers("--hdf5.driver=LIST", "subfiling (shared files"));
+    CHECK(help_offers("--format=F", "text (the original's layout), json or csv"));
+    CHECK(help_offers("--repeat=MODE", "new (the file created anew) or overwrite (the same"));
+
+    struct config cfg;
+    struct cli_msg msg;
+    const char *layouts[] = {"--pattern", "block", "--layout", "tiles", NULL};
+    CHECK(parse(layouts, &cfg, &msg) != 0);
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        CHECK(strstr(msg.line, layout_name(l)) != NULL);
+    const char *drivers[] = {"--hdf5.driver", "foo", NULL};
+    CHECK(parse(drivers, &cfg, &msg) != 0);
+    CHECK_STR(msg.line, "h5perf: --hdf5.driver 'foo': unknown driver 'foo'; expected a "
+                        "comma-separated list of mpio, subfiling");
+}
+
 int main(void)
 {
     test_parse_ok();
@@ -1008,5 +1059,6 @@ int main(void)
     test_validate();
     test_not_applicable();
     test_help();
+    test_help_offers_every_choice();
     return check_done("test_cli");
 }

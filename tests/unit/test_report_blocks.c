@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <float.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,38 @@ static char *api_report(const struct config *cfg, const struct api_result *r)
 /* ---- configurations ------------------------------------------------------ */
 
 /* ---- results model ------------------------------------------------------ */
+
+/* A record grows as iterations come: --max-iterations bounds it and
+ * reserves nothing up front (docs/measuring.md, "--confidence"). */
+static void test_results_grow(void)
+{
+    struct api_result r;
+
+    CHECK(results_init(&r, API_POSIX, 2, 1024, MB, INT_MAX) == 0);
+    CHECK(r.it == NULL);
+    for (int i = 0; i < 1000; i++) {
+        struct iter_result *it = results_next_iteration(&r);
+        CHECK(it != NULL);
+        if (!it)
+            break;
+        it->t[TIMER_WRITE_FINE].max = 1.0 + i % 3;
+    }
+    CHECK_I64(r.iterations, 1000);
+    CHECK(r.it[999].t[TIMER_WRITE_FINE].max == 1.0 + 999 % 3);
+    struct timer_summary s;
+    results_summarize(&r, TIMER_WRITE_FINE, &s);
+    CHECK_I64(s.n, 1000);
+    CHECK(s.t_med == 2.0 && s.t_min == 1.0 && s.t_max == 3.0);
+    results_release(&r);
+
+    /* At most max_iterations, however it grew. */
+    CHECK(results_init(&r, API_POSIX, 2, 1024, MB, 20) == 0);
+    for (int i = 0; i < 20; i++)
+        CHECK(results_next_iteration(&r) != NULL);
+    CHECK(results_next_iteration(&r) == NULL);
+    CHECK_I64(r.iterations, 20);
+    results_release(&r);
+}
 
 static void test_results_lifecycle(void)
 {
@@ -604,6 +637,7 @@ static void test_results_failed(void)
 int main(void)
 {
     test_results_lifecycle();
+    test_results_grow();
     test_results_read_only();
     test_results_status();
     test_results_summary();
