@@ -202,17 +202,25 @@ static double phase_count(const struct phase_io *io, const struct plan_step *s, 
 /* A step that is not I/O: busy work, a barrier, or the token of processes
  * that take turns, in groups of s->turns consecutive ranks of the run (the
  * agreement's communicator: every process of the run, whatever its file).
- * Its time, from *mark (the end of the work before it) to the clock read
- * into *mark, is counted as the plan says; returns the seconds to keep
- * out of the phase's other timers. */
-double phase_pause(const struct phase_io *io, const struct plan_step *s, double *mark)
+ * A barrier is where the processes agree on a failure (docs/design.md,
+ * "Pauses"): *stop is set on every process when any has failed; a failed
+ * process skips busy work and still takes its turn with the token, its
+ * watchdog armed. Its time, from *mark (the end of the work before it) to
+ * the clock read into *mark, is counted as the plan says; returns the
+ * seconds to keep out of the phase's other timers. */
+double phase_pause(const struct phase_io *io, const struct plan_step *s, double *mark,
+                   const struct err *e, bool *stop)
 {
     int rank = 0, n = 1, token = 0;
     MPI_Comm_rank(io->agree, &rank);
     MPI_Comm_size(io->agree, &n);
     int turns = s->turns > 0 ? s->turns : n;
+    if (e->set)
+        watchdog_arm(e);
     switch (s->kind) {
     case PLAN_STEP_COMPUTE: {
+        if (e->set)
+            break;
         double end = MPI_Wtime() + s->seconds;
         while (s->seconds > 0 && MPI_Wtime() < end)
             ;
@@ -221,7 +229,7 @@ double phase_pause(const struct phase_io *io, const struct plan_step *s, double 
         break;
     }
     case PLAN_STEP_BARRIER:
-        MPI_Barrier(io->agree);
+        *stop = !agree_all(io->agree, !e->set) || *stop;
         break;
     case PLAN_STEP_TOKEN_WAIT:
         if (rank % turns > 0)
@@ -269,6 +277,7 @@ struct step_range {
     bool deadline;
     double start;
     int64_t *calls; /* this process's I/O calls in the phase */
+    bool *halt;     /* out: the processes agreed at a pause that one failed */
 };
 
 /* The steps of variable v in range; returns the first step not made in
@@ -290,18 +299,23 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
     double excluded = 0, mark = io->clock();
     struct plan_step s;
     int64_t k = range->k0;
-    for (; k < range->k1; k++) {
-        if (e->set && !collective_io)
+    /* With pauses, a process that failed walks on through them to the
+     * next barrier, where every process learns of it (phase_pause). */
+    bool pauses = io->plan->collective_pauses;
+    for (; k < range->k1 && !*range->halt; k++) {
+        if (e->set && !collective_io && !pauses)
             break;
         plan_step(io->plan, io->phase, v, k, &s);
         if (s.kind != PLAN_STEP_IO) {
-            excluded += phase_pause(io, &s, &mark);
+            excluded += phase_pause(io, &s, &mark, e, range->halt);
             continue;
         }
         bool check = io->verify && !s.write, probe = probed && !s.write;
         if (range->deadline &&
             phase_deadline_passed(io, *range->calls, range->start, lockstep, &mark))
             break;
+        if (e->set && !collective_io)
+            continue;
         /* Outside the timers, between two clock reads (each read costs
          * about as much as 3% of a 1 KiB read from the page cache, and
          * the time between two segments counts): a verified read starts
@@ -374,13 +388,14 @@ static double phase_var_steps(struct phase_io *io, struct backend_file *f, int v
                               const struct plan_access *acc, double start, int64_t *calls,
                               bool *stop, struct verify_state *vs, struct err *e)
 {
-    struct step_range range = {0, acc->nsteps, io->deadline != NULL, start, calls};
+    bool halt = false;
+    struct step_range range = {0, acc->nsteps, io->deadline != NULL, start, calls, &halt};
     const struct plan_extent *x = io->extent;
     if (x && x->nvars >= 0 && v == x->nvars - 1 && x->last_steps < range.k1)
         range.k1 = x->last_steps;
     int64_t done = 0;
     double excluded = phase_steps(io, f, v, &range, &done, vs, e);
-    *stop = false;
+    *stop = halt;
     if (!io->deadline)
         return excluded;
     /* The most steps any process made, whether any stopped, any error. */
@@ -389,11 +404,11 @@ static double phase_var_steps(struct phase_io *io, struct backend_file *f, int v
     int64_t mine[3] = {done, io->deadline->stopped, e->set}, most[3];
     MPI_Allreduce(mine, most, 3, MPI_INT64_T, MPI_MAX, io->agree);
     if (most[0] > done && !e->set) {
-        struct step_range rest = {done, most[0], false, start, calls};
+        struct step_range rest = {done, most[0], false, start, calls, &halt};
         excluded += phase_steps(io, f, v, &rest, &done, vs, e);
     }
     io->deadline->done = (struct plan_extent){v + 1, most[0]};
-    *stop = most[1] || most[2];
+    *stop = most[1] || most[2] || halt;
     return excluded;
 }
 

@@ -120,8 +120,11 @@ double phase_flush_latency(const struct phase_io *io, double *mark);
 void phase_verify(const struct phase_io *io, const struct plan_step *s, struct verify_state *v);
 /* A step that is not I/O, timed from *mark (the clock read that ended the
  * work before it; set to the clock read after it) and counted as the plan
- * says; returns the seconds to keep out of the phase's other timers. */
-double phase_pause(const struct phase_io *io, const struct plan_step *s, double *mark);
+ * says; returns the seconds to keep out of the phase's other timers.
+ * Collective at a barrier: the processes agree there on a failure (e on
+ * any of them sets *stop on all). */
+double phase_pause(const struct phase_io *io, const struct plan_step *s, double *mark,
+                   const struct err *e, bool *stop);
 /* var_end of the earliest variable begun, under the watchdog. */
 void phase_end_var(const struct phase_io *io, struct backend_file *f, struct err *e);
 

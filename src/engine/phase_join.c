@@ -52,9 +52,11 @@ static int phase_join_begin(const struct phase_io *io, struct backend_file *f,
 }
 
 /* Step k of every variable that has one, I/O steps into steps and bufs
- * (pauses made on the way); returns how many, and their bytes in *bytes. */
+ * (pauses made on the way, agreeing at a barrier on a failure: *halt);
+ * returns how many, and their bytes in *bytes. */
 static int phase_join_gather(const struct phase_io *io, const struct plan_access *acc, int64_t k,
-                             struct plan_step *steps, void **bufs, int64_t *bytes)
+                             struct plan_step *steps, void **bufs, int64_t *bytes,
+                             const struct err *e, bool *halt)
 {
     int m = 0;
     *bytes = 0;
@@ -64,7 +66,7 @@ static int phase_join_gather(const struct phase_io *io, const struct plan_access
         plan_step(io->plan, io->phase, d, k, &steps[m]);
         if (steps[m].kind != PLAN_STEP_IO) {
             double mark = io->clock();
-            phase_pause(io, &steps[m], &mark);
+            phase_pause(io, &steps[m], &mark, e, halt);
             continue;
         }
         bufs[m] = io->buf + d * io->plan->buffer_bytes + steps[m].mem_off;
@@ -99,11 +101,16 @@ static double phase_join_steps(struct phase_io *io, struct backend_file *f,
     double excluded = 0, mark = io->clock();
     for (int d = 0; d < p->nvars; d++)
         nsteps = acc[d].nsteps > nsteps ? acc[d].nsteps : nsteps;
-    for (int64_t k = 0; k < nsteps; k++) {
-        if (e->set && !collective_io)
+    /* With pauses, a process that failed walks on through them to the
+     * next barrier, where every process learns of it (phase_pause). */
+    bool pauses = p->collective_pauses, halt = false;
+    for (int64_t k = 0; k < nsteps && !halt; k++) {
+        if (e->set && !collective_io && !pauses)
             break;
         int64_t bytes;
-        int m = phase_join_gather(io, acc, k, steps, bufs, &bytes);
+        int m = phase_join_gather(io, acc, k, steps, bufs, &bytes, e, &halt);
+        if (halt || (e->set && !collective_io))
+            continue;
         double t0 = io->clock();
         for (int i = 0; check && !p->fill_per_var && i < m; i++)
             p->ops->fill(p, io->phase, steps[i].var, io->buf + steps[i].var * p->buffer_bytes,

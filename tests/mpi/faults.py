@@ -1,6 +1,7 @@
 """MPI cases fault_*: a full or read-only file system (tmpfs mounts, root
 only, skipped otherwise) and signals to mpiexec or to one rank mid-run.
 """
+import json
 import os
 import re
 import signal
@@ -83,6 +84,76 @@ def fault_silent_data_loss():
                                             re.match(short[api] % path, l)
                                             for l in r.h5perf_err), "failure lines (%s)" % api, r)
                 expect_eq(listing(mnt), [], "files left (%s)" % api, r)
+        finally:
+            unmount(mnt)
+
+
+# Each pattern's run on a full 1 MiB tmpfs (4 processes): (pattern, its
+# options, the modes to try). The madbench pattern's modes put the other
+# processes in each kind of pause when one fails: the barriers around every
+# call, the token of processes that take turns, busy work.
+FULL_DISK_RUNS = (
+    ("guide", "-e 1M -B 64K -x 256K -X 256K -p 4 -P 4", ("-C",)),
+    ("block", "--pattern block --global 256x256x4 --element-size 8", ("-C",)),
+    ("particles", "--pattern particles --particles 65536", ("-C",)),
+    ("map", "--pattern map --map {map}", ("-C",)),
+    ("madbench", "--pattern madbench --pixels 512 --bins 4",
+     ("", "--write-mod 2 --read-mod 2", "--busy-exponent 0.5", "-C")),
+)
+
+# HDF5 is left out, with the reason: parallel HDF5 1.10.8's close
+# diverges inside the library once the disk is full (one process's
+# metadata flush fails and it skips a barrier that the others are in, seen
+# with the particles and madbench patterns), which only the watchdog ends,
+# and then without a results document; fault_full_file_system covers HDF5
+# with a short watchdog.
+FULL_DISK_LEFT_OUT = ("phdf5",)
+
+# Two decompositions of 98304 elements (768 KiB each), a quarter each.
+FULL_DISK_MAP = "processes 4\n" + "".join(
+    "array 98304\n" + "".join("%d: %d:24576\n" % (p, 24576 * p) for p in range(4))
+    for _ in range(2))
+
+
+@case
+def fault_full_file_system_every_pattern():
+    """A full file system ends every pattern's run as the guide's: exit 1,
+    one line per failing process, the results document written with the
+    failed run, no data file left, and no wait for the watchdog (the default,
+    120 s, is longer than this test's 60 s per run). In the madbench pattern
+    the processes that did not fail wait in a barrier, for the token or
+    after busy work: each pause is a point where a failure is agreed
+    (docs/design.md, "Pauses")."""
+    with TempDir() as d:
+        mnt = os.path.join(d, "mnt")
+        mapfile = os.path.join(d, "two.map")
+        with open(mapfile, "w") as fh:
+            fh.write(FULL_DISK_MAP)
+        mounted_tmpfs(mnt, "1m")
+        try:
+            for pattern, args, modes in FULL_DISK_RUNS:
+                for api in built_apis():
+                    for mode in modes:
+                        if api in FULL_DISK_LEFT_OUT:
+                            continue
+                        what = "%s -A %s %s" % (pattern, api, mode)
+                        results = os.path.join(d, "results.json")
+                        r = run(4, "%s -A %s %s --results %s" % (args.format(map=mapfile), api,
+                                                                 mode, results),
+                                env={"HDF5_PARAPREFIX": mnt}, timeout=60)
+                        expect_eq(r.rc, 1, "exit status (%s)" % what, r)
+                        expect(r.h5perf_err and all(re.match(r"h5perf: rank [0-3]: ", l)
+                                                    for l in r.h5perf_err),
+                               "one line per failing process (%s)" % what, r)
+                        expect_eq(listing(mnt), [], "files left (%s)" % what, r)
+                        expect(os.path.exists(results), "results document (%s)" % what, r)
+                        with open(results) as fh:
+                            doc = json.load(fh)
+                        os.unlink(results)
+                        expect_eq(doc["exit_status"], 1, "exit_status in the results (%s)"
+                                  % what, r)
+                        expect_eq([x["status"] for x in doc["runs"] if x["status"] != "ok"],
+                                  ["io_error"], "the failed run in the results (%s)" % what, r)
         finally:
             unmount(mnt)
 
