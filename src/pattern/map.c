@@ -155,12 +155,11 @@ static int map_validate(const struct config *c, const struct run_point *pts, int
         const struct map_input *in = pts[i].input;
         if (!in)
             return cli_fail(m, "h5perf: %s: the map was not read", opt);
-        if (pts[i].nprocs != in->nprocs)
-            return cli_fail(m,
-                            "h5perf: %s: is a map for %d process%s, and the run has %d; start "
-                            "%d (mpiexec -n), with -p and -P left out or %d",
-                            opt, in->nprocs, in->nprocs == 1 ? "" : "es", pts[i].nprocs, in->nprocs,
-                            in->nprocs);
+        if (pts[i].nprocs != in->nprocs) {
+            char why[256];
+            map_procs_mismatch(in->nprocs, pts[i].nprocs, why, sizeof why);
+            return cli_fail(m, "h5perf: %s: %s", opt, why);
+        }
         if (map_check_vars(c, in, m) < 0 || map_check_boxes(c, in, m) < 0)
             return -1;
         struct map_sizes s;

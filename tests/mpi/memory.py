@@ -177,3 +177,31 @@ def memory_uneven_buffers_count_per_process():
         expect_eq(r.rc, 2, "exit status", r)
         expect(len(r.h5perf_err) == 1 and re.match(want, r.h5perf_err[0]), "the refusal", r)
         expect_eq(listing(d), [], "files created", r)
+
+
+def run_in_cgroup(cg, args, d, np=2):
+    """h5perf under mpiexec, mpiexec and its processes inside cgroup cg."""
+    argv = mpiexec_command(np, [h5perf()] + args.split())
+    p = subprocess.run(["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', cg.path] + argv,
+                       env=base_env({"HDF5_PARAPREFIX": d}), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=150, stdin=subprocess.DEVNULL)
+    return Run(p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"))
+
+
+MAPS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cli", "maps")
+
+
+@case
+def memory_map_declared_processes_checked_on_their_line():
+    """A 600-byte text map declaring 1,048,576 processes and 64 arrays, run
+    by 2 processes in a memory cgroup of 256 MiB: refused with one line at
+    its 'processes' line (it was refused only once the whole map was built,
+    1.6 GB on process 0, so the kernel killed it here, exit 137)."""
+    path = os.path.join(MAPS, "million.txt")
+    with MemoryCgroup(256 << 20) as cg, TempDir() as d:
+        r = run_in_cgroup(cg, "--pattern map --map %s" % path, d)
+        expect_eq((r.rc, r.h5perf_err),
+                  (2, ["h5perf: --map '%s': line 2: is a map for 1048576 processes, and the run "
+                       "has 2; start 1048576 (mpiexec -n), with -p and -P left out or 1048576"
+                       % path]), "exit status and the refusal", r)
+        expect_eq(listing(d), [], "files created", r)
