@@ -337,7 +337,8 @@ int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUN
                        advise_count(&w, s->world_size, counts, &m) == 0
                  : cli_fail(&m, "h5perf: --advise '%s': out of memory", s->cfg.advise) == 0;
     }
-    /* The JSON answer's file, refused before anything is measured. */
+    /* The maps the workload names, and the JSON answer's file, refused
+     * before anything is listed or measured. */
     if (ok && s->world_rank == 0)
         ok = advise_check_maps(&w, &m) == 0;
     if (ok && s->world_rank == 0 && s->cfg.results)
