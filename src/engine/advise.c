@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "api/api.h"
 #include "cli/option.h"
@@ -19,6 +20,7 @@
 #include "engine/advise_print.h"
 #include "engine/advise_race.h"
 #include "engine/agree.h"
+#include "engine/input.h"
 #include "exit_status.h"
 #include "workload/workload.h"
 
@@ -26,14 +28,12 @@
  * with m. */
 static int advise_read(const char *path, char **text, size_t *len, struct cli_msg *m)
 {
-    FILE *f = fopen(path, "rb");
     struct stat st;
+    char why[256];
+    FILE *f = input_fopen(path, &st, why, sizeof why);
     if (!f)
-        return cli_fail(m, "h5perf: --advise '%s': cannot be read: %s", path, strerror(errno));
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return cli_fail(m, "h5perf: --advise '%s': is not a regular file", path);
-    }
+        return cli_fail(m, "h5perf: --advise '%s': %s%s", path,
+                        strncmp(why, "is ", 3) == 0 ? "" : "cannot be read: ", why);
     if (st.st_size > WORKLOAD_MAX_BYTES) {
         fclose(f);
         return cli_fail(m,
@@ -127,6 +127,30 @@ static void advise_print_search(const struct workload *w)
         printf(",unset");
     }
     printf("\n");
+}
+
+/* Rank 0: every map file the workload names is a regular file that can be
+ * opened, checked without waiting on it (a FIFO), before any candidate
+ * reads it. Returns 0, or -1 with m. */
+static int advise_check_maps(const struct workload *w, struct cli_msg *m)
+{
+    for (int i = 0; i < w->nsets; i++) {
+        const struct workload_set *set = &w->sets[i];
+        char path[WORKLOAD_TEXT_MAX], why[256];
+        struct stat st;
+        if (set->kind != WORKLOAD_MAP)
+            continue;
+        workload_map_path(w, set, path, sizeof path);
+        int fd = input_open_regular(path, &st, why, sizeof why);
+        if (fd >= 0) {
+            close(fd);
+            continue;
+        }
+        return cli_fail(m, "h5perf: workload '%s', line %d, %s.decomposition.map: '%s' %s%s",
+                        w->path, set->line_map, set->key, path,
+                        strncmp(why, "is ", 3) == 0 ? "" : "cannot be read: ", why);
+    }
+    return 0;
 }
 
 /* The candidates of every set, counted into counts[] (every process finds
@@ -313,7 +337,10 @@ int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUN
                        advise_count(&w, s->world_size, counts, &m) == 0
                  : cli_fail(&m, "h5perf: --advise '%s': out of memory", s->cfg.advise) == 0;
     }
-    /* The JSON answer's file, refused before anything is measured. */
+    /* The maps the workload names, and the JSON answer's file, refused
+     * before anything is listed or measured. */
+    if (ok && s->world_rank == 0)
+        ok = advise_check_maps(&w, &m) == 0;
     if (ok && s->world_rank == 0 && s->cfg.results)
         ok = advise_json_check(s->cfg.spelled[OPT_RESULTS], s->cfg.results, s->cfg.advise, &m) == 0;
     /* Every process parsed the same bytes: process 0's line is theirs. */

@@ -31,6 +31,9 @@ int engine_check(const struct session *s, struct cli_msg *m)
             continue;
         set.variant = sp->p.variant;
         int rc = ops->check(&set, &plan, &sp->m, why, sizeof why);
+        /* One plan at a time: a map's holds its boxes, slabs and runs. */
+        if (s->pattern->plan_release)
+            s->pattern->plan_release(&plan);
         if (rc == 0)
             continue;
         const struct api_desc *api = ops->desc;

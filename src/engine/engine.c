@@ -285,6 +285,19 @@ static void engine_bounded(const struct point_run *r, struct iter_result *it)
     measure_repeat_stat(&r->reps, &it->rep);
 }
 
+/* Local: this process's plan of the point at iteration it (0-based) into
+ * r->plan, the one before released: a plan holds the pattern's own
+ * structures (a map's boxes, slabs and runs), and one at a time is what
+ * the memory check counts (engine/memory.c). Returns 0, or -1. */
+static int engine_plan(struct point_run *r, int it)
+{
+    const struct pattern_desc *pd = r->s->session.pattern;
+    if (r->plan.ops && pd->plan_release)
+        pd->plan_release(&r->plan);
+    memset(&r->plan, 0, sizeof r->plan);
+    return pd->plan(&r->s->cfg, &r->sp->p, r->ctx.rank, it, &r->plan);
+}
+
 /* One iteration over all files, its result into it (rank 0) and, after an
  * I/O error, the error lines into *errors (rank 0). unrecorded: rank 0 has
  * no room for its result, which fails the iteration before any file is
@@ -310,7 +323,7 @@ static int engine_iteration(struct point_run *r, int iteration, struct iter_resu
     memset(&r->reps, 0, sizeof r->reps);
     r->bounded = c->stonewall > 0 || c->duration > 0;
     /* A pattern may name its variables after the iteration. */
-    if (r->s->session.pattern->plan(c, &r->sp->p, r->ctx.rank, iteration - 1, &r->plan) < 0)
+    if (engine_plan(r, iteration - 1) < 0)
         err_set(&e, "h5perf", "plan", "", -1, -1, "invalid pattern (validation missed it)");
     bool ok = agree_all(r->ctx.comm, !e.set);
     if (r->out && c->debug_level >= 4)
@@ -347,7 +360,7 @@ static bool engine_prepare(struct point_run *r, struct err *e)
     void *buf = NULL;
     int64_t bytes = 0, offset = r->sp->p.buf_offset;
     long page = sysconf(_SC_PAGESIZE);
-    if (r->s->session.pattern->plan(&r->s->cfg, &r->sp->p, r->ctx.rank, 0, &r->plan) < 0)
+    if (engine_plan(r, 0) < 0)
         err_set(e, "h5perf", "plan", "", -1, -1, "invalid pattern (validation missed it)");
     else
         bytes = r->plan.buffer_bytes;
@@ -534,6 +547,9 @@ static int engine_point_run(struct point_run *r)
     free(r->buf_base);
     r->buf_base = NULL;
     r->buf = NULL;
+    if (r->plan.ops && r->s->session.pattern->plan_release)
+        r->s->session.pattern->plan_release(&r->plan);
+    memset(&r->plan, 0, sizeof r->plan);
     free(r->lat);
     r->lat = NULL;
     free(r->tlog);

@@ -5,12 +5,14 @@
 #include "engine/input.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend/err.h"
 
@@ -44,21 +46,47 @@ static bool input_is_hdf5(FILE *f, int64_t size)
     return false;
 }
 
+int input_open_regular(const char *path, struct stat *st, char *why, size_t wlen)
+{
+    /* O_NONBLOCK: opening a FIFO for reading would wait for a writer. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, wlen, "%s", strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+        snprintf(why, wlen, "is not a regular file");
+        close(fd);
+        return -1;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+        snprintf(why, wlen, "%s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+FILE *input_fopen(const char *path, struct stat *st, char *why, size_t wlen)
+{
+    int fd = input_open_regular(path, st, why, wlen);
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+    if (fd >= 0 && !f) {
+        snprintf(why, wlen, "%s", strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 static int input_kind(void *ctx, const char *path, enum pattern_file_kind *out, char *why,
                       size_t wlen)
 {
     (void)ctx;
-    FILE *f = fopen(path, "rb");
     struct stat st;
-    if (!f) {
-        snprintf(why, wlen, "%s", strerror(errno));
+    FILE *f = input_fopen(path, &st, why, wlen);
+    if (!f)
         return -1;
-    }
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(why, wlen, "is not a regular file");
-        fclose(f);
-        return -1;
-    }
     unsigned char b[4] = {0, 0, 0, 0};
     size_t n = fread(b, 1, sizeof b, f);
     *out = PATTERN_FILE_TEXT;
@@ -76,14 +104,10 @@ static int input_read(void *ctx, const char *path, unsigned char **data, size_t 
     (void)ctx;
     *data = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
     struct stat st;
-    if (!f || fstat(fileno(f), &st) != 0) {
-        snprintf(why, wlen, "%s", strerror(errno));
-        if (f)
-            fclose(f);
+    FILE *f = input_fopen(path, &st, why, wlen);
+    if (!f)
         return -1;
-    }
     size_t size = (size_t)st.st_size;
     unsigned char *buf = malloc(size + 1);
     if (!buf || fread(buf, 1, size, f) != size || ferror(f)) {
@@ -221,6 +245,11 @@ static int input_open(void *ctx, const char *path, enum pattern_file_kind kind, 
     c->kind = kind;
     c->hid = -1;
     c->ncid = -1;
+    struct stat st;
+    int fd = input_open_regular(path, &st, why, wlen);
+    if (fd < 0)
+        return -1;
+    close(fd);
     if (kind == PATTERN_FILE_HDF5)
         return input_h5_open(c, path, why, wlen);
 #ifdef H5PERF_HAVE_PNETCDF

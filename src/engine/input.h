@@ -6,6 +6,9 @@
 #ifndef H5PERF_INPUT_H
 #define H5PERF_INPUT_H
 
+#include <stdio.h>
+#include <sys/stat.h>
+
 #include "pattern/pattern.h"
 
 /* The state of one open file: HDF5's or PnetCDF's handle. */
@@ -14,6 +17,15 @@ struct input_ctx {
     int64_t hid; /* hid_t of an open HDF5 file, or -1 */
     int ncid;    /* an open netCDF file, or -1 */
 };
+
+/* Local: opens the file at path for reading, never waiting (a FIFO
+ * would wait for a writer), and refuses anything but a regular file (a
+ * directory, a FIFO, a device) before a byte is read. Returns the
+ * descriptor (blocking again), with *st; or -1 with why: the system's
+ * reason, or "is not a regular file". input_fopen() is the same as a
+ * stream (NULL on failure). */
+int input_open_regular(const char *path, struct stat *st, char *why, size_t wlen);
+FILE *input_fopen(const char *path, struct stat *st, char *why, size_t wlen);
 
 /* Fills files with the functions, ctx their state. */
 void input_files(struct pattern_files *files, struct input_ctx *ctx);

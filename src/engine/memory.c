@@ -180,7 +180,8 @@ static bool memory_inside(const char *path, const char *ancestor)
 }
 
 /* The buffers of the processes of count k on this host (the session
- * knows each process's largest, docs/design.md "The run plan"), of all
+ * knows each process's largest, docs/design.md "The run plan"), each with
+ * view more (a call's file view and the plan's structures), of all
  * (inside NULL) or of those whose cgroup is inside that one; their number
  * in *procs. */
 static int64_t memory_sum(const struct memory_report *r, int n, const char *inside,
@@ -212,15 +213,45 @@ static int64_t memory_view(const struct session *s, const struct session_count *
     return most;
 }
 
+/* What a library holds per piece of one call's selection besides the
+ * MPI-IO view's API_VIEW_RUN_BYTES per run (api.h), measured with 2^17
+ * and 2^18 single-element runs per process of a map, 2 processes, Open
+ * MPI 4.1.4, HDF5 1.10.8, PnetCDF 1.12.3, rounded up (docs/map.md,
+ * "Memory"): MPI-IO's struct of a datatype per box (1,656 bytes),
+ * PnetCDF's varn (189), HDF5's union of hyperslabs (62). */
+static const int64_t memory_piece_bytes[API_COUNT] = {
+    [API_MPIIO] = 1700,
+    [API_PHDF5] = 64,
+    [API_PNETCDF] = 200,
+};
+
+/* The most one process's plan and its libraries hold besides its buffer
+ * and the view at any point of count k: the plan's own structures
+ * (pattern_measure.plan_bytes) and each piece of a call's selection. */
+static int64_t memory_plan(const struct session *s, const struct session_count *k)
+{
+    int64_t most = 0;
+    for (int i = k->first; i < k->first + k->n; i++) {
+        const struct session_point *sp = &s->points[i];
+        if (sp->m.plan_bytes == 0)
+            continue;
+        int64_t per = memory_piece_bytes[sp->p.api], runs = sp->m.call_runs;
+        int64_t lib = runs > INT64_MAX / (per > 0 ? per : 1) ? INT64_MAX : runs * per;
+        int64_t v = sp->m.plan_bytes > INT64_MAX - lib ? INT64_MAX : sp->m.plan_bytes + lib;
+        most = v > most ? v : most;
+    }
+    return most;
+}
+
 /* The refusal: where ("on host 'n1'", "in memory cgroup '/job' on host
  * 'n1'") and what there is (a host has it available, a cgroup allows it
  * more). */
-static bool memory_refuse(const struct session *s, int nprocs, int64_t buf, int64_t view, int procs,
-                          const char *where, int64_t sum, bool cgroup, int64_t avail,
-                          struct cli_msg *m)
+static bool memory_refuse(const struct session *s, int nprocs, int64_t buf, int64_t view,
+                          int64_t plan, int procs, const char *where, int64_t sum, bool cgroup,
+                          int64_t avail, struct cli_msg *m)
 {
     const struct pattern_desc *pd = s->pattern;
-    char lead[256], each[160], need[32], have[32], what[64];
+    char lead[256], each[256], need[32], have[32], what[64];
     pd->memory_lead(s->cfg, nprocs, lead, sizeof lead);
     cli_bytes(each, sizeof each, buf);
     if (view > 0) {
@@ -230,6 +261,12 @@ static bool memory_refuse(const struct session *s, int nprocs, int64_t buf, int6
         snprintf(each + used, sizeof each - used,
                  " and its calls' MPI-IO file views up to %s (%d bytes per contiguous run)", v,
                  API_VIEW_RUN_BYTES);
+    }
+    if (plan > 0) {
+        char v[32];
+        cli_bytes(v, sizeof v, plan);
+        size_t used = strlen(each);
+        snprintf(each + used, sizeof each - used, " and its plan's structures up to %s", v);
     }
     cli_bytes(need, sizeof need, sum);
     cli_bytes(have, sizeof have, avail);
@@ -255,11 +292,12 @@ static bool memory_host_at(const struct session *s, const struct memory_report *
     char host[MPI_MAX_PROCESSOR_NAME], where[MPI_MAX_PROCESSOR_NAME + MEMORY_PATH + 64];
     int hl = 0, procs = 0;
     MPI_Get_processor_name(host, &hl);
-    int64_t buf = k->max_buffer, view = memory_view(s, k);
-    int64_t sum = memory_sum(r, n, NULL, k, view, &procs), avail = memory_host_available();
+    int64_t buf = k->max_buffer, view = memory_view(s, k), plan = memory_plan(s, k);
+    int64_t extra = view > INT64_MAX - plan ? INT64_MAX : view + plan;
+    int64_t sum = memory_sum(r, n, NULL, k, extra, &procs), avail = memory_host_available();
     snprintf(where, sizeof where, "on host '%s'", host);
     if (avail >= 0 && sum > avail)
-        return memory_refuse(s, k->nprocs, buf, view, procs, where, sum, false, avail, m);
+        return memory_refuse(s, k->nprocs, buf, view, plan, procs, where, sum, false, avail, m);
     for (int i = 0; i < n; i++)
         for (int l = 0; l < r[i].nlimits; l++) {
             const char *cg = r[i].limits[l].path;
@@ -268,10 +306,11 @@ static bool memory_host_at(const struct session *s, const struct memory_report *
                 for (int q = 0; q < r[j].nlimits; q++)
                     if (strcmp(r[j].limits[q].path, cg) == 0 && r[j].limits[q].avail < allows)
                         allows = r[j].limits[q].avail;
-            sum = memory_sum(r, n, cg, k, view, &procs);
+            sum = memory_sum(r, n, cg, k, extra, &procs);
             snprintf(where, sizeof where, "in memory cgroup '%s' on host '%s'", cg, host);
             if (sum > allows)
-                return memory_refuse(s, k->nprocs, buf, view, procs, where, sum, true, allows, m);
+                return memory_refuse(s, k->nprocs, buf, view, plan, procs, where, sum, true, allows,
+                                     m);
         }
     return true;
 }

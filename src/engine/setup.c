@@ -200,8 +200,11 @@ static int setup_check_source(const struct run *s, int api, int rank, const char
             continue;
         struct plan plan;
         char why[512] = "", with[64] = "";
-        if (s->session.pattern->plan(c, &sp->p, own ? rank : 0, 0, &plan) == 0 &&
-            b->check_source(name, &plan, why, sizeof why) == 0)
+        bool made = s->session.pattern->plan(c, &sp->p, own ? rank : 0, 0, &plan) == 0;
+        bool fits = made && b->check_source(name, &plan, why, sizeof why) == 0;
+        if (made && s->session.pattern->plan_release)
+            s->session.pattern->plan_release(&plan);
+        if (fits)
             continue;
         if (s->session.ncounts > 1)
             snprintf(with, sizeof with, " with %d process%s", sp->p.nprocs,

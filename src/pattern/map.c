@@ -42,8 +42,59 @@ struct map_sizes {
     int nvars;
     int64_t phase, shared, fpp, buffer, call, var_bytes;
     int64_t tail; /* bytes no process writes at the end of a shared file */
+    /* The most pieces (or contiguous runs, if more) of one process's
+     * selection of one variable, and the
+     * most bytes of one process's plan (map_plan.c: per piece a box, and
+     * in a shared file a slab and a run per variable). */
+    int64_t pieces, plan_shared, plan_fpp;
     bool overflow;
 };
+
+/* Process p's pieces of decomposition k (boxes, cut at the calls' bounds:
+ * each cut adds at most MODEL_RANGE_BOXES) and their calls. */
+static int64_t map_pieces(const struct config *c, const struct map_decomp *d, int p, int64_t *calls)
+{
+    int64_t per = c->transfer_size / c->elem, n = d->first[p + 1] - d->first[p];
+    *calls = per > 0 ? d->count[p] / per + 1 : 1;
+    return per > 0 ? n + *calls * MODEL_RANGE_BOXES : n;
+}
+
+/* The contiguous runs of process p's boxes of d: what an MPI-IO view of
+ * its selection holds, run by run. */
+static int64_t map_runs_of(const struct map_decomp *d, int p)
+{
+    struct model_storage st = {d->ndims, {0, 0, 0}, {0, 0, 0}};
+    for (int i = 0; i < d->ndims; i++)
+        st.dims[i] = d->dims[i];
+    int64_t rows = 0;
+    for (int64_t i = d->first[p]; i < d->first[p + 1]; i++) {
+        struct model_runs r;
+        rows += model_box_runs(&st, &d->boxes[i], &r) == 0 ? r.count[0] * r.count[1] : 1;
+    }
+    return rows;
+}
+
+/* The plan's bytes of process p (map_plan.c, map_pdecomp()). */
+static void map_plan_bytes(const struct config *c, const struct map_input *in, int p,
+                           struct map_sizes *s)
+{
+    int64_t shared = 0, fpp = 0;
+    for (int k = 0; k < in->ndecomps; k++) {
+        int v = map_vars_of(c, k);
+        int64_t calls = 0, n = map_pieces(c, &in->d[k], p, &calls);
+        if (v == 0 || in->d[k].count[p] == 0)
+            continue;
+        int64_t box = n * (int64_t)sizeof(struct model_box) + (calls + 1) * 8;
+        fpp += box;
+        shared +=
+            box + n * ((int64_t)sizeof(struct model_slab) + v * (int64_t)sizeof(struct model_runs));
+        int64_t rows = map_runs_of(&in->d[k], p);
+        rows = rows > n ? rows : n;
+        s->pieces = rows > s->pieces ? rows : s->pieces;
+    }
+    s->plan_shared = shared > s->plan_shared ? shared : s->plan_shared;
+    s->plan_fpp = fpp > s->plan_fpp ? fpp : s->plan_fpp;
+}
 
 static bool map_add(int64_t *sum, int64_t a, int64_t b, int64_t c)
 {
@@ -83,6 +134,7 @@ static void map_sizes(const struct config *c, const struct map_input *in, struct
                 buf = in->d[k].count[p] * e;
         }
         s->fpp = own > s->fpp ? own : s->fpp;
+        map_plan_bytes(c, in, p, s);
         if (buffers)
             buffers[p] = buf;
     }
@@ -155,12 +207,11 @@ static int map_validate(const struct config *c, const struct run_point *pts, int
         const struct map_input *in = pts[i].input;
         if (!in)
             return cli_fail(m, "h5perf: %s: the map was not read", opt);
-        if (pts[i].nprocs != in->nprocs)
-            return cli_fail(m,
-                            "h5perf: %s: is a map for %d process%s, and the run has %d; start "
-                            "%d (mpiexec -n), with -p and -P left out or %d",
-                            opt, in->nprocs, in->nprocs == 1 ? "" : "es", pts[i].nprocs, in->nprocs,
-                            in->nprocs);
+        if (pts[i].nprocs != in->nprocs) {
+            char why[256];
+            map_procs_mismatch(in->nprocs, pts[i].nprocs, why, sizeof why);
+            return cli_fail(m, "h5perf: %s: %s", opt, why);
+        }
         if (map_check_vars(c, in, m) < 0 || map_check_boxes(c, in, m) < 0)
             return -1;
         struct map_sizes s;
@@ -198,6 +249,9 @@ static void map_measure(const struct config *c, const struct run_point *p,
     m->flat_bytes = fpp ? s.fpp : s.shared - s.tail;
     m->nvars = s.nvars;
     m->var_bytes = s.var_bytes;
+    /* A call's selection: at most a variable's, in pieces and runs. */
+    m->call_runs = s.pieces > 1 ? s.pieces : 1;
+    m->plan_bytes = fpp ? s.plan_fpp : s.plan_shared;
     for (int k = 0; k < in->ndecomps; k++) {
         if (map_vars_of(c, k) == 0)
             continue;

@@ -69,6 +69,9 @@ struct map_decomp_build {
 
 struct map_builder {
     int nprocs;
+    /* The processes of the run: a map declaring another count is refused
+     * where it declares it, before anything is kept per process (0: any). */
+    int want_procs;
     int ndecomps;
     char format[32];
     bool lines; /* entries' origins are lines of a text file (else run numbers) */
@@ -78,6 +81,14 @@ struct map_builder {
 /* An empty map of format (its processes set later, before any entry). */
 void map_builder_init(struct map_builder *b, const char *format, bool lines);
 void map_builder_release(struct map_builder *b);
+
+/* The processes a map declares, checked before anything is allocated for
+ * them: 1 to MAP_MAX_PROCS, and the run's (want_procs). Returns 0 with
+ * b->nprocs set, or -1 with why. */
+int map_builder_procs(struct map_builder *b, int64_t n, char *why, size_t wlen);
+
+/* "is a map for 3 processes, and the run has 2; start 3 ..." into why. */
+void map_procs_mismatch(int64_t map, int run, char *why, size_t wlen);
 
 /* Starts a decomposition of an array of ndims (1 to 3) dims (checked
  * before). Returns 0, or -1 with why (too many). */

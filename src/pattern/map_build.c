@@ -27,6 +27,29 @@ void map_builder_release(struct map_builder *b)
     b->ndecomps = 0;
 }
 
+void map_procs_mismatch(int64_t map, int run, char *why, size_t wlen)
+{
+    snprintf(why, wlen,
+             "is a map for %lld process%s, and the run has %d; start %lld (mpiexec -n), with -p "
+             "and -P left out or %lld",
+             (long long)map, map == 1 ? "" : "es", run, (long long)map, (long long)map);
+}
+
+int map_builder_procs(struct map_builder *b, int64_t n, char *why, size_t wlen)
+{
+    if (n < 1 || n > MAP_MAX_PROCS) {
+        snprintf(why, wlen, "declares %lld processes; h5perf takes 1 to %d", (long long)n,
+                 MAP_MAX_PROCS);
+        return -1;
+    }
+    if (b->want_procs > 0 && n != b->want_procs) {
+        map_procs_mismatch(n, b->want_procs, why, wlen);
+        return -1;
+    }
+    b->nprocs = (int)n;
+    return 0;
+}
+
 int map_builder_decomp(struct map_builder *b, int ndims, const int64_t *dims, char *why,
                        size_t wlen)
 {

@@ -136,9 +136,13 @@ static int e3sm_decomp(const struct pattern_files *f, int k, struct map_builder 
     snprintf(name, sizeof name, "D%d.nreqs", k);
     int rc = e3sm_var(f, name, b->nprocs, false, &nreqs, why, wlen);
     for (int p = 0; rc == 0 && p < b->nprocs; p++) {
-        if (nreqs[p] < 0 || nreqs[p] > INT64_MAX / 2 - total) {
-            snprintf(why, wlen, "D%d: process %d's number of runs %lld is out of range", k, p,
-                     (long long)nreqs[p]);
+        /* Each run is a box or more of the process's plan, which keeps at
+         * most MAP_MAX_PIECES: checked before the runs are read. */
+        if (nreqs[p] < 0 || nreqs[p] > MAP_MAX_PIECES) {
+            snprintf(why, wlen,
+                     "D%d: process %d's number of runs %lld is out of range (0 to %d, what "
+                     "h5perf plans)",
+                     k, p, (long long)nreqs[p], MAP_MAX_PIECES);
             rc = -1;
         }
         total += rc == 0 ? nreqs[p] : 0;
@@ -185,7 +189,8 @@ int map_e3sm_read(const struct pattern_files *files, enum pattern_file_kind kind
                  (long long)n, (long long)procs, MAP_MAX_DECOMPS, MAP_MAX_PROCS);
         return -1;
     }
-    b->nprocs = (int)procs;
+    if (map_builder_procs(b, procs, why, wlen) < 0)
+        return -1;
     for (int k = 1; k <= n; k++)
         if (e3sm_decomp(files, k, b, why, wlen) < 0)
             return -1;
@@ -193,8 +198,8 @@ int map_e3sm_read(const struct pattern_files *files, enum pattern_file_kind kind
 }
 
 /* The map of the file at path into b. */
-static int map_read(const struct pattern_files *f, const char *path, struct map_builder *b,
-                    char *why, size_t wlen)
+static int map_read(const struct pattern_files *f, const char *path, int want,
+                    struct map_builder *b, char *why, size_t wlen)
 {
     enum pattern_file_kind kind = PATTERN_FILE_TEXT;
     char lib[E3SM_WHY];
@@ -206,6 +211,7 @@ static int map_read(const struct pattern_files *f, const char *path, struct map_
         unsigned char *data = NULL;
         size_t len = 0;
         map_builder_init(b, "text", true);
+        b->want_procs = want;
         if (f->read(f->ctx, path, &data, &len, lib, sizeof lib) < 0) {
             snprintf(why, wlen, "cannot be read: %s", lib);
             return -1;
@@ -216,6 +222,7 @@ static int map_read(const struct pattern_files *f, const char *path, struct map_
     }
     bool hdf5 = kind == PATTERN_FILE_HDF5;
     map_builder_init(b, hdf5 ? "E3SM-IO HDF5" : "E3SM-IO netCDF", false);
+    b->want_procs = want;
     if (f->open(f->ctx, path, kind, lib, sizeof lib) < 0) {
         snprintf(why, wlen, "%s%s", strncmp(lib, "is ", 3) == 0 ? "" : "cannot be opened: ", lib);
         return -1;
@@ -235,7 +242,9 @@ int map_load(const struct config *c, const struct pattern_files *files, unsigned
     if (!b)
         return cli_fail(m, "h5perf: %s '%s': out of memory", c->spelled[OPT_MAP], c->raw[OPT_MAP]);
     map_builder_init(b, "text", true);
-    int rc = map_read(files, c->map, b, why, sizeof why);
+    /* The run has -p processes (map_finish): a map for another count is
+     * refused as soon as it says so. */
+    int rc = map_read(files, c->map, c->min_procs, b, why, sizeof why);
     if (rc == 0)
         rc = map_builder_finish(b, bytes, len, why, sizeof why);
     map_builder_release(b);

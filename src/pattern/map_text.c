@@ -108,7 +108,13 @@ static int map_processes(struct map_text *t, struct map_span rest, struct map_sp
     snprintf(most, sizeof most, "%d", MAP_MAX_PROCS);
     if (rc != 0 || n < 1 || n > MAP_MAX_PROCS || map_trim(rest).n > 0)
         return map_fail(t, "'%s': expected 'processes N', N from 1 to %s", line, most);
-    b->nprocs = (int)n;
+    /* Against the run's processes here, before anything is kept per
+     * process of the map. */
+    char what[256];
+    if (map_builder_procs(b, n, what, sizeof what) < 0) {
+        snprintf(t->why, t->wlen, "line %lld: %s", (long long)t->line, what);
+        return -1;
+    }
     t->seen = calloc((size_t)n, sizeof *t->seen);
     if (!t->seen) {
         snprintf(t->why, t->wlen, "out of memory for %lld processes", (long long)n);

@@ -35,6 +35,9 @@ struct pattern_measure {
      * process moves in one phase (at least one per call), the most of any
      * process: what a library holds per call and does per run. */
     int64_t call_runs, phase_runs;
+    /* The most bytes one process's plan holds besides its buffer (a map's
+     * boxes, slabs and runs: docs/map.md, "Memory"); 0: little. */
+    int64_t plan_bytes;
     int nvars;                  /* variables of a file */
     int64_t var_bytes;          /* a variable's bytes in a shared file */
     const char *smaller_chunks; /* the pattern's remedy for chunks too large */

@@ -220,15 +220,23 @@ static int wl_applies(const struct workload_set *s, const struct workload_choice
     return wl_hints_apply(s, c, why, len);
 }
 
-/* The map file, relative to the workload file's directory. */
-static void wl_add_map(struct wl_words *b, const struct workload *w, const char *map)
+void workload_map_path(const struct workload *w, const struct workload_set *s, char *buf,
+                       size_t len)
 {
     const char *slash = strrchr(w->path, '/');
-    wl_add(b, "--map");
-    if (map[0] == '/' || !slash)
-        wl_add(b, "%s", map);
+    if (s->map[0] == '/' || !slash)
+        snprintf(buf, len, "%s", s->map);
     else
-        wl_add(b, "%.*s/%s", (int)(slash - w->path), w->path, map);
+        snprintf(buf, len, "%.*s/%s", (int)(slash - w->path), w->path, s->map);
+}
+
+/* The map file, relative to the workload file's directory. */
+static void wl_add_map(struct wl_words *b, const struct workload *w, const struct workload_set *s)
+{
+    char path[WORKLOAD_TEXT_MAX];
+    workload_map_path(w, s, path, sizeof path);
+    wl_add(b, "--map");
+    wl_add(b, "%s", path);
 }
 
 /* --vars of a map array: one count, or one per decomposition. */
@@ -270,7 +278,7 @@ static void wl_add_set(struct wl_words *b, const struct workload *w, const struc
             wl_add_grid(b, "--read-grid", s->ndims, s->read_grid);
     } else if (s->kind == WORKLOAD_MAP) {
         wl_add(b, "map");
-        wl_add_map(b, w, s->map);
+        wl_add_map(b, w, s);
         wl_add_map_vars(b, s);
         wl_add(b, "--element-size");
         wl_add(b, "%d", s->elem);

@@ -112,6 +112,7 @@ static int wl_map(struct wl *c, yaml_node_t *v, void *arg)
     if (!t[0])
         return wl_expected(c, v, "the name of a map file");
     s->kind = WORKLOAD_MAP;
+    s->line_map = wl_line(v);
     return (s->map = wl_strdup(c, v, t)) ? 0 : -1;
 }
 

@@ -75,7 +75,7 @@ struct workload_set {
     int nlist; /* the counts of a list distribution (0: another distribution) */
 
     /* The lines of its keys (0: not given), for messages. */
-    int line_global, line_grid, line_decomp, line_use, line_vars, line_read, line_dist;
+    int line_global, line_grid, line_decomp, line_map, line_use, line_vars, line_read, line_dist;
 };
 
 /* The choices, each a dimension of the search with one value in a
@@ -219,6 +219,12 @@ int workload_config(const struct workload *w, int set, const struct workload_cho
 /* The baseline's configuration of every set, as workload_config() with the
  * baseline, into out[0 .. w->nsets-1]; a baseline that does not apply to a
  * set is refused with the line of its key. Returns 0, or -1 with msg. */
+/* The path of set s's map file as h5perf opens it: as written if absolute
+ * (or the workload file has no directory), else relative to the workload
+ * file's directory, into buf. Pure. */
+void workload_map_path(const struct workload *w, const struct workload_set *s, char *buf,
+                       size_t len);
+
 int workload_baseline_configs(const struct workload *w, int world_size, struct workload_config *out,
                               struct cli_msg *msg);
 

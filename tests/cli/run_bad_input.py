@@ -44,14 +44,61 @@ def substitute(text, d, extra):
     return text
 
 
+# A workload whose array's map is a FIFO (@FIFO_WORKLOAD@).
+FIFO_WORKLOAD = """processes: 2
+arrays:
+  - name: a
+    decomposition:
+      map: fifo.map
+    variables: 1
+baseline:
+  api: posix
+"""
+
+
+def fifo_files(side):
+    """@FIFO@, a FIFO no one writes to (opening it to read waits for a
+    writer), and @FIFO_WORKLOAD@, a workload naming it as its map; outside
+    the case's directory, which must stay empty."""
+    fifo = os.path.join(side, "fifo.map")
+    os.mkfifo(fifo)
+    workload = os.path.join(side, "fifo_map.yaml")
+    with open(workload, "w") as fh:
+        fh.write(FIFO_WORKLOAD)
+    return {"@FIFO@": fifo, "@FIFO_WORKLOAD@": workload}
+
+
+def release_fifo(path):
+    """Lets a process that waits to open the FIFO go on (it sees a writer
+    come and go), so that a failing case leaves no process behind."""
+    fd = os.open(path, os.O_RDWR | os.O_NONBLOCK)
+    os.close(fd)
+
+
+def launch(args, env, d, extra):
+    """The run, and the names it was given; bounded: a case that waits
+    forever fails after the timeout."""
+    if "@FIFO" not in args:
+        return run(2, substitute(args, d, extra), env=env, cwd=d), [], extra
+    with TempDir() as side:
+        extra = dict(extra, **fifo_files(side))
+        try:
+            return run(2, substitute(args, d, extra), env=env, cwd=d, timeout=30), [], extra
+        except AssertionError as e:
+            return None, [str(e)], extra
+        finally:
+            release_fifo(extra["@FIFO@"])
+
+
 def check(n, args, env, status, message, extra):
     with TempDir() as d:
         env = dict(env)
         env.setdefault("HDF5_PARAPREFIX", d)
         env = {k: substitute(v, d, extra) for k, v in env.items()}
-        r = run(2, substitute(args, d, extra), env=env, cwd=d)
+        r, problems, extra = launch(args, env, d, extra)
+        if r is None:
+            return problems
         message = substitute(message, d, extra)
-        problems = []
         if r.rc != status:
             problems.append("exit status %d, expected %d" % (r.rc, status))
         if r.h5perf_err != [message]:

@@ -555,7 +555,22 @@ def map_e3sm_refusals():
         lines = lines[:-4] + ["var %s %s" % (n, " ".join(map(str, v))) for n, _, v in variables]
         subprocess.run([os.environ["H5MAP"], past], input="\n".join(lines) + "\n",
                        universal_newlines=True, timeout=60, check=True)
+        # Declared counts checked where they are read, before anything is
+        # allocated from them: 2^20 processes, and a process's 2^22 + 1 runs.
+        million = os.path.join(m, "million.h5")
+        subprocess.run([os.environ["H5MAP"], million], input="\n".join(
+            "dim decomp_nprocs 1048576" if l.startswith("dim decomp_nprocs ") else l
+            for l in lines) + "\n", universal_newlines=True, timeout=60, check=True)
+        many = os.path.join(m, "many.h5")
+        variables[0] = ("D1.nreqs", "decomp_nprocs", [1, 4194305])
+        lines = lines[:-4] + ["var %s %s" % (n, " ".join(map(str, v))) for n, _, v in variables]
+        subprocess.run([os.environ["H5MAP"], many], input="\n".join(lines) + "\n",
+                       universal_newlines=True, timeout=60, check=True)
         cases = [
+            (2, million, "h5perf: --map '%s': is a map for 1048576 processes, and the run has 2; "
+                         "start 1048576 (mpiexec -n), with -p and -P left out or 1048576" % million),
+            (2, many, "h5perf: --map '%s': D1: process 1's number of runs 4194305 is out of range "
+                      "(0 to 4194304, what h5perf plans)" % many),
             (4, other, "h5perf: --map '%s': is not an E3SM-IO decomposition map: it has no "
                        "dimension 'num_decomp'" % other),
             (2, bad, "h5perf: --map '%s': D1: process 1's run 0 (3:6) overlaps process 0's run "

@@ -177,3 +177,71 @@ def memory_uneven_buffers_count_per_process():
         expect_eq(r.rc, 2, "exit status", r)
         expect(len(r.h5perf_err) == 1 and re.match(want, r.h5perf_err[0]), "the refusal", r)
         expect_eq(listing(d), [], "files created", r)
+
+
+def run_in_cgroup(cg, args, d, np=2):
+    """h5perf under mpiexec, mpiexec and its processes inside cgroup cg."""
+    argv = mpiexec_command(np, [h5perf()] + args.split())
+    p = subprocess.run(["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', cg.path] + argv,
+                       env=base_env({"HDF5_PARAPREFIX": d}), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=150, stdin=subprocess.DEVNULL)
+    return Run(p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"))
+
+
+MAPS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cli", "maps")
+
+
+@case
+def memory_map_declared_processes_checked_on_their_line():
+    """A 600-byte text map declaring 1,048,576 processes and 64 arrays, run
+    by 2 processes in a memory cgroup of 256 MiB: refused with one line at
+    its 'processes' line (it was refused only once the whole map was built,
+    1.6 GB on process 0, so the kernel killed it here, exit 137)."""
+    path = os.path.join(MAPS, "million.txt")
+    with MemoryCgroup(256 << 20) as cg, TempDir() as d:
+        r = run_in_cgroup(cg, "--pattern map --map %s" % path, d)
+        expect_eq((r.rc, r.h5perf_err),
+                  (2, ["h5perf: --map '%s': line 2: is a map for 1048576 processes, and the run "
+                       "has 2; start 1048576 (mpiexec -n), with -p and -P left out or 1048576"
+                       % path]), "exit status and the refusal", r)
+        expect_eq(listing(d), [], "files created", r)
+
+
+def single_element_runs(path, runs):
+    """A text map of 2 processes, each with runs single-element runs of one
+    1D array (every other element, process 0 at 4k, process 1 at 4k + 2)."""
+    with open(path, "w") as fh:
+        fh.write("processes 2\narray %d\n" % (4 * runs))
+        for p in (0, 1):
+            fh.write("%d: %s\n" % (p, " ".join("%d:1" % (4 * k + 2 * p) for k in range(runs))))
+
+
+@case
+def memory_map_plan_structures_count():
+    """A map of 2^20 single-element runs (2^19 per process, 8 MiB of data,
+    4 MiB of buffer per process) in a memory cgroup of 700 MiB: its plan's
+    structures (boxes, slabs and runs) and the libraries' per piece (MPI-IO's
+    datatypes, HDF5's selections, PnetCDF's varn) are counted. Through every
+    API it is refused up front with the memory line, which names them (it
+    was killed by the kernel, exit 137: the check counted the buffers only,
+    while MPI-IO alone took 1.3 GB per process); through POSIX it runs within
+    the limit (it was killed too: a plan was built per iteration and for the
+    backends' check, and none was freed)."""
+    with MemoryCgroup(700 << 20) as cg, TempDir() as m, TempDir() as d:
+        path = os.path.join(m, "runs.map")
+        single_element_runs(path, 1 << 19)
+        r = run_in_cgroup(cg, "--pattern map --map %s -A posix,mpiio,phdf5,pnetcdf --layout "
+                              "shared -w" % path, d)
+        want = (r"h5perf: --map '%s' over 2 processes: the largest selection of one variable is "
+                r"4 MiB and its calls' MPI-IO file views up to 20 MiB \(40 bytes per contiguous "
+                r"run\) and its plan's structures up to ([0-9.]+) MiB per process; the 2 processes "
+                r"in memory cgroup '%s' on host '%s' need ([0-9.]+) (MiB|GiB), and it allows "
+                r"([0-9.]+) (KiB|MiB) more; use a map with more processes, on more hosts, or give "
+                r"--no-memory-check$"
+                % (re.escape(path), re.escape(cg.rel), re.escape(socket.gethostname())))
+        expect_eq(r.rc, 2, "exit status, every API", r)
+        expect(len(r.h5perf_err) == 1 and re.match(want, r.h5perf_err[0]), "the refusal", r)
+        expect_eq(listing(d), [], "files created", r)
+        r = run_in_cgroup(cg, "--pattern map --map %s -A posix --layout shared -i 3" % path, d)
+        expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr, POSIX", r)
+        expect_eq(listing(d), [], "files left", r)
