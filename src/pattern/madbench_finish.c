@@ -139,15 +139,30 @@ static int madbench_refuse(const struct config *c, int nprocs, enum madbench_vio
     madbench_pixels_option(c, lead, sizeof lead);
     switch (v) {
     case MADBENCH_SBLOCK: {
+        /* ceil(NO_PIX / SBLOCKSIZE) >= side holds for SBLOCKSIZE at most
+         * (NO_PIX - 1) / (side - 1), and for NO_PIX above SBLOCKSIZE x
+         * (side - 1): with fewer pixels than the grid's side no SBLOCKSIZE
+         * serves, and the line names --pixels (docs/madbench.md,
+         * "Refused"). */
         int64_t most = side > 1 ? (c->madbench.pixels - 1) / (side - 1) : c->madbench.pixels;
-        if (c->spelled[OPT_SCALAPACK_BLOCK])
-            snprintf(lead, sizeof lead, "%s '%s'", c->spelled[OPT_SCALAPACK_BLOCK],
-                     c->raw[OPT_SCALAPACK_BLOCK]);
+        char fix[96];
+        if (most >= 1) {
+            if (c->spelled[OPT_SCALAPACK_BLOCK])
+                snprintf(lead, sizeof lead, "%s '%s'", c->spelled[OPT_SCALAPACK_BLOCK],
+                         c->raw[OPT_SCALAPACK_BLOCK]);
+            snprintf(fix, sizeof fix, "--scalapack-block at most %" PRId64, most);
+        } else {
+            int64_t least = (int64_t)c->madbench.sblock * (side - 1) + 1;
+            if (least <= INT32_MAX)
+                snprintf(fix, sizeof fix, "--pixels at least %" PRId64, least);
+            else
+                snprintf(fix, sizeof fix, "--pixels at least %d and --scalapack-block 1", side);
+        }
         return cli_fail(m,
                         "h5perf: %s: with %d processes (a %dx%d grid) some process would hold no "
                         "block of the %d-pixel matrices (MADbench2 needs ceil(NO_PIX / "
-                        "SBLOCKSIZE) >= %d); give --scalapack-block at most %" PRId64,
-                        lead, nprocs, side, side, c->madbench.pixels, side, most);
+                        "SBLOCKSIZE) >= %d); give %s",
+                        lead, nprocs, side, side, c->madbench.pixels, side, fix);
     }
     case MADBENCH_BUSY:
         return cli_fail(m,
