@@ -130,11 +130,43 @@ static int madbench_mods(const struct config *c, int nprocs, struct cli_msg *m)
     return 0;
 }
 
-/* What madbench_geom() refused, in words. */
-static int madbench_refuse(const struct config *c, int nprocs, enum madbench_violation v,
-                           struct cli_msg *m)
+/* The file of one bin of g: the whole matrix, or a process's share. */
+static struct extent_file madbench_extent(const struct madbench_geom *g, const struct run_point *p)
+{
+    bool shared = !layout_desc(p->layout)->per_process;
+    return (struct extent_file){(int)g->bins, (shared ? g->pixels * g->pixels : g->max_share) * 8,
+                                0};
+}
+
+/* The most bins, at most --bins, whose files fit in 64-bit offsets and
+ * within every selected API's limits at p, or 0 when one bin does not. */
+static int64_t madbench_most_bins(const struct config *c, const struct run_point *p)
+{
+    struct config one = *c;
+    struct madbench_geom g;
+    struct cli_msg quiet;
+    int64_t lo = 0, hi = c->madbench.bins;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        one.madbench.bins = (int)mid;
+        struct extent_file f;
+        bool fits =
+            madbench_geom(&one, p->nprocs, &g) == MADBENCH_OK &&
+            (f = madbench_extent(&g, p), config_validate_extent(&one, p->nprocs, &f, &quiet) == 0);
+        if (fits)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* What madbench_geom() refused at p, in words. */
+static int madbench_refuse(const struct config *c, const struct run_point *p,
+                           enum madbench_violation v, struct cli_msg *m)
 {
     char lead[160];
+    int nprocs = p->nprocs;
     int side = madbench_side(nprocs);
     madbench_pixels_option(c, lead, sizeof lead);
     switch (v) {
@@ -170,11 +202,21 @@ static int madbench_refuse(const struct config *c, int nprocs, enum madbench_vio
                         "64 bits",
                         c->spelled[OPT_BUSY_EXPONENT], c->raw[OPT_BUSY_EXPONENT], lead, nprocs,
                         nprocs == 1 ? "" : "es");
-    default:
+    default: {
+        /* When one bin fits, --bins is to blame: the most that the
+         * geometry and every selected API's file take. */
+        int64_t most = madbench_most_bins(c, p);
+        if (c->spelled[OPT_BINS] && most > 0)
+            return cli_fail(m,
+                            "h5perf: %s '%s': the matrices of %d process%s (%s) do not fit in "
+                            "64-bit offsets with that many bins; give at most %" PRId64,
+                            c->spelled[OPT_BINS], c->raw[OPT_BINS], nprocs, nprocs == 1 ? "" : "es",
+                            lead, most);
         return cli_fail(m,
                         "h5perf: %s: %d bins of the matrices of %d process%s do not fit in "
                         "64-bit offsets",
                         lead, c->madbench.bins, nprocs, nprocs == 1 ? "" : "es");
+    }
     }
 }
 
@@ -185,7 +227,7 @@ int madbench_validate(const struct config *c, const struct run_point *pts, int n
         int nprocs = pts[i].nprocs;
         enum madbench_violation v = madbench_geom(c, nprocs, &g);
         if (v != MADBENCH_OK)
-            return madbench_refuse(c, nprocs, v, m);
+            return madbench_refuse(c, &pts[i], v, m);
         if (madbench_mods(c, nprocs, m) < 0)
             return -1;
         char lead[160];
@@ -193,8 +235,7 @@ int madbench_validate(const struct config *c, const struct run_point *pts, int n
         if (app_call_limit(c, &pts[i], g.max_share * 8, lead, "each process's share of a matrix is",
                            "use more processes", m) < 0)
             return -1;
-        bool shared = !layout_desc(pts[i].layout)->per_process;
-        struct extent_file f = {(int)g.bins, (shared ? g.pixels * g.pixels : g.max_share) * 8, 0};
+        struct extent_file f = madbench_extent(&g, &pts[i]);
         if (config_validate_extent(c, nprocs, &f, m) < 0)
             return -1;
     }
