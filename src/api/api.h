@@ -101,6 +101,13 @@ struct api_opts {
     /* Refusals of how its options combine, after parsing. Returns 0, or -1
      * with m. */
     int (*finish)(const struct config *c, struct cli_msg *m);
+    /* Refusal of a file of f (nprocs processes) its library cannot carry
+     * with the run's settings, before any file exists: a variable or a
+     * file end beyond the library's limits (docs/hdf5.md, docs/pnetcdf.md,
+     * "Limits"). lead names what sizes the file ("--global '...'"). NULL:
+     * none. Returns 0, or -1 with m. */
+    int (*check_file)(const struct config *c, const struct extent_file *f, int nprocs,
+                      const char *lead, struct cli_msg *m);
     /* Its part of a run's results (the object of its key), for variant v. */
     void (*json_run)(struct jsonw *w, int v);
     /* Its lines in the text reports' headers (up to one whose label is

@@ -52,6 +52,36 @@ static int64_t hdf5_extent(const struct extent_file *f, int64_t align, int64_t t
     return !upper || end < 0 || end > INT64_MAX - EXTENT_SLACK ? end : end + EXTENT_SLACK;
 }
 
+/* HDF5's metadata block when --hdf5.metadata-block-size is not given, and
+ * bounds from above of the metadata a file's objects take besides, from
+ * files written by HDF5 1.10.8 (docs/hdf5.md, "Limits"): 2 KiB for 1 to 5
+ * datasets, about 400 bytes per dataset from there, 6 KiB for the
+ * particles' 8 datasets in a group, 3 KiB per chunked dataset of a few
+ * chunks (its chunk index) and 40 bytes per chunk from there. */
+#define HDF5_META_BLOCK   2048
+#define HDF5_META_PER_SET 1024
+#define HDF5_META_CHUNKED 4096
+#define HDF5_META_CHUNK   64
+
+int64_t hdf5_file_end(const struct extent_file *f, int64_t meta_block)
+{
+    int64_t block = meta_block > 0 ? meta_block : HDF5_META_BLOCK;
+    int64_t data = api_mul_add(f->nvars, f->var_bytes, 0);
+    int64_t chunks = 0, per_set = HDF5_META_PER_SET;
+    if (f->chunk_bytes > 0) {
+        chunks = api_mul_add(f->nvars, f->var_bytes / f->chunk_bytes + 1, 0);
+        per_set += HDF5_META_CHUNKED;
+    }
+    int64_t meta = api_mul_add(f->nvars, per_set, HDF5_META_BLOCK);
+    meta = chunks < 0 || meta < 0 ? -1 : api_mul_add(chunks, HDF5_META_CHUNK, meta);
+    if (data < 0 || meta < 0)
+        return -1;
+    /* The first block holds the superblock and comes before the data; the
+     * metadata that does not fit in it takes whole blocks after. */
+    int64_t room = api_mul_add(meta / block + (meta % block != 0), block, 0);
+    return room < 0 || data > API_MAX_FILE_END - room ? -1 : data + room;
+}
+
 const struct api_model hdf5_model = {
     .extent = hdf5_extent,
     .unit = "dataset",

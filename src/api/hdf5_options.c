@@ -268,6 +268,44 @@ static int hdf5_finish(const struct config *c, struct cli_msg *m)
     return 0;
 }
 
+/* A file HDF5 cannot carry (docs/hdf5.md, "Limits"): with its metadata
+ * blocks the file must end at or below the largest MPI-IO offset, or
+ * H5Fclose fails (MPI_File_set_size) after the whole run. When the blocks
+ * alone are to blame (the file fits with HDF5's own), the line names
+ * --hdf5.metadata-block-size and the largest that fits: one block then
+ * holds all the metadata. */
+static int hdf5_check_file(const struct config *c, const struct extent_file *f, int nprocs,
+                           const char *lead, struct cli_msg *m)
+{
+    if (hdf5_file_end(f, c->hdf5.meta_block) >= 0)
+        return 0;
+    char size[32], tail[256], block[192];
+    cli_bytes(size, sizeof size, f->var_bytes);
+    config_leave_out(c, API_PHDF5, tail, sizeof tail);
+    const char *sets = f->nvars == 1 ? "" : "s", *procs = nprocs == 1 ? "" : "es";
+    if (c->hdf5.meta_block > 0 && hdf5_file_end(f, 0) >= 0) {
+        int64_t most = API_MAX_FILE_END - f->nvars * f->var_bytes;
+        return cli_fail(m,
+                        "h5perf: %s '%s': HDF5 places the data of %d dataset%s of %s (%d "
+                        "process%s) after a metadata block of that size, and the file would end "
+                        "beyond %" PRId64 " bytes, the largest MPI-IO file offset; give at most "
+                        "%" PRId64 ", or %s",
+                        c->spelled[OPT_HDF5_META_BLOCK], c->raw[OPT_HDF5_META_BLOCK], f->nvars,
+                        sets, size, nprocs, procs, API_MAX_FILE_END, most, tail);
+    }
+    if (c->hdf5.meta_block > 0)
+        snprintf(block, sizeof block, "%s '%s'", c->spelled[OPT_HDF5_META_BLOCK],
+                 c->raw[OPT_HDF5_META_BLOCK]);
+    else
+        snprintf(block, sizeof block, "2048 bytes, HDF5's default");
+    return cli_fail(m,
+                    "h5perf: %s: HDF5 places %d dataset%s of %s (%d process%s) after its first "
+                    "metadata block (%s) and its other metadata in more, and the file would end "
+                    "beyond %" PRId64 " bytes, the largest MPI-IO file offset; give smaller "
+                    "sizes, or %s",
+                    lead, f->nvars, sets, size, nprocs, procs, block, API_MAX_FILE_END, tail);
+}
+
 static void hdf5_json_run(struct jsonw *w, int v)
 {
     jsonw_object(w);
@@ -284,6 +322,7 @@ const struct api_opts hdf5_opts = {
     .nvariants = (int)(sizeof hdf5_variants / sizeof hdf5_variants[0]),
     .chosen = hdf5_chosen,
     .finish = hdf5_finish,
+    .check_file = hdf5_check_file,
     .json_run = hdf5_json_run,
     .headers = hdf5_headers,
     .threads_option = OPT_HDF5_DRIVER,

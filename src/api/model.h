@@ -39,6 +39,26 @@ struct api_model {
 
 extern const struct api_model hdf5_model, pnetcdf_model;
 
+/* The largest offset an MPI-IO file has (MPI_Offset's largest): a file of
+ * HDF5 (MPI-IO driver) or PnetCDF must end at or below it. */
+#define API_MAX_FILE_END INT64_MAX
+
+/* Where a contiguous HDF5 file of f ends without alignment, as HDF5
+ * (1.10.8, MPI-IO driver) lays it out: its first metadata block (meta_block
+ * bytes, HDF5's 2048 when 0) before the data, the datasets' metadata in
+ * more blocks of that size after it (docs/hdf5.md, "Limits"). -1 beyond
+ * API_MAX_FILE_END. */
+int64_t hdf5_file_end(const struct extent_file *f, int64_t meta_block);
+
+/* The largest CDF-5 variable PnetCDF defines, in bytes: its size padded
+ * to a multiple of 4 must fit in 64 bits (ncmpi_def_var fails with
+ * NC_EVARSIZE above; docs/pnetcdf.md, "Limits"). */
+#define PNETCDF_MAX_VAR_BYTES (INT64_MAX - 3)
+
+/* Where a PnetCDF file of f ends without -a: its header, then each
+ * variable padded to 4 bytes. -1 beyond API_MAX_FILE_END. */
+int64_t pnetcdf_file_end(const struct extent_file *f);
+
 /* a * b + c, or -1 when it does not fit (all operands >= 0). */
 static inline int64_t api_mul_add(int64_t a, int64_t b, int64_t c)
 {

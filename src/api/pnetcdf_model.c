@@ -29,6 +29,15 @@ static int64_t pnetcdf_extent(const struct extent_file *f, int64_t align, int64_
     return header < 0 || var < 0 ? -1 : api_mul_add(n, var, header);
 }
 
+int64_t pnetcdf_file_end(const struct extent_file *f)
+{
+    int64_t n = f->nvars;
+    int64_t header =
+        extent_round_up(api_mul_add(n, EXTENT_CDF_PER_VAR, EXTENT_CDF_HEADER), EXTENT_CDF_ALIGN);
+    int64_t var = f->var_bytes <= PNETCDF_MAX_VAR_BYTES ? extent_round_up(f->var_bytes, 4) : -1;
+    return header < 0 || var < 0 ? -1 : api_mul_add(n, var, header);
+}
+
 const struct api_model pnetcdf_model = {
     .extent = pnetcdf_extent,
     .needs_align = true,

@@ -6,6 +6,8 @@
  * Pure. */
 #include "api/pnetcdf_options.h"
 
+#include <inttypes.h>
+
 #include "cli/cli.h"
 #include "cli/option.h"
 #include "report/jsonw.h"
@@ -49,6 +51,34 @@ static int pnetcdf_finish(const struct config *c, struct cli_msg *m)
     return 0;
 }
 
+/* What CDF-5 and PnetCDF 1.12.3 cannot carry (docs/pnetcdf.md, "Limits"):
+ * a variable above PNETCDF_MAX_VAR_BYTES (ncmpi_def_var fails once the run
+ * has created the file), and a file whose variables, placed without -a,
+ * end beyond the largest MPI-IO offset (ncmpi_enddef takes it; the calls
+ * at its end fail). What -a adds is the model's extent (extents.c). */
+static int pnetcdf_check_file(const struct config *c, const struct extent_file *f, int nprocs,
+                              const char *lead, struct cli_msg *m)
+{
+    char size[32], tail[256];
+    cli_bytes(size, sizeof size, f->var_bytes);
+    config_leave_out(c, API_PNETCDF, tail, sizeof tail);
+    const char *procs = nprocs == 1 ? "" : "es";
+    if (f->var_bytes > PNETCDF_MAX_VAR_BYTES)
+        return cli_fail(m,
+                        "h5perf: %s: a variable of %" PRId64 " bytes (%d process%s) is above "
+                        "%" PRId64 " bytes, the largest CDF-5 variable PnetCDF defines "
+                        "(NC_EVARSIZE); give smaller sizes, or %s",
+                        lead, f->var_bytes, nprocs, procs, PNETCDF_MAX_VAR_BYTES, tail);
+    if (pnetcdf_file_end(f) >= 0)
+        return 0;
+    return cli_fail(m,
+                    "h5perf: %s: PnetCDF places %d variable%s of %s (%d process%s) after its "
+                    "header, and the file would end beyond %" PRId64 " bytes, the largest MPI-IO "
+                    "file offset; give smaller sizes, or %s",
+                    lead, f->nvars, f->nvars == 1 ? "" : "s", size, nprocs, procs, API_MAX_FILE_END,
+                    tail);
+}
+
 static void pnetcdf_json_run(struct jsonw *w, int v)
 {
     jsonw_object(w);
@@ -64,6 +94,7 @@ const struct api_opts pnetcdf_opts = {
     .nvariants = PNETCDF_VARIANT_COUNT,
     .chosen = pnetcdf_chosen,
     .finish = pnetcdf_finish,
+    .check_file = pnetcdf_check_file,
     .json_run = pnetcdf_json_run,
     .headers = NULL,
     /* Unread: no PnetCDF variant needs threads (api_variant.threads). */

@@ -59,6 +59,10 @@ struct extent_file;
 int config_validate_extent(const struct config *cfg, int nprocs, const struct extent_file *f,
                            struct cli_msg *msg);
 
+/* The remedy of leaving API a out: "leave phdf5 out of -A 'posix,phdf5'",
+ * or "give -A without phdf5 (it is in the default)" (extents.c). */
+void config_leave_out(const struct config *cfg, enum api_id a, char *buf, size_t len);
+
 /* Appends "h5perf: warning: <text>" to w (finish.c). */
 void cli_warn(struct cli_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

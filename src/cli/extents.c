@@ -1,13 +1,15 @@
 /* config_validate_extent() (cli.h): the files of the selected APIs that
  * place data themselves (HDF5's and PnetCDF's alignment, api/model.h) must
- * fit in 64-bit offsets, and -a must be one the library takes; asked of
- * every API's model alike, the words the model's. Pure: no MPI. */
+ * fit in 64-bit offsets, -a must be one the library takes, and the files
+ * within the library's own limits (api_opts.check_file); asked of every
+ * API alike, the words the API's. Pure: no MPI. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "api/api.h"
 #include "cli/cli.h"
+#include "pattern/pattern.h"
 
 /* Appends to buf the template with %t (the threshold that aligns, with
  * where its value came from), %a and %T (how -a and -T were spelled)
@@ -62,6 +64,18 @@ int config_validate_extent(const struct config *cfg, int nprocs, const struct ex
                  cli_raw(cfg, OPT_API));
         return extents_fail(cfg, body, m);
     }
+    /* The libraries' own limits on the file without alignment, before -a
+     * is blamed for a file that would not fit without it either: the line
+     * leads with the option that sizes the file, as the pattern names
+     * it. */
+    char lead[192];
+    pattern_of(cfg)->file_lead(cfg, lead, sizeof lead);
+    for (int a = 0; a < API_COUNT; a++) {
+        const struct api_opts *o = api_desc((enum api_id)a)->opts;
+        if ((cfg->apis & API_BIT(a)) && o && o->check_file &&
+            o->check_file(cfg, f, nprocs, lead, m) < 0)
+            return -1;
+    }
     for (int a = 0; a < API_COUNT; a++) {
         const struct api_model *mo = api_desc((enum api_id)a)->model;
         if (!(cfg->apis & API_BIT(a)) || !mo || (mo->needs_align && cfg->align <= 1) ||
@@ -78,4 +92,14 @@ int config_validate_extent(const struct config *cfg, int nprocs, const struct ex
         return extents_fail(cfg, body, m);
     }
     return 0;
+}
+
+void config_leave_out(const struct config *cfg, enum api_id a, char *buf, size_t len)
+{
+    const char *key = api_desc(a)->key;
+    if (cfg->spelled[OPT_API])
+        snprintf(buf, len, "leave %s out of %s '%s'", key, cfg->spelled[OPT_API],
+                 cfg->raw[OPT_API]);
+    else
+        snprintf(buf, len, "give -A without %s (it is in the default)", key);
 }

@@ -163,6 +163,20 @@ static int fsize_aligned(const struct run *s, const struct fsize_target *t, stru
             continue;
         char size[32], hold[512];
         cli_bytes(size, sizeof size, end);
+        if (c->align <= 1) {
+            /* Without -a the library stores every variable whole, where a
+             * flat file ends at its last byte written (a map that does not
+             * cover its array): the option that sizes the file is to
+             * blame (docs/hdf5.md, "Limits"). */
+            char lead[192];
+            pattern_of(c)->file_lead(c, lead, sizeof lead);
+            t->fit(s, errnum, hold, sizeof hold);
+            return cli_fail(m,
+                            "h5perf: %s: %s files of %s (%d process%s), which hold every variable "
+                            "whole, do not fit %s",
+                            lead, api_desc((enum api_id)a)->err_name, size, procs,
+                            procs == 1 ? "" : "es", hold);
+        }
         t->hold(s, errnum, hold, sizeof hold);
         return cli_fail(m,
                         "h5perf: %s '%s': %s of the alignment, so its file could reach %s (%d "

@@ -139,11 +139,12 @@ int block_validate(const struct config *c, const struct run_point *pts, int n, s
                                "use more processes", m) < 0)
                 return -1;
         }
+        /* The point's file: the whole array, or one process's block in
+         * its own file (fpp). */
         int64_t total = model_product(c->ndims, c->global) * c->elem;
-        bool chunked = false;
-        for (int l = 0; l < c->nlayouts; l++)
-            chunked |= c->layouts[l] == LAYOUT_CHUNKED;
-        struct extent_file f = {c->nvars, total, chunked ? box : 0};
+        bool fpp = layout_desc(pts[i].layout)->per_process;
+        struct extent_file f = {c->nvars, fpp ? box : total,
+                                pts[i].layout == LAYOUT_CHUNKED ? box : 0};
         if (config_validate_extent(c, pts[i].nprocs, &f, m) < 0)
             return -1;
     }

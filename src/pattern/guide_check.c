@@ -330,6 +330,23 @@ static int val_call_limit(const struct config *cfg, const struct run_point *p, s
     return val_line(msg, lead, body);
 }
 
+/* --direct: O_DIRECT also needs each buffer's address at a multiple of
+ * the alignment (docs/performance.md, "Buffer offset"); a --buffer-offset
+ * stays below a page, so only 0 goes with it. */
+static int val_direct_buffers(const struct config *cfg, struct cli_msg *msg)
+{
+    for (int i = 0; i < cfg->nbuf_offset; i++)
+        if (cfg->buf_offsets[i] % CONFIG_DIRECT_ALIGN != 0)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': %" PRId64 " bytes past a page boundary is not a "
+                            "multiple of %d, the alignment %s needs for every buffer, offset "
+                            "and length (O_DIRECT); give 0 only with %s",
+                            cfg->spelled[OPT_BUFFER_OFFSET], cfg->raw[OPT_BUFFER_OFFSET],
+                            cfg->buf_offsets[i], CONFIG_DIRECT_ALIGN, cfg->spelled[OPT_DIRECT],
+                            cfg->spelled[OPT_DIRECT]);
+    return 0;
+}
+
 /* --direct: with -e and -B multiples of the alignment, so is every transfer
  * size (a multiple of -B), every dataset size and every piece's offset and
  * length, in 1D and 2D alike. */
@@ -340,7 +357,7 @@ static int val_direct(const struct config *cfg, struct cli_msg *msg)
     enum opt_id id = cfg->bytes % CONFIG_DIRECT_ALIGN ? OPT_BYTES : OPT_BLOCK;
     int64_t v = id == OPT_BYTES ? cfg->bytes : cfg->block;
     if (v % CONFIG_DIRECT_ALIGN == 0)
-        return 0;
+        return val_direct_buffers(cfg, msg);
     const char *name = cfg->spelled[id] ? cfg->spelled[id] : id == OPT_BYTES ? "-e" : "-B";
     if (!cfg->raw[id])
         return cli_fail(msg,

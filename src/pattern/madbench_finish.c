@@ -130,24 +130,71 @@ static int madbench_mods(const struct config *c, int nprocs, struct cli_msg *m)
     return 0;
 }
 
-/* What madbench_geom() refused, in words. */
-static int madbench_refuse(const struct config *c, int nprocs, enum madbench_violation v,
-                           struct cli_msg *m)
+/* The file of one bin of g: the whole matrix, or a process's share. */
+static struct extent_file madbench_extent(const struct madbench_geom *g, const struct run_point *p)
+{
+    bool shared = !layout_desc(p->layout)->per_process;
+    return (struct extent_file){(int)g->bins, (shared ? g->pixels * g->pixels : g->max_share) * 8,
+                                0};
+}
+
+/* The most bins, at most --bins, whose files fit in 64-bit offsets and
+ * within every selected API's limits at p, or 0 when one bin does not. */
+static int64_t madbench_most_bins(const struct config *c, const struct run_point *p)
+{
+    struct config one = *c;
+    struct madbench_geom g;
+    struct cli_msg quiet;
+    int64_t lo = 0, hi = c->madbench.bins;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        one.madbench.bins = (int)mid;
+        struct extent_file f;
+        bool fits =
+            madbench_geom(&one, p->nprocs, &g) == MADBENCH_OK &&
+            (f = madbench_extent(&g, p), config_validate_extent(&one, p->nprocs, &f, &quiet) == 0);
+        if (fits)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* What madbench_geom() refused at p, in words. */
+static int madbench_refuse(const struct config *c, const struct run_point *p,
+                           enum madbench_violation v, struct cli_msg *m)
 {
     char lead[160];
+    int nprocs = p->nprocs;
     int side = madbench_side(nprocs);
     madbench_pixels_option(c, lead, sizeof lead);
     switch (v) {
     case MADBENCH_SBLOCK: {
+        /* ceil(NO_PIX / SBLOCKSIZE) >= side holds for SBLOCKSIZE at most
+         * (NO_PIX - 1) / (side - 1), and for NO_PIX above SBLOCKSIZE x
+         * (side - 1): with fewer pixels than the grid's side no SBLOCKSIZE
+         * serves, and the line names --pixels (docs/madbench.md,
+         * "Refused"). */
         int64_t most = side > 1 ? (c->madbench.pixels - 1) / (side - 1) : c->madbench.pixels;
-        if (c->spelled[OPT_SCALAPACK_BLOCK])
-            snprintf(lead, sizeof lead, "%s '%s'", c->spelled[OPT_SCALAPACK_BLOCK],
-                     c->raw[OPT_SCALAPACK_BLOCK]);
+        char fix[96];
+        if (most >= 1) {
+            if (c->spelled[OPT_SCALAPACK_BLOCK])
+                snprintf(lead, sizeof lead, "%s '%s'", c->spelled[OPT_SCALAPACK_BLOCK],
+                         c->raw[OPT_SCALAPACK_BLOCK]);
+            snprintf(fix, sizeof fix, "--scalapack-block at most %" PRId64, most);
+        } else {
+            int64_t least = (int64_t)c->madbench.sblock * (side - 1) + 1;
+            if (least <= INT32_MAX)
+                snprintf(fix, sizeof fix, "--pixels at least %" PRId64, least);
+            else
+                snprintf(fix, sizeof fix, "--pixels at least %d and --scalapack-block 1", side);
+        }
         return cli_fail(m,
                         "h5perf: %s: with %d processes (a %dx%d grid) some process would hold no "
                         "block of the %d-pixel matrices (MADbench2 needs ceil(NO_PIX / "
-                        "SBLOCKSIZE) >= %d); give --scalapack-block at most %" PRId64,
-                        lead, nprocs, side, side, c->madbench.pixels, side, most);
+                        "SBLOCKSIZE) >= %d); give %s",
+                        lead, nprocs, side, side, c->madbench.pixels, side, fix);
     }
     case MADBENCH_BUSY:
         return cli_fail(m,
@@ -155,11 +202,21 @@ static int madbench_refuse(const struct config *c, int nprocs, enum madbench_vio
                         "64 bits",
                         c->spelled[OPT_BUSY_EXPONENT], c->raw[OPT_BUSY_EXPONENT], lead, nprocs,
                         nprocs == 1 ? "" : "es");
-    default:
+    default: {
+        /* When one bin fits, --bins is to blame: the most that the
+         * geometry and every selected API's file take. */
+        int64_t most = madbench_most_bins(c, p);
+        if (c->spelled[OPT_BINS] && most > 0)
+            return cli_fail(m,
+                            "h5perf: %s '%s': the matrices of %d process%s (%s) do not fit in "
+                            "64-bit offsets with that many bins; give at most %" PRId64,
+                            c->spelled[OPT_BINS], c->raw[OPT_BINS], nprocs, nprocs == 1 ? "" : "es",
+                            lead, most);
         return cli_fail(m,
                         "h5perf: %s: %d bins of the matrices of %d process%s do not fit in "
                         "64-bit offsets",
                         lead, c->madbench.bins, nprocs, nprocs == 1 ? "" : "es");
+    }
     }
 }
 
@@ -170,7 +227,7 @@ int madbench_validate(const struct config *c, const struct run_point *pts, int n
         int nprocs = pts[i].nprocs;
         enum madbench_violation v = madbench_geom(c, nprocs, &g);
         if (v != MADBENCH_OK)
-            return madbench_refuse(c, nprocs, v, m);
+            return madbench_refuse(c, &pts[i], v, m);
         if (madbench_mods(c, nprocs, m) < 0)
             return -1;
         char lead[160];
@@ -178,8 +235,7 @@ int madbench_validate(const struct config *c, const struct run_point *pts, int n
         if (app_call_limit(c, &pts[i], g.max_share * 8, lead, "each process's share of a matrix is",
                            "use more processes", m) < 0)
             return -1;
-        bool shared = !layout_desc(pts[i].layout)->per_process;
-        struct extent_file f = {(int)g.bins, (shared ? g.pixels * g.pixels : g.max_share) * 8, 0};
+        struct extent_file f = madbench_extent(&g, &pts[i]);
         if (config_validate_extent(c, nprocs, &f, m) < 0)
             return -1;
     }

@@ -458,7 +458,7 @@ def madbench_report_and_json():
 @case
 def madbench_refusals_on_4_processes():
     """What needs more processes than tests/cli starts: a process row
-    without a block (SBLOCKSIZE), RMOD not dividing the processes, a sweep
+    without a block (SBLOCKSIZE, or too few pixels for any), RMOD not dividing the processes, a sweep
     that visits a count that is not a square; each one line, exit 2, no
     file."""
     cases = [("--pixels 100 --scalapack-block 100",
@@ -469,6 +469,17 @@ def madbench_refusals_on_4_processes():
               "h5perf: --pixels '32': with 4 processes (a 2x2 grid) some process would hold no "
               "block of the 32-pixel matrices (MADbench2 needs ceil(NO_PIX / SBLOCKSIZE) >= 2); "
               "give --scalapack-block at most 31"),
+             # Fewer pixels than the grid's side: no --scalapack-block
+             # serves, the remedy is --pixels (at least SBLOCKSIZE x (side -
+             # 1) + 1, accepted with the SBLOCKSIZE given or its default).
+             ("--pixels 1",
+              "h5perf: --pixels '1': with 4 processes (a 2x2 grid) some process would hold no "
+              "block of the 1-pixel matrices (MADbench2 needs ceil(NO_PIX / SBLOCKSIZE) >= 2); "
+              "give --pixels at least 33"),
+             ("--pixels 1 --scalapack-block 1",
+              "h5perf: --pixels '1': with 4 processes (a 2x2 grid) some process would hold no "
+              "block of the 1-pixel matrices (MADbench2 needs ceil(NO_PIX / SBLOCKSIZE) >= 2); "
+              "give --pixels at least 2"),
              ("--read-mod 3", "h5perf: --read-mod '3': does not divide the 4 processes (groups "
               "of that many take turns)"),
              ("-p 1", "h5perf: -p '1': the sweep from 4 processes visits 2; --pattern madbench "

@@ -80,6 +80,57 @@ static const struct measured measured[] = {
     {{"-a", "1M", "-T", "1", "-d", "1", "-e", "4M", NULL}, {9 * MIB + 328, 9 * MIB + 328, 7 * MIB}},
 };
 
+/* Files written by HDF5 1.10.8 (MPI-IO driver, 1 process, contiguous
+ * unless a chunk is given, no fill): {datasets, bytes each, chunk bytes,
+ * --hdf5.metadata-block-size (0: HDF5's)} and the file's size; the model's
+ * end is never below it (docs/hdf5.md, "Limits"). */
+static const struct {
+    struct extent_file f;
+    int64_t meta_block, size;
+} written[] = {
+    {{1, MIB, 0}, 0, 1050624},
+    {{3, MIB, 0}, 0, 3147776},
+    {{3, MIB, 0}, 1024 * MIB, 1076887552},
+    {{5, MIB, 0}, 0, 5246976},
+    {{6, MIB, 0}, 0, 6295552},
+    {{8, MIB, 0}, 0, 8392704},
+    {{20, MIB, 0}, 0, 20981760},
+    {{50, MIB, 0}, 0, 52451328},
+    {{100, MIB, 0}, 0, 104899328},
+    {{100, MIB, 0}, 4096, 104898560},
+    {{1000, 1024, 0}, 0, 1414400},
+    {{8, 4096, 0}, 0, 38968},
+    {{30, 32768, 0}, 0, 995328},
+    {{30, 32768, 16384}, 0, 1072976},
+};
+
+/* The libraries' own limits without alignment: HDF5's file end with its
+ * metadata blocks, PnetCDF's largest variable and file end. */
+static void check_own_limits(void)
+{
+    for (size_t i = 0; i < sizeof written / sizeof written[0]; i++)
+        CHECK(hdf5_file_end(&written[i].f, written[i].meta_block) >= written[i].size);
+    /* One block of 1 GiB holds the metadata of 3 datasets, before them. */
+    CHECK_I64(hdf5_file_end(&(struct extent_file){3, MIB, 0}, 1024 * MIB), 1027 * MIB);
+    /* Measured: 2^62 bytes after 2 KiB fit; from 2^63 - 2048 on, H5Fclose
+     * fails (the bound, 4 KiB for one dataset, refuses 2 KiB before). */
+    CHECK(hdf5_file_end(&(struct extent_file){1, INT64_C(1) << 62, 0}, 0) > 0);
+    CHECK_I64(hdf5_file_end(&(struct extent_file){1, INT64_MAX - 4096, 0}, 0), INT64_MAX);
+    CHECK_I64(hdf5_file_end(&(struct extent_file){1, INT64_MAX - 2047, 0}, 0), -1);
+    CHECK_I64(hdf5_file_end(&(struct extent_file){1, 1, 0}, INT64_MAX), -1);
+    CHECK_I64(hdf5_file_end(&(struct extent_file){1, 1, 0}, INT64_C(1) << 62),
+              (INT64_C(1) << 62) + 1);
+    /* PnetCDF 1.12.3 defines a variable of 2^63 - 4 bytes, not 2^63 - 3;
+     * the header before it (512 bytes for one variable) ends it beyond. */
+    CHECK_I64(PNETCDF_MAX_VAR_BYTES, INT64_MAX - 3);
+    CHECK_I64(pnetcdf_file_end(&(struct extent_file){1, INT64_MAX - 2, 0}), -1);
+    CHECK_I64(pnetcdf_file_end(&(struct extent_file){1, INT64_MAX - 3, 0}), -1);
+    CHECK_I64(pnetcdf_file_end(&(struct extent_file){1, INT64_C(1) << 62, 0}),
+              (INT64_C(1) << 62) + 1536);
+    CHECK_I64(pnetcdf_file_end(&(struct extent_file){2, 5, 0}), 1536 + 16);
+    CHECK_I64(pnetcdf_file_end(&(struct extent_file){2, INT64_C(1) << 62, 0}), -1);
+}
+
 int main(void)
 {
     struct config cfg;
@@ -116,5 +167,6 @@ int main(void)
     CHECK(extent_hdf5_of(&cfg, 1, false) > 0);
     config_of(&cfg, (const char *[]){"-a", "1152921504606846976", "-T", "1", NULL});
     CHECK_I64(extent_hdf5_of(&cfg, 1, true), 7 * INT64_C(1152921504606846976));
+    check_own_limits();
     return check_done("test_extent");
 }
