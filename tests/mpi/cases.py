@@ -64,6 +64,10 @@ NAME_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "hdf5": "api_phdf5",
                "particles": "pattern_particles", "map": "pattern_map"}
 CODE_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "phdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf"}
+# Options whose cases a CI pass selects (docs/ci.md): a case whose code
+# gives one of HDF5's own options (--hdf5.driver, ...) runs against each HDF5
+# release; one that gives --watchdog runs against MPICH too.
+OPTION_LABELS = {r"--hdf5\.": "hdf5_options", r"--watchdog\b": "watchdog"}
 
 
 def labels(name):
@@ -73,6 +77,7 @@ def labels(name):
     code = inspect.getsource(fn)
     out.update(label for word, label in CODE_LABELS.items()
                if re.search(r"\b%s\b" % word, code))
+    out.update(label for pattern, label in OPTION_LABELS.items() if re.search(pattern, code))
     return sorted(out)
 
 
