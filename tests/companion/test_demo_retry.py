@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from html import escape
 
 import common
 
@@ -101,6 +102,16 @@ class DemoSizedAgain(unittest.TestCase):
             self.assertEqual(len(expected), 1 + 2 + 1 + 3, result)
             self.assertTrue(expected[1].startswith(
                 "  A shared file vs a file per process, writing (flushed): "), expected)
+            # The block page's answers are the flushed writes too, and say
+            # nothing of reads, which the block run does not make.
+            page = h5perf_headline.answers(inputs["block"])
+            self.assertEqual(len(page), 2, page)
+            for line in page:
+                self.assertIn("): writing (flushed) ", line)
+            with open(os.path.join(out, "block", "report.html"), encoding="utf-8") as f:
+                html = f.read()
+            for line in page:
+                self.assertIn(escape(line), html)
             with open(os.path.join(out, "guide.txt")) as f:
                 self.assertIn("Number of processors = 2", f.read())
             self.assertNotIn("Number of processors", result.out)
