@@ -11,9 +11,10 @@ run's median and best-iteration throughput of the transfers (write, read),
 figures the text report prints for that run (its MB/s).
 
 Run as a command (scripts/demo does), it prints the answers of each
-results file, and with --check-min-time exits 1 naming every figure whose
-median time is under h5perf-compare's minimum time:
-    h5perf_headline.py [--check-min-time] RESULTS.json [MORE.json ...]
+results file (with --short, one line each: scripts/demo's), and with
+--check-min-time exits 1 naming every figure whose median time is under
+h5perf-compare's minimum time:
+    h5perf_headline.py [--check-min-time] [--short] RESULTS.json [MORE.json ...]
 """
 import html
 import os
@@ -249,15 +250,24 @@ def verdict(interval):
     return "95%% interval %.2f to %.2f: no clear difference" % (low, high)
 
 
+def measure_of(res, phase):
+    """The measure that answers a phase: with --fsync the write's
+    open-close time, which holds the flush to storage (the transfers alone
+    would be copies into the page cache); else the transfers alone."""
+    return "write_open_close" if phase == "write" and res.config.get("fsync") else phase
+
+
 def _phase(res, phase, a, b):
     """"writing 0.53 times as fast (95% interval 0.47 to 0.60: slower;
-    MPI-IO 1524 against POSIX 2853 MB/s)" for keys a and b, or None when
-    either is missing or failed."""
+    MPI-IO 1524 against POSIX 2853 MB/s)" for keys a and b ("writing
+    (flushed)" for open-close times with --fsync), or None when either is
+    missing or failed."""
     if not (a and b and res.stats[a].ok and res.stats[b].ok):
         return None
     value, interval = ratio(res, a, b)
     return "%s %.2f times as fast (%s; %s %.0f against %s %.0f MB/s)" % (
-        "writing" if phase == "write" else "reading", value, verdict(interval),
+        "reading" if phase == "read" else "writing (flushed)" if a[3] == "write_open_close"
+        else "writing", value, verdict(interval),
         NAMES[a[2]], res.stats[a].median, NAMES[b[2]], res.stats[b].median)
 
 
@@ -279,8 +289,8 @@ def _fastest(res, p, layout, measure):
 
 
 def _layout_answer(res, p, layout):
-    pairs = {ph: (_fastest(res, p, layout, ph), _fastest(res, p, "fpp", ph))
-             for ph in PHASES}
+    pairs = {ph: (_fastest(res, p, layout, measure_of(res, ph)),
+                  _fastest(res, p, "fpp", measure_of(res, ph))) for ph in PHASES}
     where = "%s, the fastest API of each" % procs_text([p])
     return _sentence(LAYOUT_NAMES[layout], LAYOUT_NAMES["fpp"], where, res, pairs)
 
@@ -293,8 +303,8 @@ def _key(res, p, api, measure, layout, size):
 
 
 def _library_answer(res, p, api, layout, size):
-    pairs = {ph: (_key(res, p, api, ph, layout, size), _key(res, p, "mpiio", ph, layout, size))
-             for ph in PHASES}
+    pairs = {ph: (_key(res, p, api, measure_of(res, ph), layout, size),
+                  _key(res, p, "mpiio", measure_of(res, ph), layout, size)) for ph in PHASES}
     where = procs_text([p]) + (", %s" % LAYOUT_NAMES[layout] if layout else
                                ", %s transfers" % format_size(size))
     return _sentence(NAMES[api], NAMES["mpiio"], where, res, pairs)
@@ -321,7 +331,8 @@ def answers(res):
     process count, a shared file and a chunked one against a file per
     process (the fastest API of each layout), each library against MPI-IO
     (the shared file; the guide's largest transfer size), then the page
-    cache. A comparison whose runs are missing is left out."""
+    cache where reads ran. A comparison whose runs are missing is left out;
+    with --fsync the writing figures are flushed (measure_of())."""
     counts = res.process_counts()
     if not counts:
         return [cache_answer(res)]
@@ -332,7 +343,71 @@ def answers(res):
     layout = "shared" if res.by_layout else None
     size = None if res.by_layout else max(k[1] for k in res.stats if k[0] == p)
     out += [_library_answer(res, p, api, layout, size) for api in LIBRARIES]
-    return [s for s in out if s] + [cache_answer(res)]
+    # A write-only input (-w) has no read to say anything of.
+    return [s for s in out if s] + ([cache_answer(res)] if res.keys("read") else [])
+
+
+# --- the demo's answers, one line each (docs/companion.md, "The demo") ---------
+
+
+def _short_ratio(res, what, phase, a, b):
+    """"A shared file vs a file per process, writing (flushed): 0.62 times
+    as fast, 95% interval 0.40 to 0.95: slower (HDF5 728, MPI-IO 1912 MB/s)",
+    or None when key a or b is missing or failed."""
+    if not (a and b and res.stats[a].ok and res.stats[b].ok):
+        return None
+    value, interval = ratio(res, a, b)
+    return "%s, %s: %.2f times as fast, %s (%s %.0f, %s %.0f MB/s)" % (
+        what, phase, value, verdict(interval), NAMES[a[2]], res.stats[a].median,
+        NAMES[b[2]], res.stats[b].median)
+
+
+def short_answers(res):
+    """The seed's answers for one input, one line each, for a terminal: the
+    comparisons of answers() at its largest process count (which the caller
+    names), each phase on its own line. With --fsync the writing figure is the write's open-close
+    time, which holds the flush to storage (docs/measuring.md); an input
+    with one API gives that API's figures with their intervals instead. The
+    page cache has a line only where reads were measured."""
+    counts = res.process_counts()
+    if not counts:
+        return []
+    p = counts[-1]
+    flushed = measure_of(res, "write") == "write_open_close"
+    phases = [(measure_of(res, "write"), "writing (flushed)" if flushed else "writing"),
+              ("read", "reading")]
+    out = []
+    if res.by_layout:
+        for layout in ("shared", "chunked"):
+            what = "%s vs %s" % (LAYOUT_NAMES[layout][0].upper() + LAYOUT_NAMES[layout][1:],
+                                 LAYOUT_NAMES["fpp"])
+            out += [_short_ratio(res, what, label, _fastest(res, p, layout, m),
+                                 _fastest(res, p, "fpp", m)) for m, label in phases]
+    layout = "shared" if res.by_layout else None
+    size = None if res.by_layout else max(k[1] for k in res.stats if k[0] == p)
+    apis = sorted({k[2] for k in res.stats}, key=APIS.index)
+    for api in LIBRARIES:
+        what = "%s vs MPI-IO (%s)" % (NAMES[api], LAYOUT_NAMES[layout] if layout
+                                      else "%s transfers" % format_size(size))
+        out += [_short_ratio(res, what, label, _key(res, p, api, m, layout, size),
+                             _key(res, p, "mpiio", m, layout, size)) for m, label in phases]
+    if len(apis) == 1 and not res.by_layout:
+        direct = ", O_DIRECT" if res.config.get("direct") else ""
+        for m, label in phases:
+            k = _key(res, p, apis[0], m, None, size)
+            st = res.stats.get(k) if k else None
+            if st and st.ok:
+                out.append("%s (%s transfers%s), %s: %.0f MB/s, 95%% interval %s" % (
+                    NAMES[apis[0]], format_size(size), direct, label, st.median,
+                    "%.0f to %.0f" % st.interval if st.interval else
+                    "none: fewer than 6 iterations"))
+    out = [line for line in out if line]
+    if res.keys("read"):
+        notes = h5perf_warnings.page_cache_notes(res)
+        out.append(cache_answer(res) if notes else
+                   "Page cache: by h5perf's rule no read came from it: the read figures are "
+                   "the storage's.")
+    return out
 
 
 def short_figures(res):
@@ -355,12 +430,14 @@ def main(argv):
     import h5perf_python
     import h5perf_results
     prog = "h5perf_headline.py"
-    check = argv[:1] == ["--check-min-time"]
-    paths = argv[1:] if check else argv
+    flags, paths = [], list(argv)
+    while paths[:1] and paths[0] in ("--check-min-time", "--short") and paths[0] not in flags:
+        flags.append(paths.pop(0))
+    check = "--check-min-time" in flags
     try:
         if not paths or any(a.startswith("-") for a in paths):
             raise h5perf_results.ResultsError(
-                "usage: %s [--check-min-time] RESULTS.json [MORE.json ...]" % prog)
+                "usage: %s [--check-min-time] [--short] RESULTS.json [MORE.json ...]" % prog)
         h5perf_python.ensure(["jsonschema"], __file__, argv)
         inputs = [h5perf_results.load(p) for p in paths]
     except (h5perf_results.ResultsError, h5perf_python.UsageError) as e:
@@ -368,7 +445,7 @@ def main(argv):
         return 2
     short = 0
     for path, res in zip(paths, inputs):
-        for line in answers(res):
+        for line in (short_answers if "--short" in flags else answers)(res):
             print("%s%s" % ("%s: " % res.name if len(inputs) > 1 else "", line))
         for line in short_figures(res) if check else []:
             print("%s: '%s': under %g s: %s" % (prog, path, MIN_SECONDS, line), file=sys.stderr)

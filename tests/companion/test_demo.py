@@ -5,8 +5,10 @@
   their open-close figures) has a median time under 0.1 s, read here from
   the JSON samples, and its own check (h5perf_headline.py --check-min-time,
   which exited 0) finds none either;
-- it prints the answers of its three results, exactly as
-  h5perf_headline.answers() words them;
+- it measures the storage of the directory it is given (--dir), and names
+  it on its first line;
+- it prints the answers of its two results, one line each, exactly as
+  h5perf_headline.short_answers() words them, and nothing else on stdout;
 - its block page, rendered by headless Chromium, shows those sentences at
   the top of the page, each a visible line inside the window; a screenshot
   of the first screen is saved in screenshots/demo-block.png.
@@ -29,7 +31,7 @@ import h5perf_headline  # noqa: E402
 import h5perf_results  # noqa: E402
 
 BUILD = os.environ.get("H5PERF_BUILD_DIR", os.path.join(common.ROOT, "build"))
-RUNS = ("block", "particles", "guide")
+RUNS = ("block", "guide")
 # Collects each answer's text and box once the page has loaded, into the DOM
 # that chromium --dump-dom prints.
 ANSWERS_JS = """
@@ -57,7 +59,7 @@ class Demo(unittest.TestCase):
         # Margin 3: the fastest figure lasts 0.3 s at the calibrated speed, so
         # that a machine whose load drops during the run still passes.
         p = subprocess.run([os.path.join(common.ROOT, "scripts", "demo"), "--small",
-                            "--margin", "3", "--out", cls.out,
+                            "--margin", "3", "--out", cls.out, "--dir", cls.tmp.name,
                             "--h5perf", os.path.join(BUILD, "h5perf")],
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, universal_newlines=True, timeout=1500)
@@ -74,10 +76,13 @@ class Demo(unittest.TestCase):
 
     def test_ran_and_sized_itself(self):
         self.assertEqual(self.result.rc, 0, self.result)
-        sized = [line for line in self.result.err_lines if line.startswith("scripts/demo: ")
-                 and "sized again" not in line]
-        self.assertEqual([line.split(":")[1] for line in sized[:3]],
-                         [" block", " particles", " guide"], self.result)
+        self.assertTrue(self.result.err_lines[0].startswith(
+            "scripts/demo: measuring the storage of %s (" % os.path.realpath(self.tmp.name)),
+            self.result)
+        sized = [line for line in self.result.err_lines
+                 if re.match(r"scripts/demo: \d of 2: \w+: (--global|-e)", line)]
+        self.assertEqual([line.split(":")[2] for line in sized], [" block", " guide"],
+                         self.result)
 
     def test_no_figure_under_the_minimum_time(self):
         self.assertEqual(sorted(self.inputs), sorted(RUNS), self.result)
@@ -100,13 +105,13 @@ class Demo(unittest.TestCase):
             self.assertEqual(h5perf_headline.short_figures(self.inputs[name]), [], name)
 
     def test_prints_the_answers(self):
-        expected = ["%s: %s" % (name, line) for name in RUNS
-                    for line in h5perf_headline.answers(self.inputs[name])]
-        lines = self.result.out.splitlines()
-        self.assertEqual(lines[-len(expected):], expected, self.result)
+        expected = ["  " + line for name in RUNS
+                    for line in h5perf_headline.short_answers(self.inputs[name])]
+        lines = [line for line in self.result.out.splitlines()
+                 if not line.startswith(("Storage of ", "  Reads through ", "  Load average "))]
+        self.assertEqual(lines, expected, self.result)
         self.assertTrue(expected[0].startswith(
-            "block: A shared file vs a file per process (2 processes, the fastest API of each): "
-            "writing "), expected[0])
+            "  A shared file vs a file per process, writing (flushed): "), expected[0])
 
     @unittest.skipIf(test_screenshot.CHROMIUM is None, "no chromium (Debian: apt-get install "
                      "chromium; scripts/setup --tests installs it)")

@@ -1,24 +1,38 @@
 #!/usr/bin/env python3
-"""scripts/demo sizes a run again when a figure of it lasted under 0.1 s
-(docs/companion.md, "The demo"), on the null engine's synthetic clock so
-that the figures are known: every call of the calibration takes 20 s, of a
-first run 0.05 s, and of a run sized again 0.2 s (a wrapper chooses by the
-run's --results file: absent for a first run, present for one sized
-again). The block and guide runs make one call per phase (0.05 s, too
-short): each is sized again once, from its own figures, and then passes;
-the particles run makes eight (0.4 s) and is not. The demo exits 0 and its
-own check finds every figure long enough. Without the loop that sizes
-again, the demo's last check fails: exit 1.
+"""scripts/demo on the null engine's synthetic clock (docs/companion.md,
+"The demo"), so that the figures are known: every call of the calibration
+takes 20 s, of a first run 0.05 s, and of a run sized again 0.2 s (a
+wrapper chooses by the run's --results file: absent for a first run,
+present for one sized again).
+
+- A run with a figure under 0.1 s is sized again: the block run (one call a
+  phase, 0.05 s) and the guide's run (the same) are each sized again once,
+  from their own figures, and then pass. The demo exits 0 and its own check
+  finds every figure long enough. Without the loop that sizes again, the
+  demo's last check fails: exit 1.
+- What it prints: its first line names the storage measured (the --dir's
+  file system, as findmnt names it); stdout is the answers only, one line
+  each (h5perf_headline's short answers, after a line naming the storage),
+  never the guide's report, which is in OUT/guide.txt; each step says what
+  runs on stderr, h5perf's progress lines among them.
 """
 import os
 import stat
 import subprocess
+import sys
 import tempfile
 import unittest
+from html import escape
 
 import common
 
+sys.path.insert(0, common.TOOLS)
+import h5perf_headline  # noqa: E402
+import h5perf_results  # noqa: E402
+
 BUILD = os.environ.get("H5PERF_BUILD_DIR", os.path.join(common.ROOT, "build"))
+# The sizes a run is sized again to, from its first run's 0.05 s calls.
+BLOCK_AGAIN, GUIDE_AGAIN = "56x512x512", "7M"
 WRAPPER = """#!/bin/sh
 seconds=20
 prev=""
@@ -48,19 +62,59 @@ class DemoSizedAgain(unittest.TestCase):
             result = common.Result(p)
             self.assertEqual(result.rc, 0, result)
             said = [line for line in result.err_lines if line.startswith("scripts/demo: ")]
-            self.assertEqual([line.split(":")[1] for line in said
-                              if "sized again" not in line and "results in" not in line],
-                             [" block", " particles", " guide"], result)
-            self.assertEqual(
-                [line for line in said if "sized again" in line],
-                ["scripts/demo: block: sized again from the run, a figure lasted under 0.1 s: "
-                 "--global=56x512x512",
-                 "scripts/demo: guide: sized again from the run, a figure lasted under 0.1 s: "
-                 "-e 7M"], result)
-            for name in ("block", "particles", "guide"):
+            self.assertEqual([line for line in said if "sized again" in line],
+                             ["scripts/demo: block: sized again from the run, a figure lasted "
+                              "under 0.1 s: --global=%s" % BLOCK_AGAIN,
+                              "scripts/demo: guide: sized again from the run, a figure lasted "
+                              "under 0.1 s: -e %s" % GUIDE_AGAIN], result)
+            for name in ("block", "guide"):
                 check = common.run_tool("h5perf_headline.py",
                                         ["--check-min-time", os.path.join(out, name + ".json")])
                 self.assertEqual(check.rc, 0, check)
+
+            # The first line names the storage measured.
+            real = os.path.realpath(d)
+            fs = subprocess.run(["findmnt", "-n", "-o", "FSTYPE,SOURCE,TARGET", "-T", real],
+                                stdout=subprocess.PIPE, universal_newlines=True).stdout.split()
+            storage = "%s on %s, mounted at %s" % tuple(fs[:3])
+            self.assertEqual(result.err_lines[0],
+                             "scripts/demo: measuring the storage of %s (%s): writes flushed "
+                             "to it, reads from it with O_DIRECT" % (real, storage), result)
+            # Each step says what runs, with h5perf's progress.
+            for step in ("1 of 2: block", "2 of 2: guide"):
+                self.assertIn("scripts/demo: %s: calibrating" % step, said, result)
+                self.assertTrue(any(line.startswith("scripts/demo: %s: 2 processes, " % step)
+                                    and "iteration 1 of 3: 0% done" in line for line in said),
+                                (step, result))
+            # stdout: the storage, then the answers, one line each; no report.
+            inputs = {n: h5perf_results.load(os.path.join(out, n + ".json"))
+                      for n in ("block", "guide")}
+            expected = (["Storage of %s (%s); 2 processes, medians of 3 iterations (layouts: "
+                         "the fastest API of each), MB/s = MiB/s:" % (real, storage)] +
+                        ["  " + a for a in h5perf_headline.short_answers(inputs["block"])] +
+                        ["  Reads through MPI-IO, HDF5 and PnetCDF are not measured: on one "
+                         "host they come back from its page cache (docs/cluster.md)."] +
+                        ["  " + a for a in h5perf_headline.short_answers(inputs["guide"])])
+            lines = result.out.splitlines()
+            self.assertEqual(lines[:len(expected)], expected, result)
+            self.assertTrue(all(line.startswith("  ") for line in lines[len(expected):]),
+                            result)
+            self.assertEqual(len(expected), 1 + 2 + 1 + 3, result)
+            self.assertTrue(expected[1].startswith(
+                "  A shared file vs a file per process, writing (flushed): "), expected)
+            # The block page's answers are the flushed writes too, and say
+            # nothing of reads, which the block run does not make.
+            page = h5perf_headline.answers(inputs["block"])
+            self.assertEqual(len(page), 2, page)
+            for line in page:
+                self.assertIn("): writing (flushed) ", line)
+            with open(os.path.join(out, "block", "report.html"), encoding="utf-8") as f:
+                html = f.read()
+            for line in page:
+                self.assertIn(escape(line), html)
+            with open(os.path.join(out, "guide.txt")) as f:
+                self.assertIn("Number of processors = 2", f.read())
+            self.assertNotIn("Number of processors", result.out)
 
     def test_demo_size_refuses_what_is_not_results(self):
         """scripts/demo-size on a file that is not h5perf's results: one

@@ -170,7 +170,7 @@ class Answers(unittest.TestCase):
             r = common.run_tool("h5perf_headline.py", args)
             self.assertEqual((r.rc, r.out, r.err_lines), (2, "", [
                 "h5perf_headline.py: usage: h5perf_headline.py [--check-min-time] "
-                "RESULTS.json [MORE.json ...]"]), args)
+                "[--short] RESULTS.json [MORE.json ...]"]), args)
         r = common.run_tool("h5perf_headline.py", [os.path.join(self.tmp.name, "none.json")])
         self.assertEqual((r.rc, r.err_lines), (2, [
             "h5perf_headline.py: '%s': cannot read: No such file or directory"

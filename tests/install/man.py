@@ -3,7 +3,7 @@
 word; every option of the parser's table (src/cli/opt.c) is in both; the
 companion's pages are what packaging/man/argparse_man.py makes of their
 parsers today, with every option; cmake --install puts the three in
-share/man/man1. Pages are rendered with man -l (man-db), as a reader sees them.
+share/man/man1, where man finds them once the prefix's bin is on PATH. Pages are rendered with man -l (man-db), as a reader sees them.
 
 Usage: man.py BUILD_DIR
 """
@@ -137,6 +137,16 @@ def check_install(build):
             with open(os.path.join(man1, "h5perf.1"), "rb") as a, \
                     open(os.path.join(build, "man", "h5perf.1"), "rb") as b:
                 expect(a.read() == b.read(), "installed h5perf.1 is the generated one")
+        # With the prefix's bin on PATH, as docs/install.md's commands put
+        # it, man finds each page there, without MANPATH.
+        env = dict(os.environ, LC_ALL="C",
+                   PATH=os.path.join(prefix, "bin") + os.pathsep + os.environ.get("PATH", ""))
+        env.pop("MANPATH", None)
+        for page in ("h5perf",) + TOOLS:
+            p = subprocess.run(["man", "-w", page], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, env=env, timeout=60)
+            expect(p.stdout.decode().strip() == os.path.join(man1, page + ".1"),
+                   "man -w %s with %s/bin on PATH: %s" % (page, prefix, p.stdout.decode()))
     finally:
         shutil.rmtree(prefix, ignore_errors=True)
 
