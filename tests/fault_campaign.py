@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The randomized fault campaign (docs/differences.md, "Failures"): each draw
 is a run at random (pattern, API, layout, independent or collective, 1 to 8
-processes, sizes, placement, verification, HDF5_NOCLEANUP) and one fault
+processes, sizes, placement, verification, HDF5_NOCLEANUP; the madbench
+pattern's turns and busy work, maps of several decompositions) and one fault
 from the faults shim (tests/tools/faults.c) on a random process at a random
 I/O call: EIO, ENOSPC from then on, a short count, EINTR, a delay past the
 watchdog, or the process killed. Every draw is checked against what the
@@ -145,9 +146,11 @@ def draw(seed, apis):
     """The run and the fault of one draw, from its seed alone."""
     rng = random.Random(seed)
     d = {"seed": seed, "np": rng.randint(1, 8), "api": rng.choice(apis),
-         "pattern": rng.choice(("guide", "block", "particles")),
+         "pattern": rng.choice(("guide", "block", "particles", "madbench", "map")),
          "collective": rng.random() < 0.5, "verify": rng.random() < 0.5,
          "nocleanup": rng.random() < 0.15, "kind": rng.choice(KINDS)}
+    if d["pattern"] == "madbench":  # a square number of processes
+        d["np"] = rng.choice((1, 4, 4, 4))
     d["rank"] = rng.randrange(d["np"])
     d["call"] = rng.randint(1, 12)
     args = ["-A", d["api"], "--watchdog", str(WATCHDOG)]
@@ -177,6 +180,17 @@ def draw(seed, apis):
         if placeable and layout != "fpp" and rng.random() < 0.4:
             args += ["--align-data", rng.choice(("512", "4K")), "--shift",
                      rng.choice(("0", "100"))]
+    elif d["pattern"] == "madbench":
+        args += madbench_args(rng, d)
+    elif d["pattern"] == "map":
+        d["map"] = map_text(rng, d["np"])
+        elem = rng.choice((1, 4, 8))
+        nmaps = d["map"].count("array ")
+        args += ["--pattern", "map", "--map", "{map}", "--element-size", str(elem),
+                 "--vars", ",".join(str(rng.randint(1, 2)) for _ in range(nmaps)),
+                 "--layout", rng.choice(("shared", "fpp"))]
+        if not d["collective"] and rng.random() < 0.4:
+            args += ["--transfer-size", str(elem * rng.choice((1, 4, 16)))]
     else:
         layout = rng.choice(("shared", "fpp"))
         args += ["--pattern", "particles", "--vars", str(rng.randint(1, 8)),
@@ -205,6 +219,45 @@ def draw(seed, apis):
     return d
 
 
+def madbench_args(rng, d):
+    """A madbench draw: its matrices, the processes' turns (not with -C on
+    a shared file, which is refused) and busy work, so that a fault strikes
+    while the others wait in a barrier, for the token or in busy work."""
+    args = ["--pattern", "madbench", "--pixels", str(rng.choice((64, 128, 256))),
+            "--bins", str(rng.randint(1, 4)), "--scalapack-block", "8",
+            "--layout", rng.choice(("shared", "fpp"))]
+    if rng.random() < 0.4:
+        args += ["--busy-exponent", rng.choice(("0.3", "0.5"))]
+    if d["np"] > 1 and not d["collective"] and rng.random() < 0.6:
+        args += ["--write-mod", str(rng.choice((2, 4))), "--read-mod", str(rng.choice((1, 2)))]
+    return args
+
+
+def map_text(rng, nprocs):
+    """A text map (docs/map.md) of one to three decompositions of different
+    shapes (1 to 3 dimensions), each process given runs at random (some
+    none), some elements no one's."""
+    lines = ["processes %d" % nprocs]
+    for _ in range(rng.randint(1, 3)):
+        dims = [rng.randint(2, 9) for _ in range(rng.randint(1, 3))]
+        n = 1
+        for x in dims:
+            n *= x
+        lines.append("array " + "x".join(map(str, dims)))
+        runs = {p: [] for p in range(nprocs)}
+        at = 0
+        while at < n:
+            length = rng.randint(1, max(1, n // (2 * nprocs)))
+            length = min(length, n - at)
+            if rng.random() < 0.9:
+                runs[rng.randrange(nprocs)].append("%d:%d" % (at, length))
+            at += length
+        for p in range(nprocs):
+            if runs[p]:
+                lines.append("%d: %s" % (p, " ".join(runs[p])))
+    return "\n".join(lines) + "\n"
+
+
 def transfer_calls(args, nprocs):
     """(calls a process makes in one phase at most, bytes per element, the
     most elements a process moves of one variable) for a block or particles
@@ -214,6 +267,8 @@ def transfer_calls(args, nprocs):
     def value(name, default=None):
         return args[args.index(name) + 1] if name in args else default
     size, nvars = int(value("--transfer-size")), int(value("--vars"))
+    if value("--pattern") not in ("block", "particles"):
+        return None
     if value("--pattern") == "block":
         elem, most = int(value("--element-size")), 1
         for g in value("--global").split("x"):
@@ -280,7 +335,13 @@ def run_draw(d, top):
            "OMPI_MCA_odls_base_sigkill_timeout": "0"}
     if d["nocleanup"]:
         env["HDF5_NOCLEANUP"] = "1"
-    argv = [h5perf()] + d["args"] + ["--results", results]
+    args = d["args"]
+    if "map" in d:
+        mapfile = os.path.join(out, "draw.map")
+        with open(mapfile, "w") as fh:
+            fh.write(d["map"])
+        args = [mapfile if a == "{map}" else a for a in args]
+    argv = [h5perf()] + args + ["--results", results]
     start = time.time()
     stalls = Stalls()
     p = subprocess.Popen(mpiexec_command(d["np"], argv), env=base_env(env), cwd=out,
