@@ -15,6 +15,7 @@
 
 #include "api/api.h"
 #include "cli/option.h"
+#include "engine/advise_check.h"
 #include "engine/advise_hints.h"
 #include "engine/advise_json.h"
 #include "engine/advise_print.h"
@@ -183,11 +184,12 @@ static void advise_copy(struct workload_config *dst, const struct workload_confi
 
 /* Set number i's candidates after its baseline into c (room for count +
  * 1): those equal to the baseline and those of another MPI-IO component
- * left out (their count into *other, said on rank 0 when say); their
- * number, the baseline's included: what the race races. Or -1. */
+ * left out (their count into *other, said on rank 0 when say), and those
+ * checked found refused (NULL: none checked yet); their number, the
+ * baseline's included: what the race races. Or -1. */
 static int advise_collect(const struct run *s, const struct workload *w, int i, int count,
                           const struct workload_config *base, struct workload_config *c, int *other,
-                          bool say)
+                          bool say, const struct advise_checked *checked)
 {
     struct cli_msg m = {""};
     int n = 0;
@@ -209,16 +211,16 @@ static int advise_collect(const struct run *s, const struct workload *w, int i, 
         printf("%s: %d candidate%s of another MPI-IO component left out: each needs its own "
                "launch with OMPI_MCA_io set (docs/advisor.md)\n",
                w->sets[i].key, *other, *other == 1 ? "" : "s");
-    return kept;
+    return checked ? advise_checked_keep(checked, c, kept) : kept;
 }
 
 /* Rank 0: the number of candidates set number i's race will have
  * (advise_collect()), or -1 (out of memory). */
 static int advise_raced(const struct run *s, const struct workload *w, int i, int count,
-                        const struct workload_config *base)
+                        const struct workload_config *base, const struct advise_checked *k)
 {
     struct workload_config *c = calloc((size_t)count + 1, sizeof *c);
-    int other = 0, n = c ? advise_collect(s, w, i, count, base, c, &other, false) : -1;
+    int other = 0, n = c ? advise_collect(s, w, i, count, base, c, &other, false, k) : -1;
     free(c);
     return n;
 }
@@ -226,7 +228,7 @@ static int advise_raced(const struct run *s, const struct workload *w, int i, in
 /* Rank 0: what the advisor would race. */
 static int advise_print(const struct run *s, const struct workload *w,
                         const struct workload_config *cfgs, const int *counts,
-                        const struct advise_hints_left *left)
+                        const struct advise_checked *checked, const struct advise_hints_left *left)
 {
     char line[2 * WORKLOAD_TEXT_MAX];
     printf("workload '%s'%s%s%s: %d process%s, %d data set%s\n", w->path, w->name ? " (" : "",
@@ -235,7 +237,7 @@ static int advise_print(const struct run *s, const struct workload *w,
     for (int i = 0; i < w->nsets; i++) {
         workload_config_text(&cfgs[i], line, sizeof line);
         printf("baseline of %s '%s': %s\n", w->sets[i].key, w->sets[i].name, line);
-        int n = advise_raced(s, w, i, counts[i], &cfgs[i]);
+        int n = advise_raced(s, w, i, counts[i], &cfgs[i], &checked[i]);
         if (n < 0) {
             fprintf(stderr, "h5perf: --advise: out of memory for the candidates of %s\n",
                     w->sets[i].key);
@@ -243,6 +245,9 @@ static int advise_print(const struct run *s, const struct workload *w,
         }
         printf("candidates of %s '%s': %d, the baseline among them\n", w->sets[i].key,
                w->sets[i].name, n);
+        if (checked[i].nrefused)
+            printf("%s: %d candidate%s h5perf refuses left out, e.g. %s\n", w->sets[i].key,
+                   checked[i].nrefused, checked[i].nrefused == 1 ? "" : "s", checked[i].first);
     }
     advise_print_search(w);
     for (int i = 0; i < left->n; i++)
@@ -273,7 +278,7 @@ static int advise_json_status(const struct run *s, bool ok)
  * --results). Returns the exit status. */
 static int advise_search(const struct run *s, const struct backend_ops *const ops[API_COUNT],
                          const struct workload *w, const struct workload_config *cfgs,
-                         const int *counts)
+                         const int *counts, const struct advise_checked *checked)
 {
     const char *io = getenv("OMPI_MCA_io");
     bool json = s->cfg.results != NULL, writer = json && s->world_rank == 0;
@@ -289,7 +294,8 @@ static int advise_search(const struct run *s, const struct backend_ops *const op
                                                            s->cfg.budget, io) == 0);
     for (int i = 0; i < w->nsets && status == EXIT_OK; i++) {
         struct workload_config *c = calloc((size_t)counts[i] + 1, sizeof *c);
-        int other = 0, n = c ? advise_collect(s, w, i, counts[i], &cfgs[i], c, &other, true) : -1;
+        int other = 0,
+            n = c ? advise_collect(s, w, i, counts[i], &cfgs[i], c, &other, true, &checked[i]) : -1;
         struct advise_answer a;
         if (n < 0 || advise_race(s, ops, w, i, c, n, share, &a) < 0) {
             free(c);
@@ -315,6 +321,31 @@ static int advise_search(const struct run *s, const struct backend_ops *const op
     if (writer)
         advise_json_abandon(&doc);
     return status;
+}
+
+/* Collective: every set's candidates checked (advise_check.h) into
+ * checked[] before anything is printed or measured. Returns 0, or -1 with
+ * the workload's refusal in m on process 0. */
+static int advise_check_all(const struct run *s, const struct workload *w,
+                            const struct workload_config *cfgs, const int *counts,
+                            struct advise_checked *checked, struct cli_msg *m)
+{
+    double share = s->cfg.budget > 0 ? s->cfg.budget / w->nsets : 0;
+    for (int i = 0; i < w->nsets; i++) {
+        struct workload_config *c = calloc((size_t)counts[i] + 1, sizeof *c);
+        int other = 0,
+            n = c ? advise_collect(s, w, i, counts[i], &cfgs[i], c, &other, false, NULL) : -1;
+        if (!agree_all(MPI_COMM_WORLD, n >= 0)) {
+            free(c);
+            return cli_fail(m, "h5perf: --advise: out of memory for the candidates of %s",
+                            w->sets[i].key);
+        }
+        int rc = advise_check_set(s, w, i, c, n, share * (1 - ADVISE_VERIFY_SHARE), &checked[i], m);
+        free(c);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
 }
 
 int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUNT])
@@ -351,21 +382,34 @@ int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUN
     /* The file's candidates were counted (and refused beyond the limit) as
      * written, the same on every machine; those of this launch follow. */
     struct advise_hints_left left = {0};
+    struct advise_checked *checked = ok ? calloc((size_t)w.nsets, sizeof *checked) : NULL;
     if (ok) {
         advise_hints_filter(s, &w, &left);
-        ok = agree_all(MPI_COMM_WORLD, advise_count(&w, s->world_size, counts, &m) == 0);
+        ok = agree_all(MPI_COMM_WORLD,
+                       advise_count(&w, s->world_size, counts, &m) == 0 && checked != NULL);
         status = EXIT_RUN_FAILED;
         if (!ok && s->world_rank == 0)
             fprintf(stderr, "%s\n", m.line[0] ? m.line : "h5perf: --advise: failed on a process");
     }
+    /* A run h5perf refuses is refused here, once, before anything is
+     * printed or measured (docs/advisor.md, "Running it"). */
+    if (ok && advise_check_all(s, &w, cfgs, counts, checked, &m) < 0) {
+        ok = false;
+        status = EXIT_USAGE;
+        if (s->world_rank == 0)
+            fprintf(stderr, "%s\n", m.line);
+    }
     if (ok)
-        status = s->world_rank == 0 ? advise_print(s, &w, cfgs, counts, &left) : EXIT_OK;
+        status = s->world_rank == 0 ? advise_print(s, &w, cfgs, counts, checked, &left) : EXIT_OK;
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (status == EXIT_OK && s->cfg.budget > 0)
-        status = advise_search(s, ops, &w, cfgs, counts);
+        status = advise_search(s, ops, &w, cfgs, counts, checked);
     else if (status == EXIT_OK && s->world_rank == 0)
         fprintf(stderr, "h5perf: --advise: nothing was measured: give --budget SECONDS to race "
                         "the candidates\n");
+    for (int i = 0; checked && i < w.nsets; i++)
+        advise_checked_release(&checked[i]);
+    free(checked);
     if (parsed)
         workload_release(&w);
     free(cfgs);

@@ -16,9 +16,8 @@
 #include "workload/race.h"
 
 #define ADVISE_MIB 1048576.0
-/* Finalists verified with -D v, and the share of the budget kept for it. */
-#define ADVISE_FINALISTS    3
-#define ADVISE_VERIFY_SHARE 0.1
+/* Finalists verified with -D v. */
+#define ADVISE_FINALISTS 3
 
 struct advise_set {
     const struct run *s;
@@ -32,17 +31,16 @@ struct advise_set {
     const char *info; /* the user's HDF5_MPI_INFO, restored after each run */
 };
 
-/* Collective: candidate i run quietly with k iterations (and -D v), its
- * results into log on process 0. Returns 0 if the run completed. */
-static int advise_quiet(const struct advise_set *a, int i, int k, bool verify,
-                        struct results_log *log)
+/* Candidate c's words with k iterations, no text report (and -D v) into
+ * argv (room for WORKLOAD_MAX_WORDS + 8 and iters[16]); its hints into
+ * HDF5_MPI_INFO. Returns argc. */
+static int advise_words(const struct workload_config *c, int k, bool verify, char **argv,
+                        char *iters)
 {
-    const struct workload_config *c = &a->c[i];
-    char *argv[WORKLOAD_MAX_WORDS + 8], iters[16];
     int argc = 0;
     for (int j = 0; j < c->argc; j++)
         argv[argc++] = c->argv[j];
-    snprintf(iters, sizeof iters, "%d", k);
+    snprintf(iters, 16, "%d", k);
     argv[argc++] = "-i";
     argv[argc++] = iters;
     argv[argc++] = "--format"; /* no text report; nothing else is written */
@@ -56,6 +54,37 @@ static int advise_quiet(const struct advise_set *a, int i, int k, bool verify,
         setenv("HDF5_MPI_INFO", c->mpi_info, 1);
     else
         unsetenv("HDF5_MPI_INFO");
+    return argc;
+}
+
+/* The user's HDF5_MPI_INFO (info, NULL: unset) back after a run. */
+static void advise_env_restore(const char *info)
+{
+    if (info)
+        setenv("HDF5_MPI_INFO", info, 1);
+    else
+        unsetenv("HDF5_MPI_INFO");
+}
+
+int advise_check_one(const struct workload_config *c, struct run *r, struct cli_msg *m)
+{
+    char *argv[WORKLOAD_MAX_WORDS + 8], iters[16];
+    const char *info = getenv("HDF5_MPI_INFO");
+    char *saved = info ? strdup(info) : NULL;
+    int argc = advise_words(c, 1, false, argv, iters);
+    int rc = setup_check(r, argc, argv, m);
+    advise_env_restore(saved);
+    free(saved);
+    return rc;
+}
+
+/* Collective: candidate i run quietly with k iterations (and -D v), its
+ * results into log on process 0. Returns 0 if the run completed. */
+static int advise_quiet(const struct advise_set *a, int i, int k, bool verify,
+                        struct results_log *log)
+{
+    char *argv[WORKLOAD_MAX_WORDS + 8], iters[16];
+    int argc = advise_words(&a->c[i], k, verify, argv, iters);
     struct run r;
     int st = setup_run(&r, argc, argv), rc = -1;
     if (st == -1) {
@@ -64,10 +93,7 @@ static int advise_quiet(const struct advise_set *a, int i, int k, bool verify,
         files_release();
     }
     setup_release(&r);
-    if (a->info)
-        setenv("HDF5_MPI_INFO", a->info, 1);
-    else
-        unsetenv("HDF5_MPI_INFO");
+    advise_env_restore(a->info);
     return st == -1 && rc == 0 ? 0 : -1;
 }
 

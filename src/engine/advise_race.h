@@ -10,6 +10,10 @@
 #include "workload/race.h"
 #include "workload/workload.h"
 
+/* The share of a set's budget kept for the verification of the
+ * finalists; the race has the rest. */
+#define ADVISE_VERIFY_SHARE 0.1
+
 /* What a race found: the race itself (rank best first), the candidate
  * recommended (the first significantly better than the baseline whose data
  * verified; -1: none, the baseline stays), the finalists tried, the
@@ -32,6 +36,12 @@ struct advise_answer {
 int advise_race(const struct run *s, const struct backend_ops *const ops[API_COUNT],
                 const struct workload *w, int set, struct workload_config *c, int n, double budget,
                 struct advise_answer *out);
+
+/* Collective over MPI_COMM_WORLD: candidate c's run checked as one
+ * sample of the race would run it (setup_check(): nothing printed, no
+ * file touched) into *r (setup_release() it). Returns 0, or -1 with the
+ * refusal in m on process 0. */
+int advise_check_one(const struct workload_config *c, struct run *r, struct cli_msg *m);
 
 void advise_answer_release(struct advise_answer *a);
 

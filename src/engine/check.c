@@ -44,25 +44,31 @@ int engine_check(const struct session *s, struct cli_msg *m)
     return 0;
 }
 
-void engine_warn_slow(const struct session *s, struct cli_warnings *w)
+double engine_least_seconds(const struct session *s, const struct session_point **most)
 {
     const struct config *c = s->cfg;
     int phases = (c->read_only ? 0 : 1) + (c->write_only ? 0 : 1);
     double runs = 0;
-    const struct session_point *most = NULL;
+    *most = NULL;
     for (int i = 0; i < s->npoints; i++) {
         const struct session_point *sp = &s->points[i];
         runs += (double)sp->m.phase_runs * phases * c->iterations;
-        if (!most || sp->m.phase_runs > most->m.phase_runs)
-            most = sp;
+        if (!*most || sp->m.phase_runs > (*most)->m.phase_runs)
+            *most = sp;
     }
-    double seconds = runs * ENGINE_RUN_SECONDS;
+    return runs * ENGINE_RUN_SECONDS;
+}
+
+void engine_warn_slow(const struct session *s, struct cli_warnings *w)
+{
+    const struct session_point *most;
+    double seconds = engine_least_seconds(s, &most);
     if (!most || seconds < ENGINE_SLOW_SECONDS)
         return;
     bool hours = seconds >= 3600.0;
     cli_warn(w,
              "%s: each process moves its data in %.0f contiguous runs (%" PRId64
              " per phase here); at 1 us per run at the least, this run takes more than %.*f %s",
-             most->lead, runs, most->m.phase_runs, hours ? 1 : 0,
+             most->lead, seconds / ENGINE_RUN_SECONDS, most->m.phase_runs, hours ? 1 : 0,
              hours ? seconds / 3600.0 : seconds / 60.0, hours ? "hours" : "minutes");
 }

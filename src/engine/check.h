@@ -23,4 +23,9 @@ int engine_check(const struct session *s, struct cli_msg *m);
 #define ENGINE_SLOW_SECONDS 1800.0
 void engine_warn_slow(const struct session *s, struct cli_warnings *w);
 
+/* That least time, in seconds, of the whole session (its iterations
+ * included), and the point that moves the most runs into *most (NULL
+ * without points). Pure. */
+double engine_least_seconds(const struct session *s, const struct session_point **most);
+
 #endif

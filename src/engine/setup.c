@@ -43,7 +43,10 @@ static bool setup_agree(const struct run *s, bool ok, const char *line)
     if (s->world_rank == 0) {
         if (first != 0)
             MPI_Recv(buf, (int)sizeof buf, MPI_CHAR, first, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        fprintf(stderr, "%s\n", first != 0 ? buf : line);
+        if (s->refusal)
+            snprintf(s->refusal->line, sizeof s->refusal->line, "%s", first != 0 ? buf : line);
+        else
+            fprintf(stderr, "%s\n", first != 0 ? buf : line);
         fflush(stderr);
     }
     return false;
@@ -495,6 +498,25 @@ int setup_run(struct run *s, int argc, char **argv)
     MPI_Bcast(s->dir, (int)sizeof s->dir, MPI_CHAR, 0, MPI_COMM_WORLD);
     setup_info(s);
     return -1;
+}
+
+int setup_check(struct run *s, int argc, char **argv, struct cli_msg *m)
+{
+    memset(s, 0, sizeof *s);
+    s->info = MPI_INFO_NULL;
+    s->clock = setup_clock;
+    s->clock_name = "MPI_Wtime";
+    s->refusal = m;
+    MPI_Comm_rank(MPI_COMM_WORLD, &s->world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &s->world_size);
+    struct cli_msg mine = {""};
+    struct cli_warnings w = {0};
+    m->line[0] = '\0';
+    bool ok = setup_agree(s, setup_parse(s, argc, argv, &mine, &w) == 0, mine.line) &&
+              setup_session(s, &mine, &w) && setup_agree(s, memory_check(s, &mine), mine.line) &&
+              setup_agree(s, fsize_check_limit(s, &mine) == 0, mine.line);
+    s->warnings = w;
+    return ok ? 0 : -1;
 }
 
 /* Collective: the registry with every data file name this run may create,

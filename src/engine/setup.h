@@ -31,6 +31,9 @@ struct run {
     double (*clock)(void);  /* seconds for every timer (setup_run's choice, or a test's) */
     const char *clock_name; /* "tsc", "MPI_Wtime", or a test's */
     double clock_hz;        /* the counter's rate on this process; 0: not tsc */
+    /* setup_check()'s: where a refusal goes (world rank 0) instead of
+     * standard error; NULL: printed. */
+    struct cli_msg *refusal;
 };
 
 /* Collective over MPI_COMM_WORLD. Returns -1 to go on with the run,
@@ -42,6 +45,15 @@ int setup_run(struct run *s, int argc, char **argv);
 /* setup_run()'s value for --advise: the command line was parsed, the
  * rest is advise_run()'s (advise.h). */
 #define SETUP_ADVISE (-2)
+
+/* Collective over MPI_COMM_WORLD: the checks of setup_run() that depend on
+ * the command line alone (parse, defaults, the run plan checked by its
+ * pattern and backends, memory, the file-size limit), with nothing
+ * printed and no file touched: the advisor's check of a candidate before
+ * any race (docs/advisor.md, "Running it"). Returns 0 on every process, or
+ * -1 with the refusal's line in m on world rank 0. The session is s's:
+ * setup_release() frees it. */
+int setup_check(struct run *s, int argc, char **argv, struct cli_msg *m);
 
 /* The data file name of file f (0-based) and an API (docs/original.md §4.1),
  * into out (SETUP_PATH_MAX bytes); rank >= 0: that process's own file (the
