@@ -80,23 +80,14 @@ static int measure_percent(struct config *cfg, const struct opt_row *row, const 
 }
 
 /* --repeat's words, by enum repeat_mode, and what each writes. */
-static const struct {
-    const char *name, *gloss;
-} measure_repeats[] = {[REPEAT_NEW] = {"new", "(the file created anew)"},
-                       [REPEAT_OVERWRITE] = {"overwrite", "(the same file rewritten in place)"}};
+static const struct opt_word measure_repeats[] = {
+    [REPEAT_NEW] = {"new", "(the file created anew)"},
+    [REPEAT_OVERWRITE] = {"overwrite", "(the same file rewritten in place)"}};
 #define MEASURE_REPEATS ((int)(sizeof measure_repeats / sizeof measure_repeats[0]))
-
-static void measure_repeat_list(char *buf, size_t len, bool glossed)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < MEASURE_REPEATS; i++)
-        opt_list_add(buf, len, i, MEASURE_REPEATS, measure_repeats[i].name,
-                     glossed ? measure_repeats[i].gloss : NULL, " or ");
-}
 
 static void measure_repeat_choices(char *buf, size_t len)
 {
-    measure_repeat_list(buf, len, true);
+    opt_words_list(buf, len, measure_repeats, MEASURE_REPEATS, true);
 }
 
 static int measure_repeat(struct config *cfg, const struct opt_row *row, const char *spelled,
@@ -109,7 +100,7 @@ static int measure_repeat(struct config *cfg, const struct opt_row *row, const c
             return 0;
         }
     char names[64];
-    measure_repeat_list(names, sizeof names, false);
+    opt_words_list(names, sizeof names, measure_repeats, MEASURE_REPEATS, false);
     return cli_fail(msg, "h5perf: %s '%s': expected %s", spelled, value, names);
 }
 

@@ -71,6 +71,13 @@ void opt_list_add(char *buf, size_t len, int i, int n, const char *word, const c
                  word, gloss ? " " : "", gloss ? gloss : "");
 }
 
+void opt_words_list(char *buf, size_t len, const struct opt_word *w, int n, bool glossed)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++)
+        opt_list_add(buf, len, i, n, w[i].name, glossed ? w[i].gloss : NULL, " or ");
+}
+
 /* The value of a value-taking option whose token ended: the next token,
  * whatever it looks like (docs/original.md §1.1), or NULL (and an error) at
  * the end. */

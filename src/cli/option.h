@@ -121,6 +121,16 @@ void opt_json_rows(struct jsonw *w, const struct config *cfg, const struct opt_r
 void opt_list_add(char *buf, size_t len, int i, int n, const char *word, const char *gloss,
                   const char *last);
 
+/* A choice's word and what it means (NULL: nothing to add), in an
+ * owner's table of words. */
+struct opt_word {
+    const char *name, *gloss;
+};
+
+/* The n words of w as one list into buf (of len): "a, b or c", each with
+ * its gloss when glossed. */
+void opt_words_list(char *buf, size_t len, const struct opt_word *w, int n, bool glossed);
+
 /* --help's term of a row: "-A, --api=LIST", "--overwrite". */
 void opt_term(const struct opt_row *row, char *buf, size_t len);
 

@@ -130,25 +130,14 @@ static size_t opt_token_len(const char *s)
 }
 
 /* The formats of the report and the results: --format's words. */
-static const struct {
-    const char *name, *gloss;
-} opt_formats[] = {[FORMAT_TEXT] = {"text", "(the original's layout)"},
-                   [FORMAT_JSON] = {"json", NULL},
-                   [FORMAT_CSV] = {"csv", NULL}};
+static const struct opt_word opt_formats[] = {[FORMAT_TEXT] = {"text", "(the original's layout)"},
+                                              [FORMAT_JSON] = {"json", NULL},
+                                              [FORMAT_CSV] = {"csv", NULL}};
 #define OPT_FORMATS ((int)(sizeof opt_formats / sizeof opt_formats[0]))
-
-/* The formats' names, each with its gloss when glossed, into buf. */
-static void opt_format_list(char *buf, size_t len, bool glossed)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < OPT_FORMATS; i++)
-        opt_list_add(buf, len, i, OPT_FORMATS, opt_formats[i].name,
-                     glossed ? opt_formats[i].gloss : NULL, " or ");
-}
 
 static void opt_format_choices(char *buf, size_t len)
 {
-    opt_format_list(buf, len, true);
+    opt_words_list(buf, len, opt_formats, OPT_FORMATS, true);
 }
 
 /* The name of a format, any case; -1 if none. */
@@ -167,7 +156,7 @@ static int opt_format(struct config *cfg, const struct opt_row *row, const char 
     int f = opt_format_id(value, strlen(value));
     if (f < 0) {
         char names[64];
-        opt_format_list(names, sizeof names, false);
+        opt_words_list(names, sizeof names, opt_formats, OPT_FORMATS, false);
         return cli_fail(msg, "h5perf: %s '%s': expected %s", spelled, value, names);
     }
     cfg->format = (enum report_format)f;
