@@ -48,7 +48,8 @@ def validator():
 
 def check(path, doc):
     """Raises ResultsError (one line, starting with the quoted path) unless
-    doc is a valid advisor's answer of a version this module reads."""
+    doc is a valid advisor's answer of a version this module reads, whose
+    references name a candidate (check_references())."""
     version = doc.get("schema_version")
     if version not in SCHEMA_VERSIONS or isinstance(version, bool):
         raise ResultsError("'%s': unsupported schema_version %s of %s (supported: %s)" % (
@@ -58,6 +59,27 @@ def check(path, doc):
         at = where(error.absolute_path)
         raise ResultsError("'%s': %s%s" % (path, at + ": " if at else "",
                                            one_line(error.message)[:300]))
+    try:
+        check_references(doc)
+    except ResultsError as e:
+        raise ResultsError("'%s': %s" % (path, e)) from None
+
+
+def check_references(doc):
+    """Raises ResultsError (without the file name) where a set's
+    recommendation (unless it keeps the baseline) or its "not" names no
+    candidate's id: what the schema cannot say, and the page cannot show
+    (docs/companion.md, "The advisor's evidence page"). Every other value
+    the schema accepts is shown as it is."""
+    for i, s in enumerate(doc["sets"]):
+        ids = {c["id"] for c in s["candidates"]}
+        refs = [("recommendation", s["recommendation"])] if \
+            not s["recommendation"]["keep_baseline"] else []
+        refs += [("not", s["not"])] if s["not"] else []
+        for name, ref in refs:
+            if ref["candidate"] not in ids:
+                raise ResultsError("sets[%d].%s.candidate: %d is no candidate's id (sets[%d]"
+                                   ".candidates)" % (i, name, ref["candidate"], i))
 
 
 def choices_text(c):
@@ -106,6 +128,18 @@ def phases(s):
     return ("write", "read") if s["read_back"] else ("write",)
 
 
+def median_and_interval(c, phase):
+    """(median, (low, high)) of a candidate's phase, each None where the
+    document has none (a "read": null, a median or an interval of null).
+    The interval is drawn as given, around the median or not, its ends in
+    order."""
+    summary = c[phase]
+    if summary is None:
+        return None, None
+    ci = summary["interval"]
+    return summary["median"], (min(ci), max(ci)) if ci else None
+
+
 def chart_title(s):
     return "%s '%s': %s MiB/s, medians and 95%% intervals" % (
         s["key"], s["name"], " and ".join(phases(s)))
@@ -123,16 +157,19 @@ def figure(s):
         axes = fig.subplots(1, len(phases(s)), sharey=True, squeeze=False)[0]
         ys = list(range(len(rows)))[::-1]
         for ax, phase in zip(axes, phases(s)):
-            med = [c[phase]["median"] or 0 for c in rows]
-            err = [[m - c[phase]["interval"][0] if c[phase]["interval"] else 0 for m, c in
-                    zip(med, rows)],
-                   [c[phase]["interval"][1] - m if c[phase]["interval"] else 0 for m, c in
-                    zip(med, rows)]]
-            bars = ax.barh(ys, med, xerr=err, color=[bar_color(s, c) for c in rows],
-                           error_kw={"ecolor": "black", "capsize": 3, "linewidth": 1})
+            figures = [median_and_interval(c, phase) for c in rows]
+            bars = ax.barh(ys, [m or 0 for m, _ in figures],
+                           color=[bar_color(s, c) for c in rows])
             # Each bar's id in the SVG: the phase and the candidate's id.
             for bar, c in zip(bars.patches, rows):
                 bar.set_gid("%s-%d" % (phase, c["id"]))
+            # The intervals apart from the bars: an error bar of a bar is
+            # relative to its median, and the document's need not hold it.
+            spans = [(y, ci) for y, (_, ci) in zip(ys, figures) if ci]
+            if spans:
+                ax.errorbar([lo + (hi - lo) / 2 for _, (lo, hi) in spans], [y for y, _ in spans],
+                            xerr=[(hi - lo) / 2 for _, (lo, hi) in spans], fmt="none",
+                            ecolor="black", capsize=3, linewidth=1)
             ax.set_title("%s MiB/s" % phase)
             ax.set_xlabel("%s throughput, MiB/s (median, 95%% interval)" % phase)
             ax.set_xlim(left=0)
@@ -178,9 +215,11 @@ def _recommendation(s):
     if rec["keep_baseline"]:
         out.append("<p><b>Recommendation: keep the baseline</b>: %s.</p>" % esc(rec["why"]))
     else:
-        out.append("<p><b>Recommendation: %s</b>, %.2f times the baseline's throughput "
-                   "(%s).</p>" % (esc(choices_text(by_id[rec["candidate"]])),
-                                  rec["ratio_to_baseline"], esc(rec["why"])))
+        ratio = rec["ratio_to_baseline"]
+        out.append("<p><b>Recommendation: %s</b>, %s (%s).</p>" % (
+            esc(choices_text(by_id[rec["candidate"]])), "no ratio to the baseline's throughput"
+            if ratio is None else "%.2f times the baseline's throughput" % ratio,
+            esc(rec["why"])))
     out.append("<p>Command line:</p><pre><code>%s</code></pre>" % esc(rec["command"]))
     out.append("<p>In words: %s.<br>Hints: <code>%s</code>%s</p>" % (
         esc(rec["in_words"]), esc(rec["hints"] or "none (the library's own)"),

@@ -2,8 +2,9 @@
 
 plan_charts() turns loaded results into Plot descriptions (pure: no
 matplotlib): the guide's lines over transfer sizes and process counts, or
-the block and particles patterns' bars by layout (and, for placed runs, by
---align-data and --shift); render() draws one Plot
+the other patterns' bars by layout (runs keyed by layout: block,
+particles, map, madbench; for placed runs, also by --align-data and
+--shift); render() draws one Plot
 to PNG and SVG with matplotlib's Agg and SVG backends, never pyplot, so no
 display and no global figure state. A failed measurement is a NaN point: a
 gap in a line, no bar but the word "failed"; a failure is never drawn as a
@@ -12,9 +13,9 @@ throughput.
 import math
 import os
 
-from h5perf_results import (APIS, DATA_MEASURES, LAYOUTS, MEASURE_TITLES, PLACEABLE_APIS,
-                            counts_text, distribution_text, format_size, placeable,
-                            placement_text)
+from h5perf_results import (APIS, DATA_MEASURES, LAYOUTS, PLACEABLE_APIS, counts_text,
+                            distribution_text, format_size, is_data_measure, is_transfer,
+                            measure_title, placeable, placement_text)
 
 API_COLORS = {"posix": "#1f77b4", "mpiio": "#ff7f0e", "phdf5": "#2ca02c", "pnetcdf": "#d62728"}
 # The alignment charts' bars of the chunked layout: the API's colour, lighter
@@ -30,8 +31,6 @@ LINESTYLES = ("-", "--", ":", "-.")
 # Bars tell inputs apart by hatching, as lines do by their style.
 HATCHES = ("", "//", "..", "xx", "\\\\", "++")
 NAN = float("nan")
-# The imbalance charts: the transfers alone, where processes differ most.
-IMBALANCE_MEASURES = ("write", "read")
 IMBALANCE_TITLE = "%s: slowest process's time over the fastest's, %s"
 
 
@@ -112,8 +111,13 @@ def _apis_of(series):
 
 
 def _measures(inputs):
+    """The data measures of the inputs: the guide's in DATA_MEASURES order,
+    then those of a pattern's own phases in run order."""
     present = {k[3] for res in inputs for k in res.stats}
-    return [m for m in DATA_MEASURES if m in present]
+    phases = []
+    for res in inputs:
+        phases += [m for m in res.phase_measures if is_data_measure(m) and m not in phases]
+    return [m for m in DATA_MEASURES if m in present] + [m for m in phases if m in present]
 
 
 def _procs_text(p):
@@ -130,7 +134,7 @@ def throughput_vs_size(inputs):
             if series:
                 plots.append(Plot("throughput-size-%s-p%d" % (m, p), "size",
                                   "%s throughput vs transfer size, %s" % (
-                                      MEASURE_TITLES[m], _procs_text(p)),
+                                      measure_title(m), _procs_text(p)),
                                   "size", "throughput", series, measure=m, processes=p,
                                   apis=_apis_of(series)))
     return plots
@@ -149,7 +153,7 @@ def throughput_vs_processes(inputs):
                 (p, (p, x, api, m)) for p in res.process_counts()])
             plots.append(Plot("throughput-processes-%s-x%s" % (m, format_size(x)), "processes",
                               "%s throughput vs processes, transfer size %s" % (
-                                  MEASURE_TITLES[m], format_size(x)),
+                                  measure_title(m), format_size(x)),
                               "processes", "throughput", series, measure=m, size=x,
                               apis=_apis_of(series)))
     return plots
@@ -191,7 +195,7 @@ def overhead_ratios(inputs):
         if series:
             names = ["%s/%s" % r for r in RATIOS if any(s.apis == set(r) for s in series)]
             plots.append(Plot("overhead-%s" % m, "overhead", "%s overhead: %s throughput" % (
-                MEASURE_TITLES[m], _and(names)), "size", "ratio", series,
+                measure_title(m), _and(names)), "size", "ratio", series,
                 measure=m, apis=_apis_of(series)))
     return plots
 
@@ -208,13 +212,13 @@ def imbalance(inputs):
     transfer size; 1.0 is a perfect balance."""
     plots = []
     procs = sorted({p for res in inputs for p in res.process_counts() if p > 1})
-    for m in [m for m in _measures(inputs) if m in IMBALANCE_MEASURES]:
+    for m in [m for m in _measures(inputs) if is_transfer(m)]:
         for p in procs:
             series = _api_series(inputs, lambda res, api: [
                 (x, (p, x, api, m)) for x in res.transfer_sizes()], _imbalance_point)
             if series:
                 plots.append(Plot("imbalance-%s-p%d" % (m, p), "imbalance",
-                                  IMBALANCE_TITLE % (MEASURE_TITLES[m], _procs_text(p)),
+                                  IMBALANCE_TITLE % (measure_title(m), _procs_text(p)),
                                   "size", "imbalance", series, measure=m, processes=p,
                                   apis=_apis_of(series)))
     return plots
@@ -232,18 +236,18 @@ def _imbalance_point(stats, x):
 # particles pattern's charts are the block pattern's, named "particles-..."
 # and with a subtitle: the distribution and the counts at that process count.
 
-def _block_plots(inputs, section, title, x, y, groups, series_of, measures=None, least=1):
-    """One Plot per data measure (of measures, default all) x process count
-    (of least or more); series_of(res, p, m) gives the (label, color,
-    points, stats, apis) of one input's sets of bars (stats: the Stats
-    behind the points). section is the block pattern's; the particles
-    pattern's starts "particles"."""
+def _block_plots(inputs, section, title, x, y, groups, series_of, transfers=False, least=1):
+    """One Plot per data measure (with transfers, of the transfers alone:
+    is_transfer()) x process count (of least or more); series_of(res, p, m)
+    gives the (label, color, points, stats, apis) of one input's sets of
+    bars (stats: the Stats behind the points). section is the block
+    pattern's; another pattern's starts with its name ("particles",
+    "map")."""
     plots = []
     particles = inputs[0].particles
-    if particles:
-        section = "particles" + section[len("block"):]
+    section = inputs[0].pattern + section[len("block"):]
     procs = sorted({p for res in inputs for p in res.process_counts() if p >= least})
-    for m in [m for m in _measures(inputs) if measures is None or m in measures]:
+    for m in [m for m in _measures(inputs) if not transfers or is_transfer(m)]:
         for p in procs:
             series = [Series(_label(inputs, i, label), color, "s", "-", points,
                              HATCHES[i % len(HATCHES)], stats, apis)
@@ -251,7 +255,7 @@ def _block_plots(inputs, section, title, x, y, groups, series_of, measures=None,
                       for label, color, points, stats, apis in series_of(res, p, m) if points]
             if series and groups:
                 plots.append(Plot("%s-%s-p%d" % (section, m, p), section,
-                                  title % (MEASURE_TITLES[m], _procs_text(p)), x, y, series,
+                                  title % (measure_title(m), _procs_text(p)), x, y, series,
                                   groups, _particles_subtitle(inputs, p) if particles else None,
                                   measure=m, processes=p, apis=_apis_of(series)))
     return plots
@@ -312,7 +316,7 @@ def block_imbalance(inputs):
             res, [(layout, (p, api, layout, m)) for layout in LAYOUTS], _imbalance_point) +
             ([api],) for api in APIS]
     return _block_plots(inputs, "block-imbalance", IMBALANCE_TITLE, "layout", "imbalance",
-                        _layouts(inputs), series_of, IMBALANCE_MEASURES, 2)
+                        _layouts(inputs), series_of, True, 2)
 
 
 def block_over_mpiio(inputs):

@@ -23,8 +23,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 import h5perf_warnings  # noqa: E402  (found through the path set above)
-from h5perf_results import (APIS, DATA_MEASURES, LAYOUTS, MIN_SECONDS, format_size,  # noqa: E402
-                            median_rank, mib_per_s, placement, placement_text, run_key)
+from h5perf_results import (APIS, LAYOUTS, MIN_SECONDS, format_size,  # noqa: E402
+                            is_data_measure, is_transfer, measure_title, median_rank, mib_per_s,
+                            placement, placement_text, run_key)
 
 PHASES = ("write", "read")
 # The one definition of MB on the page (the text report's, docs/results.md).
@@ -61,8 +62,10 @@ def kind(res):
         what = "block pattern" + (" " + "x".join(map(str, dims)) if isinstance(dims, list) else "")
     elif res.particles:
         what = "particles %s" % g["particles"].get("distribution", "?")
-    else:
+    elif res.pattern == "guide":
         what = "guide %s" % str(g.get("geometry", "?")).upper()
+    else:
+        what = "%s pattern" % res.pattern
     return "%s, %s%s" % (what, io, ", placed" if res.placed else "")
 
 
@@ -116,24 +119,36 @@ def _failed(res, sep):
     return "" if status == "ok" else "%sfailed: %s" % (sep, status)
 
 
-def rows(res):
+def phases(inputs):
+    """The headline's phases: write and read, and the transfer measures of
+    an input's own phases (the madbench pattern's S write, W read, W write,
+    C read: docs/results.md, "Phases"), in run order; write and read only
+    where an input has no phases of its own."""
+    out = list(PHASES) if any(not res.phase_measures for res in inputs) else []
+    for res in inputs:
+        out += [m for m in res.phase_measures if is_transfer(m) and m not in out]
+    return out
+
+
+def rows(res, phases_=PHASES):
     """The headline rows of one input: (API, layout or None, {phase: cell
-    values}), in APIS then LAYOUTS order. A phase's values: (median, best,
-    where) of its best run, the one with the highest median throughput, or
+    values}), in APIS then LAYOUTS order, for each of phases_ (phases()).
+    A phase's values: (median, best, where) of its best run, the one with
+    the highest median throughput, or
     ("not run", "", "") and ("failed", "", "..."). An API the run asked
     for and never reached (a failure stopped the sweep) has one row, "not
     run"."""
     out = []
     for api in APIS:
         if api in _apis(res) and not any(k[2] == api for k in res.keys()):
-            out.append((api, None, {ph: _cells(res, []) for ph in PHASES}))
+            out.append((api, None, {ph: _cells(res, []) for ph in phases_}))
             continue
         for layout in (LAYOUTS if res.by_layout else (None,)):
             keys = [k for k in res.keys() if k[2] == api and (layout is None or k[4] == layout)]
             if not keys:
                 continue
             out.append((api, layout, {ph: _cells(res, [k for k in keys if k[3] == ph])
-                                      for ph in PHASES}))
+                                      for ph in phases_}))
     return out
 
 
@@ -166,7 +181,9 @@ def section(inputs):
     several = len(inputs) > 1
     layouts = any(res.by_layout for res in inputs)
     head = (["input"] if several else []) + ["API"] + (["layout"] if layouts else [])
-    cols = ["%s %s" % (ph, c) for ph in PHASES for c in ("median MB/s", "best MB/s", "best run")]
+    shown = phases(inputs)
+    cols = ["%s %s" % (measure_title(ph), c) for ph in shown
+            for c in ("median MB/s", "best MB/s", "best run")]
     out = ['<h2>Headline</h2>', '<ul class="answers">'] + [
         '<li>%s%s</li>' % ("%s: " % esc(res.name) if several else "", esc(line))
         for res in inputs for line in answers(res)] + ['</ul>', '<p>%s</p>' % "; ".join(
@@ -175,10 +192,10 @@ def section(inputs):
         '<table class="headline">',
         "<tr>%s</tr>" % "".join("<th>%s</th>" % esc(c) for c in head + cols)]
     for res in inputs:
-        for api, layout, cells in rows(res):
+        for api, layout, cells in rows(res, shown):
             tds = ([res.name] if several else []) + [api] + ([layout or ""] if layouts else [])
             row = "".join("<td>%s</td>" % esc(v) for v in tds)
-            for ph in PHASES:
+            for ph in shown:
                 median, best, where = cells[ph]
                 row += '<td class="num">%s</td><td class="num">%s</td><td>%s</td>' % (
                     esc(median), esc(best), esc(where))
@@ -417,7 +434,7 @@ def short_figures(res):
     out = []
     for k in res.keys():
         st = res.stats[k]
-        if k[3] in DATA_MEASURES and st.short:
+        if is_data_measure(k[3]) and st.short:
             out.append("%s, %s%s, %s: %.3f s" % (
                 procs_text([k[0]]), k[2], ", " + k[4] if len(k) > 4 else
                 ", " + format_size(k[1]), k[3], st.median_seconds))

@@ -12,7 +12,7 @@ import shlex
 
 import h5perf_headline
 import h5perf_warnings
-from h5perf_results import (MEASURE_TITLES, counts_text, distribution_text, format_size,
+from h5perf_results import (counts_text, distribution_text, format_size, measure_title,
                             placement, placement_text, run_placement, size_text)
 
 # The companion's pages' common style (this page's and the advisor's,
@@ -41,23 +41,20 @@ ul.answers li { margin: 0.3em 0; overflow-wrap: anywhere; }
 
 ALIGN_HEADING = "Placement: throughput against --align-data and --shift (placed runs)"
 IMBALANCE_HEADING = "Per-process imbalance: the slowest process's time over the fastest's"
-SECTIONS = (("size", "Throughput vs transfer size"),
-            ("processes", "Throughput vs process count"),
-            ("overhead", "Overhead ratios: HDF5 over MPI-IO, MPI-IO over POSIX"),
-            ("imbalance", IMBALANCE_HEADING),
-            ("block", "Throughput by layout and API"),
-            ("block-over-mpiio", "Library overhead: each API over MPI-IO on the same layout"),
-            ("block-over-fpp", "Shared file: each layout over the file per process (fpp) "
-                               "with the same API"),
-            ("block-align", ALIGN_HEADING),
-            ("block-imbalance", IMBALANCE_HEADING),
-            ("particles", "Throughput by layout and API"),
-            ("particles-over-mpiio", "Library overhead: each API over MPI-IO on the same layout"),
-            ("particles-over-fpp", "Shared file: each layout over the file per process (fpp) "
-                                   "with the same API"),
-            ("particles-align", ALIGN_HEADING),
-            ("particles-imbalance", IMBALANCE_HEADING),
-            ("latency", "Latency of the transfer calls: the share of calls at or below each time"))
+GUIDE_SECTIONS = (("size", "Throughput vs transfer size"),
+                  ("processes", "Throughput vs process count"),
+                  ("overhead", "Overhead ratios: HDF5 over MPI-IO, MPI-IO over POSIX"),
+                  ("imbalance", IMBALANCE_HEADING))
+# The charts of runs keyed by layout (h5perf_charts.py): each section's name
+# starts with the pattern's, "block-over-fpp", "map-align".
+LAYOUT_SECTIONS = (("", "Throughput by layout and API"),
+                   ("-over-mpiio", "Library overhead: each API over MPI-IO on the same layout"),
+                   ("-over-fpp", "Shared file: each layout over the file per process (fpp) "
+                                 "with the same API"),
+                   ("-align", ALIGN_HEADING),
+                   ("-imbalance", IMBALANCE_HEADING))
+LATENCY_SECTION = ("latency",
+                   "Latency of the transfer calls: the share of calls at or below each time")
 
 
 def esc(value):
@@ -101,7 +98,7 @@ def _context_rows(res):
         ("command line", shlex.join(map(str, cmd)) if isinstance(cmd, list) else cmd),
         ("APIs", ", ".join(map(str, g.get("apis", []))) or "?"),
     ] + (_block_rows(res) if res.block else _particles_rows(res) if res.particles
-         else _guide_rows(g)) + [
+         else _guide_rows(g) if res.pattern == "guide" else _pattern_rows(res)) + [
         ("iterations", _get(g, "iterations")),
         ("options", "write only: %s, read only: %s, debug level %s%s, overwrite: %s%s" % (
             _yes_no(_get(g, "write_only")), _yes_no(_get(g, "read_only")),
@@ -169,6 +166,17 @@ def _particles_rows(res):
             "%d: %s" % (p, counts_text(counts[p])) for p in sorted(counts)) or "none")),
         ("layouts", ", ".join(map(str, layouts)) if isinstance(layouts, list) else "?"),
     ])
+
+
+def _pattern_rows(res):
+    """Another pattern's workload (map, madbench): its own config.<pattern>
+    as h5perf wrote it, a row per member, lists joined by commas."""
+    spec = res.config.get(res.pattern)
+    spec = spec if isinstance(spec, dict) else {}
+    return _placement_rows(res, [("workload", "%s pattern, %s I/O" % (
+        res.pattern, _get(res.config, "io_mode")))] + [
+        (k.replace("_", " "), ", ".join(map(str, v)) if isinstance(v, list) else
+         "none" if v is None else _yes_no(v)) for k, v in spec.items()])
 
 
 def _placement_rows(res, rows):
@@ -271,7 +279,10 @@ def charts_section(plots, inputs=()):
     out = ["<h2>Charts</h2>"]
     if not plots:
         out.append("<p>No successful data measure to plot.</p>")
-    for section, heading in SECTIONS:
+    patterns = list(dict.fromkeys(res.pattern for res in inputs if res.by_layout))
+    sections = GUIDE_SECTIONS + tuple((pattern + suffix, heading) for pattern in patterns
+                                      for suffix, heading in LAYOUT_SECTIONS)
+    for section, heading in sections + (LATENCY_SECTION,):
         these = [p for p in plots if p.plot.section == section]
         if not these:
             continue
@@ -322,7 +333,7 @@ def runs_section(inputs):
                 _td(p, True), _td(format_size(x)), _td(api)] + (
                 [_td(key[4])] if res.by_layout else []) + (
                 [_td(placement_text(placement(key)))] if placed else []) + [
-                _td(MEASURE_TITLES[measure]),
+                _td(measure_title(measure)),
                 _td(_num(s.median, "%.1f"), True), _td(_num(s.min, "%.1f"), True),
                 _td(_num(s.max, "%.1f"), True), _td(_num(s.median_seconds, "%.6f"), True),
                 _td(s.iterations, True), _td("ok" if s.ok else s.failure)])

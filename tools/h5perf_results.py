@@ -31,6 +31,11 @@ MEASURE_TITLES = {
     "read": "read", "read_open_close": "read incl. open/close", "read_raw": "raw read",
     "read_open": "read open", "read_close": "read close",
 }
+# A pattern with phases of its own (docs/results.md, "Phases": the madbench
+# pattern's S, W and C) has the measures <phase>_busy, <phase>_read and
+# <phase>_write instead: the time of its busy work, which moves nothing,
+# and of its read and write calls (phase_measure()).
+PHASE_TIMERS = ("busy", "read", "write")
 # The parameters that define the workload: two documents that differ in one
 # of them measure different things (h5perf-compare notes each difference).
 WORKLOAD_KEYS = ("geometry", "layout", "storage", "io_mode", "bytes_per_process", "block_size",
@@ -44,18 +49,16 @@ SIZE_KEYS = ("bytes_per_process", "block_size")
 # workload: config's pattern and io_mode, config.block's array, and
 # config.block's grid and read_grid where either document gives one (null:
 # MPI_Dims_create's grid, the writer's grid).
-PATTERNS = ("guide", "block", "particles")
 LAYOUTS = ("shared", "chunked", "fpp")
 BLOCK_WORKLOAD_KEYS = ("pattern", "io_mode")
 BLOCK_ARRAY_KEYS = ("global", "element_size", "vars")
 BLOCK_GRID_KEYS = ("grid", "read_grid")
 # The particles pattern (docs/particles.md, later within version 2): its runs
-# are keyed as the block pattern's, by layout (shared, fpp), and a run's
+# are keyed as the block pattern's, by layout (shared, fpp: layout_keyed()), and a run's
 # transfer size (the largest process's particles of one variable) follows
 # from the counts. Its workload: config's pattern and io_mode, and
 # config.particles' counts (per_process null with a list, seed null but
 # with normal) and variables (their names).
-LAYOUT_PATTERNS = ("block", "particles")
 PARTICLES_KEYS = ("per_process", "distribution", "seed", "vars")
 # --align-data and --shift (docs/particles.md, "Alignment"; later within
 # version 2): the lists as given in config.block or config.particles, and
@@ -164,7 +167,13 @@ class Results:
         self.block = self.pattern == "block"
         self.particles = self.pattern == "particles"
         # Keyed by layout, listed and charted as the block report's rows.
-        self.by_layout = self.pattern in LAYOUT_PATTERNS
+        self.by_layout = layout_keyed(doc)
+        # The measures of phases of a pattern's own, in run order (sort_key()).
+        self.phase_measures = []
+        for run in self.runs:
+            self.phase_measures += [m["measure"] for m in run["measures"]
+                                    if phase_measure(m["measure"]) and
+                                    m["measure"] not in self.phase_measures]
         self.stats = {}
         for run in self.runs:
             for m in run["measures"]:
@@ -220,7 +229,7 @@ class Results:
         """The keys (run_key()), in a stable order: sort_key()'s, placements
         in run order."""
         return sorted((k for k in self.stats if measure is None or k[3] == measure),
-                      key=lambda k: sort_key(k, self.placements))
+                      key=lambda k: sort_key(k, self.placements, self.phase_measures))
 
     def layouts(self):
         """The layouts run (block and particles patterns), in LAYOUTS order;
@@ -231,17 +240,24 @@ class Results:
     def workload(self):
         """The parameters that define the workload, name -> value in the
         document ("absent" where it has none), in the order h5perf-compare
-        notes them; the later additions (LATER_WORKLOAD_KEYS) are not here."""
-        if not self.by_layout:
+        notes them; the later additions (LATER_WORKLOAD_KEYS) are not here.
+        Another pattern's (map, madbench): config's pattern and io_mode, and
+        every member of its own config.<pattern> but the layouts (runs of a
+        layout in one document only are counted apart) and the placement
+        lists (noted apart)."""
+        if self.pattern == "guide":
             return {k: self.config.get(k, "absent") for k in WORKLOAD_KEYS}
         values = {k: self.config.get(k, "absent") for k in BLOCK_WORKLOAD_KEYS}
+        spec = self.config.get(self.pattern)
+        spec = spec if isinstance(spec, dict) else {}
         if self.particles:
-            spec = self.config["particles"]
             values.update((k, spec.get(k, "absent")) for k in PARTICLES_KEYS)
-            return values
-        block = self.config["block"]
-        values.update((k, block.get(k, "absent")) for k in BLOCK_ARRAY_KEYS)
-        values.update((k, block.get(k)) for k in BLOCK_GRID_KEYS)
+        elif self.block:
+            values.update((k, spec.get(k, "absent")) for k in BLOCK_ARRAY_KEYS)
+            values.update((k, spec.get(k)) for k in BLOCK_GRID_KEYS)
+        else:
+            values.update((k, v) for k, v in spec.items()
+                          if k != "layouts" and k not in PLACEMENT_KEYS)
         return values
 
     def particle_counts(self):
@@ -268,9 +284,57 @@ class Results:
 
 
 def pattern_of(doc):
-    """ "guide", "block" or "particles"; version 1 has no config.pattern:
-    the guide's."""
+    """ "guide", "block", "particles", "map" or "madbench"; version 1 has
+    no config.pattern: the guide's."""
     return doc["config"].get("pattern", "guide")
+
+
+def layout_keyed(doc):
+    """Whether doc's runs are keyed by their layout: h5perf gives every run
+    of a pattern other than the guide's one (docs/results.md), and those
+    patterns run process count x layout x API, a process count's runs
+    sharing their transfer size (a process's block, the largest process's
+    particles, a map's largest call, MADbench2's largest share). A document
+    whose runs do not all have a layout (the guide's) is keyed by transfer
+    size."""
+    return bool(doc["runs"]) and all("layout" in run for run in doc["runs"])
+
+
+def phase_measure(name):
+    """(phase, timer) of a measure of a pattern's own phases ("W_read" ->
+    ("W", "read"); docs/results.md, "Phases"), None for the guide's
+    measures (MEASURES)."""
+    phase, _, timer = name.rpartition("_")
+    return (phase, timer) if phase and name not in MEASURES and timer in PHASE_TIMERS else None
+
+
+def is_data_measure(name):
+    """Whether a measure moves data and so has a throughput: the guide's
+    DATA_MEASURES, and a phase's read and write calls (not its busy work)."""
+    phase = phase_measure(name)
+    return name in DATA_MEASURES or (phase is not None and phase[1] != "busy")
+
+
+def is_transfer(name):
+    """Whether a measure times the transfer calls alone: the guide's write
+    and read (without open and close), a phase's read and write calls."""
+    return name in ("write", "read") or (is_data_measure(name) and name not in DATA_MEASURES)
+
+
+def direction(name):
+    """"write" or "read": what a measure's calls do (a phase's read calls
+    read); None for busy work."""
+    phase = phase_measure(name)
+    if phase:
+        return None if phase[1] == "busy" else phase[1]
+    return name.split("_")[0]
+
+
+def measure_title(name):
+    """A measure as charts and tables name it: MEASURE_TITLES, or a phase's
+    "W read", "S busy"."""
+    phase = phase_measure(name)
+    return MEASURE_TITLES.get(name) or ("%s %s" % phase if phase else name)
 
 
 def _is_count(v):
@@ -323,10 +387,12 @@ def configuration(key):
     return (p, api, layout, measure) + tuple(key[5:])
 
 
-def sort_key(key, placements=()):
+def sort_key(key, placements=(), phase_measures=()):
     """Orders keys as h5perf runs them; block and particles keys by API,
     then layout, as the block report's rows, then placement: packed first,
-    then in the order of placements (run order), else by value."""
+    then in the order of placements (run order), else by value; the
+    measures of a pattern's own phases after the guide's, in the order of
+    phase_measures (run order)."""
     p, x, api, measure = key[:4]
     layout = (LAYOUTS.index(key[4]),) if len(key) > 4 else ()
     if len(key) > 5:
@@ -335,7 +401,9 @@ def sort_key(key, placements=()):
         layout += (1, rank) + pair
     elif layout:
         layout += (0, 0, 0, 0)
-    return (p, x, APIS.index(api)) + layout + (MEASURES.index(measure),)
+    rank = MEASURES.index(measure) if measure in MEASURES else len(MEASURES) + (
+        list(phase_measures).index(measure) if measure in phase_measures else len(phase_measures))
+    return (p, x, APIS.index(api)) + layout + (rank,)
 
 
 def placement_text(pair):
@@ -378,7 +446,7 @@ def measure_stats(run, measure):
     spread = [s["slowest"] / s["fastest"] for s in ok
               if isinstance(s.get("fastest"), (int, float)) and not isinstance(s["fastest"], bool)
               and s["fastest"] >= sys.float_info.epsilon]
-    return Stats(measure["status"], times, run["bytes"], measure["measure"] in DATA_MEASURES,
+    return Stats(measure["status"], times, run["bytes"], is_data_measure(measure["measure"]),
                  spread if len(spread) == len(times) else (), sizes)
 
 
@@ -576,9 +644,9 @@ def check_document(doc):
 
 def _check_runs_once(doc):
     """Each run once: the guide's by (processes, transfer size, API), the
-    block and particles patterns' by (processes, layout, API, placement)
-    (their runs of one process count share a transfer size)."""
-    by_layout = pattern_of(doc) in LAYOUT_PATTERNS
+    other patterns' by (processes, layout, API, placement) (their runs of
+    one process count share a transfer size: layout_keyed())."""
+    by_layout = layout_keyed(doc)
     seen = set()
     for i, run in enumerate(doc["runs"]):
         if by_layout:

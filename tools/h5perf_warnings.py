@@ -9,7 +9,7 @@ the charts keep the Stats behind their points. Pure: no matplotlib, no HTML.
 """
 import re
 
-from h5perf_results import MIN_SECONDS, run_key
+from h5perf_results import MIN_SECONDS, direction, run_key
 
 PAGE_CACHE, IO_MODE, SHORT = "page-cache", "io-mode", "short"
 # HDF5's causes in the order of their bits (H5D_mpio_no_collective_cause_t),
@@ -47,9 +47,10 @@ def text_size(n):
 
 
 def _measures_of(res, run, phase):
-    """The Stats of run's measures of phase ("write", "read")."""
+    """The Stats of run's measures of phase ("write", "read"; a pattern's
+    own phases' read or write calls: direction())."""
     return [res.stats[run_key(run, m["measure"], res.by_layout)] for m in run["measures"]
-            if m["measure"].split("_")[0] == phase]
+            if direction(m["measure"]) == phase]
 
 
 def page_cache_notes(res):
