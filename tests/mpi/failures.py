@@ -4,6 +4,7 @@ a stuck library call, files beyond the file system's largest file, and a
 report that cannot be written. Each fails cleanly: its lines, its exit
 status, no data file left.
 """
+import itertools
 import json
 import os
 import re
@@ -380,3 +381,79 @@ def io_failure_results_out_of_memory():
             expect_eq([(x["stop"], x["errors"], x["measures"][0]["summary"]["iterations"])
                        for x in runs], [("error", [line], iterations)], "the results' run", r)
             expect_eq(listing(d), [], "files left", r)
+
+
+def lib_fault_run(shim, fault, args, d, rank=1):
+    """h5perf on 2 processes whose rank has its first call of fault fail
+    (tests/tools/lib_fault.h, through shim), the default watchdog (120 s):
+    a run left with its processes in different calls times out."""
+    return run(2, args, env={"HDF5_PARAPREFIX": d}, timeout=60,
+               wrap="export LD_PRELOAD=%s H5PERF_LIB_FAULT=%s H5PERF_LIB_FAULT_RANK=%d"
+               % (os.environ[shim], fault, rank))
+
+
+@case
+def hdf5_local_failure_before_collective_call():
+    """A local HDF5 call that fails on one process only (the shim
+    tests/tools/h5faults.c) before the collective call that needs it: the
+    file access properties before H5Fcreate, the dataspace and the dataset
+    creation properties before H5Dcreate2, a hyperslab before a collective
+    H5Dwrite. The failing process stays in step with the other (they agree
+    before H5Fcreate and H5Dcreate2; it joins H5Dwrite selecting nothing):
+    exit 1, its line alone, no data file left, within seconds (the run
+    waited for the watchdog, 120 s, with the other process alone in the
+    collective call)."""
+    if "phdf5" not in built_apis():
+        raise Skip("built without parallel HDF5")
+    block = "--pattern block --global 16x16 -A phdf5 -w"
+    for rank, (fault, args, op) in itertools.product((1, 0), (
+            ("H5Pset_alignment", block, "file access properties"),
+            ("H5Screate_simple", block, "dataspace"),
+            ("H5Pset_fill_time", block, "dataset creation properties"),
+            ("H5Pset_chunk", block + " --layout chunked", "dataset creation properties"),
+            ("H5Sselect_hyperslab", block + " -C", "select hyperslab"))):
+        what = "rank %d's %s failing: %s" % (rank, fault, args)
+        with TempDir() as d:
+            r = lib_fault_run("H5FAULTS", fault, args, d, rank)
+            expect_eq((r.rc, r.h5perf_err),
+                      (1, ["h5perf: rank %d: HDF5 %s '%s': injected fault (%s)"
+                           % (rank, op, data_file(d, 1, "phdf5"), fault)]),
+                      "exit status and lines, " + what, r)
+            expect_eq(listing(d), [], "files left, " + what, r)
+
+
+@case
+def pnetcdf_local_failure_before_collective_call():
+    """A local call of the PnetCDF backend that fails on one process only
+    (the shim tests/tools/ncfaults.c) before the collective call that
+    follows: the hints (MPI_Info_set, -a) before ncmpi_create, a definition
+    (ncmpi_def_dim, ncmpi_def_var) before ncmpi_enddef. The processes agree
+    before the collective call and none makes it; a file whose definitions
+    failed is abandoned (ncmpi_abort): exit 1, the failing process's line
+    alone, no data file left, within seconds. A failed hint left the
+    others alone in ncmpi_create until the watchdog (120 s). A failed
+    definition ended the run here only because this PnetCDF's ncmpi_enddef
+    did not wait for the process that skipped it (whose ncmpi_close then
+    ended define mode with a header of its own); not in PnetCDF's safe
+    mode, whose definitions are collective themselves."""
+    if "pnetcdf" not in built_apis():
+        raise Skip("built without PnetCDF")
+    block = "--pattern block --global 16x16 -A pnetcdf -w"
+    for rank, (fault, args, head, text) in itertools.product((0, 1), (
+            ("MPI_Info_set", block + " -a 4K", "MPI-IO hints", MPI_ERR_INFO_TEXT),
+            ("ncmpi_def_dim", block, "PnetCDF define variables", NC_ENOMEM_TEXT),
+            ("ncmpi_def_var", block + " -C", "PnetCDF define variables", NC_ENOMEM_TEXT))):
+        what = "rank %d's %s failing: %s" % (rank, fault, args)
+        with TempDir() as d:
+            r = lib_fault_run("NCFAULTS", fault, args, d, rank)
+            expect_eq((r.rc, r.h5perf_err),
+                      (1, ["h5perf: rank %d: %s '%s': %s"
+                           % (rank, head, data_file(d, 1, "pnetcdf"), text)]),
+                      "exit status and lines, " + what, r)
+            expect_eq(listing(d), [], "files left, " + what, r)
+
+
+# Open MPI's MPI_Error_string(MPI_ERR_INFO).
+MPI_ERR_INFO_TEXT = "MPI_ERR_INFO: invalid info object"
+# PnetCDF's ncmpi_strerror(NC_ENOMEM).
+NC_ENOMEM_TEXT = "NetCDF: Memory allocation (malloc) failure"
