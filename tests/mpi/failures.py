@@ -11,7 +11,8 @@ import re
 import subprocess
 
 from common import SUFFIX, Skip, case, data_file
-from harness import TempDir, built_apis, expect, expect_eq, launcher_is_hydra, listing, run
+from harness import (TempDir, built_apis, expect, expect_eq, hdf5_version, launcher_is_hydra,
+                     listing, run)
 
 
 @case
@@ -383,13 +384,13 @@ def io_failure_results_out_of_memory():
             expect_eq(listing(d), [], "files left", r)
 
 
-def lib_fault_run(shim, fault, args, d, rank=1):
-    """h5perf on 2 processes whose rank has its first call of fault fail
+def lib_fault_run(shim, fault, args, d, rank=1, call=1):
+    """h5perf on 2 processes whose rank has its call-th call of fault fail
     (tests/tools/lib_fault.h, through shim), the default watchdog (120 s):
     a run left with its processes in different calls times out."""
     return run(2, args, env={"HDF5_PARAPREFIX": d}, timeout=60,
-               wrap="export LD_PRELOAD=%s H5PERF_LIB_FAULT=%s H5PERF_LIB_FAULT_RANK=%d"
-               % (os.environ[shim], fault, rank))
+               wrap="export LD_PRELOAD=%s H5PERF_LIB_FAULT=%s H5PERF_LIB_FAULT_RANK=%d "
+               "H5PERF_LIB_FAULT_CALL=%d" % (os.environ[shim], fault, rank, call))
 
 
 @case
@@ -420,6 +421,27 @@ def hdf5_local_failure_before_collective_call():
                            % (rank, op, data_file(d, 1, "phdf5"), fault)]),
                       "exit status and lines, " + what, r)
             expect_eq(listing(d), [], "files left, " + what, r)
+
+
+@case
+def hdf5_multi_dataset_selection_failure():
+    """--hdf5.multi-dataset -C: a hyperslab that fails on one process only
+    (H5Sselect_hyperslab, the shim tests/tools/h5faults.c) in the first
+    step of the multi-dataset run (the 4th call: the run with one call per
+    variable makes 3 before it). The process joins the collective
+    H5Dwrite_multi selecting nothing in every dataset: exit 1, its line
+    alone, no data file left, within seconds."""
+    if "phdf5" not in built_apis() or hdf5_version() < (1, 14):
+        raise Skip("HDF5 without multi-dataset I/O (1.14 and newer)")
+    args = "--pattern block --global 16x16 --vars 3 -A phdf5 -w -C --hdf5.multi-dataset"
+    for rank in (1, 0):
+        with TempDir() as d:
+            r = lib_fault_run("H5FAULTS", "H5Sselect_hyperslab", args, d, rank, call=4)
+            expect_eq((r.rc, r.h5perf_err),
+                      (1, ["h5perf: rank %d: HDF5 select hyperslab '%s': injected fault "
+                           "(H5Sselect_hyperslab)" % (rank, data_file(d, 1, "phdf5"))]),
+                      "exit status and lines, rank %d failing" % rank, r)
+            expect_eq(listing(d), [], "files left, rank %d failing" % rank, r)
 
 
 @case
