@@ -9,8 +9,8 @@
  * variable in one H5Dwrite_multi or H5Dread_multi (docs/hdf5.md). A
  * process whose local preparation of a collective call fails stays in step
  * with the others (docs/design.md, "Collective calls after a local
- * failure"). Must not print, time or exit; HDF5's automatic error printing is turned off by
- * the engine and the stack becomes one line. */
+ * failure"). Must not print, time or exit; HDF5's automatic error
+ * printing is turned off by the engine and the stack becomes one line. */
 #include "backend/phdf5.h"
 
 #include <inttypes.h>
