@@ -475,6 +475,39 @@ def pnetcdf_local_failure_before_collective_call():
             expect_eq(listing(d), [], "files left, " + what, r)
 
 
+@case
+def pnetcdf_subarrays_failure_joins_collective_call():
+    """-C: a step whose subarrays cannot be allocated on rank 1 only (a map
+    of 1021 single-element runs per process: 1021 subarrays, whose starts
+    are one allocation of 24,504 bytes, made to fail by the shim
+    tests/tools/allocs.c) joins the others' collective ncmpi_put_varn_all
+    with a subarray of no element: exit 1, rank 1's line alone, no data
+    file left, within seconds (rank 0 waited alone in the call for the
+    watchdog, 120 s)."""
+    if "pnetcdf" not in built_apis():
+        raise Skip("built without PnetCDF")
+    runs = 1021
+    with TempDir() as m, TempDir() as d:
+        path = os.path.join(m, "runs.map")
+        with open(path, "w") as fh:
+            fh.write("processes 2\narray %d\n" % (4 * runs))
+            for p in (0, 1):
+                fh.write("%d: %s\n" % (p, " ".join("%d:1" % (4 * k + 2 * p)
+                                                   for k in range(runs))))
+        log = os.path.join(m, "alloc.log")
+        r = run(2, "--pattern map --map %s -A pnetcdf --layout shared -C -w" % path,
+                env={"HDF5_PARAPREFIX": d}, timeout=60,
+                wrap="export LD_PRELOAD=%s H5PERF_ALLOC_RANK=1 H5PERF_ALLOC_FAIL_SIZE=%d "
+                "H5PERF_ALLOC_LOG=%s" % (os.environ["ALLOCS"], runs * 3 * 8, log))
+        with open(log) as fh:
+            expect_eq(fh.read(), "alloc rank 1 size %d\n" % (runs * 3 * 8), "the shim's failure",
+                      r)
+        expect_eq((r.rc, r.h5perf_err),
+                  (1, ["h5perf: rank 1: PnetCDF begin variable '%s': out of memory"
+                       % data_file(d, 1, "pnetcdf")]), "exit status and lines", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
 # Open MPI's MPI_Error_string(MPI_ERR_INFO).
 MPI_ERR_INFO_TEXT = "MPI_ERR_INFO: invalid info object"
 # PnetCDF's ncmpi_strerror(NC_ENOMEM).
