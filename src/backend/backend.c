@@ -25,6 +25,14 @@ const struct backend_ops *backend_get(enum api_id api)
     return backend_table[api];
 }
 
+bool backend_all_ready(MPI_Comm comm, bool ok)
+{
+    int mine = ok ? 1 : 0, all = 0;
+    if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, comm) != MPI_SUCCESS)
+        return false;
+    return all != 0;
+}
+
 /* A backend of one of the table's APIs belongs in that API's slot; a test
  * backend, with a descriptor of its own, may stand in any. */
 static bool backend_in_slot(const struct api_desc *d, int slot)

@@ -122,6 +122,15 @@ struct backend_ops {
     int64_t (*written_end)(const char *path, char *why, size_t len);
 };
 
+/* Collective over comm: is every process ready (ok) for the collective
+ * library call that follows (H5Fcreate, H5Dcreate2, ncmpi_create,
+ * ncmpi_enddef)? A process whose local preparation failed (a property
+ * list, a definition) still comes here, so that no process is left alone
+ * in the library's call; when any was not, none makes it and each returns
+ * -1, only the one that failed with its error (docs/design.md, "Collective
+ * calls after a local failure"). One all-reduce of an int. */
+bool backend_all_ready(MPI_Comm comm, bool ok);
+
 /* check of a backend with nothing to check beyond the API table. */
 int backend_check_none(const struct backend_settings *set, const struct plan *plan,
                        const struct pattern_measure *m, char *why, size_t len);

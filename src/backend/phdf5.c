@@ -6,9 +6,11 @@
  * each step a union of hyperslabs (a step of the last one's shape moves it
  * with H5Soffset_simple), independent or collective transfer property list
  * (docs/original.md §4.2); with multi-dataset I/O, step k of every
- * variable in one H5Dwrite_multi or H5Dread_multi (docs/hdf5.md). Must not
- * print, time or exit; HDF5's automatic error printing is turned off by
- * the engine and the stack becomes one line. */
+ * variable in one H5Dwrite_multi or H5Dread_multi (docs/hdf5.md). A
+ * process whose local preparation of a collective call fails stays in step
+ * with the others (docs/design.md, "Collective calls after a local
+ * failure"). Must not print, time or exit; HDF5's automatic error
+ * printing is turned off by the engine and the stack becomes one line. */
 #include "backend/phdf5.h"
 
 #include <inttypes.h>
@@ -26,8 +28,9 @@ int phdf5_fail(struct backend_file *f, const char *op, struct err *e)
 static int phdf5_props(struct backend_file *f, const struct backend_ctx *ctx, struct err *e)
 {
     const struct backend_settings *c = ctx->set;
-    f->fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (f->fapl < 0 || phdf5_driver(f, ctx, e) < 0)
+    if ((f->fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0)
+        return phdf5_fail(f, "file access properties", e);
+    if (phdf5_driver(f, ctx, e) < 0)
         return -1;
     if (H5Pset_alignment(f->fapl, (hsize_t)c->threshold, (hsize_t)c->align) < 0 ||
         (c->hdf5.meta_block > 0 &&
@@ -47,33 +50,44 @@ static int phdf5_props(struct backend_file *f, const struct backend_ctx *ctx, st
 
 static int phdf5_close(struct backend_file *f, struct err *e);
 
+/* The file's record and its variables' (f->vars, f->order NULL when
+ * they could not be allocated: phdf5_close() takes such a record too). */
+static struct backend_file *phdf5_alloc(const struct plan *plan)
+{
+    struct backend_file *f = calloc(1, sizeof *f);
+    size_t n = (size_t)(plan->nvars > 0 ? plan->nvars : 1);
+    if (!f)
+        return NULL;
+    f->file = f->fapl = f->dxpl = H5I_INVALID_HID;
+    f->vars = calloc(n, sizeof *f->vars);
+    f->order = calloc(n, sizeof *f->order);
+    for (int v = 0; f->vars && v < plan->nvars; v++)
+        f->vars[v].dset = f->vars[v].fspace = f->vars[v].mspace = H5I_INVALID_HID;
+    return f;
+}
+
+/* H5Fcreate and H5Fopen are collective: a process whose record or
+ * property lists failed still agrees with the others before them
+ * (backend_all_ready()), and then no process makes the call. */
 static int phdf5_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
                       enum backend_mode mode, bool may_truncate, const struct plan *plan,
                       struct err *e)
 {
     *out = NULL;
-    struct backend_file *f = calloc(1, sizeof *f);
-    struct phdf5_var *vars = calloc((size_t)(plan->nvars > 0 ? plan->nvars : 1), sizeof *vars);
-    if (!f || !vars) {
-        free(f);
-        free(vars);
-        return err_set(e, "HDF5", "open", path, -1, -1, "out of memory");
+    struct backend_file *f = phdf5_alloc(plan);
+    bool ready = f && f->vars && f->order;
+    if (!ready)
+        err_set(e, "HDF5", "open", path, -1, -1, "out of memory");
+    if (ready) {
+        f->comm = ctx->comm;
+        f->collective = ctx->set->collective;
+        f->mode = mode;
+        f->path = path;
+        f->plan = plan;
+        f->sync = mode != BACKEND_READ && ctx->set->fsync;
+        ready = phdf5_props(f, ctx, e) == 0;
     }
-    f->file = f->fapl = f->dxpl = H5I_INVALID_HID;
-    f->vars = vars;
-    f->order = calloc((size_t)(plan->nvars > 0 ? plan->nvars : 1), sizeof *f->order);
-    if (!f->order) {
-        free(f);
-        free(vars);
-        return err_set(e, "HDF5", "open", path, -1, -1, "out of memory");
-    }
-    for (int v = 0; v < plan->nvars; v++)
-        vars[v].dset = vars[v].fspace = vars[v].mspace = H5I_INVALID_HID;
-    f->mode = mode;
-    f->path = path;
-    f->plan = plan;
-    f->sync = mode != BACKEND_READ && ctx->set->fsync;
-    if (phdf5_props(f, ctx, e) < 0) {
+    if (!backend_all_ready(ctx->comm, ready)) {
         phdf5_close(f, e);
         return -1;
     }
@@ -128,58 +142,66 @@ static bool phdf5_chunked(const struct plan_var *v)
     return v->chunk[0] > 0;
 }
 
-/* Creates variable x's dataset: chunked if the plan says so, never filled
- * unless it keeps the library's fill (the guide's datasets, which parallel
- * HDF5 then fills when it creates them chunked), its groups made on the
- * way. */
-static int phdf5_create(struct backend_file *f, struct phdf5_var *x, struct err *e)
+/* The creation property lists of variable x's dataset: chunked if the
+ * plan says so, never filled unless it keeps the library's fill (the
+ * guide's datasets, which parallel HDF5 then fills when it creates them
+ * chunked), its groups made on the way (*lcpl). Local. */
+static int phdf5_create_props(struct backend_file *f, const struct phdf5_var *x, hid_t *dcpl,
+                              hid_t *lcpl, struct err *e)
 {
     const struct plan_var *v = &x->var;
-    hid_t dcpl = H5P_DEFAULT, lcpl = H5P_DEFAULT;
     if (phdf5_chunked(v) || !v->library_fill) {
         hsize_t chunk[MODEL_MAX_DIMS];
         for (int i = 0; i < v->ndims; i++)
             chunk[i] = (hsize_t)v->chunk[i];
-        dcpl = H5Pcreate(H5P_DATASET_CREATE);
-        if (dcpl < 0 || (phdf5_chunked(v) && H5Pset_chunk(dcpl, v->ndims, chunk) < 0) ||
-            (!v->library_fill && H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0)) {
-            phdf5_fail(f, "dataset creation properties", e);
-            if (dcpl >= 0)
-                H5Pclose(dcpl);
-            return -1;
-        }
+        *dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        if (*dcpl < 0 || (phdf5_chunked(v) && H5Pset_chunk(*dcpl, v->ndims, chunk) < 0) ||
+            (!v->library_fill && H5Pset_fill_time(*dcpl, H5D_FILL_TIME_NEVER) < 0))
+            return phdf5_fail(f, "dataset creation properties", e);
     }
-    if (strchr(v->name, '/') &&
-        ((lcpl = H5Pcreate(H5P_LINK_CREATE)) < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0))
-        x->dset = H5I_INVALID_HID;
-    else
-        x->dset = H5Dcreate2(f->file, v->name, x->type, x->fspace, lcpl, dcpl, H5P_DEFAULT);
-    if (x->dset < 0)
-        phdf5_fail(f, "create dataset", e);
-    if (dcpl != H5P_DEFAULT)
-        H5Pclose(dcpl);
-    if (lcpl >= 0 && lcpl != H5P_DEFAULT)
-        H5Pclose(lcpl);
-    return x->dset < 0 ? -1 : 0;
+    if (strchr(v->name, '/') && ((*lcpl = H5Pcreate(H5P_LINK_CREATE)) < 0 ||
+                                 H5Pset_create_intermediate_group(*lcpl, 1) < 0))
+        return phdf5_fail(f, "link creation properties", e);
+    return 0;
 }
 
-/* Variables are ended in the order they were begun (backend.h). */
+static void phdf5_close_plist(hid_t p)
+{
+    if (p >= 0 && p != H5P_DEFAULT)
+        H5Pclose(p);
+}
+
+/* Variables are ended in the order they were begun (backend.h). H5Dcreate2
+ * and H5Dopen2 are collective: a process whose dataspace or property lists
+ * failed still agrees with the others before them (backend_all_ready()),
+ * and then no process makes the call. */
 static int phdf5_var_begin(struct backend_file *f, int var, const struct plan_access *acc,
                            struct err *e)
 {
     (void)acc;
     struct phdf5_var *x = &f->vars[var];
+    hid_t dcpl = H5P_DEFAULT, lcpl = H5P_DEFAULT;
+    bool write = f->mode == BACKEND_WRITE;
     plan_var(f->plan, var, &x->var);
     x->type = phdf5_type(&x->var);
     x->selected = false;
     f->order[f->nbegun++] = var;
-    if ((x->fspace = phdf5_space(x->var.ndims, x->var.dims)) < 0)
-        return phdf5_fail(f, "dataspace", e);
-    if (f->mode == BACKEND_WRITE)
-        return phdf5_create(f, x, e);
-    if ((x->dset = H5Dopen2(f->file, x->var.name, H5P_DEFAULT)) < 0)
-        return phdf5_fail(f, "open dataset", e);
-    return 0;
+    bool ready = (x->fspace = phdf5_space(x->var.ndims, x->var.dims)) >= 0;
+    if (!ready)
+        phdf5_fail(f, "dataspace", e);
+    else if (write)
+        ready = phdf5_create_props(f, x, &dcpl, &lcpl, e) == 0;
+    if (backend_all_ready(f->comm, ready)) {
+        if (write)
+            x->dset = H5Dcreate2(f->file, x->var.name, x->type, x->fspace, lcpl, dcpl, H5P_DEFAULT);
+        else
+            x->dset = H5Dopen2(f->file, x->var.name, H5P_DEFAULT);
+        if (x->dset < 0) /* before H5Pclose clears the stack */
+            phdf5_fail(f, write ? "create dataset" : "open dataset", e);
+    }
+    phdf5_close_plist(dcpl);
+    phdf5_close_plist(lcpl);
+    return x->dset < 0 ? -1 : 0;
 }
 
 static bool phdf5_same_shape(const struct model_slab *a, const struct model_slab *b)
@@ -327,6 +349,23 @@ static bool phdf5_empty(const struct phdf5_var *x)
     return model_product(x->var.ndims, x->var.dims) == 0;
 }
 
+/* A process whose selection of variable x failed (its error recorded)
+ * still joins the others' collective H5Dwrite or H5Dread (-C), selecting
+ * nothing, so that they are not left waiting in it; an independent one
+ * it skips. */
+static void phdf5_join(struct backend_file *f, struct phdf5_var *x, void *buf)
+{
+    if (!f->collective || x->fspace < 0)
+        return;
+    x->selected = false;
+    H5Sselect_none(x->fspace);
+    if (f->writing)
+        H5Dwrite(x->dset, x->type, x->fspace, x->fspace, f->dxpl, buf);
+    else
+        H5Dread(x->dset, x->type, x->fspace, x->fspace, f->dxpl, buf);
+    H5Eclear2(H5E_DEFAULT);
+}
+
 static int phdf5_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                           struct err *e)
 {
@@ -335,8 +374,10 @@ static int phdf5_transfer(struct backend_file *f, const struct plan_step *s, voi
     f->called = false;
     if (phdf5_empty(x))
         return 0;
-    if (phdf5_select(f, x, s, e) < 0)
+    if (phdf5_select(f, x, s, e) < 0) {
+        phdf5_join(f, x, buf);
         return -1;
+    }
     herr_t rc = f->writing ? H5Dwrite(x->dset, x->type, x->mspace, x->fspace, f->dxpl, buf)
                            : H5Dread(x->dset, x->type, x->mspace, x->fspace, f->dxpl, buf);
     f->called = rc >= 0;
@@ -379,13 +420,31 @@ static int phdf5_transfer_vars(struct backend_file *f, const struct plan_step *s
         fspaces[count] = x->fspace;
         mem[count++] = bufs[i];
     }
-    if (rc == 0 && count > 0) {
+    /* A process whose selection failed still joins a collective call,
+     * selecting nothing in every dataset (phdf5_join()). */
+    bool join = rc < 0 && f->collective;
+    if (join)
+        count = 0;
+    for (int i = 0; join && i < n; i++) {
+        struct phdf5_var *x = &f->vars[steps[i].var];
+        if (phdf5_empty(x) || x->fspace < 0)
+            continue;
+        x->selected = false;
+        H5Sselect_none(x->fspace);
+        dsets[count] = x->dset;
+        types[count] = x->type;
+        mspaces[count] = fspaces[count] = x->fspace;
+        mem[count++] = bufs[i];
+    }
+    if ((rc == 0 || join) && count > 0) {
         herr_t h = f->writing ? H5Dwrite_multi(count, dsets, types, mspaces, fspaces, f->dxpl,
                                                (const void **)mem)
                               : H5Dread_multi(count, dsets, types, mspaces, fspaces, f->dxpl, mem);
-        f->called = h >= 0;
-        if (h < 0)
+        f->called = h >= 0 && rc == 0;
+        if (h < 0 && rc == 0)
             rc = phdf5_transfer_fail(f, &steps[0], e);
+        if (join)
+            H5Eclear2(H5E_DEFAULT);
     }
     free(ids);
     free(mem);

@@ -19,6 +19,8 @@ struct phdf5_var {
 
 struct backend_file {
     hid_t file, fapl, dxpl;
+    MPI_Comm comm;   /* the file's processes (backend_ctx.comm) */
+    bool collective; /* -C: H5Dwrite and H5Dread are collective */
     enum backend_mode mode;
     bool writing; /* the current step writes (a read-write file moves both ways) */
     const char *path;

@@ -6,8 +6,10 @@
  * interleaved 1D blocks, a --transfer-size range of a block), independent
  * data mode or the collective _all calls (-C); in the nonblocking variant
  * (api/pnetcdf_options.h), step k of every variable posted by the
- * nonblocking calls and completed by one wait. Must not print, time or
- * exit. */
+ * nonblocking calls and completed by one wait. A process whose local
+ * preparation of a collective call fails stays in step with the others
+ * (docs/design.md, "Collective calls after a local failure"). Must not
+ * print, time or exit. */
 #include "api/pnetcdf_options.h"
 #include "backend/backend.h"
 
@@ -34,7 +36,11 @@ struct backend_file {
     bool open;    /* ncid is an open file */
     bool defined; /* out of define mode (a read, or after the first dataset) */
     bool indep;   /* in independent data mode */
+    /* The definitions failed on some process: the file is left with
+     * ncmpi_abort, never ended (its processes' headers differ). */
+    bool abandoned;
     bool collective, sync;
+    MPI_Comm comm; /* the file's processes */
     enum backend_mode mode;
     bool writing; /* the current step writes (a read-write file moves both ways) */
     const char *path;
@@ -113,32 +119,47 @@ static int pncdf_hints(struct backend_file *f, const struct backend_ctx *ctx, st
 
 static int pncdf_close(struct backend_file *f, struct err *e);
 
-static int pncdf_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
-                      enum backend_mode mode, bool may_truncate, const struct plan *plan,
-                      struct err *e)
+/* The file's record, and the nonblocking variant's arrays; -1 with e
+ * when out of memory (*out then what was allocated, or NULL). Local. */
+static int pncdf_alloc(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
+                       const struct plan *plan, struct err *e)
 {
-    *out = NULL;
-    struct backend_file *f = calloc(1, sizeof *f);
+    struct backend_file *f = *out = calloc(1, sizeof *f);
     if (!f)
         return err_set(e, "PnetCDF", "open", path, -1, -1, "out of memory");
-    f->mode = mode;
-    f->path = path;
-    f->collective = ctx->set->collective;
-    f->sync = mode != BACKEND_READ && ctx->set->fsync;
-    f->plan = plan;
     f->info = MPI_INFO_NULL;
     if (ctx->set->variant == PNETCDF_NONBLOCKING) {
         size_t n = (size_t)(plan->nvars > 0 ? plan->nvars : 1);
         f->vars = calloc(n, sizeof *f->vars);
         f->reqs = calloc(3 * n, sizeof *f->reqs);
-        if (!f->vars || !f->reqs) {
-            pncdf_close(f, e);
+        if (!f->vars || !f->reqs)
             return err_set(e, "PnetCDF", "open", path, -1, -1, "out of memory");
-        }
         f->statuses = f->reqs + n;
         f->req_step = f->reqs + 2 * n;
     }
-    if (pncdf_hints(f, ctx, e) < 0) {
+    return 0;
+}
+
+/* ncmpi_create and ncmpi_open are collective: a process whose record or
+ * hints failed still agrees with the others before them
+ * (backend_all_ready()), and then no process makes the call. */
+static int pncdf_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
+                      enum backend_mode mode, bool may_truncate, const struct plan *plan,
+                      struct err *e)
+{
+    struct backend_file *f = NULL;
+    bool ready = pncdf_alloc(&f, ctx, path, plan, e) == 0;
+    *out = NULL;
+    if (ready) {
+        f->mode = mode;
+        f->path = path;
+        f->collective = ctx->set->collective;
+        f->sync = mode != BACKEND_READ && ctx->set->fsync;
+        f->plan = plan;
+        f->comm = ctx->comm;
+        ready = pncdf_hints(f, ctx, e) == 0;
+    }
+    if (!backend_all_ready(ctx->comm, ready)) {
         pncdf_close(f, e);
         return -1;
     }
@@ -212,7 +233,11 @@ static int pncdf_def_dims(struct backend_file *f, const struct plan_var *v,
 /* Collective: the file's dimensions and every variable, then data mode
  * (independent unless -C). netCDF defines a file's variables before any
  * data: defining them one by one would rewrite the header, and move the
- * data after it, at every variable. */
+ * data after it, at every variable. The definitions are local and
+ * ncmpi_enddef collective: a process whose definitions failed still
+ * agrees with the others before it (backend_all_ready()); then no process
+ * ends define mode, and the file, whose headers differ, is abandoned
+ * (pncdf_close()). */
 static int pncdf_define(struct backend_file *f, struct err *e)
 {
     int first_ids[MODEL_MAX_DIMS], ids[MODEL_MAX_DIMS], rc = NC_NOERR;
@@ -232,7 +257,11 @@ static int pncdf_define(struct backend_file *f, struct err *e)
                                v == 0 ? first_ids : ids, &varid);
     }
     if (rc != NC_NOERR)
-        return pncdf_err(e, "define variables", f->path, -1, rc);
+        pncdf_err(e, "define variables", f->path, -1, rc);
+    if (!backend_all_ready(f->comm, rc == NC_NOERR)) {
+        f->abandoned = true;
+        return -1;
+    }
     rc = ncmpi_enddef(f->ncid);
     f->defined = true;
     if (rc != NC_NOERR)
@@ -318,7 +347,7 @@ static int pncdf_var_begin(struct backend_file *f, int var, const struct plan_ac
     f->varid = -1;
     f->varn = acc->slabs_any;
     plan_var(f->plan, var, &f->var);
-    if (!f->defined && pncdf_define(f, e) < 0)
+    if (f->abandoned || (!f->defined && pncdf_define(f, e) < 0))
         return -1;
     pncdf_type(&f->var, &f->mtype);
     int rc = ncmpi_inq_varid(f->ncid, plan_var_leaf(&f->var), &f->varid);
@@ -343,6 +372,27 @@ static int pncdf_transfer_fail(struct backend_file *f, const struct plan_var *v,
                    s->index, plan_var_leaf(v), s->bytes, at, ncmpi_strerror(status));
 }
 
+/* A process whose step could not be made into subarrays (its error
+ * recorded) still joins the others' collective call (-C) with one
+ * subarray of no element, as a process without data makes it; an
+ * independent one it skips. */
+static void pncdf_join(struct backend_file *f, void *buf)
+{
+    MPI_Offset zero[MODEL_MAX_DIMS] = {0, 0, 0};
+    MPI_Offset *z = zero;
+    int id = f->ncid, v = f->varid;
+    if (!f->collective)
+        return;
+    if (f->writing && f->varn)
+        ncmpi_put_varn_all(id, v, 1, &z, &z, buf, 0, f->mtype);
+    else if (f->writing)
+        ncmpi_put_vara_all(id, v, zero, zero, buf, 0, f->mtype);
+    else if (f->varn)
+        ncmpi_get_varn_all(id, v, 1, &z, &z, buf, 0, f->mtype);
+    else
+        ncmpi_get_vara_all(id, v, zero, zero, buf, 0, f->mtype);
+}
+
 static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                           struct err *e)
 {
@@ -351,8 +401,10 @@ static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, voi
      * particles, which no other process opens) has nothing to move. */
     if (model_product(f->var.ndims, f->var.dims) == 0)
         return 0;
-    if (pncdf_pieces(f, s, f->var.ndims, e) < 0)
+    if (pncdf_pieces(f, s, f->var.ndims, e) < 0) {
+        pncdf_join(f, buf);
         return -1;
+    }
     int id = f->ncid, v = f->varid, rc;
     MPI_Offset n = s->bytes / f->var.elem;
     /* A collective vara and a collective varn do not match: where some
@@ -465,7 +517,9 @@ static int pncdf_var_end(struct backend_file *f, struct err *e)
 
 /* Collective over the file's processes: leaves independent mode, flushes
  * with --fsync (ncmpi_sync: MPI_File_sync), closes; a file still in define
- * mode (a failed first dataset) is ended by ncmpi_close itself. */
+ * mode (a failed first dataset) is ended by ncmpi_close itself, but one
+ * whose definitions failed on some process by ncmpi_abort, which discards
+ * them (and removes the new file) without writing a header. */
 static int pncdf_close(struct backend_file *f, struct err *e)
 {
     if (!f)
@@ -478,7 +532,9 @@ static int pncdf_close(struct backend_file *f, struct err *e)
         rc = pncdf_err(e, "end independent data mode", f->path, -1, st);
     if (f->open && f->sync && f->defined && (st = ncmpi_sync(f->ncid)) != NC_NOERR)
         rc = pncdf_err(e, "flush (--fsync)", f->path, -1, st);
-    if (f->open && (st = ncmpi_close(f->ncid)) != NC_NOERR)
+    if (f->open && f->abandoned)
+        ncmpi_abort(f->ncid);
+    else if (f->open && (st = ncmpi_close(f->ncid)) != NC_NOERR)
         rc = pncdf_err(e, "close", f->path, -1, st);
     if (f->info != MPI_INFO_NULL)
         MPI_Info_free(&f->info);

@@ -309,7 +309,7 @@ static int advise_search(const struct run *s, const struct backend_ops *const op
             advise_print_answer(w, i, c, &a, share);
             fflush(stdout);
             if (writer)
-                advise_json_set(&doc, w, i, c, &a, share, other);
+                advise_json_set(&doc, w, i, c, &a, share, other, &checked[i]);
         }
         advise_answer_release(&a);
         free(c);

@@ -315,7 +315,7 @@ static void advise_json_recommendation(struct jsonw *w, const struct workload_co
 
 void advise_json_set(struct advise_json *d, const struct workload *w, int set,
                      const struct workload_config *c, const struct advise_answer *a, double budget,
-                     int left_out)
+                     int left_out, const struct advise_checked *refused)
 {
     const struct race *r = &a->race;
     struct jsonw *j = &d->w;
@@ -335,6 +335,9 @@ void advise_json_set(struct advise_json *d, const struct workload *w, int set,
     jsonw_key_bool(j, "out_of_budget", r->out_of_budget);
     jsonw_key_int(j, "candidates_measured", measured);
     jsonw_key_int(j, "left_out", left_out);
+    /* As the printed line "N candidates h5perf refuses left out, e.g. ...". */
+    jsonw_key_int(j, "refused", refused->nrefused);
+    jsonw_key_string(j, "refused_example", refused->nrefused ? refused->first : NULL);
     jsonw_key_int(j, "baseline", r->baseline);
     jsonw_key(j, "candidates");
     jsonw_array(j);

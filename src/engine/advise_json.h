@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "engine/advise_check.h"
 #include "engine/advise_race.h"
 #include "report/jsonw.h"
 
@@ -43,10 +44,11 @@ int advise_json_begin(struct advise_json *d, const char *path, const struct work
 
 /* Local, process 0: the answer of set number set (candidates c[0 .. n-1],
  * c[0] the baseline; left_out: its candidates of another MPI-IO component,
- * not raced), raced within budget seconds. */
+ * not raced; refused: its candidates h5perf refuses, not raced either),
+ * raced within budget seconds. */
 void advise_json_set(struct advise_json *d, const struct workload *w, int set,
                      const struct workload_config *c, const struct advise_answer *a, double budget,
-                     int left_out);
+                     int left_out, const struct advise_checked *refused);
 
 /* Local, process 0: ends the document, writes it into a new file beside
  * its path and renames that to the path. Returns 0, or -1 with errno (the

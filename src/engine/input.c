@@ -98,6 +98,18 @@ static int input_kind(void *ctx, const char *path, enum pattern_file_kind *out, 
     return 0;
 }
 
+static int input_size(void *ctx, const char *path, int64_t *out, char *why, size_t wlen)
+{
+    (void)ctx;
+    struct stat st;
+    int fd = input_open_regular(path, &st, why, wlen);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    *out = (int64_t)st.st_size;
+    return 0;
+}
+
 static int input_read(void *ctx, const char *path, unsigned char **data, size_t *len, char *why,
                       size_t wlen)
 {
@@ -401,6 +413,9 @@ void input_files(struct pattern_files *files, struct input_ctx *ctx)
 {
     *ctx = (struct input_ctx){PATTERN_FILE_TEXT, -1, -1};
     *files = (struct pattern_files){.ctx = ctx,
+                                    .memory = -1,
+                                    .memory_where = "",
+                                    .size = input_size,
                                     .kind = input_kind,
                                     .read = input_read,
                                     .open = input_open,

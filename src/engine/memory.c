@@ -315,6 +315,29 @@ static bool memory_host_at(const struct session *s, const struct memory_report *
     return true;
 }
 
+int64_t memory_for_reading(char *where, size_t len)
+{
+    char host[MPI_MAX_PROCESSOR_NAME], own[MEMORY_PATH], have[32];
+    struct memory_limit lim[MEMORY_LEVELS];
+    int hl = 0;
+    MPI_Get_processor_name(host, &hl);
+    int64_t least = memory_host_available();
+    where[0] = '\0';
+    if (least >= 0) {
+        cli_bytes(have, sizeof have, least);
+        snprintf(where, len, "host '%s' has %s available", host, have);
+    }
+    int n = memory_cgroup_limits(own, lim, MEMORY_LEVELS);
+    for (int i = 0; i < n; i++)
+        if (least < 0 || lim[i].avail < least) {
+            least = lim[i].avail;
+            cli_bytes(have, sizeof have, least);
+            snprintf(where, len, "memory cgroup '%s' on host '%s' allows %s more", lim[i].path,
+                     host, have);
+        }
+    return least;
+}
+
 bool memory_check(const struct run *s, struct cli_msg *m)
 {
     const struct config *c = &s->cfg;

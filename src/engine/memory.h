@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <mpi.h>
+
 #include "engine/setup.h"
 
 /* Local: the bytes this host can give without swapping (MemAvailable of
@@ -31,6 +33,16 @@ struct memory_limit {
  * reclaims), at most max of them, innermost first. Returns their number;
  * 0 without a limit or a cgroup file system (v1 memory controller, or v2). */
 int memory_cgroup_limits(char *own_path, struct memory_limit *out, int max);
+
+/* Room for memory_for_reading()'s account of where the memory is. */
+#define MEMORY_WHERE_MAX (MPI_MAX_PROCESSOR_NAME + MEMORY_PATH + 64)
+
+/* Local, on the process that reads a pattern's input before the run plan
+ * exists (process 0): the least of what its host has available and what
+ * each memory cgroup it is in allows more, into where which one ("host
+ * 'n1' has 1.5 GiB available", "memory cgroup '/job' on host 'n1' allows
+ * 469.0 MiB more"); -1 when neither is known. */
+int64_t memory_for_reading(char *where, size_t len);
 
 /* Collective over MPI_COMM_WORLD, after parsing: false on the first process
  * of a host whose processes' transfer buffers do not fit (with m set), true

@@ -135,7 +135,14 @@ static bool setup_input(const struct run *s, unsigned char **bytes, size_t *len,
     if (s->world_rank == 0) {
         struct pattern_files files;
         struct input_ctx ctx;
+        char where[MEMORY_WHERE_MAX] = "";
         input_files(&files, &ctx);
+        /* Process 0's reading is counted against what it has, before it
+         * reads (docs/differences.md, "Memory"). */
+        if (!s->cfg.no_memory_check) {
+            files.memory = memory_for_reading(where, sizeof where);
+            files.memory_where = where;
+        }
         if (pd->load(&s->cfg, &files, bytes, len, m) == 0)
             n = (int64_t)*len;
     }

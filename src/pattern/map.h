@@ -76,10 +76,23 @@ struct map_builder {
     char format[32];
     bool lines; /* entries' origins are lines of a text file (else run numbers) */
     struct map_decomp_build d[MAP_MAX_DECOMPS];
+    /* The memory the reading may hold (pattern_files.memory; -1: not
+     * counted), what it holds now (its text, entries, boxes and rows, as
+     * allocated), and whether it needed more (the reading then refused:
+     * map_builder_take()). */
+    int64_t memory, held;
+    bool over;
 };
 
-/* An empty map of format (its processes set later, before any entry). */
+/* An empty map of format (its processes set later, before any entry),
+ * its memory not counted. */
 void map_builder_init(struct map_builder *b, const char *format, bool lines);
+
+/* Counts bytes the reading is about to allocate (after the allocation
+ * fails, or the bytes are freed: map_builder_give()). Returns 0, or -1
+ * with b->over set and why when they pass b->memory. */
+int map_builder_take(struct map_builder *b, int64_t bytes, char *why, size_t wlen);
+void map_builder_give(struct map_builder *b, int64_t bytes);
 void map_builder_release(struct map_builder *b);
 
 /* The processes a map declares, checked before anything is allocated for

@@ -18,6 +18,22 @@ void map_builder_init(struct map_builder *b, const char *format, bool lines)
     memset(b, 0, sizeof *b);
     snprintf(b->format, sizeof b->format, "%s", format);
     b->lines = lines;
+    b->memory = -1;
+}
+
+int map_builder_take(struct map_builder *b, int64_t bytes, char *why, size_t wlen)
+{
+    b->held = bytes > INT64_MAX - b->held ? INT64_MAX : b->held + bytes;
+    if (b->memory < 0 || b->held <= b->memory)
+        return 0;
+    b->over = true;
+    snprintf(why, wlen, "its reading needs more memory than process 0 has");
+    return -1;
+}
+
+void map_builder_give(struct map_builder *b, int64_t bytes)
+{
+    b->held -= bytes < b->held ? bytes : b->held;
 }
 
 void map_builder_release(struct map_builder *b)
@@ -134,6 +150,10 @@ int map_builder_add(struct map_builder *b, const struct map_entry *e, char *why,
         return -1;
     if (d->n == d->cap) {
         int64_t cap = d->cap ? d->cap * 2 : 64;
+        /* realloc may hold both the old and the new array for a moment. */
+        if (map_builder_take(b, cap * (int64_t)sizeof *d->e, why, wlen) < 0)
+            return -1;
+        map_builder_give(b, d->cap * (int64_t)sizeof *d->e);
         struct map_entry *grown = realloc(d->e, (size_t)cap * sizeof *grown);
         if (!grown) {
             snprintf(why, wlen, "out of memory for its runs");
@@ -239,7 +259,7 @@ static int map_boxes_of(const struct map_decomp_build *d, int64_t i, struct map_
 }
 
 /* Refuses elements two entries share: the rows of every box, sorted. */
-static int map_check_overlaps(const struct map_builder *b, const struct map_decomp_build *d,
+static int map_check_overlaps(struct map_builder *b, const struct map_decomp_build *d,
                               const struct map_piece *pc, int64_t npc, char *why, size_t wlen)
 {
     const struct model_storage s = map_storage(d);
@@ -254,8 +274,12 @@ static int map_check_overlaps(const struct map_builder *b, const struct map_deco
             return -1;
         }
     }
-    struct map_row *rows = malloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *rows);
+    int64_t bytes = (nrows > 0 ? nrows : 1) * (int64_t)sizeof(struct map_row);
+    if (map_builder_take(b, bytes, why, wlen) < 0)
+        return -1;
+    struct map_row *rows = malloc((size_t)bytes);
     if (!rows) {
+        map_builder_give(b, bytes);
         snprintf(why, wlen, "out of memory for the rows of %s", d->name);
         return -1;
     }
@@ -281,17 +305,21 @@ static int map_check_overlaps(const struct map_builder *b, const struct map_deco
         rc = map_entry_fail(b, d, second, what, why, wlen);
     }
     free(rows);
+    map_builder_give(b, bytes);
     return rc;
 }
 
 /* One process's pieces pc[0, n), sorted by span: in C order as they are,
  * or (spans interleave) as their rows, each a box or a few. Returns the
- * new count (into *out, malloc'd) or -1. */
-static int64_t map_order(const struct map_decomp_build *d, struct map_piece *pc, int64_t n,
-                         struct map_piece **out)
+ * new count (into *out, malloc'd and counted in b) or -1 (why set when
+ * b's memory would pass). */
+static int64_t map_order(struct map_builder *b, const struct map_decomp_build *d,
+                         struct map_piece *pc, int64_t n, struct map_piece **out, int64_t *held,
+                         char *why, size_t wlen)
 {
     qsort(pc, (size_t)n, sizeof *pc, map_cmp_piece);
     *out = NULL;
+    *held = 0;
     bool interleave = false;
     for (int64_t i = 1; i < n; i++)
         interleave |= pc[i].lo <= pc[i - 1].hi;
@@ -301,12 +329,16 @@ static int64_t map_order(const struct map_decomp_build *d, struct map_piece *pc,
     int64_t nrows = 0;
     for (int64_t i = 0; i < n; i++)
         nrows += map_rows_of(&s, &pc[i].box, pc[i].entry, NULL);
-    struct map_row *rows = malloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *rows);
-    struct map_piece *res =
-        malloc((size_t)(nrows > 0 ? nrows : 1) * MODEL_RANGE_BOXES * sizeof *res);
+    int64_t nr = nrows > 0 ? nrows : 1, row_bytes = nr * (int64_t)sizeof(struct map_row),
+            res_bytes = nr * MODEL_RANGE_BOXES * (int64_t)sizeof(struct map_piece);
+    if (map_builder_take(b, row_bytes + res_bytes, why, wlen) < 0)
+        return -1;
+    struct map_row *rows = malloc((size_t)row_bytes);
+    struct map_piece *res = malloc((size_t)res_bytes);
     if (!rows || !res) {
         free(rows);
         free(res);
+        map_builder_give(b, row_bytes + res_bytes);
         return -1;
     }
     for (int64_t i = 0, at = 0; i < n; i++)
@@ -326,7 +358,9 @@ static int64_t map_order(const struct map_decomp_build *d, struct map_piece *pc,
         }
     }
     free(rows);
+    map_builder_give(b, row_bytes);
     *out = res;
+    *held = res_bytes;
     return m;
 }
 
@@ -348,24 +382,36 @@ struct map_wire {
      * boxes[nboxes] */
 };
 
+/* The bytes of n pieces (at least one allocated). */
+static int64_t map_pieces_bytes(int64_t n)
+{
+    return (n > 0 ? n : 1) * (int64_t)sizeof(struct map_piece);
+}
+
 /* The pieces of d's entries grouped by process, each process's in the
- * order of its entries: *pc (malloc'd), process p's from at[p] to
- * at[p + 1]. Returns 0, or -1 (out of memory). */
-static int map_group(const struct map_builder *b, const struct map_decomp_build *d,
-                     struct map_piece **pc, int64_t *at)
+ * order of its entries: *pc (malloc'd, counted in b), process p's from
+ * at[p] to at[p + 1]. Returns 0, or -1 (out of memory, or why set when b's
+ * memory would pass). */
+static int map_group(struct map_builder *b, const struct map_decomp_build *d, struct map_piece **pc,
+                     int64_t *at, char *why, size_t wlen)
 {
     struct map_piece tmp[MODEL_RANGE_BOXES];
+    *pc = NULL;
     memset(at, 0, ((size_t)b->nprocs + 1) * sizeof *at);
     for (int64_t i = 0; i < d->n; i++)
         at[d->e[i].proc + 1] += map_boxes_of(d, i, tmp);
     for (int p = 0; p < b->nprocs; p++)
         at[p + 1] += at[p];
+    int64_t bytes = map_pieces_bytes(at[b->nprocs]);
+    if (map_builder_take(b, bytes, why, wlen) < 0)
+        return -1;
     int64_t *next = malloc(((size_t)b->nprocs + 1) * sizeof *next);
-    *pc = malloc((size_t)(at[b->nprocs] > 0 ? at[b->nprocs] : 1) * sizeof **pc);
+    *pc = malloc((size_t)bytes);
     if (!next || !*pc) {
         free(next);
         free(*pc);
         *pc = NULL;
+        map_builder_give(b, bytes);
         return -1;
     }
     memcpy(next, at, ((size_t)b->nprocs + 1) * sizeof *next);
@@ -378,47 +424,66 @@ static int map_group(const struct map_builder *b, const struct map_decomp_build 
 }
 
 /* The boxes of decomposition d, every process's in C order, into *boxes
- * (malloc'd) and first[nprocs + 1]. Returns 0, or -1 with why. */
-static int map_decomp_boxes(const struct map_builder *b, const struct map_decomp_build *d,
-                            struct model_box **boxes, int64_t *first, char *why, size_t wlen)
+ * (malloc'd, counted in b as their capacity *cap_bytes) and first[nprocs +
+ * 1]. Returns 0, or -1 with why. */
+static int map_decomp_boxes(struct map_builder *b, const struct map_decomp_build *d,
+                            struct model_box **boxes, int64_t *cap_bytes, int64_t *first, char *why,
+                            size_t wlen)
 {
     struct map_piece *pc = NULL;
     int64_t *at = malloc(((size_t)b->nprocs + 1) * sizeof *at);
     *boxes = NULL;
-    if (!at || map_group(b, d, &pc, at) < 0) {
+    *cap_bytes = 0;
+    if (!at || map_group(b, d, &pc, at, why, wlen) < 0) {
         free(at);
-        snprintf(why, wlen, "out of memory for the boxes of %s", d->name);
+        if (!b->over)
+            snprintf(why, wlen, "out of memory for the boxes of %s", d->name);
         return -1;
     }
-    int64_t nout = 0, cap = 0;
+    int64_t nout = 0, cap = 0, box = (int64_t)sizeof(struct model_box);
     int rc = map_check_overlaps(b, d, pc, at[b->nprocs], why, wlen);
     struct model_box *out = NULL;
     first[0] = 0;
     for (int p = 0; rc == 0 && p < b->nprocs; p++) {
         struct map_piece *rows = NULL;
-        int64_t m = map_order(d, pc + at[p], at[p + 1] - at[p], &rows);
+        int64_t held = 0;
+        int64_t m = map_order(b, d, pc + at[p], at[p + 1] - at[p], &rows, &held, why, wlen);
         const struct map_piece *src = rows ? rows : pc + at[p];
         if (m >= 0 && nout + m > cap) {
-            cap = (nout + m) * 2;
-            struct model_box *grown = realloc(out, (size_t)(cap > 0 ? cap : 1) * sizeof *grown);
+            int64_t grow = (nout + m) * 2;
+            /* realloc may hold both the old and the new array for a moment. */
+            bool fits = map_builder_take(b, (grow > 0 ? grow : 1) * box, why, wlen) == 0;
+            struct model_box *grown =
+                fits ? realloc(out, (size_t)(grow > 0 ? grow : 1) * sizeof *grown) : NULL;
+            map_builder_give(b, grown ? *cap_bytes : (grow > 0 ? grow : 1) * box);
+            if (grown) {
+                cap = grow;
+                *cap_bytes = (cap > 0 ? cap : 1) * box;
+            }
             m = grown ? m : -1;
             out = grown ? grown : out;
         }
         for (int64_t i = 0; i < m; i++)
             out[nout++] = src[i].box;
         free(rows);
+        map_builder_give(b, held);
         if (m < 0) {
             rc = -1;
-            snprintf(why, wlen, "out of memory for the boxes of %s", d->name);
+            if (!b->over)
+                snprintf(why, wlen, "out of memory for the boxes of %s", d->name);
         }
         first[p + 1] = nout;
     }
     free(pc);
+    map_builder_give(b, map_pieces_bytes(at[b->nprocs]));
     free(at);
-    if (rc < 0)
+    if (rc < 0) {
         free(out);
-    else
+        map_builder_give(b, *cap_bytes);
+        *cap_bytes = 0;
+    } else {
         *boxes = out;
+    }
     return rc;
 }
 
@@ -432,6 +497,7 @@ int map_builder_finish(struct map_builder *b, unsigned char **bytes, size_t *len
         return -1;
     }
     struct model_box *boxes[MAP_MAX_DECOMPS] = {NULL};
+    int64_t held[MAP_MAX_DECOMPS] = {0};
     int64_t *firsts = calloc((size_t)b->ndecomps * ((size_t)b->nprocs + 1), sizeof *firsts);
     struct map_wire head;
     memset(&head, 0, sizeof head);
@@ -445,7 +511,7 @@ int map_builder_finish(struct map_builder *b, unsigned char **bytes, size_t *len
     size_t total = sizeof head;
     for (int k = 0; rc == 0 && k < b->ndecomps; k++) {
         int64_t *first = firsts + (size_t)k * ((size_t)b->nprocs + 1);
-        rc = map_decomp_boxes(b, &b->d[k], &boxes[k], first, why, wlen);
+        rc = map_decomp_boxes(b, &b->d[k], &boxes[k], &held[k], first, why, wlen);
         struct map_wire_decomp *w = &head.d[k];
         memcpy(w->name, b->d[k].name, sizeof w->name);
         w->ndims = b->d[k].ndims;
@@ -454,6 +520,8 @@ int map_builder_finish(struct map_builder *b, unsigned char **bytes, size_t *len
         total += ((size_t)b->nprocs + 1) * sizeof(int64_t) +
                  (size_t)w->nboxes * sizeof(struct model_box);
     }
+    if (rc == 0)
+        rc = map_builder_take(b, (int64_t)total, why, wlen);
     unsigned char *out = rc == 0 ? malloc(total) : NULL;
     if (rc == 0 && !out) {
         rc = -1;
@@ -473,8 +541,10 @@ int map_builder_finish(struct map_builder *b, unsigned char **bytes, size_t *len
         *bytes = out;
         *len = total;
     }
-    for (int k = 0; k < b->ndecomps; k++)
+    for (int k = 0; k < b->ndecomps; k++) {
         free(boxes[k]);
+        map_builder_give(b, held[k]);
+    }
     free(firsts);
     return rc;
 }

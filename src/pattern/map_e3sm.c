@@ -150,6 +150,10 @@ static int e3sm_decomp(const struct pattern_files *f, int k, struct map_builder 
     snprintf(name, sizeof name, "D%d.fill_starts", k);
     if (rc == 0 && e3sm_var(f, name, b->nprocs, true, &fill, why, wlen) < 0)
         rc = -1;
+    /* Its offsets and lengths, 8 bytes each, counted before they are read. */
+    int64_t pairs = 2 * (int64_t)sizeof *off * (total > 0 ? total : 1);
+    if (rc == 0)
+        rc = map_builder_take(b, pairs, why, wlen);
     snprintf(name, sizeof name, "D%d.offsets", k);
     if (rc == 0)
         rc = e3sm_var(f, name, total, false, &off, why, wlen);
@@ -158,6 +162,8 @@ static int e3sm_decomp(const struct pattern_files *f, int k, struct map_builder 
         rc = e3sm_var(f, name, total, false, &len, why, wlen);
     if (rc == 0)
         rc = e3sm_runs(b, b, k, nreqs, fill, off, len, why, wlen);
+    if (!b->over)
+        map_builder_give(b, pairs);
     free(nreqs);
     free(fill);
     free(off);
@@ -210,19 +216,30 @@ static int map_read(const struct pattern_files *f, const char *path, int want,
     if (kind == PATTERN_FILE_TEXT) {
         unsigned char *data = NULL;
         size_t len = 0;
+        int64_t size = 0;
         map_builder_init(b, "text", true);
         b->want_procs = want;
+        b->memory = f->memory;
+        /* The text is read whole: counted before it is. */
+        if (f->size(f->ctx, path, &size, lib, sizeof lib) < 0) {
+            snprintf(why, wlen, "cannot be read: %s", lib);
+            return -1;
+        }
+        if (map_builder_take(b, size + 1, why, wlen) < 0)
+            return -1;
         if (f->read(f->ctx, path, &data, &len, lib, sizeof lib) < 0) {
             snprintf(why, wlen, "cannot be read: %s", lib);
             return -1;
         }
         int rc = map_text_parse((const char *)data, len, b, why, wlen);
         free(data);
+        map_builder_give(b, size + 1);
         return rc;
     }
     bool hdf5 = kind == PATTERN_FILE_HDF5;
     map_builder_init(b, hdf5 ? "E3SM-IO HDF5" : "E3SM-IO netCDF", false);
     b->want_procs = want;
+    b->memory = f->memory;
     if (f->open(f->ctx, path, kind, lib, sizeof lib) < 0) {
         snprintf(why, wlen, "%s%s", strncmp(lib, "is ", 3) == 0 ? "" : "cannot be opened: ", lib);
         return -1;
@@ -247,8 +264,19 @@ int map_load(const struct config *c, const struct pattern_files *files, unsigned
     int rc = map_read(files, c->map, c->min_procs, b, why, sizeof why);
     if (rc == 0)
         rc = map_builder_finish(b, bytes, len, why, sizeof why);
+    bool over = b->over;
     map_builder_release(b);
     free(b);
+    /* The memory check of process 0's reading (docs/map.md, "Memory"). */
+    if (rc < 0 && over) {
+        char need[32];
+        cli_bytes(need, sizeof need, files->memory);
+        return cli_fail(m,
+                        "h5perf: %s '%s': reading it on process 0 (its text, entries, boxes and "
+                        "rows) needs more than %s, and %s; use a map of fewer entries, or give "
+                        "--no-memory-check",
+                        c->spelled[OPT_MAP], c->raw[OPT_MAP], need, files->memory_where);
+    }
     if (rc < 0)
         return cli_fail(m, "h5perf: %s '%s': %s", c->spelled[OPT_MAP], c->raw[OPT_MAP], why);
     return 0;

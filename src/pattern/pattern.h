@@ -80,6 +80,14 @@ enum pattern_file_kind { PATTERN_FILE_TEXT = 0, PATTERN_FILE_HDF5, PATTERN_FILE_
  * does not have. */
 struct pattern_files {
     void *ctx;
+    /* The memory the reading may hold on process 0: the least its host
+     * has available and its memory cgroups allow more (-1: not checked,
+     * --no-memory-check or not known), and which it is, for the refusal
+     * ("host 'n1' has 1.5 GiB available"). */
+    int64_t memory;
+    const char *memory_where;
+    /* The size in bytes of the regular file at path. */
+    int (*size)(void *ctx, const char *path, int64_t *out, char *why, size_t wlen);
     /* What the file at path is. */
     int (*kind)(void *ctx, const char *path, enum pattern_file_kind *out, char *why, size_t wlen);
     /* The whole file at path into *data (malloc'd, a NUL after its *len

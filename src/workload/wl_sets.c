@@ -239,6 +239,11 @@ static int wl_array_check(struct wl *c, yaml_node_t *e, struct workload_set *s)
                        "(map: FILE)");
     if (!s->elem)
         s->elem = 8;
+    /* variables left out: one, for a grid as for a map (one per
+     * decomposition, or the one use picks), as --vars defaults
+     * (docs/advisor.md, "Arrays"). */
+    if (!s->nvars && !s->nvar_counts)
+        s->nvars = 1;
     if (s->kind == WORKLOAD_MAP) {
         if (s->ndims)
             return wl_fail_key(c, e, "global",

@@ -459,6 +459,58 @@ def advise_json_first_round_unfinished():
         expect_eq(s["recommendation"]["keep_baseline"], True, "the baseline kept", r)
 
 
+# HDF5 candidates of SMALL's array, with and without 16 MiB alignment:
+# under a file-size limit of 8 MiB (ulimit -f 16384 on the ranks, in
+# dash's 512-byte blocks) h5perf refuses the two aligned ones, whose file
+# reaches past 16 MiB (docs/advisor.md, "Running it").
+ALIGNED = """arrays:
+  - name: field
+    global: [16, 16]
+    decomposition: {grid: [2, 1]}
+    read_back: true
+baseline: {api: phdf5}
+search:
+  apis: [phdf5]
+  layouts: [shared]
+  io_modes: [independent, collective]
+  alignments: [1, 16M]
+  transfer_sizes: [whole]
+  collective_metadata: [false]
+  hints: {romio_cb_write: [], romio_cb_read: []}
+"""
+
+
+@case
+def advise_json_counts_refused():
+    """The JSON answer counts the candidates h5perf refuses, which the race
+    leaves out, and gives the first of them as the printed line does
+    ("refused", "refused_example"; docs/advisor.md, "The answer as JSON"):
+    two of ALIGNED's four under an 8 MiB file-size limit. The answer
+    counted only the candidates of another MPI-IO component (left_out)."""
+    if "phdf5" not in built_apis():
+        raise Skip("built without parallel HDF5")
+    with TempDir() as d:
+        out = os.path.join(d, "a.json")
+        path = os.path.join(d, "w.yaml")
+        with open(path, "w") as fh:
+            fh.write(ALIGNED)
+        r = run(2, "--advise %s --budget 3 --results %s" % (path, out),
+                env={"HDF5_PARAPREFIX": d, "H5PERF_NULL_SECONDS": "0.01"},
+                exe=os.environ["ENGINE_NULL"], wrap="ulimit -f 16384")
+        expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr", r)
+        said = [x for x in r.lines if x.startswith("arrays[0]: 2 candidates h5perf refuses left "
+                                                  "out, e.g. ")]
+        expect_eq(len(said), 1, "the printed line", r)
+        with open(out) as fh:
+            doc = json.load(fh)
+        validate(doc, r)
+        s = doc["sets"][0]
+        expect_eq((s["refused"], s["refused_example"], s["left_out"], len(s["candidates"])),
+                  (2, said[0].split(", e.g. ", 1)[1], 0, 2), "the set", r)
+        expect(s["refused_example"].startswith("-A phdf5 --layout shared -a 16M"),
+               "the example: %r" % s["refused_example"], r)
+
+
 @case
 def advise_json_refused():
     """--results with --advise: a CSV name, no --budget, a directory that

@@ -4,13 +4,15 @@ a stuck library call, files beyond the file system's largest file, and a
 report that cannot be written. Each fails cleanly: its lines, its exit
 status, no data file left.
 """
+import itertools
 import json
 import os
 import re
 import subprocess
 
 from common import SUFFIX, Skip, case, data_file
-from harness import TempDir, built_apis, expect, expect_eq, launcher_is_hydra, listing, run
+from harness import (TempDir, built_apis, expect, expect_eq, hdf5_version, launcher_is_hydra,
+                     listing, run)
 
 
 @case
@@ -380,3 +382,133 @@ def io_failure_results_out_of_memory():
             expect_eq([(x["stop"], x["errors"], x["measures"][0]["summary"]["iterations"])
                        for x in runs], [("error", [line], iterations)], "the results' run", r)
             expect_eq(listing(d), [], "files left", r)
+
+
+def lib_fault_run(shim, fault, args, d, rank=1, call=1):
+    """h5perf on 2 processes whose rank has its call-th call of fault fail
+    (tests/tools/lib_fault.h, through shim), the default watchdog (120 s):
+    a run left with its processes in different calls times out."""
+    return run(2, args, env={"HDF5_PARAPREFIX": d}, timeout=60,
+               wrap="export LD_PRELOAD=%s H5PERF_LIB_FAULT=%s H5PERF_LIB_FAULT_RANK=%d "
+               "H5PERF_LIB_FAULT_CALL=%d" % (os.environ[shim], fault, rank, call))
+
+
+@case
+def hdf5_local_failure_before_collective_call():
+    """A local HDF5 call that fails on one process only (the shim
+    tests/tools/h5faults.c) before the collective call that needs it: the
+    file access properties before H5Fcreate, the dataspace and the dataset
+    creation properties before H5Dcreate2, a hyperslab before a collective
+    H5Dwrite. The failing process stays in step with the other (they agree
+    before H5Fcreate and H5Dcreate2; it joins H5Dwrite selecting nothing):
+    exit 1, its line alone, no data file left, within seconds (the run
+    waited for the watchdog, 120 s, with the other process alone in the
+    collective call)."""
+    if "phdf5" not in built_apis():
+        raise Skip("built without parallel HDF5")
+    block = "--pattern block --global 16x16 -A phdf5 -w"
+    for rank, (fault, args, op) in itertools.product((1, 0), (
+            ("H5Pset_alignment", block, "file access properties"),
+            ("H5Screate_simple", block, "dataspace"),
+            ("H5Pset_fill_time", block, "dataset creation properties"),
+            ("H5Pset_chunk", block + " --layout chunked", "dataset creation properties"),
+            ("H5Sselect_hyperslab", block + " -C", "select hyperslab"))):
+        what = "rank %d's %s failing: %s" % (rank, fault, args)
+        with TempDir() as d:
+            r = lib_fault_run("H5FAULTS", fault, args, d, rank)
+            expect_eq((r.rc, r.h5perf_err),
+                      (1, ["h5perf: rank %d: HDF5 %s '%s': injected fault (%s)"
+                           % (rank, op, data_file(d, 1, "phdf5"), fault)]),
+                      "exit status and lines, " + what, r)
+            expect_eq(listing(d), [], "files left, " + what, r)
+
+
+@case
+def hdf5_multi_dataset_selection_failure():
+    """--hdf5.multi-dataset -C: a hyperslab that fails on one process only
+    (H5Sselect_hyperslab, the shim tests/tools/h5faults.c) in the first
+    step of the multi-dataset run (the 4th call: the run with one call per
+    variable makes 3 before it). The process joins the collective
+    H5Dwrite_multi selecting nothing in every dataset: exit 1, its line
+    alone, no data file left, within seconds."""
+    if "phdf5" not in built_apis() or hdf5_version() < (1, 14):
+        raise Skip("HDF5 without multi-dataset I/O (1.14 and newer)")
+    args = "--pattern block --global 16x16 --vars 3 -A phdf5 -w -C --hdf5.multi-dataset"
+    for rank in (1, 0):
+        with TempDir() as d:
+            r = lib_fault_run("H5FAULTS", "H5Sselect_hyperslab", args, d, rank, call=4)
+            expect_eq((r.rc, r.h5perf_err),
+                      (1, ["h5perf: rank %d: HDF5 select hyperslab '%s': injected fault "
+                           "(H5Sselect_hyperslab)" % (rank, data_file(d, 1, "phdf5"))]),
+                      "exit status and lines, rank %d failing" % rank, r)
+            expect_eq(listing(d), [], "files left, rank %d failing" % rank, r)
+
+
+@case
+def pnetcdf_local_failure_before_collective_call():
+    """A local call of the PnetCDF backend that fails on one process only
+    (the shim tests/tools/ncfaults.c) before the collective call that
+    follows: the hints (MPI_Info_set, -a) before ncmpi_create, a definition
+    (ncmpi_def_dim, ncmpi_def_var) before ncmpi_enddef. The processes agree
+    before the collective call and none makes it; a file whose definitions
+    failed is abandoned (ncmpi_abort): exit 1, the failing process's line
+    alone, no data file left, within seconds. A failed hint left the
+    others alone in ncmpi_create until the watchdog (120 s). A failed
+    definition ended the run here only because this PnetCDF's ncmpi_enddef
+    did not wait for the process that skipped it (whose ncmpi_close then
+    ended define mode with a header of its own); not in PnetCDF's safe
+    mode, whose definitions are collective themselves."""
+    if "pnetcdf" not in built_apis():
+        raise Skip("built without PnetCDF")
+    block = "--pattern block --global 16x16 -A pnetcdf -w"
+    for rank, (fault, args, head, text) in itertools.product((0, 1), (
+            ("MPI_Info_set", block + " -a 4K", "MPI-IO hints", MPI_ERR_INFO_TEXT),
+            ("ncmpi_def_dim", block, "PnetCDF define variables", NC_ENOMEM_TEXT),
+            ("ncmpi_def_var", block + " -C", "PnetCDF define variables", NC_ENOMEM_TEXT))):
+        what = "rank %d's %s failing: %s" % (rank, fault, args)
+        with TempDir() as d:
+            r = lib_fault_run("NCFAULTS", fault, args, d, rank)
+            expect_eq((r.rc, r.h5perf_err),
+                      (1, ["h5perf: rank %d: %s '%s': %s"
+                           % (rank, head, data_file(d, 1, "pnetcdf"), text)]),
+                      "exit status and lines, " + what, r)
+            expect_eq(listing(d), [], "files left, " + what, r)
+
+
+@case
+def pnetcdf_subarrays_failure_joins_collective_call():
+    """-C: a step whose subarrays cannot be allocated on rank 1 only (a map
+    of 1021 single-element runs per process: 1021 subarrays, whose starts
+    are one allocation of 24,504 bytes, made to fail by the shim
+    tests/tools/allocs.c) joins the others' collective ncmpi_put_varn_all
+    with a subarray of no element: exit 1, rank 1's line alone, no data
+    file left, within seconds (rank 0 waited alone in the call for the
+    watchdog, 120 s)."""
+    if "pnetcdf" not in built_apis():
+        raise Skip("built without PnetCDF")
+    runs = 1021
+    with TempDir() as m, TempDir() as d:
+        path = os.path.join(m, "runs.map")
+        with open(path, "w") as fh:
+            fh.write("processes 2\narray %d\n" % (4 * runs))
+            for p in (0, 1):
+                fh.write("%d: %s\n" % (p, " ".join("%d:1" % (4 * k + 2 * p)
+                                                   for k in range(runs))))
+        log = os.path.join(m, "alloc.log")
+        r = run(2, "--pattern map --map %s -A pnetcdf --layout shared -C -w" % path,
+                env={"HDF5_PARAPREFIX": d}, timeout=60,
+                wrap="export LD_PRELOAD=%s H5PERF_ALLOC_RANK=1 H5PERF_ALLOC_FAIL_SIZE=%d "
+                "H5PERF_ALLOC_LOG=%s" % (os.environ["ALLOCS"], runs * 3 * 8, log))
+        with open(log) as fh:
+            expect_eq(fh.read(), "alloc rank 1 size %d\n" % (runs * 3 * 8), "the shim's failure",
+                      r)
+        expect_eq((r.rc, r.h5perf_err),
+                  (1, ["h5perf: rank 1: PnetCDF begin variable '%s': out of memory"
+                       % data_file(d, 1, "pnetcdf")]), "exit status and lines", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+# Open MPI's MPI_Error_string(MPI_ERR_INFO).
+MPI_ERR_INFO_TEXT = "MPI_ERR_INFO: invalid info object"
+# PnetCDF's ncmpi_strerror(NC_ENOMEM).
+NC_ENOMEM_TEXT = "NetCDF: Memory allocation (malloc) failure"

@@ -245,3 +245,29 @@ def memory_map_plan_structures_count():
         r = run_in_cgroup(cg, "--pattern map --map %s -A posix --layout shared -i 3" % path, d)
         expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr, POSIX", r)
         expect_eq(listing(d), [], "files left", r)
+
+
+@case
+def memory_map_reading_counted():
+    """A text map of 2^17 single-element runs per process (about 2 MB of
+    text, some 90 MB to read: its entries, their boxes and rows) on a host
+    faked to have 4 MiB available: process 0's reading is counted as it
+    allocates and the map refused with one line naming --map and what the
+    host has, before the run plan exists (it was read whole, and only the
+    run plan's check refused it, with the buffers' line: a larger map was
+    read until the kernel killed process 0); --no-memory-check reads it and
+    runs."""
+    with TempDir() as meminfo_dir, TempDir() as m, TempDir() as d:
+        path = os.path.join(m, "runs.map")
+        single_element_runs(path, 1 << 17)
+        env = dict(fake_meminfo(meminfo_dir, 4096), HDF5_PARAPREFIX=d)
+        r = run(2, "--pattern map --map %s -A posix -w" % path, env=env)
+        expect_eq((r.rc, r.h5perf_err),
+                  (2, ["h5perf: --map '%s': reading it on process 0 (its text, entries, boxes "
+                       "and rows) needs more than 4 MiB, and host '%s' has 4 MiB available; use "
+                       "a map of fewer entries, or give --no-memory-check"
+                       % (path, socket.gethostname())]), "exit status and the refusal", r)
+        expect_eq(listing(d), [], "files created", r)
+        r = run(2, "--pattern map --map %s -A posix -w --no-memory-check" % path, env=env)
+        expect_eq((r.rc, r.h5perf_err), (0, []), "--no-memory-check", r)
+        expect_eq(listing(d), [], "files left", r)

@@ -464,6 +464,37 @@ static void test_pnetcdf_candidates(void)
     workload_release(&w);
 }
 
+/* A map array without variables has one variable per decomposition, or
+ * in the one use picks, as --pattern map's --vars defaults (it was --vars
+ * 0, which h5perf refuses). */
+static void test_map_variables(void)
+{
+    static const struct {
+        const char *text, *line;
+    } cases[] = {
+        {"arrays:\n  - decomposition: {map: m.txt}\n",
+         "mpiexec -n 2 h5perf --pattern map --map dir/m.txt --vars 1 --element-size 8 -p 2 -P 2 "
+         "-A phdf5 --layout shared -w"},
+        {"arrays:\n  - decomposition: {map: m.txt, use: 2}\n",
+         "mpiexec -n 2 h5perf --pattern map --map dir/m.txt --vars 0,1 --element-size 8 -p 2 "
+         "-P 2 -A phdf5 --layout shared -w"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct workload w;
+        struct workload_config cfg[1];
+        struct cli_msg m = {""};
+        char line[WORKLOAD_TEXT_MAX];
+        CHECK(workload_parse("dir/w.yaml", cases[i].text, strlen(cases[i].text), &w, &m) == 0);
+        CHECK_STR(m.line, "");
+        if (m.line[0])
+            continue;
+        CHECK_I64(workload_baseline_configs(&w, 2, cfg, &m), 0);
+        workload_config_text(&cfg[0], line, sizeof line);
+        CHECK_STR(line, cases[i].line);
+        workload_release(&w);
+    }
+}
+
 /* The examples parse, and their baselines are these command lines. */
 static void test_examples(void)
 {
@@ -526,6 +557,7 @@ int main(void)
     test_candidates();
     test_hdf5_candidates();
     test_pnetcdf_candidates();
+    test_map_variables();
     test_examples();
     return check_done("test_workload");
 }
