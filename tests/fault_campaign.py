@@ -500,7 +500,9 @@ def check_results(rc, aborted, path, lines):
 
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--draws", type=int, default=100)
+    # H5PERF_CAMPAIGN_DRAWS: the draws when --draws is not given (scripts/check
+    # gives the MPICH pass fewer: docs/ci.md).
+    p.add_argument("--draws", type=int, default=int(os.environ.get("H5PERF_CAMPAIGN_DRAWS", 100)))
     p.add_argument("--seed", type=int, default=None, help="the campaign's seed (default: random)")
     p.add_argument("--replay", type=int, default=None, help="run the draw of this seed alone")
     p.add_argument("--summary", help="write the campaign's figures to this JSON file")
