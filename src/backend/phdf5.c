@@ -16,13 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Records the HDF5 error stack. Call it before any cleanup: every HDF5 API
- * call, H5Pclose and H5Sclose included, clears the stack first. */
-int phdf5_fail(struct backend_file *f, const char *op, struct err *e)
-{
-    return err_hdf5(e, op, f->path, -1, -1);
-}
-
 static int phdf5_props(struct backend_file *f, const struct backend_ctx *ctx, struct err *e)
 {
     const struct backend_settings *c = ctx->set;
