@@ -9,30 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/msg.h"
 #include "cli/config.h"
-
-/* One complete message line, starting "h5perf: ", without a newline. */
-struct cli_msg {
-    char line[5120];
-};
-
-#define CLI_MAX_WARNINGS 12
-struct cli_warnings {
-    int count;
-    char line[CLI_MAX_WARNINGS][320]; /* each starts "h5perf: warning: " */
-};
-
-/* Replaces control characters (newlines included) with '?', so that a
- * message quoting user input stays one line. */
-void cli_one_line(char *line);
-
-/* Fills msg with one formatted line (control characters of the quoted input
- * become '?'); returns -1 so callers can return it. */
-int cli_fail(struct cli_msg *msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* A byte count for a person: "512 bytes", "16 GiB", "22.9 GiB" (binary
- * units, one decimal unless whole). */
-void cli_bytes(char *buf, size_t len, int64_t bytes);
 
 /* Sets every field to "not given" (zeros, NULLs). */
 void config_init(struct config *cfg);
@@ -63,13 +41,15 @@ int config_validate_extent(const struct config *cfg, int nprocs, const struct ex
  * or "give -A without phdf5 (it is in the default)" (extents.c). */
 void config_leave_out(const struct config *cfg, enum api_id a, char *buf, size_t len);
 
-/* Appends "h5perf: warning: <text>" to w (finish.c). */
-void cli_warn(struct cli_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* How the user spelled option id, or short_name when it was not given; its
  * raw value, or "". */
 const char *cli_name(const struct config *cfg, enum opt_id id, const char *short_name);
 const char *cli_raw(const struct config *cfg, enum opt_id id);
+
+/* The run's settings the report writers show (report/settings.h),
+ * resolved from cfg (report_settings.c). */
+struct report_settings;
+void config_report_settings(const struct config *cfg, struct report_settings *out);
 
 /* Writes the help text (every option, its default, the environment). */
 void help_print(FILE *out);

@@ -27,23 +27,6 @@ const char *cli_raw(const struct config *cfg, enum opt_id id)
     return cfg->raw[id] != NULL ? cfg->raw[id] : "";
 }
 
-/* More than CLI_MAX_WARNINGS are dropped (there are far fewer kinds of
- * warning than that). */
-void cli_warn(struct cli_warnings *w, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    if (w->count >= CLI_MAX_WARNINGS)
-        return;
-    n = snprintf(w->line[w->count], sizeof w->line[0], "h5perf: warning: ");
-    va_start(ap, fmt);
-    vsnprintf(w->line[w->count] + n, sizeof w->line[0] - (size_t)n, fmt, ap);
-    va_end(ap);
-    cli_one_line(w->line[w->count]);
-    w->count++;
-}
-
 /* The options that default to 1 and the API set. */
 static void fin_simple(struct config *cfg)
 {

@@ -59,25 +59,6 @@ static void opt_apply(struct opt_scan *sc, const struct opt_row *spec, const cha
         opt_error(sc, &m);
 }
 
-void opt_list_add(char *buf, size_t len, int i, int n, const char *word, const char *gloss,
-                  const char *last)
-{
-    size_t used = i == 0 ? 0 : strlen(buf);
-    if (used < len)
-        snprintf(buf + used, len - used, "%s%s%s%s",
-                 i == 0       ? ""
-                 : i + 1 == n ? last
-                              : ", ",
-                 word, gloss ? " " : "", gloss ? gloss : "");
-}
-
-void opt_words_list(char *buf, size_t len, const struct opt_word *w, int n, bool glossed)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < n; i++)
-        opt_list_add(buf, len, i, n, w[i].name, glossed ? w[i].gloss : NULL, " or ");
-}
-
 /* The value of a value-taking option whose token ended: the next token,
  * whatever it looks like (docs/original.md §1.1), or NULL (and an error) at
  * the end. */

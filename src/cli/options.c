@@ -13,7 +13,7 @@
 #include "cli/places.h"
 #include "cli/size.h"
 #include "pattern/pattern.h"
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 
 /* ---- values every option of a type takes ---- */
 
@@ -568,7 +568,7 @@ const struct opt_row *opt_row_of(enum opt_id id)
 {
     const struct opt_row *r;
     for (int i = 0; (r = opt_row_at(i)); i++)
-        if (r->id == id)
+        if (r->id == (int)id)
             return r;
     return NULL;
 }
