@@ -32,10 +32,11 @@ int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, st
 /* -a: refuses the file of a selected API that places its data itself
  * (api/model.h: HDF5, PnetCDF) and would end beyond 64-bit offsets at
  * nprocs processes, for files as f describes them, and an -a the library
- * does not take (extents.c). Returns 0 or -1. */
+ * does not take (extents.c); lead names what sizes the file, as the
+ * pattern does (pattern_validate_extent). Returns 0 or -1. */
 struct extent_file;
 int config_validate_extent(const struct config *cfg, int nprocs, const struct extent_file *f,
-                           struct cli_msg *msg);
+                           const char *lead, struct cli_msg *msg);
 
 /* The remedy of leaving API a out: "leave phdf5 out of -A 'posix,phdf5'",
  * or "give -A without phdf5 (it is in the default)" (extents.c). */

@@ -2,9 +2,7 @@
  * §0): harmless adjustments are applied and announced as warning lines,
  * mistakes are refused with one message line. Pure: nothing is printed here
  * and the divisibility of the sweep is left to the pattern's validate(). */
-#include <stdarg.h>
 #include <stdio.h>
-
 #include <string.h>
 
 #include "cli/cli.h"
@@ -12,20 +10,9 @@
 #include "cli/measure_options.h"
 #include "cli/sweep.h"
 #include "pattern/pattern.h"
-#include "report/text.h"
 
 #define FINISH_MAX_DEBUG 4
 #define FINISH_WATCHDOG  120 /* seconds */
-
-const char *cli_name(const struct config *cfg, enum opt_id id, const char *short_name)
-{
-    return cfg->spelled[id] != NULL ? cfg->spelled[id] : short_name;
-}
-
-const char *cli_raw(const struct config *cfg, enum opt_id id)
-{
-    return cfg->raw[id] != NULL ? cfg->raw[id] : "";
-}
 
 /* The options that default to 1 and the API set. */
 static void fin_simple(struct config *cfg)

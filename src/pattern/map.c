@@ -227,7 +227,7 @@ static int map_validate(const struct config *c, const struct run_point *pts, int
                            "give fewer bytes per process (--element-size)", m) < 0)
             return -1;
         struct extent_file f = {s.nvars, s.var_bytes, 0};
-        if (config_validate_extent(c, pts[i].nprocs, &f, m) < 0)
+        if (pattern_validate_extent(c, pts[i].nprocs, &f, m) < 0)
             return -1;
     }
     return 0;

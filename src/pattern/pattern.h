@@ -174,6 +174,13 @@ extern const int pattern_count;
 /* The pattern of a finished configuration. */
 const struct pattern_desc *pattern_of(const struct config *c);
 
+/* config_validate_extent() (cli/cli.h) for a file f of the pattern of c at
+ * nprocs processes, led by what sizes the file (its file_lead). Returns 0
+ * or -1 with m. */
+struct extent_file;
+int pattern_validate_extent(const struct config *c, int nprocs, const struct extent_file *f,
+                            struct cli_msg *m);
+
 /* The JSON results' parts the writer leaves to the option table and the
  * pattern (report/json.h) for configuration c: the configuration as the
  * rows echo it, the pattern's part of it and of each run. */
