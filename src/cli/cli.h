@@ -15,19 +15,11 @@
 /* Sets every field to "not given" (zeros, NULLs). */
 void config_init(struct config *cfg);
 
-/* Parses argv[1..argc-1] strictly (docs/original.md §0, §1). Returns 0, or -1 with msg. */
-int opt_parse(int argc, char *const argv[], struct config *cfg, struct cli_msg *msg);
-
 /* Reads the environment values given (NULL = undefined): HDF5_MPI_INFO,
  * HDF5_NOCLEANUP, HDF5_PARAPREFIX. max_key/max_val are the MPI library's
  * MPI_MAX_INFO_KEY/MPI_MAX_INFO_VAL. Returns 0, or -1 with msg. */
 int env_parse(struct config *cfg, const char *mpi_info, const char *nocleanup,
               const char *paraprefix, int max_key, int max_val, struct cli_msg *msg);
-
-/* Applies the defaults and harmless adjustments of docs/original.md §1.6 (each
- * announced in w) and rejects impossible values. world_size is the number of
- * processes started. Returns 0, or -1 with msg. */
-int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg);
 
 /* -a: refuses the file of a selected API that places its data itself
  * (api/model.h: HDF5, PnetCDF) and would end beyond 64-bit offsets at
@@ -51,8 +43,5 @@ const char *cli_raw(const struct config *cfg, enum opt_id id);
  * resolved from cfg (report_settings.c). */
 struct report_settings;
 void config_report_settings(const struct config *cfg, struct report_settings *out);
-
-/* Writes the help text (every option, its default, the environment). */
-void help_print(FILE *out);
 
 #endif

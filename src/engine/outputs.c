@@ -11,6 +11,7 @@
 #include "report/csv.h"
 #include "report/json.h"
 #include "pattern/pattern.h"
+#include "options/options.h"
 
 static int outputs_document(FILE *f, enum report_format format, const struct config *cfg,
                             const struct run_context *ctx, const struct results_log *log)
@@ -19,7 +20,7 @@ static int outputs_document(FILE *f, enum report_format format, const struct con
     config_report_settings(cfg, &rs);
     if (format == FORMAT_JSON) {
         struct json_parts parts;
-        pattern_json_parts(cfg, &parts);
+        config_json_parts(cfg, &parts);
         return json_write(f, &rs, &parts, ctx, log);
     }
     if (format == FORMAT_CSV)

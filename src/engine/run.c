@@ -18,6 +18,7 @@
 #include "engine/sink.h"
 #include "engine/watchdog.h"
 #include "exit_status.h"
+#include "options/options.h"
 
 /* Collective: the parameter header, by rank 0 alone or, with -D >= 1, by
  * every rank (gathered, in rank order); nothing unless the report is text. */

@@ -28,6 +28,7 @@
 #include "engine/tsc.h"
 #include "exit_status.h"
 #include "report/version.h"
+#include "options/options.h"
 
 /* Collective: agrees on `ok`; if not, the line of the lowest failing process
  * is printed by world rank 0. Returns true if every process was ok. */

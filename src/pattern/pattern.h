@@ -85,7 +85,7 @@ struct pattern_desc {
     const char *gloss; /* after the key in lists of patterns, or NULL */
     /* The rows of the option table it takes besides every pattern's (its
      * own, and those it shares with others), in --help's order, NULL after
-     * the last; any other pattern's option is refused (cli/finish.c). */
+     * the last; any other pattern's option is refused (options/finish.c). */
     const struct opt_row *const *rows;
     /* --help's heading of its options ("The guide's patterns take:"). */
     const char *help_heading;
@@ -180,12 +180,6 @@ const struct pattern_desc *pattern_of(const struct config *c);
 struct extent_file;
 int pattern_validate_extent(const struct config *c, int nprocs, const struct extent_file *f,
                             struct cli_msg *m);
-
-/* The JSON results' parts the writer leaves to the option table and the
- * pattern (report/json.h) for configuration c: the configuration as the
- * rows echo it, the pattern's part of it and of each run. */
-struct json_parts;
-void pattern_json_parts(const struct config *c, struct json_parts *out);
 
 /* The index of the pattern whose key is [s, s+len), any case; -1 if none. */
 int pattern_find(const char *s, size_t len);

@@ -13,6 +13,7 @@
 #include "cli/dims.h"
 #include "plan/point.h"
 #include "workload/wl_internal.h"
+#include "options/options.h"
 
 /* The words being written. */
 struct wl_words {

@@ -11,6 +11,7 @@
 #include "cli/option.h"
 #include "pattern/particles_dist.h"
 #include "workload/wl_internal.h"
+#include "options/options.h"
 
 /* Element types and their sizes. */
 static const char *const wl_types[] = {"u8",  "u16", "u32", "u64", "i8",

@@ -18,6 +18,7 @@
 #include "report/table.h"
 #include "report/text.h"
 #include "session/session.h"
+#include "options/options.h"
 
 static int parse(const char *const *args, struct config *cfg, struct cli_msg *msg)
 {

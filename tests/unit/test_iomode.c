@@ -9,6 +9,7 @@
 #include "base/iomode.h"
 #include "pattern/pattern.h"
 #include "report/json.h"
+#include "options/options.h"
 
 static void test_names(void)
 {
@@ -134,7 +135,7 @@ static void test_json(void)
     struct report_settings rs;
     struct json_parts parts;
     config_report_settings(&cfg, &rs);
-    pattern_json_parts(&cfg, &parts);
+    config_json_parts(&cfg, &parts);
     CHECK(f && json_write(f, &rs, &parts, &ctx, &log) == 0);
     fclose(f);
     if (getenv("DUMP"))

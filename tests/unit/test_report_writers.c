@@ -10,6 +10,7 @@
 #include "pattern/pattern.h"
 #include "report/json.h"
 #include "base/jsonw.h"
+#include "options/options.h"
 
 /* An in-memory stream; the text is c.buf after cap_text(). */
 struct capture {
@@ -149,7 +150,7 @@ static void test_json(const struct config *cfg, const struct results_log *log)
     struct report_settings rs;
     struct json_parts parts;
     config_report_settings(cfg, &rs);
-    pattern_json_parts(cfg, &parts);
+    config_json_parts(cfg, &parts);
     CHECK(json_write(cap_open(&c), &rs, &parts, &ctx, log) == 0);
     cap_text(&c);
     const char *head = "{\n  \"schema\": \"h5perf-results\",\n  \"schema_version\": 3,\n"

@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/option.h"
+#include "options/options.h"
 #include "cli/measure_options.h"
 #include "cli/sweep.h"
 #include "pattern/pattern.h"

@@ -1,28 +1,12 @@
 /* The command line -> struct config: a strict tokenizer (docs/original.md
- * §0, §1.1) over the option table (option.h), whose rows store the values.
+ * §0, §1.1) over the option table (options.h), whose rows store the values.
  * Pure: no MPI, no I/O, no getopt and no globals; it neither applies
  * defaults (finish.c) nor checks how values combine (the patterns'
  * validation). */
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/option.h"
-
-void config_init(struct config *cfg)
-{
-    memset(cfg, 0, sizeof *cfg);
-    cfg->output = NULL;
-    cfg->paraprefix = NULL;
-    for (int i = 0; i < OPT_COUNT; i++) {
-        cfg->spelled[i] = NULL;
-        cfg->raw[i] = NULL;
-    }
-    for (int i = 0; i < CONFIG_MAX_INFO; i++) {
-        cfg->info[i].key = NULL;
-        cfg->info[i].value = NULL;
-    }
-}
+#include "options/options.h"
 
 /* ---- the tokenizer ---- */
 
