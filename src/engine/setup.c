@@ -88,7 +88,7 @@ static int setup_threads(const struct config *c, struct cli_msg *m)
 {
     static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
                                          "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
-    int a = api_need_threads(c), provided = MPI_THREAD_SINGLE;
+    int a = api_need_threads(c->apis, c), provided = MPI_THREAD_SINGLE;
     if (a < 0)
         return 0;
     MPI_Query_thread(&provided);

@@ -265,17 +265,17 @@ static void test_variants(void)
     config_init(&cfg);
     CHECK_I64(api_variants(&cfg, API_PHDF5), 1);
     CHECK_I64(api_variants(&cfg, API_MPIIO), 1);
-    CHECK_I64(api_need_threads(&cfg), -1);
+    CHECK_I64(api_need_threads(cfg.apis, &cfg), -1);
     cfg.hdf5.drivers = 2;
     CHECK_I64(api_variants(&cfg, API_PHDF5), 2);
-    CHECK_I64(api_need_threads(&cfg), API_PHDF5);
+    CHECK_I64(api_need_threads(cfg.apis, &cfg), API_PHDF5);
     cfg.apis = API_BIT(API_POSIX); /* -A without HDF5: nothing of its */
-    CHECK_I64(api_need_threads(&cfg), -1);
+    CHECK_I64(api_need_threads(cfg.apis, &cfg), -1);
     cfg.apis = 0;
     cfg.hdf5.drivers = 1;
     cfg.hdf5.multi_dataset = true;
     CHECK_I64(api_variants(&cfg, API_PHDF5), 1 | 4);
-    CHECK_I64(api_need_threads(&cfg), -1);
+    CHECK_I64(api_need_threads(cfg.apis, &cfg), -1);
     cfg.hdf5.drivers = 3;
     CHECK_I64(api_variants(&cfg, API_PHDF5), 15);
     char text[64];
@@ -300,7 +300,7 @@ static void test_variants(void)
     CHECK_I64(api_variants(&cfg, API_PNETCDF), 1);
     cfg.pnetcdf_nonblocking = true;
     CHECK_I64(api_variants(&cfg, API_PNETCDF), 3);
-    CHECK_I64(api_need_threads(&cfg), -1);
+    CHECK_I64(api_need_threads(cfg.apis, &cfg), -1);
     static const char *const pnc_labels[] = {"fpp", "fpp, nonblocking"};
     for (int v = 0; v < PNETCDF_VARIANT_COUNT; v++) {
         CHECK(api_variant(API_PNETCDF, v)->joins_vars == (v == PNETCDF_NONBLOCKING));
