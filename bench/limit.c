@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/sweep.h"
+#include "options/options.h"
 
 static const char limit_usage[] =
     "usage: mpiexec -n P limit [--dir=DIR] -A posix|mpiio [h5perf options of one run]\n"

@@ -79,7 +79,7 @@ def _fell_back(phase):
 
 def io_mode_line(run, block):
     """h5perf's stderr line for an HDF5 run that did independent I/O where
-    collective was asked (src/report/iomode.c), or None."""
+    collective was asked (src/base/iomode.c), or None."""
     modes = run.get("actual_io_mode")
     if not isinstance(modes, dict):
         return None

@@ -1,8 +1,7 @@
 /* The table of api.h, built from H5PERF_APIS. */
 #include "api/api.h"
 
-#include "cli/config.h"
-#include "cli/option.h"
+#include "base/option.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -137,11 +136,11 @@ const struct api_header *api_header_at(int i)
     return NULL;
 }
 
-int api_need_threads(const struct config *c)
+int api_need_threads(unsigned apis, const struct config *c)
 {
     for (int a = 0; a < API_COUNT; a++) {
         const struct api_opts *o = api_descs[a].opts;
-        unsigned bits = o && (!c->apis || (c->apis & API_BIT(a))) ? o->chosen(c) : 0;
+        unsigned bits = o && (!apis || (apis & API_BIT(a))) ? o->chosen(c) : 0;
         for (int v = 0; o && v < o->nvariants; v++)
             if ((bits >> v & 1u) && o->variants[v].threads)
                 return a;

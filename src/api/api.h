@@ -224,9 +224,10 @@ void api_variant_text(enum api_id api, int v, const char *what, char *buf, size_
  * for (i = 0; (h = api_header_at(i)); i++). */
 const struct api_header *api_header_at(int i);
 
-/* Does a chosen variant of an API -A selects (any, before the defaults)
- * need MPI_THREAD_MULTIPLE? Returns the API, or -1. */
-int api_need_threads(const struct config *c);
+/* Does a chosen variant of an API that apis (-A's API_BIT mask; 0: not
+ * given, any) selects need MPI_THREAD_MULTIPLE, the variants as c asks
+ * for them? Returns the API, or -1. */
+int api_need_threads(unsigned apis, const struct config *c);
 
 /* The APIs run when -A is not given: the original's three (PnetCDF only
  * when -A names it). */

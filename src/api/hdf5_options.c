@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/option.h"
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 
 #ifndef H5PERF_HDF5_VERSION
 #define H5PERF_HDF5_VERSION "unknown"

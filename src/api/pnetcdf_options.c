@@ -10,7 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/option.h"
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 
 /* The default, then the variant that joins the variables of a file
  * (api_variant.joins_vars); a file per process runs each as itself. */

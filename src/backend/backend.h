@@ -13,9 +13,9 @@
 #include "api/api.h"
 #include "api/hdf5_options.h"
 #include "backend/err.h"
-#include "pattern/pattern.h"
+#include "base/iomode.h"
+#include "base/measure.h"
 #include "plan/plan.h"
-#include "report/iomode.h"
 
 /* BACKEND_WRITE creates the file; BACKEND_READ opens it to read;
  * BACKEND_REWRITE opens the file a write phase of the same plan created,

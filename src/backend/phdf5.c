@@ -18,13 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Records the HDF5 error stack. Call it before any cleanup: every HDF5 API
- * call, H5Pclose and H5Sclose included, clears the stack first. */
-int phdf5_fail(struct backend_file *f, const char *op, struct err *e)
-{
-    return err_hdf5(e, op, f->path, -1, -1);
-}
-
 static int phdf5_props(struct backend_file *f, const struct backend_ctx *ctx, struct err *e)
 {
     const struct backend_settings *c = ctx->set;
@@ -603,14 +596,14 @@ static void phdf5_version(char *buf, size_t len)
     snprintf(buf, len, "HDF5 %u.%u.%u", maj, min, rel);
 }
 
-/* report/iomode.h keeps HDF5's values of the actual I/O modes and of the
+/* base/iomode.h keeps HDF5's values of the actual I/O modes and of the
  * causes, without depending on HDF5. */
 _Static_assert(IO_MODE_NO_COLLECTIVE == (int)H5D_MPIO_NO_COLLECTIVE &&
                    IO_MODE_CHUNK_INDEPENDENT == (int)H5D_MPIO_CHUNK_INDEPENDENT &&
                    IO_MODE_CHUNK_COLLECTIVE == (int)H5D_MPIO_CHUNK_COLLECTIVE &&
                    IO_MODE_CHUNK_MIXED == (int)H5D_MPIO_CHUNK_MIXED &&
                    IO_MODE_CONTIGUOUS_COLLECTIVE == (int)H5D_MPIO_CONTIGUOUS_COLLECTIVE,
-               "report/iomode.h: enum io_mode differs from H5D_mpio_actual_io_mode_t");
+               "base/iomode.h: enum io_mode differs from H5D_mpio_actual_io_mode_t");
 _Static_assert((int)IO_CAUSE_SET_INDEPENDENT == (int)H5D_MPIO_SET_INDEPENDENT &&
                    (int)IO_CAUSE_DATATYPE_CONVERSION == (int)H5D_MPIO_DATATYPE_CONVERSION &&
                    (int)IO_CAUSE_DATA_TRANSFORMS == (int)H5D_MPIO_DATA_TRANSFORMS &&
@@ -624,11 +617,11 @@ _Static_assert((int)IO_CAUSE_SET_INDEPENDENT == (int)H5D_MPIO_SET_INDEPENDENT &&
                        (int)H5D_MPIO_PARALLEL_FILTERED_WRITES_DISABLED &&
                    (int)IO_CAUSE_ERROR_WHILE_CHECKING ==
                        (int)H5D_MPIO_ERROR_WHILE_CHECKING_COLLECTIVE_POSSIBLE,
-               "report/iomode.h: IO_CAUSE_* differ from H5D_mpio_no_collective_cause_t");
+               "base/iomode.h: IO_CAUSE_* differ from H5D_mpio_no_collective_cause_t");
 /* HDF5 1.14's cause, which came with the H5D_SEL_IO_* macros. */
 #ifdef H5D_SEL_IO_DISABLE_BY_API
 _Static_assert((int)IO_CAUSE_NO_SELECTION_IO == (int)H5D_MPIO_NO_SELECTION_IO,
-               "report/iomode.h: IO_CAUSE_NO_SELECTION_IO differs from HDF5's");
+               "base/iomode.h: IO_CAUSE_NO_SELECTION_IO differs from HDF5's");
 #endif
 
 /* After a completed collective transfer: what HDF5 did with it, which it

@@ -35,8 +35,13 @@ struct backend_file {
     bool subfiled; /* opened with the subfiling driver */
 };
 
-/* Records the HDF5 error stack as f's error (err_hdf5()). Returns -1. */
-int phdf5_fail(struct backend_file *f, const char *op, struct err *e);
+/* Records the HDF5 error stack as f's error (err_hdf5()). Returns -1.
+ * Call it before any cleanup: every HDF5 API call, H5Pclose and H5Sclose
+ * included, clears the stack first. */
+static inline int phdf5_fail(struct backend_file *f, const char *op, struct err *e)
+{
+    return err_hdf5(e, op, f->path, -1, -1);
+}
 
 /* Sets the file driver of f->fapl for the run point's variant: MPI-IO, or
  * subfiling with its stripe and I/O concentrators. Returns 0, or -1 with e. */

@@ -9,36 +9,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/msg.h"
 #include "cli/config.h"
-
-/* One complete message line, starting "h5perf: ", without a newline. */
-struct cli_msg {
-    char line[5120];
-};
-
-#define CLI_MAX_WARNINGS 12
-struct cli_warnings {
-    int count;
-    char line[CLI_MAX_WARNINGS][320]; /* each starts "h5perf: warning: " */
-};
-
-/* Replaces control characters (newlines included) with '?', so that a
- * message quoting user input stays one line. */
-void cli_one_line(char *line);
-
-/* Fills msg with one formatted line (control characters of the quoted input
- * become '?'); returns -1 so callers can return it. */
-int cli_fail(struct cli_msg *msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* A byte count for a person: "512 bytes", "16 GiB", "22.9 GiB" (binary
- * units, one decimal unless whole). */
-void cli_bytes(char *buf, size_t len, int64_t bytes);
 
 /* Sets every field to "not given" (zeros, NULLs). */
 void config_init(struct config *cfg);
-
-/* Parses argv[1..argc-1] strictly (docs/original.md §0, §1). Returns 0, or -1 with msg. */
-int opt_parse(int argc, char *const argv[], struct config *cfg, struct cli_msg *msg);
 
 /* Reads the environment values given (NULL = undefined): HDF5_MPI_INFO,
  * HDF5_NOCLEANUP, HDF5_PARAPREFIX. max_key/max_val are the MPI library's
@@ -46,32 +21,27 @@ int opt_parse(int argc, char *const argv[], struct config *cfg, struct cli_msg *
 int env_parse(struct config *cfg, const char *mpi_info, const char *nocleanup,
               const char *paraprefix, int max_key, int max_val, struct cli_msg *msg);
 
-/* Applies the defaults and harmless adjustments of docs/original.md §1.6 (each
- * announced in w) and rejects impossible values. world_size is the number of
- * processes started. Returns 0, or -1 with msg. */
-int config_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg);
-
 /* -a: refuses the file of a selected API that places its data itself
  * (api/model.h: HDF5, PnetCDF) and would end beyond 64-bit offsets at
  * nprocs processes, for files as f describes them, and an -a the library
- * does not take (extents.c). Returns 0 or -1. */
+ * does not take (extents.c); lead names what sizes the file, as the
+ * pattern does (pattern_validate_extent). Returns 0 or -1. */
 struct extent_file;
 int config_validate_extent(const struct config *cfg, int nprocs, const struct extent_file *f,
-                           struct cli_msg *msg);
+                           const char *lead, struct cli_msg *msg);
 
 /* The remedy of leaving API a out: "leave phdf5 out of -A 'posix,phdf5'",
  * or "give -A without phdf5 (it is in the default)" (extents.c). */
 void config_leave_out(const struct config *cfg, enum api_id a, char *buf, size_t len);
-
-/* Appends "h5perf: warning: <text>" to w (finish.c). */
-void cli_warn(struct cli_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* How the user spelled option id, or short_name when it was not given; its
  * raw value, or "". */
 const char *cli_name(const struct config *cfg, enum opt_id id, const char *short_name);
 const char *cli_raw(const struct config *cfg, enum opt_id id);
 
-/* Writes the help text (every option, its default, the environment). */
-void help_print(FILE *out);
+/* The run's settings the report writers show (report/settings.h),
+ * resolved from cfg (report_settings.c). */
+struct report_settings;
+void config_report_settings(const struct config *cfg, struct report_settings *out);
 
 #endif

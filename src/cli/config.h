@@ -8,7 +8,7 @@
 
 #include "api/api.h"
 #include "api/hdf5_options.h"
-#include "pattern/dist_types.h"
+#include "cli/dist_types.h"
 #include "plan/point.h"
 
 /* Options whose spelling and raw value are remembered for messages. */

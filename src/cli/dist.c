@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pattern/particles_dist.h"
-
 /* [s, s+len) is digits only, at most max: into *out. */
 static bool dist_whole(const char *s, size_t len, uint64_t max, uint64_t *out)
 {

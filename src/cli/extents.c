@@ -9,7 +9,6 @@
 
 #include "api/api.h"
 #include "cli/cli.h"
-#include "pattern/pattern.h"
 
 /* Appends to buf the template with %t (the threshold that aligns, with
  * where its value came from), %a and %T (how -a and -T were spelled)
@@ -52,7 +51,7 @@ static int extents_fail(const struct config *cfg, const char *body, struct cli_m
 }
 
 int config_validate_extent(const struct config *cfg, int nprocs, const struct extent_file *f,
-                           struct cli_msg *m)
+                           const char *lead, struct cli_msg *m)
 {
     char body[1024];
     for (int a = 0; a < API_COUNT; a++) {
@@ -66,10 +65,7 @@ int config_validate_extent(const struct config *cfg, int nprocs, const struct ex
     }
     /* The libraries' own limits on the file without alignment, before -a
      * is blamed for a file that would not fit without it either: the line
-     * leads with the option that sizes the file, as the pattern names
-     * it. */
-    char lead[192];
-    pattern_of(cfg)->file_lead(cfg, lead, sizeof lead);
+     * leads with the option that sizes the file (lead). */
     for (int a = 0; a < API_COUNT; a++) {
         const struct api_opts *o = api_desc((enum api_id)a)->opts;
         if ((cfg->apis & API_BIT(a)) && o && o->check_file &&

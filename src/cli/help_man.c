@@ -1,12 +1,12 @@
 /* The generator of the man page h5perf.1, run at build time: the help
- * items of cli/help.h (what -h prints) as roff, so that the page and the
+ * items of options/help.h (what -h prints) as roff, so that the page and the
  * help cannot drift. Not part of h5perf; it is linked with h5perf_pure.
  * Usage: h5perf_man VERSION OUTPUT.1 */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/help.h"
+#include "options/help.h"
 #include "exit_status.h"
 
 /* Writes [s, s+n) as roff text: '-' as a minus (so that options copy and

@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "report/confidence.h"
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 
 /* Digits with an optional fraction ("300", "0.5"): no sign, exponent,
  * hexadecimal, inf or nan. Returns the value and where it ends in *end,

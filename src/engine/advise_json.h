@@ -14,7 +14,7 @@
 #include "cli/cli.h"
 #include "engine/advise_check.h"
 #include "engine/advise_race.h"
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 
 #define ADVISE_JSON_SCHEMA         "h5perf-advice"
 #define ADVISE_JSON_SCHEMA_VERSION 1

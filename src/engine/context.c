@@ -29,6 +29,7 @@
 #include "h5perf_commit.h"
 #include "pattern/pattern.h"
 #include "report/text.h"
+#include "options/options.h"
 
 static void context_now(char *buf, size_t len)
 {

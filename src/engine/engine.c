@@ -479,7 +479,9 @@ static bool engine_enough(const struct point_run *r, struct api_result *res, int
         return false;
     int stop = STOP_COUNT;
     if (r->ctx.rank == 0) {
-        if (!res || results_intervals_within(res, c, c->confidence))
+        struct report_settings rs;
+        config_report_settings(c, &rs);
+        if (!res || results_intervals_within(res, &rs, c->confidence))
             stop = STOP_INTERVAL;
         else if (n >= c->max_iterations)
             stop = STOP_MAX_ITERATIONS;
@@ -586,8 +588,11 @@ static int engine_count(const struct run *s, const struct backend_ops *const ops
     }
     if (r.out && r.log && rep->nprocs_end)
         rep->nprocs_end(r.out, c, r.log, k->nprocs);
-    if (r.out && r.log)
-        measures_text(r.out, c, r.log, k->nprocs);
+    if (r.out && r.log) {
+        struct report_settings rs;
+        config_report_settings(c, &rs);
+        measures_text(r.out, &rs, r.log, k->nprocs);
+    }
     return status;
 }
 

@@ -6,7 +6,7 @@
 
 #include <mpi.h>
 
-#include "report/iomode.h"
+#include "base/iomode.h"
 
 /* Collective over comm: sums seen[2] (write, read) of every process into
  * out[2] on process 0 of comm (elsewhere out is left alone). */

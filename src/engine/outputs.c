@@ -11,14 +11,20 @@
 #include "report/csv.h"
 #include "report/json.h"
 #include "pattern/pattern.h"
+#include "options/options.h"
 
 static int outputs_document(FILE *f, enum report_format format, const struct config *cfg,
                             const struct run_context *ctx, const struct results_log *log)
 {
-    if (format == FORMAT_JSON)
-        return json_write(f, pattern_of(cfg), cfg, ctx, log);
+    struct report_settings rs;
+    config_report_settings(cfg, &rs);
+    if (format == FORMAT_JSON) {
+        struct json_parts parts;
+        config_json_parts(cfg, &parts);
+        return json_write(f, &rs, &parts, ctx, log);
+    }
     if (format == FORMAT_CSV)
-        return csv_write(f, cfg, log);
+        return csv_write(f, &rs, log);
     return 0;
 }
 

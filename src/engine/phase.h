@@ -91,7 +91,20 @@ struct phase_io {
  * makes, so that it cannot wait forever for processes that will not come. */
 bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct err *e);
 
-/* ---- shared by phase.c and phase_join.c ---- */
+/* ---- shared by phase.c and phase_join.c (phase_step.c) ---- */
+
+/* Does the phase write? */
+static inline bool phase_writes(const struct phase_io *io)
+{
+    return io->plan->phases[io->phase].write;
+}
+
+/* The latency histogram of a call: write's or read's. */
+static inline struct latency_hist *phase_lat(const struct phase_io *io, bool write,
+                                             enum latency_call c)
+{
+    return &io->lat[(write ? 0 : LATENCY_CALLS) + c];
+}
 
 /* Does the run point's variant move step k of every variable in one call
  * (api_variant.joins_vars)? Then io->buf holds a buffer of
@@ -108,7 +121,7 @@ bool phase_joined(const struct phase_io *io);
 double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_t *calls,
                   struct verify_state *v, struct err *e);
 
-/* Collective: agree on ok (phase.c). */
+/* Collective: agree on ok. */
 bool phase_agree(const struct phase_io *io, bool ok, const struct err *e);
 /* The watchdog's account of a library call about to be made. */
 void phase_enter(const struct phase_io *io, const char *op, int64_t bytes);
@@ -125,6 +138,9 @@ void phase_verify(const struct phase_io *io, const struct plan_step *s, struct v
  * any of them sets *stop on all). */
 double phase_pause(const struct phase_io *io, const struct plan_step *s, double *mark,
                    const struct err *e, bool *stop);
+/* Counts seconds spent in step s (an I/O call, or a pause) as the plan
+ * says; returns the seconds to keep out of the phase's other timers. */
+double phase_count(const struct phase_io *io, const struct plan_step *s, double seconds);
 /* var_end of the earliest variable begun, under the watchdog. */
 void phase_end_var(const struct phase_io *io, struct backend_file *f, struct err *e);
 

@@ -18,6 +18,7 @@
 #include "engine/sink.h"
 #include "engine/watchdog.h"
 #include "exit_status.h"
+#include "options/options.h"
 
 /* Collective: the parameter header, by rank 0 alone or, with -D >= 1, by
  * every rank (gathered, in rank order); nothing unless the report is text. */
@@ -62,7 +63,7 @@ bool h5perf_threads(int argc, char **argv)
     struct config cfg;
     struct cli_msg m;
     config_init(&cfg);
-    return opt_parse(argc, argv, &cfg, &m) == 0 && api_need_threads(&cfg) >= 0;
+    return opt_parse(argc, argv, &cfg, &m) == 0 && api_need_threads(cfg.apis, &cfg) >= 0;
 }
 
 int h5perf_run(int argc, char **argv)

@@ -28,6 +28,7 @@
 #include "engine/tsc.h"
 #include "exit_status.h"
 #include "report/version.h"
+#include "options/options.h"
 
 /* Collective: agrees on `ok`; if not, the line of the lowest failing process
  * is printed by world rank 0. Returns true if every process was ok. */
@@ -87,7 +88,7 @@ static int setup_threads(const struct config *c, struct cli_msg *m)
 {
     static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
                                          "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
-    int a = api_need_threads(c), provided = MPI_THREAD_SINGLE;
+    int a = api_need_threads(c->apis, c), provided = MPI_THREAD_SINGLE;
     if (a < 0)
         return 0;
     MPI_Query_thread(&provided);

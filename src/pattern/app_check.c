@@ -145,7 +145,7 @@ int block_validate(const struct config *c, const struct run_point *pts, int n, s
         bool fpp = layout_desc(pts[i].layout)->per_process;
         struct extent_file f = {c->nvars, fpp ? box : total,
                                 pts[i].layout == LAYOUT_CHUNKED ? box : 0};
-        if (config_validate_extent(c, pts[i].nprocs, &f, m) < 0)
+        if (pattern_validate_extent(c, pts[i].nprocs, &f, m) < 0)
             return -1;
     }
     return 0;
@@ -203,7 +203,7 @@ int particles_validate(const struct config *c, const struct run_point *pts, int 
         int64_t total = 0, off = 0;
         particles_scan(&q.dist, nprocs, 0, &off, &total);
         struct extent_file f = {c->nvars, 4 * total, 0};
-        if (config_validate_extent(c, nprocs, &f, m) < 0)
+        if (pattern_validate_extent(c, nprocs, &f, m) < 0)
             return -1;
     }
     return 0;

@@ -10,7 +10,7 @@
 #include "cli/option.h"
 #include "cli/places.h"
 #include "cli/size.h"
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 
 static void app_json_layouts(struct jsonw *w, const struct config *c, const struct opt_row *r)
 {

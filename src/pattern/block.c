@@ -197,7 +197,9 @@ static void block_header(FILE *out, const struct config *c, int rank, const char
         size_t used = strlen(line);
         snprintf(line + used, sizeof line - used, "HDF5 chunks of the chunked layout: %s\n", chunk);
     }
-    table_header(out, c, hdf5_version, line);
+    struct report_settings rs;
+    config_report_settings(c, &rs);
+    table_header(out, &rs, hdf5_version, line);
 }
 
 static void block_nprocs_end(FILE *out, const struct config *c, const struct results_log *log,
@@ -213,7 +215,9 @@ static void block_nprocs_end(FILE *out, const struct config *c, const struct res
     char gt[64], what[96];
     dims_text(gt, sizeof gt, c->ndims, g);
     snprintf(what, sizeof what, "grid %s", gt);
-    table_write(out, c, log, nprocs, what);
+    struct report_settings rs;
+    config_report_settings(c, &rs);
+    table_write(out, &rs, log, nprocs, what);
 }
 
 static const struct pattern_report block_report = {

@@ -7,7 +7,7 @@
 #include "cli/dims.h"
 #include "pattern/app_finish.h"
 #include "pattern/block.h"
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 
 static void block_json_global(struct jsonw *w, const struct config *c, const struct opt_row *r)
 {

@@ -263,6 +263,14 @@ static void guide_debug_line(const struct plan *p, int phase, int rank, char *bu
 
 /* --- the report and the results ----------------------------------------- */
 
+static void guide_header(FILE *out, const struct config *c, int rank, const char *hdf5_version,
+                         int max_info_val)
+{
+    struct report_settings rs;
+    config_report_settings(c, &rs);
+    text_header(out, &rs, rank, hdf5_version, max_info_val);
+}
+
 static void guide_nprocs_begin(FILE *out, const struct config *c, int nprocs)
 {
     (void)c;
@@ -273,7 +281,9 @@ static void guide_point_begin(FILE *out, const struct config *c, const struct ru
                               const struct run_point *p)
 {
     if (!prev || prev->xfer != p->xfer || prev->buf_offset != p->buf_offset) {
-        text_xfer(out, c, p->nprocs, p->xfer);
+        struct report_settings rs;
+        config_report_settings(c, &rs);
+        text_xfer(out, &rs, p->nprocs, p->xfer);
         if (c->nbuf_offset)
             text_buffer_offset(out, p->buf_offset);
     }
@@ -282,18 +292,24 @@ static void guide_point_begin(FILE *out, const struct config *c, const struct ru
 
 static void guide_point_end(FILE *out, const struct config *c, const struct api_result *r)
 {
-    if (results_status(r) != RUN_IO_ERROR)
-        text_api_results(out, c, r);
+    if (results_status(r) != RUN_IO_ERROR) {
+        struct report_settings rs;
+        config_report_settings(c, &rs);
+        text_api_results(out, &rs, r);
+    }
 }
 
 static void guide_footer(FILE *out, const struct config *c, const struct results_log *log)
 {
-    if (c->overhead)
-        text_overhead(out, c, log);
+    if (c->overhead) {
+        struct report_settings rs;
+        config_report_settings(c, &rs);
+        text_overhead(out, &rs, log);
+    }
 }
 
 static const struct pattern_report guide_report = {
-    .header = text_header,
+    .header = guide_header,
     .nprocs_begin = guide_nprocs_begin,
     .point_begin = guide_point_begin,
     .point_end = guide_point_end,

@@ -389,7 +389,7 @@ int guide_validate(const struct config *cfg, const struct run_point *pts, int n,
             rc = val_explain(cfg, pts[i].nprocs, pts[i].xfer, v, msg);
         else if (i + 1 == n || pts[i + 1].nprocs != pts[i].nprocs)
             rc = val_files(cfg, pts[i].nprocs, msg) != 0 ||
-                         config_validate_extent(
+                         pattern_validate_extent(
                              cfg, pts[i].nprocs,
                              &(struct extent_file){
                                  cfg->num_dsets, val_dataset_bytes(cfg, pts[i].nprocs),

@@ -3,7 +3,7 @@
  * runs take (--direct, --read-shift, --overhead). Pure. */
 #include "cli/option.h"
 #include "pattern/guide.h"
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 
 static void guide_json_geometry(struct jsonw *w, const struct config *c, const struct opt_row *r)
 {

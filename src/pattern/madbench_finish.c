@@ -152,7 +152,7 @@ static int64_t madbench_most_bins(const struct config *c, const struct run_point
         struct extent_file f;
         bool fits =
             madbench_geom(&one, p->nprocs, &g) == MADBENCH_OK &&
-            (f = madbench_extent(&g, p), config_validate_extent(&one, p->nprocs, &f, &quiet) == 0);
+            (f = madbench_extent(&g, p), pattern_validate_extent(&one, p->nprocs, &f, &quiet) == 0);
         if (fits)
             lo = mid;
         else
@@ -236,7 +236,7 @@ int madbench_validate(const struct config *c, const struct run_point *pts, int n
                            "use more processes", m) < 0)
             return -1;
         struct extent_file f = madbench_extent(&g, &pts[i]);
-        if (config_validate_extent(c, nprocs, &f, m) < 0)
+        if (pattern_validate_extent(c, nprocs, &f, m) < 0)
             return -1;
     }
     return 0;

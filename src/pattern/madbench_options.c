@@ -7,7 +7,7 @@
 
 #include "pattern/app_finish.h"
 #include "pattern/madbench.h"
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 
 /* A number from 0 to 1000 (digits, an optional fraction), or "full":
  * MADbench2 without BWEXP. */

@@ -27,7 +27,9 @@ static void madbench_header(FILE *out, const struct config *c, int rank, const c
              "RMOD %d, WMOD %d, BWEXP %s\n",
              c->madbench.pixels, c->madbench.bins, c->madbench.gang, c->madbench.sblock,
              (long long)c->madbench.fblock, c->madbench.read_mod, c->madbench.write_mod, busy);
-    table_header(out, c, hdf5_version, line);
+    struct report_settings rs;
+    config_report_settings(c, &rs);
+    table_header(out, &rs, hdf5_version, line);
 }
 
 static int madbench_cmp(const void *a, const void *b)
@@ -100,11 +102,13 @@ static void madbench_nprocs_end(FILE *out, const struct config *c, const struct 
     fprintf(out, "    %-7s %-8s %-9s %12s   [%10s:%10s] %11s\n", "API", "Layout", "Measure", "Mean",
             "Min", "Max", "MB/s");
     enum timer_id m[TIMER_COUNT];
+    struct report_settings rs;
+    config_report_settings(c, &rs);
     for (int i = 0; i < log->count; i++) {
         const struct api_result *r = &log->runs[i];
         if (r->nprocs != nprocs)
             continue;
-        int nm = results_measures(r, c, m);
+        int nm = results_measures(r, &rs, m);
         for (int k = 0; k < nm; k++)
             madbench_line(out, r, m[k]);
     }

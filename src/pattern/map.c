@@ -227,7 +227,7 @@ static int map_validate(const struct config *c, const struct run_point *pts, int
                            "give fewer bytes per process (--element-size)", m) < 0)
             return -1;
         struct extent_file f = {s.nvars, s.var_bytes, 0};
-        if (config_validate_extent(c, pts[i].nprocs, &f, m) < 0)
+        if (pattern_validate_extent(c, pts[i].nprocs, &f, m) < 0)
             return -1;
     }
     return 0;
@@ -307,7 +307,9 @@ static void map_header(FILE *out, const struct config *c, int rank, const char *
         snprintf(line, sizeof line,
                  "Map pattern: %s, %d-byte elements, %d variable%s per decomposition\n", opt,
                  c->elem, c->nvars, c->nvars == 1 ? "" : "s");
-    table_header(out, c, hdf5_version, line);
+    struct report_settings rs;
+    config_report_settings(c, &rs);
+    table_header(out, &rs, hdf5_version, line);
 }
 
 static void map_nprocs_end(FILE *out, const struct config *c, const struct results_log *log,
@@ -315,7 +317,9 @@ static void map_nprocs_end(FILE *out, const struct config *c, const struct resul
 {
     char what[192];
     snprintf(what, sizeof what, "map '%s'", c->map);
-    table_write(out, c, log, nprocs, what);
+    struct report_settings rs;
+    config_report_settings(c, &rs);
+    table_write(out, &rs, log, nprocs, what);
 }
 
 static const struct pattern_report map_report = {

@@ -5,7 +5,7 @@
 
 #include "pattern/app_finish.h"
 #include "pattern/map.h"
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 
 static int map_option(struct config *cfg, const struct opt_row *row, const char *spelled,
                       const char *value, struct cli_msg *msg)

@@ -182,7 +182,9 @@ static void particles_header(FILE *out, const struct config *c, int rank, const 
                               particles_var_name(v));
     if (n < sizeof line)
         snprintf(line + n, sizeof line - n, ")\n");
-    table_header(out, c, hdf5_version, line);
+    struct report_settings rs;
+    config_report_settings(c, &rs);
+    table_header(out, &rs, hdf5_version, line);
 }
 
 /* "4194304 particles, 0 to 2097152 per process" */
@@ -195,7 +197,9 @@ static void particles_nprocs_end(FILE *out, const struct config *c, const struct
     particles_summary(&d, nprocs, &total, &least, &most);
     snprintf(what, sizeof what, "%lld particles, %lld to %lld per process", (long long)total,
              (long long)least, (long long)most);
-    table_write(out, c, log, nprocs, what);
+    struct report_settings rs;
+    config_report_settings(c, &rs);
+    table_write(out, &rs, log, nprocs, what);
 }
 
 static const struct pattern_report particles_report = {

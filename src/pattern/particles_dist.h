@@ -8,12 +8,8 @@
 
 #include <stdbool.h>
 
-#include "pattern/dist_types.h"
+#include "cli/dist_types.h"
 #include "pattern/violation.h"
-
-/* The largest count a process may be given or drawn around (2^40): counts
- * stay exact in a double and far from 64-bit limits. */
-#define PARTICLES_MAX_COUNT (INT64_C(1) << 40)
 
 /* The variables of VPIC-IO, in file order. */
 #define PARTICLES_MAX_VARS 8

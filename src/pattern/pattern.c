@@ -26,6 +26,14 @@ const struct pattern_desc *pattern_of(const struct config *c)
                                                          : pattern_table[0];
 }
 
+int pattern_validate_extent(const struct config *c, int nprocs, const struct extent_file *f,
+                            struct cli_msg *m)
+{
+    char lead[192];
+    pattern_of(c)->file_lead(c, lead, sizeof lead);
+    return config_validate_extent(c, nprocs, f, lead, m);
+}
+
 int pattern_find(const char *s, size_t len)
 {
     for (int p = 0; p < pattern_count; p++) {

@@ -13,35 +13,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/jsonw.h"
+#include "base/measure.h"
 #include "cli/cli.h"
 #include "cli/option.h"
 #include "plan/plan.h"
 #include "plan/point.h"
-#include "report/jsonw.h"
 #include "report/results.h"
-
-/* What every process holds at a run point, over all processes: the
- * memory and pre-flight checks read it (docs/design.md, "The run plan"). */
-struct pattern_measure {
-    int64_t phase_bytes; /* all processes, one phase of one file */
-    int64_t max_buffer;  /* the largest buffer of one process */
-    int64_t max_call;    /* the most bytes one I/O call of one process moves */
-    int64_t max_chunk;   /* the largest chunk (HDF5), in bytes; 0: none */
-    int64_t flat_bytes;  /* a flat file's size (shared, or the largest per process) */
-    int64_t max_dim;     /* the largest dimension of a variable, in elements */
-    bool views;          /* some call moves several runs through one view (MPI-IO) */
-    /* The most contiguous file runs one call of one process moves as one
-     * selection (an MPI-IO view; 1: contiguous calls), and the runs one
-     * process moves in one phase (at least one per call), the most of any
-     * process: what a library holds per call and does per run. */
-    int64_t call_runs, phase_runs;
-    /* The most bytes one process's plan holds besides its buffer (a map's
-     * boxes, slabs and runs: docs/map.md, "Memory"); 0: little. */
-    int64_t plan_bytes;
-    int nvars;                  /* variables of a file */
-    int64_t var_bytes;          /* a variable's bytes in a shared file */
-    const char *smaller_chunks; /* the pattern's remedy for chunks too large */
-};
 
 /* MPI_Dims_create: a grid of nprocs over ndims dimensions into dims. */
 typedef void (*pattern_dims_fn)(int nprocs, int ndims, int *dims);
@@ -115,7 +93,7 @@ struct pattern_desc {
     const char *gloss; /* after the key in lists of patterns, or NULL */
     /* The rows of the option table it takes besides every pattern's (its
      * own, and those it shares with others), in --help's order, NULL after
-     * the last; any other pattern's option is refused (cli/finish.c). */
+     * the last; any other pattern's option is refused (options/finish.c). */
     const struct opt_row *const *rows;
     /* --help's heading of its options ("The guide's patterns take:"). */
     const char *help_heading;
@@ -203,6 +181,13 @@ extern const int pattern_count;
 
 /* The pattern of a finished configuration. */
 const struct pattern_desc *pattern_of(const struct config *c);
+
+/* config_validate_extent() (cli/cli.h) for a file f of the pattern of c at
+ * nprocs processes, led by what sizes the file (its file_lead). Returns 0
+ * or -1 with m. */
+struct extent_file;
+int pattern_validate_extent(const struct config *c, int nprocs, const struct extent_file *f,
+                            struct cli_msg *m);
 
 /* The index of the pattern whose key is [s, s+len), any case; -1 if none. */
 int pattern_find(const char *s, size_t len);

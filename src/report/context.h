@@ -5,7 +5,8 @@
 #ifndef H5PERF_CONTEXT_H
 #define H5PERF_CONTEXT_H
 
-#include "cli/cli.h"
+#include "api/api.h"
+#include "base/msg.h"
 #include "report/fslayout.h"
 
 /* The batch job a run is part of (docs/results.md), as world rank 0's

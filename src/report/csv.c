@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "plan/point.h"
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 #include "report/text.h"
 
 /* A field quoted when it holds a comma, a quote or a line break; the error
@@ -122,7 +122,7 @@ static void csv_latency(FILE *out, const struct api_result *r)
     }
 }
 
-int csv_write(FILE *out, const struct config *cfg, const struct results_log *log)
+int csv_write(FILE *out, const struct report_settings *cfg, const struct results_log *log)
 {
     enum timer_id m[TIMER_COUNT];
     fputs(CSV_HEADER "\n", out);

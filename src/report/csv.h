@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "cli/config.h"
+#include "report/settings.h"
 #include "report/results.h"
 
 /* The header line, without the newline. */
@@ -20,6 +20,6 @@
 
 /* Writes the header and every sample to out. Returns 0, or -1 if the stream
  * reports an error. */
-int csv_write(FILE *out, const struct config *cfg, const struct results_log *log);
+int csv_write(FILE *out, const struct report_settings *cfg, const struct results_log *log);
 
 #endif

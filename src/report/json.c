@@ -2,14 +2,13 @@
  * the schema; statistics come from results.h, never computed here. */
 #include "report/json.h"
 
-#include "cli/option.h"
 #include "plan/point.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 #include "report/text.h"
 
 /* The worst status over every run. */
@@ -191,7 +190,8 @@ static void json_flag(struct jsonw *w, const char *key, bool v)
     jsonw_key_bool(w, key, v);
 }
 
-static void json_environment(struct jsonw *w, const struct config *cfg, const struct run_context *c)
+static void json_environment(struct jsonw *w, const struct report_settings *cfg,
+                             const struct run_context *c)
 {
     jsonw_key(w, "environment");
     jsonw_object(w);
@@ -216,19 +216,14 @@ static void json_environment(struct jsonw *w, const struct config *cfg, const st
     jsonw_end(w);
 }
 
-/* The configuration as the option table echoes it (cli/option.h): every
- * pattern's options, those echoed whatever the pattern, then the pattern's
- * own part. */
-static void json_config(struct jsonw *w, const struct pattern_desc *pd, const struct config *cfg,
-                        const struct run_context *c)
+/* The configuration as its owners echo it (parts->config), then the
+ * environment. */
+static void json_config(struct jsonw *w, const struct json_parts *parts,
+                        const struct report_settings *cfg, const struct run_context *c)
 {
     jsonw_key(w, "config");
     jsonw_object(w);
-    opt_json_rows(w, cfg, opt_core_rows, opt_core_count, false);
-    const struct opt_row *row;
-    for (int i = 0; (row = opt_row_at(i)); i++)
-        opt_json_rows(w, cfg, &row, 1, true);
-    pd->json_config(w, cfg);
+    parts->config(w, parts->arg);
     json_environment(w, cfg, c);
     jsonw_end(w);
 }
@@ -362,7 +357,8 @@ static void json_io_mode_phase(struct jsonw *w, const struct io_mode_phase *p)
 
 /* What HDF5 did with the collective transfers of each phase run
  * (docs/results.md, "actual_io_mode"). */
-static void json_io_mode(struct jsonw *w, const struct config *cfg, const struct api_result *r)
+static void json_io_mode(struct jsonw *w, const struct report_settings *cfg,
+                         const struct api_result *r)
 {
     jsonw_key(w, "actual_io_mode");
     jsonw_object(w);
@@ -421,7 +417,8 @@ static bool json_latency_calls(const struct api_result *r, int p)
     return false;
 }
 
-static void json_latency(struct jsonw *w, const struct config *cfg, const struct api_result *r)
+static void json_latency(struct jsonw *w, const struct report_settings *cfg,
+                         const struct api_result *r)
 {
     jsonw_key(w, "latency");
     jsonw_object(w);
@@ -440,7 +437,8 @@ static void json_latency(struct jsonw *w, const struct config *cfg, const struct
 }
 
 /* --stonewall's and --duration's account of each iteration. */
-static void json_bounded(struct jsonw *w, const struct config *cfg, const struct api_result *r)
+static void json_bounded(struct jsonw *w, const struct report_settings *cfg,
+                         const struct api_result *r)
 {
     jsonw_key(w, "bounded");
     jsonw_array(w);
@@ -483,8 +481,8 @@ static void json_bounded(struct jsonw *w, const struct config *cfg, const struct
     jsonw_end(w);
 }
 
-static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struct config *cfg,
-                     const struct api_result *r)
+static void json_run(struct jsonw *w, const struct json_parts *parts,
+                     const struct report_settings *cfg, const struct api_result *r)
 {
     enum timer_id m[TIMER_COUNT];
     int nm = results_measures(r, cfg, m);
@@ -504,8 +502,8 @@ static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struc
     if (r->layout >= 0) {
         jsonw_key(w, "layout");
         jsonw_string(w, layout_name(r->layout));
-        if (pd->json_run)
-            pd->json_run(w, cfg, r);
+        if (parts->run)
+            parts->run(w, parts->arg, r);
         json_size(w, "align_data", r->align);
         json_size(w, "shift", r->shift);
     }
@@ -544,7 +542,7 @@ static void json_run(struct jsonw *w, const struct pattern_desc *pd, const struc
     jsonw_end(w);
 }
 
-int json_write(FILE *out, const struct pattern_desc *pd, const struct config *cfg,
+int json_write(FILE *out, const struct report_settings *cfg, const struct json_parts *parts,
                const struct run_context *ctx, const struct results_log *log)
 {
     struct jsonw w;
@@ -561,11 +559,11 @@ int json_write(FILE *out, const struct pattern_desc *pd, const struct config *cf
         json_lines(&w, ctx->page_cache);
     }
     json_context(&w, ctx);
-    json_config(&w, pd, cfg, ctx);
+    json_config(&w, parts, cfg, ctx);
     jsonw_key(&w, "runs");
     jsonw_array(&w);
     for (int i = 0; i < log->count; i++)
-        json_run(&w, pd, cfg, &log->runs[i]);
+        json_run(&w, parts, cfg, &log->runs[i]);
     jsonw_end(&w);
     jsonw_end(&w);
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;

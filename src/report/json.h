@@ -6,17 +6,29 @@
 
 #include <stdio.h>
 
-#include "cli/config.h"
-#include "pattern/pattern.h"
+#include "base/jsonw.h"
 #include "report/context.h"
 #include "report/results.h"
+#include "report/settings.h"
 
 #define JSON_SCHEMA_VERSION 3
 
-/* Writes one document to out; the pattern pd writes its part of the
- * configuration and of each run. Returns 0, or -1 if the stream reports an
- * error. */
-int json_write(FILE *out, const struct pattern_desc *pd, const struct config *cfg,
+/* What the document holds that the writer does not know, written by its
+ * owners for the caller (engine/outputs.c): the configuration as the
+ * option table echoes it with the pattern's part, and the pattern's part
+ * of each run. */
+struct json_parts {
+    /* The configuration's keys, into the object open in w. */
+    void (*config)(struct jsonw *w, const void *arg);
+    /* The pattern's part of run r, after its layout; NULL: none. */
+    void (*run)(struct jsonw *w, const void *arg, const struct api_result *r);
+    const void *arg;
+};
+
+/* Writes one document to out; parts writes the configuration's keys and
+ * the pattern's part of each run. Returns 0, or -1 if the stream reports
+ * an error. */
+int json_write(FILE *out, const struct report_settings *cfg, const struct json_parts *parts,
                const struct run_context *ctx, const struct results_log *log);
 
 #endif

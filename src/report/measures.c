@@ -32,8 +32,8 @@ static void measures_phase(const struct api_result *r, enum timer_id t, struct t
     results_measure_summary(r, t, s);
 }
 
-static void measures_stonewall(FILE *out, const struct config *cfg, const struct results_log *log,
-                               int nprocs)
+static void measures_stonewall(FILE *out, const struct report_settings *cfg,
+                               const struct results_log *log, int nprocs)
 {
     int w = measures_width(log, nprocs);
     fprintf(out,
@@ -48,7 +48,7 @@ static void measures_stonewall(FILE *out, const struct config *cfg, const struct
         if (r->nprocs != nprocs)
             continue;
         int64_t lo = INT64_MAX, hi = 0;
-        double rates[CONFIG_MAX_SWEEP * 64];
+        double rates[REPORT_MAX_SWEEP * 64];
         int n = 0;
         for (int k = 0; k < r->iterations; k++) {
             const struct stonewall_stat *sw = &r->it[k].sw;
@@ -78,15 +78,14 @@ static void measures_stonewall(FILE *out, const struct config *cfg, const struct
     }
 }
 
-static void measures_duration(FILE *out, const struct config *cfg, const struct results_log *log,
-                              int nprocs)
+static void measures_duration(FILE *out, const struct report_settings *cfg,
+                              const struct results_log *log, int nprocs)
 {
     int w = measures_width(log, nprocs);
     fprintf(out,
             "Writes repeated for %g s (%s): MB/s over the whole duration (median over "
             "iterations), and the repetitions' spread (of the last iteration)\n",
-            cfg->duration,
-            cfg->repeat == REPEAT_OVERWRITE ? "the same file overwritten" : "each a new file");
+            cfg->duration, cfg->repeat_overwrite ? "the same file overwritten" : "each a new file");
     fprintf(out, "    %-*s %-8s %11s %12s %10s %10s %10s\n", w, "Run", "API", "Repetitions", "MB/s",
             "Min", "Max", "SD");
     for (int i = 0; i < log->count; i++) {
@@ -106,8 +105,8 @@ static void measures_duration(FILE *out, const struct config *cfg, const struct 
     }
 }
 
-static void measures_confidence(FILE *out, const struct config *cfg, const struct results_log *log,
-                                int nprocs)
+static void measures_confidence(FILE *out, const struct report_settings *cfg,
+                                const struct results_log *log, int nprocs)
 {
     int w = measures_width(log, nprocs);
     fprintf(out,
@@ -142,8 +141,8 @@ static void measures_confidence(FILE *out, const struct config *cfg, const struc
     }
 }
 
-static void measures_latency(FILE *out, const struct config *cfg, const struct results_log *log,
-                             int nprocs)
+static void measures_latency(FILE *out, const struct report_settings *cfg,
+                             const struct results_log *log, int nprocs)
 {
     int w = measures_width(log, nprocs);
     fprintf(out, "Latency of each call in seconds, over every process and iteration\n");
@@ -173,7 +172,8 @@ static void measures_latency(FILE *out, const struct config *cfg, const struct r
     }
 }
 
-void measures_text(FILE *out, const struct config *cfg, const struct results_log *log, int nprocs)
+void measures_text(FILE *out, const struct report_settings *cfg, const struct results_log *log,
+                   int nprocs)
 {
     if (cfg->stonewall > 0)
         measures_stonewall(out, cfg, log, nprocs);

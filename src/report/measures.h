@@ -11,6 +11,7 @@
 #include "report/results.h"
 
 /* The sections of the runs of nprocs processes in log. */
-void measures_text(FILE *out, const struct config *cfg, const struct results_log *log, int nprocs);
+void measures_text(FILE *out, const struct report_settings *cfg, const struct results_log *log,
+                   int nprocs);
 
 #endif

@@ -43,7 +43,7 @@ static bool overhead_first(const struct results_log *log, int i)
     return true;
 }
 
-void text_overhead(FILE *out, const struct config *cfg, const struct results_log *log)
+void text_overhead(FILE *out, const struct report_settings *cfg, const struct results_log *log)
 {
     static const struct {
         enum timer_id t;

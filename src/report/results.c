@@ -204,7 +204,8 @@ void results_summarize(const struct api_result *r, enum timer_id t, struct timer
     }
 }
 
-bool results_intervals_within(const struct api_result *r, const struct config *cfg, double fraction)
+bool results_intervals_within(const struct api_result *r, const struct report_settings *cfg,
+                              double fraction)
 {
     enum timer_id m[TIMER_COUNT];
     int nm = results_measures(r, cfg, m);
@@ -305,7 +306,7 @@ void results_log_release(struct results_log *l)
 }
 
 /* The guide's measures of the phase of slot, in the text report's order. */
-static int results_guide_measures(const struct config *cfg, int slot, enum timer_id *out)
+static int results_guide_measures(const struct report_settings *cfg, int slot, enum timer_id *out)
 {
     int n = 0;
     if (cfg->debug_raw)
@@ -319,7 +320,7 @@ static int results_guide_measures(const struct config *cfg, int slot, enum timer
     return n;
 }
 
-int results_measures(const struct api_result *r, const struct config *cfg,
+int results_measures(const struct api_result *r, const struct report_settings *cfg,
                      enum timer_id out[TIMER_COUNT])
 {
     /* A phase's own measures in this order: MADbench2's (busy work, reads,

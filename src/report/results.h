@@ -10,11 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/config.h"
+#include "api/api.h"
+#include "base/iomode.h"
 #include "plan/plan.h"
 #include "report/confidence.h"
-#include "report/iomode.h"
 #include "report/latency.h"
+#include "report/settings.h"
 
 /* What each phase of a plan times (docs/results.md, "Phases"), in this
  * order per phase: the guide's five (docs/original.md §6.1), then the busy
@@ -210,7 +211,7 @@ int results_measure_summary(const struct api_result *r, enum timer_id t, struct 
 int64_t results_sample_bytes(const struct api_result *r, int i, enum timer_id t);
 /* Is every measure's interval (cfg's measures that move data) within
  * fraction of its median? False while any is unknown. */
-bool results_intervals_within(const struct api_result *r, const struct config *cfg,
+bool results_intervals_within(const struct api_result *r, const struct report_settings *cfg,
                               double fraction);
 /* "iterations", "interval", "max_iterations", "max_time", "error". */
 const char *results_stop_name(enum iter_stop stop);
@@ -229,7 +230,7 @@ bool results_timer_reads(const struct api_result *r, enum timer_id t);
  * --read-only, one that does not unless -w), the phase's own measures, or
  * the guide's: the raw time with -D r, the transfer time, open-close, and
  * the open and close times with -D t. Returns how many. */
-int results_measures(const struct api_result *r, const struct config *cfg,
+int results_measures(const struct api_result *r, const struct report_settings *cfg,
                      enum timer_id out[TIMER_COUNT]);
 /* Its phase's name and the timer's: "write", "write_open_close",
  * "write_raw", "write_open", "read_close", "S_busy", "W_read"... into

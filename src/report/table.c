@@ -11,7 +11,7 @@
 
 #include "plan/point.h"
 
-void table_header(FILE *out, const struct config *cfg, const char *hdf5_version,
+void table_header(FILE *out, const struct report_settings *cfg, const char *hdf5_version,
                   const char *workload)
 {
     fprintf(out, "HDF5 Library: Version %s\n", hdf5_version);
@@ -25,11 +25,8 @@ void table_header(FILE *out, const struct config *cfg, const char *hdf5_version,
             fprintf(out, " %s", api_desc((enum api_id)a)->key);
     fprintf(out, "\nI/O method for MPI-IO and HDF5: %s\n",
             cfg->collective ? "collective" : "independent");
-    char text[256];
-    const struct api_header *h;
-    for (int i = 0; (h = api_header_at(i)); i++)
-        if (h->text(cfg, text, sizeof text))
-            fprintf(out, "%s: %s\n", h->label, text);
+    for (int i = 0; i < cfg->nheaders; i++)
+        fprintf(out, "%s: %s\n", cfg->headers[i].label, cfg->headers[i].text);
     fprintf(out, "Iterations: %d\n", cfg->iterations);
     fprintf(out, "Env HDF5_PARAPREFIX=%s\n\n", cfg->paraprefix ? cfg->paraprefix : "not set");
 }
@@ -54,11 +51,11 @@ static const struct api_result *table_find(const struct results_log *log, int np
  * variant of an API (api/api.h) a row of its own after its layout's
  * ("shared, subfiled"), on the layouts it runs. Row i into *a, *v, *l;
  * false past the last. */
-static bool table_row(const struct config *cfg, int i, int *a, int *v, int *l)
+static bool table_row(const struct report_settings *cfg, int i, int *a, int *v, int *l)
 {
     int n = 0;
     for (*a = 0; *a < API_COUNT; (*a)++) {
-        unsigned chosen = cfg->apis & API_BIT(*a) ? api_variants(cfg, (enum api_id) * a) : 0;
+        unsigned chosen = cfg->apis & API_BIT(*a) ? cfg->variants[*a] : 0;
         for (int k = 0; chosen && k < cfg->nlayouts; k++)
             for (*v = 0; *v < 32; (*v)++) {
                 *l = cfg->layouts[k];
@@ -78,7 +75,7 @@ static void table_layout_text(int a, int v, int l, char *buf, size_t len)
 }
 
 /* The width of the layout column: its heading's, or the widest row's. */
-static int table_layout_width(const struct config *cfg)
+static int table_layout_width(const struct report_settings *cfg)
 {
     int width = 8, a, v, l;
     char text[96];
@@ -115,7 +112,7 @@ static double table_figure(const struct api_result *r, enum timer_id t)
     return s.n >= 3 ? s.mbs_med : s.mbs_avg;
 }
 
-static void table_cells(FILE *out, const struct config *cfg, const struct api_result *r,
+static void table_cells(FILE *out, const struct report_settings *cfg, const struct api_result *r,
                         enum timer_id t, bool phase)
 {
     struct timer_summary s;
@@ -147,8 +144,8 @@ static void table_ratio(FILE *out, double num, double den)
 /* One ratio table: rows API x variant x layout, each over the reference
  * run: MPI-IO on the same layout, or the file per process with the same
  * API (and the variant a file of one process runs). */
-static void table_ratios(FILE *out, const struct config *cfg, const struct results_log *log,
-                         int nprocs, bool over_api)
+static void table_ratios(FILE *out, const struct report_settings *cfg,
+                         const struct results_log *log, int nprocs, bool over_api)
 {
     bool wrote = false;
     int ref_api = api_reference(), fpp = table_per_process_layout(), a, v, layout;
@@ -189,7 +186,7 @@ static void table_size_text(char *buf, size_t len, int64_t v)
 }
 
 /* The write and read figures of r, "-" where not measured. */
-static void table_figures(FILE *out, const struct config *cfg, const struct api_result *r)
+static void table_figures(FILE *out, const struct report_settings *cfg, const struct api_result *r)
 {
     for (int t = 0; t < 2; t++) {
         double f = table_figure(r, t ? TIMER_READ_GROSS : TIMER_WRITE_GROSS);
@@ -203,8 +200,8 @@ static void table_figures(FILE *out, const struct config *cfg, const struct api_
 
 /* Throughput against --align-data and --shift: every placed run of the
  * process count (docs/particles.md, "Alignment"). */
-static void table_places(FILE *out, const struct config *cfg, const struct results_log *log,
-                         int nprocs)
+static void table_places(FILE *out, const struct report_settings *cfg,
+                         const struct results_log *log, int nprocs)
 {
     bool med = cfg->iterations >= 3;
     fprintf(out, "Alignment: MB/s against --align-data and --shift (%s)\n",
@@ -229,8 +226,8 @@ static void table_places(FILE *out, const struct config *cfg, const struct resul
 
 /* Throughput against --buffer-offset: every run of the process count
  * (docs/performance.md, "Buffer offset"). */
-static void table_offsets(FILE *out, const struct config *cfg, const struct results_log *log,
-                          int nprocs)
+static void table_offsets(FILE *out, const struct report_settings *cfg,
+                          const struct results_log *log, int nprocs)
 {
     fprintf(out, "Buffer offset: MB/s against --buffer-offset (%s)\n",
             cfg->iterations >= 3 ? "medians" : "averages");
@@ -245,8 +242,8 @@ static void table_offsets(FILE *out, const struct config *cfg, const struct resu
     }
 }
 
-void table_write(FILE *out, const struct config *cfg, const struct results_log *log, int nprocs,
-                 const char *what)
+void table_write(FILE *out, const struct report_settings *cfg, const struct results_log *log,
+                 int nprocs, const char *what)
 {
     bool med = cfg->iterations >= 3, wr = !cfg->read_only, rd = !cfg->write_only;
     int width = table_layout_width(cfg), a, v, l;

@@ -9,8 +9,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "api/hdf5_options.h"
-
 #define ONE_KB INT64_C(1024)
 #define ONE_MB INT64_C(1048576)
 #define ONE_GB INT64_C(1073741824)
@@ -64,7 +62,7 @@ static int64_t mul(int64_t a, int64_t b)
     return a * b;
 }
 
-static void header_sizes_1d(FILE *out, const struct config *c, int rank)
+static void header_sizes_1d(FILE *out, const struct report_settings *c, int rank)
 {
     fprintf(out, "rank %d: Number of bytes per process per dataset=", rank);
     put_size(out, c->bytes, "\n");
@@ -82,7 +80,7 @@ static void header_sizes_1d(FILE *out, const struct config *c, int rank)
 }
 
 /* The 2D lines, including the original's "bytes per process" of e*e*p. */
-static void header_sizes_2d(FILE *out, const struct config *c, int rank)
+static void header_sizes_2d(FILE *out, const struct report_settings *c, int rank)
 {
     int64_t side_min = mul(c->bytes, c->min_procs), side_max = mul(c->bytes, c->max_procs);
 
@@ -115,7 +113,7 @@ static void header_sizes_2d(FILE *out, const struct config *c, int rank)
 }
 
 /* Index of the first entry before `upto` with this key, or -1. */
-static int info_find(const struct config *c, int upto, const char *key)
+static int info_find(const struct report_settings *c, int upto, const char *key)
 {
     for (int i = 0; i < upto; i++)
         if (strcmp(c->info[i].key, key) == 0)
@@ -126,7 +124,7 @@ static int info_find(const struct config *c, int upto, const char *key)
 /* What h5_dump_info_object prints for the MPI_Info built from the entries:
  * MPI_Info_set of a key already present replaces its value in place, so a
  * repeated key is listed once, where it first appeared, with its last value. */
-static void dump_info(FILE *out, const struct config *c)
+static void dump_info(FILE *out, const struct report_settings *c)
 {
     int count = c->info_count < 0 ? 0 : c->info_count;
     int items = 0;
@@ -135,8 +133,8 @@ static void dump_info(FILE *out, const struct config *c)
         fputs("object is MPI_INFO_NULL\n", out);
         return;
     }
-    if (count > CONFIG_MAX_INFO)
-        count = CONFIG_MAX_INFO;
+    if (count > REPORT_MAX_INFO)
+        count = REPORT_MAX_INFO;
     for (int i = 0; i < count; i++)
         if (info_find(c, i, c->info[i].key) < 0)
             items++;
@@ -153,7 +151,7 @@ static void dump_info(FILE *out, const struct config *c)
     }
 }
 
-void text_header(FILE *out, const struct config *cfg, int rank, const char *hdf5_version,
+void text_header(FILE *out, const struct report_settings *cfg, int rank, const char *hdf5_version,
                  int max_info_val)
 {
     fprintf(out, "HDF5 Library: Version %s\n", hdf5_version);
@@ -176,16 +174,11 @@ void text_header(FILE *out, const struct config *cfg, int rank, const char *hdf5
     fprintf(out, "rank %d: I/O Method for MPI and HDF5=%s\n", rank,
             cfg->collective ? "Collective" : "Independent");
     fprintf(out, "rank %d: Geometry=%s\n", rank, cfg->geometry_2d ? "2D" : "1D");
-    char vfl[64];
-    hdf5_drivers_text(cfg, vfl, sizeof vfl);
-    fprintf(out, "rank %d: VFL used for HDF5 I/O=%s\n", rank, vfl);
+    fprintf(out, "rank %d: VFL used for HDF5 I/O=%s\n", rank, cfg->hdf5_drivers);
     fprintf(out, "rank %d: Data storage method in HDF5=%s\n", rank,
             cfg->chunk ? "Chunked" : "Contiguous");
-    char text[256];
-    const struct api_header *h;
-    for (int i = 0; (h = api_header_at(i)); i++)
-        if (h->text(cfg, text, sizeof text))
-            fprintf(out, "rank %d: %s=%s\n", rank, h->label, text);
+    for (int i = 0; i < cfg->nheaders; i++)
+        fprintf(out, "rank %d: %s=%s\n", rank, cfg->headers[i].label, cfg->headers[i].text);
     fprintf(out, "rank %d: Env HDF5_PARAPREFIX=%s\n", rank,
             cfg->paraprefix ? cfg->paraprefix : "not set");
     fprintf(out, "rank %d: Dumping MPI Info Object (up to %d bytes per item):\n", rank,
@@ -199,7 +192,7 @@ void text_nprocs(FILE *out, int nprocs)
     fprintf(out, "Number of processors = %d\n", nprocs);
 }
 
-void text_xfer(FILE *out, const struct config *cfg, int nprocs, int64_t xfer)
+void text_xfer(FILE *out, const struct report_settings *cfg, int nprocs, int64_t xfer)
 {
     int64_t side = mul(cfg->bytes, nprocs); /* 1D: the dataset; 2D: its side */
     int64_t dset = cfg->geometry_2d ? mul(side, side) : side;
@@ -312,7 +305,7 @@ static void throughput_line(FILE *out, bool times, const char *which, double mbs
 }
 
 /* The maximum throughput is that of the shortest time and vice versa. */
-static void result_block(FILE *out, const struct config *cfg, const struct api_result *r,
+static void result_block(FILE *out, const struct report_settings *cfg, const struct api_result *r,
                          const char *name, enum timer_id t, bool failed)
 {
     struct timer_summary s;
@@ -329,7 +322,7 @@ static void result_block(FILE *out, const struct config *cfg, const struct api_r
     throughput_line(out, cfg->debug_times, "Minimum", s.mbs_min, s.t_max);
 }
 
-static void time_block(FILE *out, const struct config *cfg, const struct api_result *r,
+static void time_block(FILE *out, const struct report_settings *cfg, const struct api_result *r,
                        const char *name, enum timer_id t, bool failed)
 {
     static const char *const which[3] = {"Minimum", "Average", "Maximum"};
@@ -353,7 +346,7 @@ static void time_block(FILE *out, const struct config *cfg, const struct api_res
     }
 }
 
-static void phase_blocks(FILE *out, const struct config *cfg, const struct api_result *r,
+static void phase_blocks(FILE *out, const struct report_settings *cfg, const struct api_result *r,
                          const struct phase *ph, bool failed)
 {
     bool details = cfg->debug_level >= 3;
@@ -381,7 +374,7 @@ static void phase_blocks(FILE *out, const struct config *cfg, const struct api_r
     }
 }
 
-void text_api_results(FILE *out, const struct config *cfg, const struct api_result *r)
+void text_api_results(FILE *out, const struct report_settings *cfg, const struct api_result *r)
 {
     enum run_status st = results_status(r);
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/config.h"
+#include "report/settings.h"
 #include "report/results.h"
 
 /* Renders a size as the header does: 256KB, 1536KB, 1MB, 48 (docs/original.md §7.1). */
@@ -18,14 +18,14 @@ void text_size(char *buf, size_t len, int64_t v);
  * the empty line, with the lines of the APIs' own options (api_header_at)
  * before HDF5_PARAPREFIX's. max_info_val is the running MPI's
  * MPI_MAX_INFO_VAL. */
-void text_header(FILE *out, const struct config *cfg, int rank, const char *hdf5_version,
+void text_header(FILE *out, const struct report_settings *cfg, int rank, const char *hdf5_version,
                  int max_info_val);
 
 /* "Number of processors = P" */
 void text_nprocs(FILE *out, int nprocs);
 
 /* The two per-transfer-size lines of docs/original.md §7.2. */
-void text_xfer(FILE *out, const struct config *cfg, int nprocs, int64_t xfer);
+void text_xfer(FILE *out, const struct report_settings *cfg, int nprocs, int64_t xfer);
 
 /* --buffer-offset's line under a transfer size (docs/performance.md). */
 void text_buffer_offset(FILE *out, int64_t offset);
@@ -37,10 +37,10 @@ void text_api(FILE *out, enum api_id api, int variant);
  * selected by the debug options of cfg. "MPI Write/Read details" are omitted
  * (docs/original.md §0). Measures of a failed run print a FAILED line instead
  * of throughputs. */
-void text_api_results(FILE *out, const struct config *cfg, const struct api_result *r);
+void text_api_results(FILE *out, const struct report_settings *cfg, const struct api_result *r);
 
 /* --overhead: the closing section, one line per (P, X) and measure with the
  * ratios HDF5/MPI-IO and MPI-IO/POSIX of the median throughputs. */
-void text_overhead(FILE *out, const struct config *cfg, const struct results_log *log);
+void text_overhead(FILE *out, const struct report_settings *cfg, const struct results_log *log);
 
 #endif

@@ -13,6 +13,7 @@
 #include "cli/dims.h"
 #include "plan/point.h"
 #include "workload/wl_internal.h"
+#include "options/options.h"
 
 /* The words being written. */
 struct wl_words {
@@ -105,25 +106,6 @@ static int wl_hints_apply(const struct workload_set *s, const struct workload_ch
         }
     }
     return -1;
-}
-
-bool workload_chunk_fits(const struct workload_set *s, int nd, const int64_t *shape, char *why,
-                         size_t len)
-{
-    char text[96];
-    dims_text(text, sizeof text, nd, shape);
-    if (nd != s->ndims) {
-        snprintf(why, len, "chunk shape %s has %d dimension%s, %s has %d", text, nd,
-                 nd == 1 ? "" : "s", s->key, s->ndims);
-        return false;
-    }
-    for (int d = 0; d < nd; d++)
-        if (shape[d] > s->global[d]) {
-            snprintf(why, len, "chunk shape %s is beyond %s's extent %lld in dimension %d", text,
-                     s->key, (long long)s->global[d], d + 1);
-            return false;
-        }
-    return true;
 }
 
 /* A chunk shape (not block) shapes the chunked layout's chunks of a grid

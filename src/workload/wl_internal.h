@@ -31,7 +31,7 @@ unsigned wl_dim_apis(enum workload_dim d);
 
 /* Does the chunk shape of nd dimensions fit grid array s (as many
  * dimensions, each extent from 1 to the array's)? False with the reason
- * in why (wl_config.c). */
+ * in why (workload.c). */
 bool workload_chunk_fits(const struct workload_set *s, int nd, const int64_t *shape, char *why,
                          size_t len);
 

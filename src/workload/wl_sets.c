@@ -11,6 +11,7 @@
 #include "cli/option.h"
 #include "pattern/particles_dist.h"
 #include "workload/wl_internal.h"
+#include "options/options.h"
 
 /* Element types and their sizes. */
 static const char *const wl_types[] = {"u8",  "u16", "u32", "u64", "i8",
@@ -20,6 +21,35 @@ static const int wl_type_sizes[] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
 
 /* The largest grid dimension (a process count). */
 #define WL_MAX_PROCS INT64_C(2147483647)
+
+struct workload_set *wl_new_set(struct wl *c, yaml_node_t *e, const char *section, int i)
+{
+    struct workload *w = c->w;
+    if (w->nsets == WORKLOAD_MAX_SETS) {
+        wl_fail(c, e, "at most %d arrays and particle sets together", WORKLOAD_MAX_SETS);
+        return NULL;
+    }
+    struct workload_set *s = &w->sets[w->nsets++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->key, sizeof s->key, "%s[%d]", section, i);
+    s->line = wl_line(e);
+    s->steps = 1;
+    return s;
+}
+
+const char *wl_option_reason(const char *line, const char *spelled, const char *value)
+{
+    char prefix[sizeof(struct cli_msg)];
+    snprintf(prefix, sizeof prefix, "h5perf: %s '%s': ", spelled, value);
+    if (strncmp(line, prefix, strlen(prefix)) == 0)
+        return line + strlen(prefix);
+    /* A long value is quoted cut short ("'1,2,3...': "). */
+    snprintf(prefix, sizeof prefix, "h5perf: %s '", spelled);
+    const char *end = strstr(line, "...': ");
+    if (strncmp(line, prefix, strlen(prefix)) == 0 && end)
+        return end + strlen("...': ");
+    return strncmp(line, "h5perf: ", 8) == 0 ? line + 8 : line;
+}
 
 /* Refuses key of mapping e, at its line and with its key path. */
 static int wl_fail_key(struct wl *c, yaml_node_t *e, const char *key, const char *why)

@@ -15,35 +15,6 @@
 #include "plan/point.h"
 #include "workload/wl_internal.h"
 
-struct workload_set *wl_new_set(struct wl *c, yaml_node_t *e, const char *section, int i)
-{
-    struct workload *w = c->w;
-    if (w->nsets == WORKLOAD_MAX_SETS) {
-        wl_fail(c, e, "at most %d arrays and particle sets together", WORKLOAD_MAX_SETS);
-        return NULL;
-    }
-    struct workload_set *s = &w->sets[w->nsets++];
-    memset(s, 0, sizeof *s);
-    snprintf(s->key, sizeof s->key, "%s[%d]", section, i);
-    s->line = wl_line(e);
-    s->steps = 1;
-    return s;
-}
-
-const char *wl_option_reason(const char *line, const char *spelled, const char *value)
-{
-    char prefix[sizeof(struct cli_msg)];
-    snprintf(prefix, sizeof prefix, "h5perf: %s '%s': ", spelled, value);
-    if (strncmp(line, prefix, strlen(prefix)) == 0)
-        return line + strlen(prefix);
-    /* A long value is quoted cut short ("'1,2,3...': "). */
-    snprintf(prefix, sizeof prefix, "h5perf: %s '", spelled);
-    const char *end = strstr(line, "...': ");
-    if (strncmp(line, prefix, strlen(prefix)) == 0 && end)
-        return end + strlen("...': ");
-    return strncmp(line, "h5perf: ", 8) == 0 ? line + 8 : line;
-}
-
 static int wl_name(struct wl *c, yaml_node_t *v, void *arg)
 {
     struct workload *w = arg;
@@ -135,6 +106,25 @@ static int wl_check_names(struct wl *c, yaml_node_t *root)
             }
     }
     return 0;
+}
+
+bool workload_chunk_fits(const struct workload_set *s, int nd, const int64_t *shape, char *why,
+                         size_t len)
+{
+    char text[96];
+    dims_text(text, sizeof text, nd, shape);
+    if (nd != s->ndims) {
+        snprintf(why, len, "chunk shape %s has %d dimension%s, %s has %d", text, nd,
+                 nd == 1 ? "" : "s", s->key, s->ndims);
+        return false;
+    }
+    for (int d = 0; d < nd; d++)
+        if (shape[d] > s->global[d]) {
+            snprintf(why, len, "chunk shape %s is beyond %s's extent %lld in dimension %d", text,
+                     s->key, (long long)s->global[d], d + 1);
+            return false;
+        }
+    return true;
 }
 
 /* baseline.chunk: a shape is the chunked layout's (--chunk-shape), so

@@ -172,7 +172,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (msg.line[0] != '\0')
             abort();
         check_entries(&cfg, text);
-        text_header(sink, &cfg, 0, "1.14.0", MAX_VAL);
+        struct report_settings rs;
+        config_report_settings(&cfg, &rs);
+        text_header(sink, &rs, 0, "1.14.0", MAX_VAL);
     } else if (rc == -1) {
         check_failure(&msg, text);
     } else {

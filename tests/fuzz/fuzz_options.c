@@ -15,6 +15,7 @@
 #include "pattern/pattern.h"
 #include "plan/plan.h"
 #include "session/session.h"
+#include "options/options.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

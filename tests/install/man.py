@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The man pages: h5perf.1 says what -h says, option for option and word for
-word; every option of the parser's table (src/cli/opt.c) is in both; the
+word; every option of the parser's table (src/options/table.c) is in both; the
 companion's pages are what packaging/man/argparse_man.py makes of their
 parsers today, with every option; cmake --install puts the three in
 share/man/man1, where man finds them once the prefix's bin is on PATH. Pages are rendered with man -l (man-db), as a reader sees them.

@@ -7,6 +7,7 @@
 #include "../unit/check.h"
 #include "cli/cli.h"
 #include "report/version.h"
+#include "options/options.h"
 
 /* opt_parse of "h5perf" and up to 4 arguments. */
 static int parse(const char *a0, const char *a1, const char *a2, struct config *cfg,

@@ -10,6 +10,7 @@
 #include "api/api.h"
 #include "cli/cli.h"
 #include "session/session.h"
+#include "options/options.h"
 
 /* One process: every grid is 1 x 1 x 1. */
 static void one_process_dims(int nprocs, int ndims, int *dims)

@@ -11,12 +11,22 @@
 #include <string.h>
 
 #include "check.h"
+#include "cli/cli.h"
 #include "report/text.h"
 
 #define KB       INT64_C(1024)
 #define MB       (KB * KB)
 #define GB       (MB * KB)
 #define ALL_APIS (API_BIT(API_POSIX) | API_BIT(API_MPIIO) | API_BIT(API_PHDF5))
+
+/* The settings the writers show for cfg (cli/report_settings.c), in one
+ * buffer each call overwrites. */
+static const struct report_settings *settings_of(const struct config *cfg)
+{
+    static struct report_settings rs;
+    config_report_settings(cfg, &rs);
+    return &rs;
+}
 
 /* An in-memory report stream (open_memstream). */
 struct capture {

@@ -18,6 +18,7 @@
 #include "report/table.h"
 #include "report/text.h"
 #include "session/session.h"
+#include "options/options.h"
 
 static int parse(const char *const *args, struct config *cfg, struct cli_msg *msg)
 {
@@ -38,6 +39,15 @@ static int finish(const char *const *args, struct config *cfg, struct cli_msg *m
     if (parse(args, cfg, msg) != 0)
         return -1;
     return config_finish(cfg, 4, &w, msg);
+}
+
+/* The settings the writers show for cfg (cli/report_settings.c), in one
+ * buffer each call overwrites. */
+static const struct report_settings *settings_of(const struct config *cfg)
+{
+    static struct report_settings rs;
+    config_report_settings(cfg, &rs);
+    return &rs;
 }
 
 /* Every API row: --PREFIX.NAME, of its API alone, found by its name, and
@@ -170,9 +180,9 @@ static char *header_of(const struct config *cfg, bool guide)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (guide)
-        text_header(f, cfg, 0, "1.14.6", 256);
+        text_header(f, settings_of(cfg), 0, "1.14.6", 256);
     else
-        table_header(f, cfg, "1.14.6", "Workload\n");
+        table_header(f, settings_of(cfg), "1.14.6", "Workload\n");
     fclose(f);
     return text;
 }
@@ -255,17 +265,17 @@ static void test_variants(void)
     config_init(&cfg);
     CHECK_I64(api_variants(&cfg, API_PHDF5), 1);
     CHECK_I64(api_variants(&cfg, API_MPIIO), 1);
-    CHECK_I64(api_need_threads(&cfg), -1);
+    CHECK_I64(api_need_threads(cfg.apis, &cfg), -1);
     cfg.hdf5.drivers = 2;
     CHECK_I64(api_variants(&cfg, API_PHDF5), 2);
-    CHECK_I64(api_need_threads(&cfg), API_PHDF5);
+    CHECK_I64(api_need_threads(cfg.apis, &cfg), API_PHDF5);
     cfg.apis = API_BIT(API_POSIX); /* -A without HDF5: nothing of its */
-    CHECK_I64(api_need_threads(&cfg), -1);
+    CHECK_I64(api_need_threads(cfg.apis, &cfg), -1);
     cfg.apis = 0;
     cfg.hdf5.drivers = 1;
     cfg.hdf5.multi_dataset = true;
     CHECK_I64(api_variants(&cfg, API_PHDF5), 1 | 4);
-    CHECK_I64(api_need_threads(&cfg), -1);
+    CHECK_I64(api_need_threads(cfg.apis, &cfg), -1);
     cfg.hdf5.drivers = 3;
     CHECK_I64(api_variants(&cfg, API_PHDF5), 15);
     char text[64];
@@ -290,7 +300,7 @@ static void test_variants(void)
     CHECK_I64(api_variants(&cfg, API_PNETCDF), 1);
     cfg.pnetcdf_nonblocking = true;
     CHECK_I64(api_variants(&cfg, API_PNETCDF), 3);
-    CHECK_I64(api_need_threads(&cfg), -1);
+    CHECK_I64(api_need_threads(cfg.apis, &cfg), -1);
     static const char *const pnc_labels[] = {"fpp", "fpp, nonblocking"};
     for (int v = 0; v < PNETCDF_VARIANT_COUNT; v++) {
         CHECK(api_variant(API_PNETCDF, v)->joins_vars == (v == PNETCDF_NONBLOCKING));
@@ -414,7 +424,7 @@ static void test_table(void)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    table_write(f, &cfg, &log, 2, "grid 2");
+    table_write(f, settings_of(&cfg), &log, 2, "grid 2");
     fclose(f);
     CHECK_STR(text,
               "Number of processors = 2 (grid 2); MB/s including open and close\n"
@@ -461,7 +471,7 @@ static void test_csv(void)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    csv_write(f, &cfg, &log);
+    csv_write(f, settings_of(&cfg), &log);
     fclose(f);
     CHECK_STR(text,
               CSV_HEADER "\n"

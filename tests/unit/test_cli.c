@@ -10,11 +10,12 @@
 #include "api/hdf5_options.h"
 #include "check.h"
 #include "cli/cli.h"
-#include "cli/help.h"
+#include "options/help.h"
 #include "cli/option.h"
 #include "pattern/pattern.h"
 #include "plan/point.h"
 #include "session/session.h"
+#include "options/options.h"
 
 #define MAX_ARGS 16
 #define OK       NULL /* "no error expected" in the tables */

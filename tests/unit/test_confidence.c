@@ -59,7 +59,7 @@ static double noisy(int i)
 
 static void test_rule(void)
 {
-    struct config cfg;
+    struct report_settings cfg;
     memset(&cfg, 0, sizeof cfg);
     struct api_result r;
     /* Steady timings: no interval with 5 iterations, within 5% from 6 on. */

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "api/model.h"
 #include "pattern/pattern.h"
+#include "options/options.h"
 
 #define MIB (INT64_C(1) << 20)
 

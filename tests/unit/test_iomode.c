@@ -1,4 +1,4 @@
-/* Unit tests of report/iomode.h: HDF5's actual I/O modes and no-collective
+/* Unit tests of base/iomode.h: HDF5's actual I/O modes and no-collective
  * causes as h5perf names them, a phase's mode over transfers and
  * processes, when it counts as a fallback, the stderr line, and the JSON
  * actual_io_mode of a run (docs/results.md). No MPI, no HDF5. */
@@ -6,8 +6,10 @@
 
 #include "check.h"
 #include "cli/cli.h"
-#include "report/iomode.h"
+#include "base/iomode.h"
+#include "pattern/pattern.h"
 #include "report/json.h"
+#include "options/options.h"
 
 static void test_names(void)
 {
@@ -130,7 +132,11 @@ static void test_json(void)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    CHECK(f && json_write(f, pattern_of(&cfg), &cfg, &ctx, &log) == 0);
+    struct report_settings rs;
+    struct json_parts parts;
+    config_report_settings(&cfg, &rs);
+    config_json_parts(&cfg, &parts);
+    CHECK(f && json_write(f, &rs, &parts, &ctx, &log) == 0);
     fclose(f);
     if (getenv("DUMP"))
         fputs(buf, stdout);

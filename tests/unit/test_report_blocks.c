@@ -43,7 +43,7 @@ static char *api_report(const struct config *cfg, const struct api_result *r)
 {
     struct capture c;
 
-    text_api_results(cap_open(&c), cfg, r);
+    text_api_results(cap_open(&c), settings_of(cfg), r);
     cap_text(&c);
     return c.buf;
 }

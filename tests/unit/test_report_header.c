@@ -425,7 +425,7 @@ static void test_header_references(void)
         struct capture c;
 
         hc->setup(&cfg);
-        text_header(cap_open(&c), &cfg, hc->rank, "1.10.8", 256);
+        text_header(cap_open(&c), settings_of(&cfg), hc->rank, "1.10.8", 256);
         check_lines(hc->name, cap_text(&c), hc->expected);
         free(c.buf);
     }
@@ -454,7 +454,7 @@ static void test_header_environment(void)
     cfg.info[0] = (struct info_entry){"romio_cb_write", "enable"};
     cfg.info[1] = (struct info_entry){"cb_nodes", "2"};
     cfg.info[2] = (struct info_entry){"romio_cb_write", "disable"};
-    text_header(cap_open(&c), &cfg, 3, "1.14.3", 1024);
+    text_header(cap_open(&c), settings_of(&cfg), 3, "1.14.3", 1024);
     check_lines("header env", cap_text(&c),
                 "HDF5 Library: Version 1.14.3\n"
                 "rank 3: ==== Parameters ====\n"
@@ -485,7 +485,7 @@ static void test_header_environment(void)
     /* HDF5_MPI_INFO defined but empty (or only garbage): an empty object. */
     cfg.info_count = 0;
     cfg.paraprefix = "";
-    text_header(cap_open(&c), &cfg, 0, "1.10.8", 256);
+    text_header(cap_open(&c), settings_of(&cfg), 0, "1.10.8", 256);
     cap_text(&c);
     CHECK(strstr(c.buf, "rank 0: Env HDF5_PARAPREFIX=\n"
                         "rank 0: Dumping MPI Info Object (up to 256 bytes per item):\n"
@@ -505,7 +505,7 @@ static void test_header_2d_sizes(void)
     cfg.block = cfg.xfer_min = 4 * KB;
     cfg.xfer_max = 16 * KB;
     cfg.interleaved = true;
-    text_header(cap_open(&c), &cfg, 0, "1.10.8", 256);
+    text_header(cap_open(&c), settings_of(&cfg), 0, "1.10.8", 256);
     cap_text(&c);
     CHECK(strstr(c.buf, "rank 0: Number of bytes per process per dataset=64MB:128MB\n"
                         "rank 0: Size of dataset(s)=8KBx8KB:16KBx16KB\n"
@@ -561,7 +561,7 @@ static void test_text_xfer(void)
         char what[32];
 
         cases[i].setup(&cfg);
-        text_xfer(cap_open(&c), &cfg, cases[i].nprocs, cases[i].xfer);
+        text_xfer(cap_open(&c), settings_of(&cfg), cases[i].nprocs, cases[i].xfer);
         snprintf(what, sizeof(what), "text_xfer %zu", i);
         check_lines(what, cap_text(&c), cases[i].expected);
         free(c.buf);
@@ -574,7 +574,7 @@ static void test_text_xfer(void)
     cfg.bytes = 8 * KB;
     cfg.block = 4 * KB;
     cfg.num_dsets = 2;
-    text_xfer(cap_open(&c), &cfg, 2, 8192);
+    text_xfer(cap_open(&c), settings_of(&cfg), 2, 8192);
     check_lines("text_xfer 2D", cap_text(&c),
                 "Transfer Buffer Size: 4096x8192 bytes, File size: 512.00 MB\n"
                 "      # of files: 1, # of datasets: 2, dataset size: 16.00x16.00 KB\n");

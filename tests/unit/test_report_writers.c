@@ -7,8 +7,10 @@
 #include "check.h"
 #include "cli/cli.h"
 #include "report/csv.h"
+#include "pattern/pattern.h"
 #include "report/json.h"
-#include "report/jsonw.h"
+#include "base/jsonw.h"
+#include "options/options.h"
 
 /* An in-memory stream; the text is c.buf after cap_text(). */
 struct capture {
@@ -101,7 +103,9 @@ static void test_csv(const struct config *cfg, const struct results_log *log)
 {
     struct capture c;
     log->runs[1].buf_offset = 8; /* --buffer-offset 8: the last column */
-    CHECK(csv_write(cap_open(&c), cfg, log) == 0);
+    struct report_settings rs;
+    config_report_settings(cfg, &rs);
+    CHECK(csv_write(cap_open(&c), &rs, log) == 0);
     cap_text(&c);
     const char *want = CSV_HEADER
         "\n"
@@ -143,7 +147,11 @@ static void test_json(const struct config *cfg, const struct results_log *log)
     ctx.argv = argv;
     ctx.exit_status = 1;
     struct capture c;
-    CHECK(json_write(cap_open(&c), pattern_of(cfg), cfg, &ctx, log) == 0);
+    struct report_settings rs;
+    struct json_parts parts;
+    config_report_settings(cfg, &rs);
+    config_json_parts(cfg, &parts);
+    CHECK(json_write(cap_open(&c), &rs, &parts, &ctx, log) == 0);
     cap_text(&c);
     const char *head = "{\n  \"schema\": \"h5perf-results\",\n  \"schema_version\": 3,\n"
                        "  \"status\": \"io_error\",\n  \"exit_status\": 1,\n";

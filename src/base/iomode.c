@@ -1,6 +1,6 @@
-/* Names and words of report/iomode.h, the record of a transfer and the
+/* Names and words of base/iomode.h, the record of a transfer and the
  * stderr line. Pure: no MPI, no HDF5, no I/O. */
-#include "report/iomode.h"
+#include "base/iomode.h"
 
 #include <stdio.h>
 

@@ -1,17 +1,16 @@
 /* The help text of -h/--help: our own (not HDF5's), made from the option
- * table (cli/option.h): every option with its value and default, under the
+ * table (options.h): every option with its value and default, under the
  * patterns that take it, a few paragraphs, the environment and the exit
  * statuses; help_print() lays it out in two columns and the man page is
  * generated from the same items (src/cli/help_man.c). Printed lines stay
  * under 80 columns. It only writes to the stream it is given. */
-#include "cli/help.h"
+#include "options/help.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "api/api.h"
-#include "cli/cli.h"
-#include "cli/option.h"
+#include "options/options.h"
 #include "exit_status.h"
 #include "pattern/pattern.h"
 

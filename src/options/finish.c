@@ -2,47 +2,16 @@
  * §0): harmless adjustments are applied and announced as warning lines,
  * mistakes are refused with one message line. Pure: nothing is printed here
  * and the divisibility of the sweep is left to the pattern's validate(). */
-#include <stdarg.h>
 #include <stdio.h>
-
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/option.h"
+#include "options/options.h"
 #include "cli/measure_options.h"
 #include "cli/sweep.h"
 #include "pattern/pattern.h"
-#include "report/text.h"
 
 #define FINISH_MAX_DEBUG 4
 #define FINISH_WATCHDOG  120 /* seconds */
-
-const char *cli_name(const struct config *cfg, enum opt_id id, const char *short_name)
-{
-    return cfg->spelled[id] != NULL ? cfg->spelled[id] : short_name;
-}
-
-const char *cli_raw(const struct config *cfg, enum opt_id id)
-{
-    return cfg->raw[id] != NULL ? cfg->raw[id] : "";
-}
-
-/* More than CLI_MAX_WARNINGS are dropped (there are far fewer kinds of
- * warning than that). */
-void cli_warn(struct cli_warnings *w, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    if (w->count >= CLI_MAX_WARNINGS)
-        return;
-    n = snprintf(w->line[w->count], sizeof w->line[0], "h5perf: warning: ");
-    va_start(ap, fmt);
-    vsnprintf(w->line[w->count] + n, sizeof w->line[0] - (size_t)n, fmt, ap);
-    va_end(ap);
-    cli_one_line(w->line[w->count]);
-    w->count++;
-}
 
 /* The options that default to 1 and the API set. */
 static void fin_simple(struct config *cfg)

@@ -1,28 +1,12 @@
 /* The command line -> struct config: a strict tokenizer (docs/original.md
- * §0, §1.1) over the option table (option.h), whose rows store the values.
+ * §0, §1.1) over the option table (options.h), whose rows store the values.
  * Pure: no MPI, no I/O, no getopt and no globals; it neither applies
  * defaults (finish.c) nor checks how values combine (the patterns'
  * validation). */
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/option.h"
-
-void config_init(struct config *cfg)
-{
-    memset(cfg, 0, sizeof *cfg);
-    cfg->output = NULL;
-    cfg->paraprefix = NULL;
-    for (int i = 0; i < OPT_COUNT; i++) {
-        cfg->spelled[i] = NULL;
-        cfg->raw[i] = NULL;
-    }
-    for (int i = 0; i < CONFIG_MAX_INFO; i++) {
-        cfg->info[i].key = NULL;
-        cfg->info[i].value = NULL;
-    }
-}
+#include "options/options.h"
 
 /* ---- the tokenizer ---- */
 
@@ -57,25 +41,6 @@ static void opt_apply(struct opt_scan *sc, const struct opt_row *spec, const cha
         sc->help = 1;
     if (opt_store(sc->cfg, spec, spelled, value, &m) != 0)
         opt_error(sc, &m);
-}
-
-void opt_list_add(char *buf, size_t len, int i, int n, const char *word, const char *gloss,
-                  const char *last)
-{
-    size_t used = i == 0 ? 0 : strlen(buf);
-    if (used < len)
-        snprintf(buf + used, len - used, "%s%s%s%s",
-                 i == 0       ? ""
-                 : i + 1 == n ? last
-                              : ", ",
-                 word, gloss ? " " : "", gloss ? gloss : "");
-}
-
-void opt_words_list(char *buf, size_t len, const struct opt_word *w, int n, bool glossed)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < n; i++)
-        opt_list_add(buf, len, i, n, w[i].name, glossed ? w[i].gloss : NULL, " or ");
 }
 
 /* The value of a value-taking option whose token ended: the next token,

@@ -1,6 +1,6 @@
 /* The JSON emitter of jsonw.h. Formats only: the document's shape is the
  * caller's; nothing here allocates. */
-#include "report/jsonw.h"
+#include "base/jsonw.h"
 
 #include <inttypes.h>
 #include <math.h>

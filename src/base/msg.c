@@ -1,10 +1,10 @@
-/* cli_fail(): the one way a message line is filled in the CLI module and the
- * validation pipeline; cli_one_line() keeps every message on one line;
- * cli_bytes() writes a size for a person. Pure: formats only. */
+/* cli_fail(): the one way a message line is filled, in every layer;
+ * cli_one_line() keeps every message on one line; cli_warn() appends a
+ * warning; cli_bytes() writes a size for a person. Pure: formats only. */
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "cli/cli.h"
+#include "base/msg.h"
 
 void cli_one_line(char *line)
 {
@@ -22,6 +22,23 @@ int cli_fail(struct cli_msg *msg, const char *fmt, ...)
     /* Messages quote what the user typed, which may hold a newline. */
     cli_one_line(msg->line);
     return -1;
+}
+
+/* More than CLI_MAX_WARNINGS are dropped (there are far fewer kinds of
+ * warning than that). */
+void cli_warn(struct cli_warnings *w, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (w->count >= CLI_MAX_WARNINGS)
+        return;
+    n = snprintf(w->line[w->count], sizeof w->line[0], "h5perf: warning: ");
+    va_start(ap, fmt);
+    vsnprintf(w->line[w->count] + n, sizeof w->line[0] - (size_t)n, fmt, ap);
+    va_end(ap);
+    cli_one_line(w->line[w->count]);
+    w->count++;
 }
 
 void cli_bytes(char *buf, size_t len, int64_t bytes)

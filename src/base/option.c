@@ -1,0 +1,25 @@
+/* The lists of words of base/option.h: a row's choices in its help and its
+ * refusals ("a, b or c"). Pure: formats only. */
+#include "base/option.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void opt_list_add(char *buf, size_t len, int i, int n, const char *word, const char *gloss,
+                  const char *last)
+{
+    size_t used = i == 0 ? 0 : strlen(buf);
+    if (used < len)
+        snprintf(buf + used, len - used, "%s%s%s%s",
+                 i == 0       ? ""
+                 : i + 1 == n ? last
+                              : ", ",
+                 word, gloss ? " " : "", gloss ? gloss : "");
+}
+
+void opt_words_list(char *buf, size_t len, const struct opt_word *w, int n, bool glossed)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++)
+        opt_list_add(buf, len, i, n, w[i].name, glossed ? w[i].gloss : NULL, " or ");
+}

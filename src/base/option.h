@@ -1,0 +1,104 @@
+/* The option row (docs/design.md, "Options"): each option is one row
+ * with its names, value kind, the field of struct config it sets, its
+ * default, its help text, the APIs it applies to and its key in the
+ * results; and the lists of words its help and refusals are made of. The
+ * type every owner of options (the core, each pattern, each API) writes
+ * its rows in; the table of them all is the parser's (cli/option.h).
+ * Pure. */
+#ifndef H5PERF_BASE_OPTION_H
+#define H5PERF_BASE_OPTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/msg.h"
+
+struct config;
+struct jsonw;
+
+/* How a row's value is stored: a flag (bool, true when given), a size
+ * (int64_t, "64K"), a whole number (int, 1 to 2^31-1), or by the row's own
+ * parser. */
+enum opt_type { OPT_T_FLAG, OPT_T_SIZE, OPT_T_COUNT, OPT_T_OTHER };
+
+struct opt_row;
+typedef int (*opt_parse_fn)(struct config *cfg, const struct opt_row *row, const char *spelled,
+                            const char *value, struct cli_msg *msg);
+typedef void (*opt_json_fn)(struct jsonw *w, const struct config *cfg, const struct opt_row *row);
+
+struct opt_row {
+    int id;                 /* enum opt_id: its record of how it was spelled (config.spelled[id]) */
+    const char *short_name; /* "-e", or NULL */
+    const char *long_name;  /* "--num-bytes" */
+    const char *metavar;    /* the value in --help: "S", "N", "LIST"; NULL for a flag */
+    const char *value_kind; /* the value in messages: "a size"; NULL for a flag */
+    enum opt_type type;
+    size_t field;       /* offsetof(struct config, ...) of a flag, size or count */
+    opt_parse_fn parse; /* OPT_T_OTHER: stores the value or refuses it */
+    const char *help;   /* its lines in --help and the man page, '\n'-separated */
+    const char *dflt;   /* "[256K; 8K with -g]" after its help; NULL for none */
+    /* The APIs it applies to (API_BIT mask; 0: whatever runs), and what to
+     * add to the refusal when -A selects none of them. */
+    unsigned apis;
+    const char *apis_hint;
+    /* Appended to the refusal when the chosen pattern does not take it. */
+    const char *pattern_hint;
+    /* Its key in the results' configuration, and how its value is written
+     * there (NULL: by its type); NULL key: not echoed by the table. */
+    const char *json_key;
+    opt_json_fn json;
+    /* Echoed in the results' configuration whatever the pattern (the
+     * schema requires it), not only in its pattern's part. */
+    bool json_everywhere;
+    /* Its choices, written into buf from their own table, each with its
+     * gloss ("guide (the guide's 1D and 2D patterns), block, ..."): its
+     * help ends with them in --help and the man page (help.c), so that a
+     * choice added to the table is offered there. NULL: none. */
+    void (*choices)(char *buf, size_t len);
+};
+
+/* The field of struct config a row sets, checked to be of type T at
+ * compile time (a row cannot set the wrong kind of field). */
+#define OPT_FIELD(T, F)                                                                            \
+    (offsetof(struct config, F) + 0 * sizeof(_Generic(((struct config *)0)->F, T : 1)))
+
+/* Typed rows; the optional fields follow as designated initializers. */
+#define OPT_FLAG(ID, S, L, F, ...)                                                                 \
+    {                                                                                              \
+        .id = ID, .short_name = S, .long_name = L, .type = OPT_T_FLAG,                             \
+        .field = OPT_FIELD(bool, F), __VA_ARGS__                                                   \
+    }
+#define OPT_SIZE(ID, S, L, F, ...)                                                                 \
+    {                                                                                              \
+        .id = ID, .short_name = S, .long_name = L, .metavar = "S", .value_kind = "a size",         \
+        .type = OPT_T_SIZE, .field = OPT_FIELD(int64_t, F), __VA_ARGS__                            \
+    }
+#define OPT_COUNT(ID, S, L, F, ...)                                                                \
+    {                                                                                              \
+        .id = ID, .short_name = S, .long_name = L, .metavar = "N", .value_kind = "a whole number", \
+        .type = OPT_T_COUNT, .field = OPT_FIELD(int, F), __VA_ARGS__                               \
+    }
+#define OPT_OTHER(ID, S, L, META, KIND, PARSE, ...)                                                \
+    {                                                                                              \
+        .id = ID, .short_name = S, .long_name = L, .metavar = META, .value_kind = KIND,            \
+        .type = OPT_T_OTHER, .parse = PARSE, __VA_ARGS__                                           \
+    }
+
+/* Appends word i of n to the list in buf (of len; "" before word 0):
+ * ", " before it, or last (" or ", ", ") before the last word; gloss (or
+ * NULL) after it. */
+void opt_list_add(char *buf, size_t len, int i, int n, const char *word, const char *gloss,
+                  const char *last);
+
+/* A choice's word and what it means (NULL: nothing to add), in an
+ * owner's table of words. */
+struct opt_word {
+    const char *name, *gloss;
+};
+
+/* The n words of w as one list into buf (of len): "a, b or c", each with
+ * its gloss when glossed. */
+void opt_words_list(char *buf, size_t len, const struct opt_word *w, int n, bool glossed);
+
+#endif
