@@ -220,14 +220,6 @@ void session_release(struct session *s)
     s->npoints = s->ncounts = 0;
 }
 
-const struct session_count *session_count_of(const struct session *s, int nprocs)
-{
-    for (int k = 0; k < s->ncounts; k++)
-        if (s->counts[k].nprocs == nprocs)
-            return &s->counts[k];
-    return NULL;
-}
-
 const struct session_point *session_largest_file(const struct session *s)
 {
     const struct session_point *best = NULL;

@@ -54,9 +54,6 @@ int session_build_input(struct session *s, const struct config *c, const unsigne
 
 void session_release(struct session *s);
 
-/* The count of nprocs processes, or NULL. */
-const struct session_count *session_count_of(const struct session *s, int nprocs);
-
 /* The largest flat file of the session, and the point it belongs to. */
 const struct session_point *session_largest_file(const struct session *s);
 

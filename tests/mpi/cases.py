@@ -61,7 +61,8 @@ MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"
                  "mpiio_views": ["api_mpiio", "pattern_map"]}
 NAME_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "hdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf", "guide": "pattern_guide", "block": "pattern_block",
-               "particles": "pattern_particles", "map": "pattern_map"}
+               "particles": "pattern_particles", "map": "pattern_map",
+               "madbench": "pattern_madbench"}
 CODE_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "phdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf"}
 # Options whose cases a CI pass selects (docs/ci.md): a case whose code
