@@ -56,14 +56,21 @@ static void abort_job(void)
     MPI_Abort(MPI_COMM_WORLD, EXIT_RUN_FAILED);
 }
 
+/* The failure's line and why the job ends. A process still inside a
+ * library call after its own failure (a close that diverged inside the
+ * library, its other processes in a barrier of the library's) says which:
+ * it did not wait for the others in h5perf's agreement. */
 static void watchdog_fail_line(void)
 {
-    char line[ERR_LINE_MAX];
+    char line[ERR_LINE_MAX], inside[ERR_LINE_MAX] = "";
     err_format(&wd.e, wd.rank, line, sizeof line);
+    if (atomic_load_explicit(&wd.seq, memory_order_acquire) & 1u)
+        snprintf(inside, sizeof inside, "; this process is still in %s %s of '%s'",
+                 atomic_load(&wd.api), atomic_load(&wd.op), atomic_load(&wd.path));
     fprintf(stderr,
             "%s\nh5perf: rank %d: the processes did not agree on this failure within %d s "
-            "(--watchdog): aborting the job\n",
-            line, wd.rank, wd.seconds);
+            "(--watchdog)%s: aborting the job\n",
+            line, wd.rank, wd.seconds, inside);
     abort_job();
 }
 

@@ -155,6 +155,36 @@ def watchdog_aborts_a_hung_run():
         expect_eq(listing(d), [], "files left", r)
 
 
+@case
+def watchdog_failed_process_still_in_a_call():
+    """A process that failed and is still inside a library call when
+    --watchdog passes (its data write fails with EIO, then its HDF5 close
+    is slow: every write waits 3 s, faults shim) says so in the watchdog's
+    line: it did not wait in h5perf's agreement but in the library, as when
+    HDF5 1.10.8's close diverges among processes after one's metadata write
+    failed (docs/design.md, "A failed phase's close"). The fault campaign
+    tells that library defect from a failed agreement of h5perf's by it."""
+    if "phdf5" not in built_apis():
+        raise Skip("built without parallel HDF5")
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".h5", "H5PERF_FAULT_KIND": "eio",
+               "H5PERF_FAULT_RANK": "0", "H5PERF_FAULT_CALL": "1",
+               "H5PERF_FAULT_FROM_OFFSET": "2048", "H5PERF_FAULT_DELAY_US": "3000000"}
+        r = run(1, "-A phdf5 -e 4K -B 1K -x 1K -X 1K -p 1 -P 1 --watchdog 2", env=env,
+                timeout=60)
+        expect(r.rc != 0, "non-zero exit status", r)
+        name = data_file(d, 1, "phdf5")
+        errs = [l for l in r.h5perf_err if not l.startswith("h5perf: warning: ")]
+        expect_eq(errs, [
+            "h5perf: rank 0: HDF5 write '%s': transfer 0 of 'Dataset_1', 1024 bytes from "
+            "element (0): file write failed (H5FD__mpio_write)" % name,
+            "h5perf: rank 0: the processes did not agree on this failure within 2 s "
+            "(--watchdog); this process is still in HDF5 close of '%s': aborting the job"
+            % name], "watchdog lines", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
 STALL = ("h5perf: rank %d: %s write of '%s' has not returned within 4 s (twice --watchdog, "
          "plus 1 s per MiB it may move): the library or the file system is stuck; aborting "
          "the job")
