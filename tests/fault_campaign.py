@@ -19,7 +19,7 @@ README promises:
   library when the write failed on one process only, its close (docs/
   design.md, "A failed phase's close") or a chunked dataset's creation
   with the library's fill (hdf5_diverged); and one of Open MPI's ompio, a
-  PnetCDF collective read whose aggregator's read failed
+  collective read (MPI-IO, HDF5, PnetCDF) whose aggregator's read failed
   (ompio_read_diverged);
 - its exit status: 0 when no fault struck (or one h5perf or the library
   absorbed: a short count, EINTR), 1 for an I/O error, non-zero when a
@@ -508,27 +508,32 @@ def hdf5_diverged(d, lines, fired):
 
 
 def ompio_read_diverged(d, lines, fired):
-    """Whether the watchdog ended a PnetCDF collective read that diverged
-    inside Open MPI's ompio, and nothing else: when the read of one
-    aggregator fails, MPI_File_read_at_all returns the error on that
-    process alone, and the others wait inside the same call
-    (mca_fcoll_vulcan_file_read_all) for the data it was to send them
-    (seed 508940275, gdb on the replay; bench/results/fault-campaign). The
-    failed process waits for them in h5perf's next collective step, and
-    its lines are its "PnetCDF read ..." and "the processes did not agree
-    on this failure". Narrow on purpose: under Open MPI, a collective
-    PnetCDF draw, the fault struck a read (pread, preadv), and every line
+    """Whether the watchdog ended a collective read that diverged inside
+    Open MPI's ompio, and nothing else: when the read of one aggregator
+    fails, MPI_File_read_at_all returns the error on that process alone,
+    and the others wait inside the same call (mca_fcoll_vulcan_file_read_all)
+    for the data it was to send them (seed 508940275 through PnetCDF,
+    786098405 through MPI-IO; gdb on both replays; bench/results/
+    fault-campaign). The failed process waits for them in h5perf's next
+    collective step, and its lines are its "<API> read ..." and "the
+    processes did not agree on this failure". The class is ompio's, so
+    every API whose collective reads are MPI_File_read_at_all is in it
+    (MPI-IO, HDF5, PnetCDF; the failing process may name MPI-IO under a
+    library). Narrow on purpose: under Open MPI, a collective draw of one
+    of these APIs, the fault struck a read (pread, preadv), and every line
     that ends the job is a "did not agree" of a process whose failure is a
-    PnetCDF read, itself in no library call."""
-    if d["api"] != "pnetcdf" or not d["collective"] or launcher_is_hydra_once():
+    read, itself in no library call."""
+    if d["api"] == "posix" or not d["collective"] or launcher_is_hydra_once():
         return False
     read = any(re.match(r"\w+ rank \d+ call \d+ pread", f) for f in fired)
     ends = [l for l in lines if l.endswith("aborting the job")]
+    names = sorted({ERR_NAME[d["api"]], "MPI-IO"})
 
     def known(l):
         m = NOT_AGREED.match(l)
         return bool(m) and l.endswith("(--watchdog): aborting the job") and any(
-            re.match(r"h5perf: rank %s: PnetCDF read '" % m.group(1), x) for x in lines)
+            re.match(r"h5perf: rank %s: (%s) read '" % (m.group(1), "|".join(names)), x)
+            for x in lines)
     return read and bool(ends) and all(known(l) for l in ends)
 
 
