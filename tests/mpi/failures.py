@@ -431,6 +431,16 @@ def lib_fault_run(shim, fault, args, d, rank=1, call=1):
                "H5PERF_LIB_FAULT_CALL=%d" % (os.environ[shim], fault, rank, call))
 
 
+def expect_lib_fault_line(shim, fault, args, rank, api, line, what, call=1):
+    """lib_fault_run() in a fresh directory, then: exit 1, the failing
+    rank's line alone (line % the data file's path), no data file left."""
+    with TempDir() as d:
+        r = lib_fault_run(shim, fault, args, d, rank, call=call)
+        expect_eq((r.rc, r.h5perf_err), (1, [line % data_file(d, 1, api)]),
+                  "exit status and lines, " + what, r)
+        expect_eq(listing(d), [], "files left, " + what, r)
+
+
 @case
 def hdf5_local_failure_before_collective_call():
     """A local HDF5 call that fails on one process only (the shim
@@ -451,14 +461,10 @@ def hdf5_local_failure_before_collective_call():
             ("H5Pset_fill_time", block, "dataset creation properties"),
             ("H5Pset_chunk", block + " --layout chunked", "dataset creation properties"),
             ("H5Sselect_hyperslab", block + " -C", "select hyperslab"))):
-        what = "rank %d's %s failing: %s" % (rank, fault, args)
-        with TempDir() as d:
-            r = lib_fault_run("H5FAULTS", fault, args, d, rank)
-            expect_eq((r.rc, r.h5perf_err),
-                      (1, ["h5perf: rank %d: HDF5 %s '%s': injected fault (%s)"
-                           % (rank, op, data_file(d, 1, "phdf5"), fault)]),
-                      "exit status and lines, " + what, r)
-            expect_eq(listing(d), [], "files left, " + what, r)
+        expect_lib_fault_line("H5FAULTS", fault, args, rank, "phdf5",
+                              "h5perf: rank %d: HDF5 %s '%%s': injected fault (%s)"
+                              % (rank, op, fault),
+                              "rank %d's %s failing: %s" % (rank, fault, args))
 
 
 @case
@@ -473,13 +479,9 @@ def hdf5_multi_dataset_selection_failure():
         raise Skip("HDF5 without multi-dataset I/O (1.14 and newer)")
     args = "--pattern block --global 16x16 --vars 3 -A phdf5 -w -C --hdf5.multi-dataset"
     for rank in (1, 0):
-        with TempDir() as d:
-            r = lib_fault_run("H5FAULTS", "H5Sselect_hyperslab", args, d, rank, call=4)
-            expect_eq((r.rc, r.h5perf_err),
-                      (1, ["h5perf: rank %d: HDF5 select hyperslab '%s': injected fault "
-                           "(H5Sselect_hyperslab)" % (rank, data_file(d, 1, "phdf5"))]),
-                      "exit status and lines, rank %d failing" % rank, r)
-            expect_eq(listing(d), [], "files left, rank %d failing" % rank, r)
+        expect_lib_fault_line("H5FAULTS", "H5Sselect_hyperslab", args, rank, "phdf5",
+                              "h5perf: rank %d: HDF5 select hyperslab '%%s': injected fault "
+                              "(H5Sselect_hyperslab)" % rank, "rank %d failing" % rank, call=4)
 
 
 @case
@@ -503,14 +505,9 @@ def pnetcdf_local_failure_before_collective_call():
             ("MPI_Info_set", block + " -a 4K", "MPI-IO hints", MPI_ERR_INFO_TEXT),
             ("ncmpi_def_dim", block, "PnetCDF define variables", NC_ENOMEM_TEXT),
             ("ncmpi_def_var", block + " -C", "PnetCDF define variables", NC_ENOMEM_TEXT))):
-        what = "rank %d's %s failing: %s" % (rank, fault, args)
-        with TempDir() as d:
-            r = lib_fault_run("NCFAULTS", fault, args, d, rank)
-            expect_eq((r.rc, r.h5perf_err),
-                      (1, ["h5perf: rank %d: %s '%s': %s"
-                           % (rank, head, data_file(d, 1, "pnetcdf"), text)]),
-                      "exit status and lines, " + what, r)
-            expect_eq(listing(d), [], "files left, " + what, r)
+        expect_lib_fault_line("NCFAULTS", fault, args, rank, "pnetcdf",
+                              "h5perf: rank %d: %s '%%s': %s" % (rank, head, text),
+                              "rank %d's %s failing: %s" % (rank, fault, args))
 
 
 @case
