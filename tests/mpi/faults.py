@@ -132,9 +132,28 @@ def full_disk_run(d, mnt, args, what):
               "the failed run's lines in the results (%s)" % what, r)
 
 
+# Under MPICH, two defects of its ROMIO leave processes waiting for each
+# other inside the library once the disk is full, which only the watchdog
+# ends (seen with --watchdog 15: about 16 s each, "the processes did not
+# agree on this failure"); these runs are left out there:
+# - HDF5 with -C (seen with the guide, particles, map and madbench
+#   patterns; the block pattern ended in 1.6 s once): HDF5's collective
+#   write over ROMIO diverges inside the library (fault_full_file_system
+#   gives it a short watchdog);
+# - MPI-IO independent writes through a view with holes (the block
+#   pattern): ROMIO's data sieving takes an fcntl write lock for its
+#   read-modify-write and keeps it when the write fails, so the others
+#   wait for the lock (F_SETLKW, /proc/locks) inside MPI_File_write_at
+#   while the failed process waits for them in h5perf's agreement.
+def romio_diverges(pattern, api, collective):
+    return (api == "phdf5" and collective) or (pattern, api, collective) == ("block", "mpiio",
+                                                                              False)
+
+
 def full_disk_every_pattern(collective):
     """Every pattern of FULL_DISK_RUNS through every API of the build on a
-    full 1 MiB tmpfs, in its collective modes (-C) or the others."""
+    full 1 MiB tmpfs, in its collective modes (-C) or the others (but
+    what romio_diverges() names under MPICH)."""
     with TempDir() as d:
         mnt = os.path.join(d, "mnt")
         mapfile = os.path.join(d, "two.map")
@@ -146,6 +165,8 @@ def full_disk_every_pattern(collective):
                 for api in built_apis():
                     for mode in modes:
                         if ("-C" in mode.split()) != collective:
+                            continue
+                        if launcher_is_hydra() and romio_diverges(pattern, api, collective):
                             continue
                         full_disk_run(d, mnt, "%s -A %s %s" % (args.format(map=mapfile), api,
                                                                mode),
