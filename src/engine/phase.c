@@ -12,6 +12,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "engine/agree.h"
 #include "engine/files.h"
@@ -278,6 +281,49 @@ static void phase_close(const struct phase_io *io, struct backend_file *f, struc
     watchdog_leave();
 }
 
+/* Is the file system that holds path full (no block this process may
+ * still write: root may use the blocks kept for it)? */
+static bool phase_fs_full(const char *path)
+{
+    struct statvfs fs;
+    if (statvfs(path, &fs) != 0)
+        return false;
+    return (geteuid() == 0 ? fs.f_bfree : fs.f_bavail) == 0;
+}
+
+/* Before the close of a write phase of an API whose close writes on every
+ * process of a shared file (API_CAP_CLOSE_WRITES_EVERYWHERE: HDF5's
+ * metadata). On a full disk those writes fail on some processes and not on
+ * others, and HDF5 1.10's close then diverges inside the library (some
+ * processes in a barrier of its metadata flush, the others in
+ * MPI_File_close's); the library may also have reported a lost write as
+ * done (ompio under HDF5's collective calls). So process 0 first looks
+ * whether the file system is full (a failure of the phase if so), the
+ * processes agree whether any failed, and if any did the file this run
+ * created is emptied (its size kept, its blocks freed) by process 0 before
+ * any process closes it: docs/design.md, "A failed phase's close". The run
+ * has failed, so the file is removed afterwards (kept emptied with
+ * HDF5_NOCLEANUP). Collective over the file's processes. */
+static void phase_empty_failed(const struct phase_io *io, struct err *e)
+{
+    if (!phase_writes(io) || !(io->ops->desc->caps & API_CAP_CLOSE_WRITES_EVERYWHERE) ||
+        io->ctx->nprocs < 2)
+        return;
+    if (io->ctx->rank == 0 && !e->set && phase_fs_full(io->path))
+        err_set(e, io->ops->desc->err_name, "write", io->path, -1, -1,
+                "the file system is full before the close (writes the library reported as "
+                "done may have been lost)");
+    if (e->set)
+        watchdog_arm(e);
+    if (agree_all(io->ctx->comm, !e->set))
+        return;
+    struct stat st;
+    if (io->ctx->rank == 0 && files_contains(io->slot) && stat(io->path, &st) == 0 &&
+        truncate(io->path, 0) == 0)
+        (void)!truncate(io->path, st.st_size); /* a failure leaves it empty: no matter */
+    MPI_Barrier(io->ctx->comm);
+}
+
 /* Collective over io->agree where the buffer's content differs between
  * variables (fill_per_var): the buffer of variable v (its content to write,
  * or poison before a verified read), then, from the second variable on, a
@@ -363,6 +409,7 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
             break;
     }
     double t_close = io->clock();
+    phase_empty_failed(io, e);
     if (e->set)
         watchdog_arm(e);
     phase_close(io, f, e);

@@ -89,25 +89,18 @@ def fault_silent_data_loss():
 
 
 # Each pattern's run on a full 1 MiB tmpfs (4 processes): (pattern, its
-# options, the modes to try). The madbench pattern's modes put the other
-# processes in each kind of pause when one fails: the barriers around every
-# call, the token of processes that take turns, busy work.
+# options, the modes to try), independent and collective. The madbench
+# pattern's modes put the other processes in each kind of pause when one
+# fails: the barriers around every call, the token of processes that take
+# turns, busy work.
 FULL_DISK_RUNS = (
-    ("guide", "-e 1M -B 64K -x 256K -X 256K -p 4 -P 4", ("-C",)),
-    ("block", "--pattern block --global 256x256x4 --element-size 8", ("-C",)),
-    ("particles", "--pattern particles --particles 65536", ("-C",)),
-    ("map", "--pattern map --map {map}", ("-C",)),
+    ("guide", "-e 1M -B 64K -x 256K -X 256K -p 4 -P 4", ("", "-C")),
+    ("block", "--pattern block --global 256x256x4 --element-size 8", ("", "-C")),
+    ("particles", "--pattern particles --particles 65536", ("", "-C")),
+    ("map", "--pattern map --map {map}", ("", "-C")),
     ("madbench", "--pattern madbench --pixels 512 --bins 4",
      ("", "--write-mod 2 --read-mod 2", "--busy-exponent 0.5", "-C")),
 )
-
-# HDF5 is left out, with the reason: parallel HDF5 1.10.8's close
-# diverges inside the library once the disk is full (one process's
-# metadata flush fails and it skips a barrier that the others are in, seen
-# with the particles and madbench patterns), which only the watchdog ends,
-# and then without a results document; fault_full_file_system covers HDF5
-# with a short watchdog.
-FULL_DISK_LEFT_OUT = ("phdf5",)
 
 # Two decompositions of 98304 elements (768 KiB each), a quarter each.
 FULL_DISK_MAP = "processes 4\n" + "".join(
@@ -115,15 +108,52 @@ FULL_DISK_MAP = "processes 4\n" + "".join(
     for _ in range(2))
 
 
-@case
-def fault_full_file_system_every_pattern():
-    """A full file system ends every pattern's run as the guide's: exit 1,
-    one line per failing process, the results document written with the
-    failed run, no data file left, and no wait for the watchdog (the default,
-    120 s, is longer than this test's 60 s per run). In the madbench pattern
-    the processes that did not fail wait in a barrier, for the token or
-    after busy work: each pause is a point where a failure is agreed
-    (docs/design.md, "Pauses")."""
+def full_disk_run(d, mnt, args, what):
+    """One run on the full file system mnt, checked: exit 1, one line per
+    failing process (each rank once), no data file left, the results
+    document written with the failed run and its lines."""
+    results = os.path.join(d, "results.json")
+    r = run(4, "%s --results %s" % (args, results), env={"HDF5_PARAPREFIX": mnt}, timeout=60)
+    expect_eq(r.rc, 1, "exit status (%s)" % what, r)
+    ranks = [re.match(r"h5perf: rank ([0-3]): ", l) for l in r.h5perf_err]
+    expect(ranks and all(ranks), "one line per failing process (%s)" % what, r)
+    expect_eq(len(set(m.group(1) for m in ranks)), len(ranks),
+              "one line per failing process, each once (%s)" % what, r)
+    expect_eq(listing(mnt), [], "files left (%s)" % what, r)
+    expect(os.path.exists(results), "results document (%s)" % what, r)
+    with open(results) as fh:
+        doc = json.load(fh)
+    os.unlink(results)
+    expect_eq(doc["exit_status"], 1, "exit_status in the results (%s)" % what, r)
+    failed = [x for x in doc["runs"] if x["status"] != "ok"]
+    expect_eq([x["status"] for x in failed], ["io_error"],
+              "the failed run in the results (%s)" % what, r)
+    expect_eq(sorted(failed[0].get("errors", [])), sorted(r.h5perf_err),
+              "the failed run's lines in the results (%s)" % what, r)
+
+
+# Under MPICH, two defects of its ROMIO leave processes waiting for each
+# other inside the library once the disk is full, which only the watchdog
+# ends (seen with --watchdog 15: about 16 s each, "the processes did not
+# agree on this failure"); these runs are left out there:
+# - HDF5 with -C (seen with the guide, particles, map and madbench
+#   patterns; the block pattern ended in 1.6 s once): HDF5's collective
+#   write over ROMIO diverges inside the library (fault_full_file_system
+#   gives it a short watchdog);
+# - MPI-IO independent writes through a view with holes (the block
+#   pattern): ROMIO's data sieving takes an fcntl write lock for its
+#   read-modify-write and keeps it when the write fails, so the others
+#   wait for the lock (F_SETLKW, /proc/locks) inside MPI_File_write_at
+#   while the failed process waits for them in h5perf's agreement.
+def romio_diverges(pattern, api, collective):
+    return (api == "phdf5" and collective) or (pattern, api, collective) == ("block", "mpiio",
+                                                                              False)
+
+
+def full_disk_every_pattern(collective):
+    """Every pattern of FULL_DISK_RUNS through every API of the build on a
+    full 1 MiB tmpfs, in its collective modes (-C) or the others (but
+    what romio_diverges() names under MPICH)."""
     with TempDir() as d:
         mnt = os.path.join(d, "mnt")
         mapfile = os.path.join(d, "two.map")
@@ -134,28 +164,36 @@ def fault_full_file_system_every_pattern():
             for pattern, args, modes in FULL_DISK_RUNS:
                 for api in built_apis():
                     for mode in modes:
-                        if api in FULL_DISK_LEFT_OUT:
+                        if ("-C" in mode.split()) != collective:
                             continue
-                        what = "%s -A %s %s" % (pattern, api, mode)
-                        results = os.path.join(d, "results.json")
-                        r = run(4, "%s -A %s %s --results %s" % (args.format(map=mapfile), api,
-                                                                 mode, results),
-                                env={"HDF5_PARAPREFIX": mnt}, timeout=60)
-                        expect_eq(r.rc, 1, "exit status (%s)" % what, r)
-                        expect(r.h5perf_err and all(re.match(r"h5perf: rank [0-3]: ", l)
-                                                    for l in r.h5perf_err),
-                               "one line per failing process (%s)" % what, r)
-                        expect_eq(listing(mnt), [], "files left (%s)" % what, r)
-                        expect(os.path.exists(results), "results document (%s)" % what, r)
-                        with open(results) as fh:
-                            doc = json.load(fh)
-                        os.unlink(results)
-                        expect_eq(doc["exit_status"], 1, "exit_status in the results (%s)"
-                                  % what, r)
-                        expect_eq([x["status"] for x in doc["runs"] if x["status"] != "ok"],
-                                  ["io_error"], "the failed run in the results (%s)" % what, r)
+                        if launcher_is_hydra() and romio_diverges(pattern, api, collective):
+                            continue
+                        full_disk_run(d, mnt, "%s -A %s %s" % (args.format(map=mapfile), api,
+                                                               mode),
+                                      "%s -A %s %s" % (pattern, api, mode))
         finally:
             unmount(mnt)
+
+
+@case
+def fault_full_file_system_every_pattern():
+    """A full file system ends every pattern's run through every API with
+    collective I/O (-C) as the guide's: exit 1, one line per failing
+    process, the results document written with the failed run, no data file
+    left, and no wait for the watchdog (the default, 120 s, is longer than
+    this test's 60 s per run). HDF5's close writes metadata, which a full
+    disk fails on some processes only: the file of a failed write phase is
+    emptied first (docs/design.md, "A failed phase's close")."""
+    full_disk_every_pattern(collective=True)
+
+
+@case
+def fault_full_file_system_every_pattern_independent():
+    """The same with independent I/O. In the madbench pattern the processes
+    that did not fail wait in a barrier, for the token or after busy work:
+    each pause is a point where a failure is agreed (docs/design.md,
+    "Pauses")."""
+    full_disk_every_pattern(collective=False)
 
 
 @case
