@@ -33,6 +33,7 @@ struct files_header {
     int64_t nslots;
     int64_t keep;
     int64_t by_name; /* the cleanup process may remove a file it cannot identify */
+    int64_t pid;     /* the h5perf process's: the name of ompio's lock files */
 };
 
 /* A slot's created flag: not created, created, created and identified (its
@@ -85,23 +86,56 @@ static const char *files_side_of(const struct files_header *h, int64_t i)
     return side[0] ? side : files_sides(h) + (h->nslots + i) * FILES_SIDE_MAX;
 }
 
-/* Does name start with base then side, then '_' or '.'? */
-static bool files_side_match(const char *name, const char *base, size_t base_len, const char *side)
+/* Which names beside a data file (base) are its side files: those named
+ * after it and side, then '_' or '.' (files_side()), or, when side is NULL,
+ * the lock file that Open MPI's ompio makes beside a file it opens when its
+ * shared-file-pointer component is "lockedfile", "<file>-<job>-<pid>.lock"
+ * with the pid of the opening communicator's first process (this one's for
+ * its own files), which ompio removes at MPI_File_close and nobody after a
+ * kill inside the open (docs/multihost.md). */
+struct files_match {
+    const char *side;
+    int64_t pid;
+};
+
+/* Does name start with base then s, then '_' or '.'? */
+static bool files_side_match(const char *name, const char *base, size_t base_len,
+                             const struct files_match *m)
 {
     size_t i = 0;
     for (; i < base_len; i++)
         if (name[i] != base[i])
             return false;
-    for (; *side; side++, i++)
+    if (!m->side) {
+        if (name[i++] != '-')
+            return false;
+        size_t job = i;
+        while (name[i] >= '0' && name[i] <= '9')
+            i++;
+        if (i == job || name[i++] != '-')
+            return false;
+        char digits[24];
+        int n = 0;
+        for (int64_t p = m->pid; n == 0 || p > 0; p /= 10)
+            digits[n++] = (char)('0' + p % 10);
+        while (n > 0)
+            if (name[i++] != digits[--n])
+                return false;
+        for (const char *ext = ".lock"; *ext; ext++, i++)
+            if (name[i] != *ext)
+                return false;
+        return name[i] == '\0';
+    }
+    for (const char *side = m->side; *side; side++, i++)
         if (name[i] != *side)
             return false;
     return name[i] == '_' || name[i] == '.';
 }
 
-/* Unlinks the side files of the data file at path: its directory's
- * entries named after it and side (files_side()). Async-signal-safe:
- * open, the getdents64 system call, unlinkat, close. */
-static void files_unlink_side(const char *path, const char *side)
+/* Unlinks the side files of the data file at path that m names: its
+ * directory's entries that files_side_match(). Async-signal-safe: open,
+ * the getdents64 system call, unlinkat, close. */
+static void files_unlink_side(const char *path, const struct files_match *m)
 {
 #ifdef SYS_getdents64
     char dir[4096];
@@ -109,7 +143,7 @@ static void files_unlink_side(const char *path, const char *side)
     for (; path[n]; n++)
         if (path[n] == '/')
             slash = n + 1;
-    if (!side[0] || slash >= sizeof dir)
+    if ((m->side && !m->side[0]) || slash >= sizeof dir)
         return;
     for (size_t i = 0; i < slash; i++)
         dir[i] = path[i];
@@ -138,7 +172,7 @@ static void files_unlink_side(const char *path, const char *side)
                 unsigned short reclen;
                 memcpy(&reclen, buf.bytes + at + 16, sizeof reclen);
                 const char *name = buf.bytes + at + 19;
-                if (files_side_match(name, path + slash, n - slash, side) &&
+                if (files_side_match(name, path + slash, n - slash, m) &&
                     unlinkat(fd, name, 0) == 0)
                     again = true;
                 at += reclen;
@@ -146,7 +180,7 @@ static void files_unlink_side(const char *path, const char *side)
     }
     close(fd);
 #else
-    (void)path, (void)side;
+    (void)path, (void)m;
 #endif
 }
 
@@ -170,10 +204,15 @@ static void files_unlink_created(struct files_header *h, bool cleanup)
     const uint64_t *offset = (const uint64_t *)((const char *)h + files_offsets_at(h->nslots));
     const uint64_t *dev = files_ids(h), *ino = dev + h->nslots;
     for (int64_t i = 0; i < h->nslots; i++) {
-        /* HDF5_NOCLEANUP keeps the data files, not an output left empty. */
-        if (!created[i] || !offset[i] || (h->keep && !(created[i] & FILES_OUTPUT)))
+        if (!created[i] || !offset[i])
             continue;
         const char *path = (const char *)h + offset[i];
+        /* ompio's lock file, left by a kill inside MPI_File_open or before
+         * MPI_File_close: no data, so not kept with HDF5_NOCLEANUP. */
+        files_unlink_side(path, &(struct files_match){.side = NULL, .pid = h->pid});
+        /* HDF5_NOCLEANUP keeps the data files, not an output left empty. */
+        if (h->keep && !(created[i] & FILES_OUTPUT))
+            continue;
         struct stat st;
         bool same = (created[i] & FILES_KIND) == FILES_IDENTIFIED
                         ? lstat(path, &st) == 0 && (uint64_t)st.st_dev == dev[i] &&
@@ -183,7 +222,7 @@ static void files_unlink_created(struct files_header *h, bool cleanup)
             unlink(path);
         /* Its side files carry its inode in their names: ours whatever
          * now has the name. */
-        files_unlink_side(path, files_side_of(h, i));
+        files_unlink_side(path, &(struct files_match){.side = files_side_of(h, i)});
         created[i] = FILES_NONE;
     }
 }
@@ -323,6 +362,7 @@ int files_init(int nslots, char *const *paths, bool keep, bool by_name)
     h->nslots = nslots;
     h->keep = keep;
     h->by_name = by_name;
+    h->pid = getpid();
     uint64_t *offset = (uint64_t *)((char *)h + head);
     char *next = (char *)(offset + 3 * (size_t)nslots) + 2 * (size_t)nslots * FILES_SIDE_MAX;
     for (int i = 0; i < nslots; i++) {
@@ -414,7 +454,7 @@ void files_remove(int slot, bool do_unlink)
         return;
     if (do_unlink || (reg_created[slot] & FILES_OWN)) {
         unlink(files_at(slot));
-        files_unlink_side(files_at(slot), files_side_of(reg, slot));
+        files_unlink_side(files_at(slot), &(struct files_match){.side = files_side_of(reg, slot)});
     }
     files_sides(reg)[slot * FILES_SIDE_MAX] = '\0';
     reg_created[slot] = FILES_NONE;

@@ -356,6 +356,36 @@ def fault_interrupted_twice_or_killed():
 
 
 @case
+def fault_killed_leaves_no_ompio_lock_file():
+    """Open MPI's ompio, whose shared-file-pointer component is "lockedfile"
+    (chosen when its "sm" component cannot make its file, as when a killed
+    job's session directory is going away), makes "<file>-<job>-<pid>.lock"
+    beside each file it opens and removes it at MPI_File_close. Every rank
+    killed mid-run (SIGKILL, slow writes), for a shared MPI-IO file and for
+    HDF5's files per process: the cleanup processes remove the lock files
+    with the data files, and with HDF5_NOCLEANUP the data files alone are
+    kept. The fault campaign's seed 1775942770 left one after a kill."""
+    if launcher_is_hydra():
+        raise Skip("MPICH has no ompio")
+    lockedfile = {"OMPI_MCA_sharedfp": "lockedfile"}
+    runs = [("mpiio", ".mpio", LONG_RUN[:LONG_RUN.index("-A") + 1] + ["mpiio", "-p", "2"])]
+    if "phdf5" in built_apis():
+        runs.append(("phdf5", ".h5", [h5perf(), "--pattern", "block", "--global", "256x512x512",
+                                      "--layout", "fpp", "-i", "100", "-A", "phdf5"]))
+    for api, suffix, argv in runs:
+        with TempDir() as d:
+            interrupted_run(d, kill_every_rank, slow_env(d, lockedfile, suffix), argv)
+            wait_until_gone(d, "every rank killed, %s" % api)
+    with TempDir() as d:
+        env = slow_env(d, dict(lockedfile, HDF5_NOCLEANUP="1"), ".mpio")
+        interrupted_run(d, kill_every_rank, env, runs[0][2])
+        deadline = time.time() + 30
+        while processes_of(d, cleanup=True) and time.time() < deadline:
+            time.sleep(0.1)
+        expect_eq(listing(d), ["#pio_tmp_1.mpio"], "files kept with HDF5_NOCLEANUP")
+
+
+@case
 def fault_cleanup_removes_only_this_runs_file():
     """The cleanup processes act when their processes are gone, which can be
     long after the kill (a process stuck in a write to a hung server). If by
