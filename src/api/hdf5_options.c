@@ -68,9 +68,10 @@ static const struct api_variant hdf5_variants[2 * HDF5_DRIVER_COUNT] = {
 
 /* --hdf5.driver: a comma-separated list of drivers, any case; each one
  * this build's HDF5 has. */
-static int hdf5_driver_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int hdf5_driver_option(void *dest, const struct opt_row *row, const char *spelled,
                               const char *value, struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row;
     unsigned bits = 0;
     for (const char *s = value;;) {
@@ -104,9 +105,10 @@ static int hdf5_driver_option(struct config *cfg, const struct opt_row *row, con
     return 0;
 }
 
-static int hdf5_multi_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int hdf5_multi_option(void *dest, const struct opt_row *row, const char *spelled,
                              const char *value, struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row, (void)value;
     if (!hdf5_built_multi_dataset())
         return cli_fail(msg,
@@ -128,8 +130,9 @@ void hdf5_drivers_text(const struct config *c, char *buf, size_t len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", words[d]);
 }
 
-static void hdf5_json_drivers(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void hdf5_json_drivers(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     unsigned bits = c->hdf5.drivers ? c->hdf5.drivers : 1u << HDF5_DRIVER_MPIO;
     jsonw_key(w, r->json_key);
     jsonw_array(w);
@@ -140,8 +143,9 @@ static void hdf5_json_drivers(struct jsonw *w, const struct config *c, const str
 }
 
 /* A value not given is HDF5's own (or its environment's): null. */
-static void hdf5_json_unset(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void hdf5_json_unset(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     int64_t v = r->id == OPT_HDF5_STRIPE       ? c->hdf5.stripe
                 : r->id == OPT_HDF5_META_BLOCK ? c->hdf5.meta_block
                                                : c->hdf5.ioc_per_node;
@@ -152,8 +156,9 @@ static void hdf5_json_unset(struct jsonw *w, const struct config *c, const struc
         jsonw_null(w);
 }
 
-static void hdf5_json_multi(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void hdf5_json_multi(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     jsonw_key_bool(w, r->json_key, c->hdf5.multi_dataset);
 }
 

@@ -22,10 +22,12 @@ struct jsonw;
  * parser. */
 enum opt_type { OPT_T_FLAG, OPT_T_SIZE, OPT_T_COUNT, OPT_T_OTHER };
 
+/* A row's own parser and writer work on the struct its field is in
+ * (dest, src): struct config. */
 struct opt_row;
-typedef int (*opt_parse_fn)(struct config *cfg, const struct opt_row *row, const char *spelled,
+typedef int (*opt_parse_fn)(void *dest, const struct opt_row *row, const char *spelled,
                             const char *value, struct cli_msg *msg);
-typedef void (*opt_json_fn)(struct jsonw *w, const struct config *cfg, const struct opt_row *row);
+typedef void (*opt_json_fn)(struct jsonw *w, const void *src, const struct opt_row *row);
 
 struct opt_row {
     int id;                 /* enum opt_id: its record of how it was spelled (config.spelled[id]) */
