@@ -189,7 +189,7 @@ static int fin_pattern_rows(const struct config *cfg, struct cli_msg *msg)
     const struct pattern_desc *chosen = pattern_of(cfg);
     const struct opt_row *row;
     for (int i = 0; (row = opt_row_at(i)); i++) {
-        if (!cfg->spelled[row->id] || opt_is_core(row) || opt_api_owner(row) >= 0 ||
+        if (opt_api_owner(row) >= 0 || !cfg->spelled[row->id] || opt_is_core(row) ||
             fin_takes(chosen, row))
             continue;
         char takers[160], not_to[96] = "", hint[160] = "";
@@ -213,7 +213,8 @@ static int fin_api_rows(const struct config *cfg, struct cli_msg *msg)
     const struct opt_row *row;
     unsigned apis = cfg->apis ? cfg->apis : API_DEFAULT_SET;
     for (int i = 0; (row = opt_row_at(i)); i++) {
-        if (!cfg->spelled[row->id] || !row->apis || (apis & row->apis))
+        const char *spelled = opt_spelled(cfg, row);
+        if (!spelled || !row->apis || (apis & row->apis))
             continue;
         char names[96] = "";
         size_t used = 0;
@@ -230,21 +231,30 @@ static int fin_api_rows(const struct config *cfg, struct cli_msg *msg)
         }
         if (!cfg->apis)
             return cli_fail(msg, "h5perf: %s: applies to %s only, which runs only when -A names it",
-                            cfg->spelled[row->id], names);
+                            spelled, names);
         return cli_fail(msg, "h5perf: %s: applies to %s only, but %s '%s' does not select it%s%s%s",
-                        cfg->spelled[row->id], names, cfg->spelled[OPT_API], cfg->raw[OPT_API],
+                        spelled, names, cfg->spelled[OPT_API], cfg->raw[OPT_API],
                         row->apis_hint ? " (" : "", row->apis_hint ? row->apis_hint : "",
                         row->apis_hint ? ")" : "");
     }
     return 0;
 }
 
-/* How each selected API's own options combine (api_opts.finish). */
+/* How each selected API's own options combine (api_opts.finish), with
+ * the core's options they weigh. */
 static int fin_api_opts(const struct config *cfg, struct cli_msg *msg)
 {
+    const struct api_core core = {cfg->collective,
+                                  cfg->read_only,
+                                  cfg->stonewall,
+                                  cfg->spelled[OPT_COLLECTIVE],
+                                  cfg->spelled[OPT_READ_ONLY],
+                                  cfg->spelled[OPT_STONEWALL]};
     for (int a = 0; a < API_COUNT; a++) {
         const struct api_opts *o = api_desc((enum api_id)a)->opts;
-        if (o && (!cfg->apis || (cfg->apis & API_BIT(a))) && o->finish(cfg, msg) != 0)
+        if (!o || (cfg->apis && !(cfg->apis & API_BIT(a))))
+            continue;
+        if (o->finish && o->finish(&cfg->api[a], &core, msg) != 0)
             return -1;
     }
     return 0;

@@ -515,6 +515,30 @@ int opt_api_owner(const struct opt_row *row)
     return -1;
 }
 
+void *opt_dest(struct config *cfg, const struct opt_row *row)
+{
+    int a = opt_api_owner(row);
+    return a >= 0 ? (void *)cfg->api[a].own.bytes : (void *)cfg;
+}
+
+const void *opt_src(const struct config *cfg, const struct opt_row *row)
+{
+    int a = opt_api_owner(row);
+    return a >= 0 ? (const void *)cfg->api[a].own.bytes : (const void *)cfg;
+}
+
+const char *opt_spelled(const struct config *cfg, const struct opt_row *row)
+{
+    int a = opt_api_owner(row);
+    return a >= 0 ? api_row_spelled(&cfg->api[a], (enum api_id)a, row) : cfg->spelled[row->id];
+}
+
+const char *opt_raw(const struct config *cfg, const struct opt_row *row)
+{
+    int a = opt_api_owner(row);
+    return a >= 0 ? api_row_raw(&cfg->api[a], (enum api_id)a, row) : cfg->raw[row->id];
+}
+
 const struct opt_row *opt_find_short(char c)
 {
     const struct opt_row *r;
