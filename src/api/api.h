@@ -67,12 +67,11 @@ struct api_settings {
 };
 
 /* What of the core's options an API's refusals of how its options combine
- * weigh (api_opts.finish): -C, --read-only and --stonewall, each with its
- * spelling as given. */
+ * weigh (api_opts.finish): -C and --read-only, each with its spelling as
+ * given. */
 struct api_core {
     bool collective, read_only;
-    double stonewall;
-    const char *collective_name, *read_only_name, *stonewall_name;
+    const char *collective_name, *read_only_name;
 };
 
 /* One way an API can carry out a run point, chosen by the API's own
@@ -89,7 +88,9 @@ struct api_variant {
      * instead: itself, or one without what serves shared files only. */
     int per_process;
     /* Moves step k of every variable of a file in one call
-     * (backend_ops.transfer_vars); the engine begins every variable first. */
+     * (backend_ops.transfer_vars); the engine begins every variable first.
+     * A deadline (--stonewall) stops variables one at a time, so that
+     * finishing refuses the two together (options/finish.c). */
     bool joins_vars;
     /* Needs MPI initialised with MPI_THREAD_MULTIPLE. */
     bool threads;
@@ -142,8 +143,13 @@ struct api_opts {
      * NULL), or NULL: none. */
     const struct api_header *headers;
     /* The row whose values choose the variants that need threads, for the
-     * refusal where MPI provides none. */
+     * refusal where MPI provides none; and the row that chooses the
+     * variants that join variables, for the refusal of --stonewall with
+     * them, which ends "(the deadline stops variables one at a time;
+     * JOINS_HOW)". */
     const struct opt_row *threads_row;
+    const struct opt_row *joins_row;
+    const char *joins_how;
 };
 
 /* What an MPI-IO library holds per contiguous run of a call's file view:

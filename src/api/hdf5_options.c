@@ -251,6 +251,9 @@ static const char *hdf5_raw(const struct api_settings *s, const struct opt_row *
     return api_row_raw(s, API_PHDF5, row);
 }
 
+/* After these, --stonewall with --hdf5.multi-dataset is refused by the
+ * rule of every variant that joins variables (api_opts.joins_row,
+ * options/finish.c). */
 static int hdf5_finish(const struct api_settings *s, const struct api_core *core, struct cli_msg *m)
 {
     bool subfiling = hdf5_settings_of(s)->drivers >> HDF5_DRIVER_SUBFILING & 1u;
@@ -271,13 +274,6 @@ static int hdf5_finish(const struct api_settings *s, const struct api_core *core
                         "leave out %s",
                         core->collective_name, hdf5_spelled(s, &hdf5_driver_row),
                         core->collective_name);
-    /* A deadline stops the variables one at a time (docs/measuring.md);
-     * multi-dataset calls move them together. */
-    if (hdf5_settings_of(s)->multi_dataset && core->stonewall > 0)
-        return cli_fail(m,
-                        "h5perf: %s: cannot be combined with %s (the deadline stops variables "
-                        "one at a time; a multi-dataset call moves them together)",
-                        hdf5_spelled(s, &hdf5_multi_row), core->stonewall_name);
     if (subfiling && core->read_only)
         return cli_fail(m,
                         "h5perf: %s: cannot be combined with %s '%s' (h5perf cannot check a "
@@ -345,4 +341,6 @@ const struct api_opts hdf5_opts = {
     .json_run = hdf5_json_run,
     .headers = hdf5_headers,
     .threads_row = &hdf5_driver_row,
+    .joins_row = &hdf5_multi_row,
+    .joins_how = "a multi-dataset call moves them together",
 };

@@ -42,20 +42,6 @@ static unsigned pnetcdf_chosen(const struct api_settings *s)
            (pnetcdf_settings_of(s)->nonblocking ? 1u << PNETCDF_NONBLOCKING : 0);
 }
 
-static int pnetcdf_finish(const struct api_settings *s, const struct api_core *core,
-                          struct cli_msg *m)
-{
-    /* A deadline stops the variables one at a time (docs/measuring.md);
-     * one wait completes them together. */
-    if (pnetcdf_settings_of(s)->nonblocking && core->stonewall > 0)
-        return cli_fail(m,
-                        "h5perf: %s: cannot be combined with %s (the deadline stops variables "
-                        "one at a time; one wait completes them together)",
-                        api_row_spelled(s, API_PNETCDF, &pnetcdf_nonblocking_row),
-                        core->stonewall_name);
-    return 0;
-}
-
 /* What CDF-5 and PnetCDF 1.12.3 cannot carry (docs/pnetcdf.md, "Limits"):
  * a variable above PNETCDF_MAX_VAR_BYTES (ncmpi_def_var fails once the run
  * has created the file), and a file whose variables, placed without -a,
@@ -98,10 +84,14 @@ const struct api_opts pnetcdf_opts = {
     .variants = pnetcdf_variants,
     .nvariants = PNETCDF_VARIANT_COUNT,
     .chosen = pnetcdf_chosen,
-    .finish = pnetcdf_finish,
+    /* Its one refusal, of --stonewall with --pnetcdf.nonblocking, is the
+     * rule of every variant that joins variables (options/finish.c). */
+    .finish = NULL,
     .check_file = pnetcdf_check_file,
     .json_run = pnetcdf_json_run,
     .headers = NULL,
     /* Unread: no PnetCDF variant needs threads (api_variant.threads). */
     .threads_row = &pnetcdf_nonblocking_row,
+    .joins_row = &pnetcdf_nonblocking_row,
+    .joins_how = "one wait completes them together",
 };

@@ -240,21 +240,37 @@ static int fin_api_rows(const struct config *cfg, struct cli_msg *msg)
     return 0;
 }
 
+/* A deadline stops the variables one at a time (docs/measuring.md): a
+ * variant of api that moves them together (api_variant.joins_vars) is
+ * refused with --stonewall, naming the row that chose it. */
+static int fin_api_stonewall(const struct config *cfg, enum api_id api, struct cli_msg *msg)
+{
+    const struct api_opts *o = api_desc(api)->opts;
+    unsigned chosen = api_variants(cfg->api, api);
+    if (cfg->stonewall <= 0)
+        return 0;
+    for (int v = 0; v < o->nvariants; v++)
+        if ((chosen >> v & 1u) && o->variants[v].joins_vars)
+            return cli_fail(msg,
+                            "h5perf: %s: cannot be combined with %s (the deadline stops variables "
+                            "one at a time; %s)",
+                            opt_spelled(cfg, o->joins_row), cfg->spelled[OPT_STONEWALL],
+                            o->joins_how);
+    return 0;
+}
+
 /* How each selected API's own options combine (api_opts.finish), with
- * the core's options they weigh. */
+ * the core's options they weigh, and with --stonewall. */
 static int fin_api_opts(const struct config *cfg, struct cli_msg *msg)
 {
-    const struct api_core core = {cfg->collective,
-                                  cfg->read_only,
-                                  cfg->stonewall,
-                                  cfg->spelled[OPT_COLLECTIVE],
-                                  cfg->spelled[OPT_READ_ONLY],
-                                  cfg->spelled[OPT_STONEWALL]};
+    const struct api_core core = {cfg->collective, cfg->read_only, cfg->spelled[OPT_COLLECTIVE],
+                                  cfg->spelled[OPT_READ_ONLY]};
     for (int a = 0; a < API_COUNT; a++) {
         const struct api_opts *o = api_desc((enum api_id)a)->opts;
         if (!o || (cfg->apis && !(cfg->apis & API_BIT(a))))
             continue;
-        if (o->finish && o->finish(&cfg->api[a], &core, msg) != 0)
+        if ((o->finish && o->finish(&cfg->api[a], &core, msg) != 0) ||
+            fin_api_stonewall(cfg, (enum api_id)a, msg) != 0)
             return -1;
     }
     return 0;
