@@ -92,10 +92,10 @@ int api_ratios(unsigned apis, bool report, int out[API_COUNT])
     return n;
 }
 
-unsigned api_variants(const struct config *c, enum api_id api)
+unsigned api_variants(const struct api_settings *settings, enum api_id api)
 {
     const struct api_opts *o = api_descs[api].opts;
-    return o ? o->chosen(c) : 1u;
+    return o ? o->chosen(&settings[api]) : 1u;
 }
 
 const struct api_variant *api_variant(enum api_id api, int v)
@@ -125,27 +125,51 @@ void api_variant_text(enum api_id api, int v, const char *what, char *buf, size_
         snprintf(buf, len, "%s", what);
 }
 
-const struct api_header *api_header_at(int i)
+const struct api_header *api_header_at(int i, enum api_id *api)
 {
     for (int a = 0; a < API_COUNT; a++) {
         const struct api_opts *o = api_descs[a].opts;
         for (const struct api_header *h = o ? o->headers : NULL; h && h->label; h++)
-            if (i-- == 0)
+            if (i-- == 0) {
+                *api = (enum api_id)a;
                 return h;
+            }
     }
     return NULL;
 }
 
-int api_need_threads(unsigned apis, const struct config *c)
+int api_need_threads(unsigned apis, const struct api_settings *settings)
 {
     for (int a = 0; a < API_COUNT; a++) {
         const struct api_opts *o = api_descs[a].opts;
-        unsigned bits = o && (!apis || (apis & API_BIT(a))) ? o->chosen(c) : 0;
+        unsigned bits = o && (!apis || (apis & API_BIT(a))) ? o->chosen(&settings[a]) : 0;
         for (int v = 0; o && v < o->nvariants; v++)
             if ((bits >> v & 1u) && o->variants[v].threads)
                 return a;
     }
     return -1;
+}
+
+int api_row_index(enum api_id api, const struct opt_row *row)
+{
+    const struct api_opts *o = api_desc(api) ? api_descs[api].opts : NULL;
+    for (int k = 0; o && o->rows[k] && k < API_MAX_ROWS; k++)
+        if (o->rows[k] == row)
+            return k;
+    return -1;
+}
+
+const char *api_row_spelled(const struct api_settings *s, enum api_id api,
+                            const struct opt_row *row)
+{
+    int k = api_row_index(api, row);
+    return k >= 0 ? s->spelled[k] : NULL;
+}
+
+const char *api_row_raw(const struct api_settings *s, enum api_id api, const struct opt_row *row)
+{
+    int k = api_row_index(api, row);
+    return k >= 0 ? s->raw[k] : NULL;
 }
 
 int64_t api_view_bytes(enum api_id a, bool collective, int64_t runs)

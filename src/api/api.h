@@ -50,10 +50,35 @@ enum {
     API_CAP_CLOSE_WRITES_EVERYWHERE = 1u << 8,
 };
 
-struct config;
 struct jsonw;
 struct opt_row;
 struct cli_msg;
+
+/* The most rows an API owns, and the bytes its settings struct may take. */
+#define API_MAX_ROWS       8
+#define API_SETTINGS_BYTES 64
+
+/* An API's own settings as the configuration holds them (docs/design.md,
+ * "Options"): its struct (api/NAME_options.h) in bytes opaque to every
+ * other file, which its rows' fields are offsets into, and how each of its
+ * rows (api_opts.rows, in order) was given. Zeroed: nothing given. Copied
+ * whole: it points into nothing of its own. */
+struct api_settings {
+    union {
+        max_align_t align;
+        unsigned char bytes[API_SETTINGS_BYTES];
+    } own;
+    const char *spelled[API_MAX_ROWS]; /* "--hdf5.driver", NULL: not given */
+    const char *raw[API_MAX_ROWS];     /* its value as typed, NULL for a flag */
+};
+
+/* What of the core's options an API's refusals of how its options combine
+ * weigh (api_opts.finish): -C and --read-only, each with its spelling as
+ * given. */
+struct api_core {
+    bool collective, read_only;
+    const char *collective_name, *read_only_name;
+};
 
 /* One way an API can carry out a run point, chosen by the API's own
  * options (docs/design.md, "Options"): HDF5's file driver and its
@@ -69,7 +94,9 @@ struct api_variant {
      * instead: itself, or one without what serves shared files only. */
     int per_process;
     /* Moves step k of every variable of a file in one call
-     * (backend_ops.transfer_vars); the engine begins every variable first. */
+     * (backend_ops.transfer_vars); the engine begins every variable first.
+     * A deadline (--stonewall) stops variables one at a time, so that
+     * finishing refuses the two together (options/finish.c). */
     bool joins_vars;
     /* Needs MPI initialised with MPI_THREAD_MULTIPLE. */
     bool threads;
@@ -87,42 +114,50 @@ struct api_variant {
 struct api_header {
     const char *label; /* "HDF5 metadata"; NULL after the last */
     /* Writes the line's text into buf ("collective operations, block
-     * size 65536 bytes"); true when an option it shows was given (else no
-     * line). */
-    bool (*text)(const struct config *c, char *buf, size_t len);
+     * size 65536 bytes") from its API's settings; true when an option it
+     * shows was given (else no line). */
+    bool (*text)(const struct api_settings *s, char *buf, size_t len);
 };
 
 /* The options an API owns, as a pattern owns its rows: named --PREFIX.NAME
  * in IOR's manner, refused when -A does not select the API, taken by
- * every pattern; and the variants they choose. */
+ * every pattern, stored in its own settings (struct api_settings); and the
+ * variants they choose. Its functions read its settings s, and nothing of
+ * the configuration but what is passed in. */
 struct api_opts {
     const char *prefix;                 /* "hdf5": its rows are --hdf5.NAME */
     const char *help_heading;           /* --help's heading of its rows */
-    const struct opt_row *const *rows;  /* NULL after the last */
+    const struct opt_row *const *rows;  /* NULL after the last; at most API_MAX_ROWS */
     const struct api_variant *variants; /* [nvariants] */
     int nvariants;
-    /* The variants a configuration asks for (bits 1 << v, never 0); before
-     * or after its defaults. */
-    unsigned (*chosen)(const struct config *c);
-    /* Refusals of how its options combine, after parsing. Returns 0, or -1
-     * with m. */
-    int (*finish)(const struct config *c, struct cli_msg *m);
+    /* The variants its settings ask for (bits 1 << v, never 0). */
+    unsigned (*chosen)(const struct api_settings *s);
+    /* Refusals of how its options combine, after parsing, given the
+     * core's options it weighs; NULL: none. Returns 0, or -1 with m. */
+    int (*finish)(const struct api_settings *s, const struct api_core *core, struct cli_msg *m);
     /* Refusal of a file of f (nprocs processes) its library cannot carry
      * with the run's settings, before any file exists: a variable or a
      * file end beyond the library's limits (docs/hdf5.md, docs/pnetcdf.md,
-     * "Limits"). lead names what sizes the file ("--global '...'"). NULL:
-     * none. Returns 0, or -1 with m. */
-    int (*check_file)(const struct config *c, const struct extent_file *f, int nprocs,
-                      const char *lead, struct cli_msg *m);
+     * "Limits"). lead names what sizes the file ("--global '...'"),
+     * leave_out how to leave the API out ("leave phdf5 out of -A '...'").
+     * NULL: none. Returns 0, or -1 with m. */
+    int (*check_file)(const struct api_settings *s, const struct extent_file *f, int nprocs,
+                      const char *lead, const char *leave_out, struct cli_msg *m);
     /* Its part of a run's results (the object of its key), for variant v. */
     void (*json_run)(struct jsonw *w, int v);
     /* Its lines in the text reports' headers (up to one whose label is
      * NULL), or NULL: none. */
     const struct api_header *headers;
-    /* The option (enum opt_id) whose values choose the variants that need
-     * threads, for the refusal where MPI provides none. */
-    int threads_option;
+    /* The row whose values choose the variants that need threads, for the
+     * refusal where MPI provides none; and the row that chooses the
+     * variants that join variables, for the refusal of --stonewall with
+     * them, which ends "(the deadline stops variables one at a time;
+     * JOINS_HOW)". */
+    const struct opt_row *threads_row;
+    const struct opt_row *joins_row;
+    const char *joins_how;
 };
+
 /* What an MPI-IO library holds per contiguous run of a call's file view:
  * measured 40 bytes with Open MPI 4.1.4's ompio, for MPI-IO, PnetCDF and
  * HDF5 with -C alike (docs/differences.md, "Memory"). */
@@ -211,10 +246,11 @@ int api_reference(void);
  * over the reference, then the reference over its own base). */
 int api_ratios(unsigned apis, bool report, int out[API_COUNT]);
 
-/* The variants of api that c asks for (bits 1 << v; 1: the default
- * alone), and variant v of api (v = 0 of an API without options: its
- * default, named by the table). */
-unsigned api_variants(const struct config *c, enum api_id api);
+/* The variants of api that its settings (settings[api], of the
+ * configuration's API_COUNT) ask for (bits 1 << v; 1: the default alone),
+ * and variant v of api (v = 0 of an API without options: its default,
+ * named by the table). */
+unsigned api_variants(const struct api_settings *settings, enum api_id api);
 const struct api_variant *api_variant(enum api_id api, int v);
 
 /* The report name of api's variant v ("PHDF5 (w/subfiling driver)"). */
@@ -227,13 +263,22 @@ int api_variant_per_process(enum api_id api, int v);
 void api_variant_text(enum api_id api, int v, const char *what, char *buf, size_t len);
 
 /* Every API's header lines (api_opts.headers), in the table's order:
- * for (i = 0; (h = api_header_at(i)); i++). */
-const struct api_header *api_header_at(int i);
+ * for (i = 0; (h = api_header_at(i, &a)); i++), a its API. */
+const struct api_header *api_header_at(int i, enum api_id *api);
 
 /* Does a chosen variant of an API that apis (-A's API_BIT mask; 0: not
- * given, any) selects need MPI_THREAD_MULTIPLE, the variants as c asks
- * for them? Returns the API, or -1. */
-int api_need_threads(unsigned apis, const struct config *c);
+ * given, any) selects need MPI_THREAD_MULTIPLE, the variants as settings
+ * (the configuration's API_COUNT) ask for them? Returns the API, or -1. */
+int api_need_threads(unsigned apis, const struct api_settings *settings);
+
+/* The index of row in api's rows (api_opts.rows), or -1: the slot of its
+ * record in api_settings.spelled and .raw. */
+int api_row_index(enum api_id api, const struct opt_row *row);
+
+/* The spelling and the raw value of api's row as given (NULL: not). */
+const char *api_row_spelled(const struct api_settings *s, enum api_id api,
+                            const struct opt_row *row);
+const char *api_row_raw(const struct api_settings *s, enum api_id api, const struct opt_row *row);
 
 /* The APIs run when -A is not given: the original's three (PnetCDF only
  * when -A names it). */

@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/option.h"
 #include "base/jsonw.h"
+#include "base/option.h"
+
+_Static_assert(sizeof(struct hdf5_settings) <= API_SETTINGS_BYTES, "api/api.h: API_SETTINGS_BYTES");
 
 #ifndef H5PERF_HDF5_VERSION
 #define H5PERF_HDF5_VERSION "unknown"
@@ -68,10 +69,11 @@ static const struct api_variant hdf5_variants[2 * HDF5_DRIVER_COUNT] = {
 
 /* --hdf5.driver: a comma-separated list of drivers, any case; each one
  * this build's HDF5 has. */
-static int hdf5_driver_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int hdf5_driver_option(void *dest, const struct opt_row *row, const char *spelled,
                               const char *value, struct cli_msg *msg)
 {
     (void)row;
+    struct hdf5_settings *h = dest;
     unsigned bits = 0;
     for (const char *s = value;;) {
         size_t len = strcspn(s, ",");
@@ -100,27 +102,29 @@ static int hdf5_driver_option(struct config *cfg, const struct opt_row *row, con
             break;
         s += len + 1;
     }
-    cfg->hdf5.drivers = bits;
+    h->drivers = bits;
     return 0;
 }
 
-static int hdf5_multi_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int hdf5_multi_option(void *dest, const struct opt_row *row, const char *spelled,
                              const char *value, struct cli_msg *msg)
 {
+    struct hdf5_settings *h = dest;
     (void)row, (void)value;
     if (!hdf5_built_multi_dataset())
         return cli_fail(msg,
                         "h5perf: %s: the HDF5 of this build (%s) has no multi-dataset I/O "
                         "(H5Dwrite_multi, HDF5 1.14 or newer)",
                         spelled, H5PERF_HDF5_VERSION);
-    cfg->hdf5.multi_dataset = true;
+    h->multi_dataset = true;
     return 0;
 }
 
-void hdf5_drivers_text(const struct config *c, char *buf, size_t len)
+void hdf5_drivers_text(const struct api_settings *s, char *buf, size_t len)
 {
     static const char *const words[HDF5_DRIVER_COUNT] = {"MPI-IO driver", "subfiling driver"};
-    unsigned bits = c->hdf5.drivers ? c->hdf5.drivers : 1u << HDF5_DRIVER_MPIO;
+    const struct hdf5_settings *h = hdf5_settings_of(s);
+    unsigned bits = h->drivers ? h->drivers : 1u << HDF5_DRIVER_MPIO;
     size_t used = 0;
     buf[0] = '\0';
     for (int d = 0; d < HDF5_DRIVER_COUNT && used < len; d++)
@@ -128,9 +132,10 @@ void hdf5_drivers_text(const struct config *c, char *buf, size_t len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", words[d]);
 }
 
-static void hdf5_json_drivers(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void hdf5_json_drivers(struct jsonw *w, const void *src, const struct opt_row *r)
 {
-    unsigned bits = c->hdf5.drivers ? c->hdf5.drivers : 1u << HDF5_DRIVER_MPIO;
+    const struct hdf5_settings *h = src;
+    unsigned bits = h->drivers ? h->drivers : 1u << HDF5_DRIVER_MPIO;
     jsonw_key(w, r->json_key);
     jsonw_array(w);
     for (int d = 0; d < HDF5_DRIVER_COUNT; d++)
@@ -139,12 +144,12 @@ static void hdf5_json_drivers(struct jsonw *w, const struct config *c, const str
     jsonw_end(w);
 }
 
-/* A value not given is HDF5's own (or its environment's): null. */
-static void hdf5_json_unset(struct jsonw *w, const struct config *c, const struct opt_row *r)
+/* A size or count not given is HDF5's own (or its environment's): null. */
+static void hdf5_json_unset(struct jsonw *w, const void *src, const struct opt_row *r)
 {
-    int64_t v = r->id == OPT_HDF5_STRIPE       ? c->hdf5.stripe
-                : r->id == OPT_HDF5_META_BLOCK ? c->hdf5.meta_block
-                                               : c->hdf5.ioc_per_node;
+    const char *field = (const char *)src + r->field;
+    int64_t v = r->type == OPT_T_SIZE ? *(const int64_t *)(const void *)field
+                                      : *(const int *)(const void *)field;
     jsonw_key(w, r->json_key);
     if (v > 0)
         jsonw_int(w, v);
@@ -152,46 +157,47 @@ static void hdf5_json_unset(struct jsonw *w, const struct config *c, const struc
         jsonw_null(w);
 }
 
-static void hdf5_json_multi(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void hdf5_json_multi(struct jsonw *w, const void *src, const struct opt_row *r)
 {
-    jsonw_key_bool(w, r->json_key, c->hdf5.multi_dataset);
+    const struct hdf5_settings *h = src;
+    jsonw_key_bool(w, r->json_key, h->multi_dataset);
 }
 
-static const struct opt_row hdf5_driver_row = OPT_OTHER(
-    OPT_HDF5_DRIVER, NULL, "--hdf5.driver", "LIST", "a list of drivers", hdf5_driver_option,
+static const struct opt_row hdf5_driver_row = OPT_API_OTHER(
+    "--hdf5.driver", "LIST", "a list of drivers", hdf5_driver_option,
     .help = "HDF5's file drivers, comma-separated, each in turn:", .choices = hdf5_driver_choices,
     .dflt = "[mpio]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_driver",
     .json = hdf5_json_drivers, .json_everywhere = true);
-static const struct opt_row hdf5_stripe_row =
-    OPT_SIZE(OPT_HDF5_STRIPE, NULL, "--hdf5.subfiling-stripe", hdf5.stripe,
-             .help = "the subfiling driver's stripe: bytes of the\n"
-                     "file in one subfile before the next",
-             .dflt = "[HDF5's: 32M]", .apis = API_BIT(API_PHDF5),
-             .json_key = "hdf5_subfiling_stripe", .json = hdf5_json_unset, .json_everywhere = true);
-static const struct opt_row hdf5_ioc_row =
-    OPT_COUNT(OPT_HDF5_IOC_PER_NODE, NULL, "--hdf5.ioc-per-node", hdf5.ioc_per_node,
-              .help = "the subfiling driver's I/O concentrators per\n"
-                      "host, each with a subfile",
-              .dflt = "[HDF5's: 1]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_ioc_per_node",
-              .json = hdf5_json_unset, .json_everywhere = true);
+static const struct opt_row hdf5_stripe_row = OPT_API_SIZE(
+    struct hdf5_settings, "--hdf5.subfiling-stripe", stripe,
+    .help = "the subfiling driver's stripe: bytes of the\n"
+            "file in one subfile before the next",
+    .dflt = "[HDF5's: 32M]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_subfiling_stripe",
+    .json = hdf5_json_unset, .json_everywhere = true);
+static const struct opt_row hdf5_ioc_row = OPT_API_COUNT(
+    struct hdf5_settings, "--hdf5.ioc-per-node", ioc_per_node,
+    .help = "the subfiling driver's I/O concentrators per\n"
+            "host, each with a subfile",
+    .dflt = "[HDF5's: 1]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_ioc_per_node",
+    .json = hdf5_json_unset, .json_everywhere = true);
 static const struct opt_row hdf5_multi_row =
-    OPT_OTHER(OPT_HDF5_MULTI_DATASET, NULL, "--hdf5.multi-dataset", NULL, NULL, hdf5_multi_option,
-              .help = "also move every variable of a file in one call\n"
-                      "(H5Dwrite_multi, H5Dread_multi; HDF5 1.14 or\n"
-                      "newer), beside one call per variable",
-              .apis = API_BIT(API_PHDF5), .json_key = "hdf5_multi_dataset", .json = hdf5_json_multi,
-              .json_everywhere = true);
+    OPT_API_OTHER("--hdf5.multi-dataset", NULL, NULL, hdf5_multi_option,
+                  .help = "also move every variable of a file in one call\n"
+                          "(H5Dwrite_multi, H5Dread_multi; HDF5 1.14 or\n"
+                          "newer), beside one call per variable",
+                  .apis = API_BIT(API_PHDF5), .json_key = "hdf5_multi_dataset",
+                  .json = hdf5_json_multi, .json_everywhere = true);
 
 static const struct opt_row hdf5_coll_metadata_row =
-    OPT_FLAG(OPT_HDF5_COLL_METADATA, NULL, "--hdf5.collective-metadata", hdf5.coll_metadata,
-             .help = "collective metadata operations: the processes\n"
-                     "read metadata together and write it in one\n"
-                     "collective call (H5Pset_all_coll_metadata_ops,\n"
-                     "H5Pset_coll_metadata_write)",
-             .dflt = "[independent]", .apis = API_BIT(API_PHDF5),
-             .json_key = "hdf5_collective_metadata", .json_everywhere = true);
-static const struct opt_row hdf5_meta_block_row = OPT_SIZE(
-    OPT_HDF5_META_BLOCK, NULL, "--hdf5.metadata-block-size", hdf5.meta_block,
+    OPT_API_FLAG(struct hdf5_settings, "--hdf5.collective-metadata", coll_metadata,
+                 .help = "collective metadata operations: the processes\n"
+                         "read metadata together and write it in one\n"
+                         "collective call (H5Pset_all_coll_metadata_ops,\n"
+                         "H5Pset_coll_metadata_write)",
+                 .dflt = "[independent]", .apis = API_BIT(API_PHDF5),
+                 .json_key = "hdf5_collective_metadata", .json_everywhere = true);
+static const struct opt_row hdf5_meta_block_row = OPT_API_SIZE(
+    struct hdf5_settings, "--hdf5.metadata-block-size", meta_block,
     .help = "bytes HDF5 sets aside at a time for small\n"
             "metadata (H5Pset_meta_block_size)",
     .dflt = "[HDF5's: 2K]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_metadata_block_size",
@@ -206,14 +212,15 @@ static const struct opt_row *const hdf5_rows[] = {
  * "collective operations, block size 65536 bytes" ("independent",
  * "HDF5's" for what was not given). True when --hdf5.collective-metadata
  * or --hdf5.metadata-block-size was given. */
-static bool hdf5_metadata_text(const struct config *c, char *buf, size_t len)
+static bool hdf5_metadata_text(const struct api_settings *s, char *buf, size_t len)
 {
+    const struct hdf5_settings *h = hdf5_settings_of(s);
     char size[32] = "HDF5's";
-    if (c->hdf5.meta_block > 0)
-        snprintf(size, sizeof size, "%" PRId64 " bytes", c->hdf5.meta_block);
+    if (h->meta_block > 0)
+        snprintf(size, sizeof size, "%" PRId64 " bytes", h->meta_block);
     snprintf(buf, len, "%s operations, block size %s",
-             c->hdf5.coll_metadata ? "collective" : "independent", size);
-    return c->hdf5.coll_metadata || c->hdf5.meta_block > 0;
+             h->coll_metadata ? "collective" : "independent", size);
+    return h->coll_metadata || h->meta_block > 0;
 }
 
 /* The reports' header lines of HDF5's options. The drivers' line ("VFL
@@ -226,45 +233,53 @@ static const struct api_header hdf5_headers[] = {
 
 /* Each driver asked for (mpio when none), with one call per variable and,
  * with --hdf5.multi-dataset, with one call for all. */
-static unsigned hdf5_chosen(const struct config *c)
+static unsigned hdf5_chosen(const struct api_settings *s)
 {
-    unsigned drivers = c->hdf5.drivers ? c->hdf5.drivers : 1u << HDF5_DRIVER_MPIO;
-    return drivers | (c->hdf5.multi_dataset ? drivers << HDF5_DRIVER_COUNT : 0);
+    const struct hdf5_settings *h = hdf5_settings_of(s);
+    unsigned drivers = h->drivers ? h->drivers : 1u << HDF5_DRIVER_MPIO;
+    return drivers | (h->multi_dataset ? drivers << HDF5_DRIVER_COUNT : 0);
 }
 
-static int hdf5_finish(const struct config *c, struct cli_msg *m)
+/* How row was given (NULL: not), and its value as typed. */
+static const char *hdf5_spelled(const struct api_settings *s, const struct opt_row *row)
 {
-    bool subfiling = c->hdf5.drivers >> HDF5_DRIVER_SUBFILING & 1u;
-    enum opt_id sub[] = {OPT_HDF5_STRIPE, OPT_HDF5_IOC_PER_NODE};
+    return api_row_spelled(s, API_PHDF5, row);
+}
+
+static const char *hdf5_raw(const struct api_settings *s, const struct opt_row *row)
+{
+    return api_row_raw(s, API_PHDF5, row);
+}
+
+/* After these, --stonewall with --hdf5.multi-dataset is refused by the
+ * rule of every variant that joins variables (api_opts.joins_row,
+ * options/finish.c). */
+static int hdf5_finish(const struct api_settings *s, const struct api_core *core, struct cli_msg *m)
+{
+    bool subfiling = hdf5_settings_of(s)->drivers >> HDF5_DRIVER_SUBFILING & 1u;
+    const struct opt_row *sub[] = {&hdf5_stripe_row, &hdf5_ioc_row};
     for (size_t i = 0; i < sizeof sub / sizeof sub[0] && !subfiling; i++)
-        if (c->spelled[sub[i]])
+        if (hdf5_spelled(s, sub[i]))
             return cli_fail(m,
                             "h5perf: %s: applies to the subfiling driver only; give "
                             "--hdf5.driver subfiling (or mpio,subfiling)",
-                            c->spelled[sub[i]]);
+                            hdf5_spelled(s, sub[i]));
     /* HDF5 (1.14, 2.0) carries out collective requests through this driver
      * independently, and fails those of derived datatypes (chunked
      * datasets read collectively). */
-    if (subfiling && c->collective)
+    if (subfiling && core->collective)
         return cli_fail(m,
                         "h5perf: %s: HDF5's subfiling driver does no collective I/O (it fails "
                         "collective requests of several pieces); give %s without subfiling, or "
                         "leave out %s",
-                        c->spelled[OPT_COLLECTIVE], c->spelled[OPT_HDF5_DRIVER],
-                        c->spelled[OPT_COLLECTIVE]);
-    /* A deadline stops the variables one at a time (docs/measuring.md);
-     * multi-dataset calls move them together. */
-    if (c->hdf5.multi_dataset && c->stonewall > 0)
-        return cli_fail(m,
-                        "h5perf: %s: cannot be combined with %s (the deadline stops variables "
-                        "one at a time; a multi-dataset call moves them together)",
-                        c->spelled[OPT_HDF5_MULTI_DATASET], c->spelled[OPT_STONEWALL]);
-    if (subfiling && c->read_only)
+                        core->collective_name, hdf5_spelled(s, &hdf5_driver_row),
+                        core->collective_name);
+    if (subfiling && core->read_only)
         return cli_fail(m,
                         "h5perf: %s: cannot be combined with %s '%s' (h5perf cannot check a "
                         "kept subfiled file before it reads it)",
-                        c->spelled[OPT_READ_ONLY], c->spelled[OPT_HDF5_DRIVER],
-                        c->raw[OPT_HDF5_DRIVER]);
+                        core->read_only_name, hdf5_spelled(s, &hdf5_driver_row),
+                        hdf5_raw(s, &hdf5_driver_row));
     return 0;
 }
 
@@ -274,28 +289,28 @@ static int hdf5_finish(const struct config *c, struct cli_msg *m)
  * alone are to blame (the file fits with HDF5's own), the line names
  * --hdf5.metadata-block-size and the largest that fits: one block then
  * holds all the metadata. */
-static int hdf5_check_file(const struct config *c, const struct extent_file *f, int nprocs,
-                           const char *lead, struct cli_msg *m)
+static int hdf5_check_file(const struct api_settings *s, const struct extent_file *f, int nprocs,
+                           const char *lead, const char *tail, struct cli_msg *m)
 {
-    if (hdf5_file_end(f, c->hdf5.meta_block) >= 0)
+    int64_t meta_block = hdf5_settings_of(s)->meta_block;
+    if (hdf5_file_end(f, meta_block) >= 0)
         return 0;
-    char size[32], tail[256], block[192];
+    char size[32], block[192];
     cli_bytes(size, sizeof size, f->var_bytes);
-    config_leave_out(c, API_PHDF5, tail, sizeof tail);
     const char *sets = f->nvars == 1 ? "" : "s", *procs = nprocs == 1 ? "" : "es";
-    if (c->hdf5.meta_block > 0 && hdf5_file_end(f, 0) >= 0) {
+    if (meta_block > 0 && hdf5_file_end(f, 0) >= 0) {
         int64_t most = API_MAX_FILE_END - f->nvars * f->var_bytes;
         return cli_fail(m,
                         "h5perf: %s '%s': HDF5 places the data of %d dataset%s of %s (%d "
                         "process%s) after a metadata block of that size, and the file would end "
                         "beyond %" PRId64 " bytes, the largest MPI-IO file offset; give at most "
                         "%" PRId64 ", or %s",
-                        c->spelled[OPT_HDF5_META_BLOCK], c->raw[OPT_HDF5_META_BLOCK], f->nvars,
-                        sets, size, nprocs, procs, API_MAX_FILE_END, most, tail);
+                        hdf5_spelled(s, &hdf5_meta_block_row), hdf5_raw(s, &hdf5_meta_block_row),
+                        f->nvars, sets, size, nprocs, procs, API_MAX_FILE_END, most, tail);
     }
-    if (c->hdf5.meta_block > 0)
-        snprintf(block, sizeof block, "%s '%s'", c->spelled[OPT_HDF5_META_BLOCK],
-                 c->raw[OPT_HDF5_META_BLOCK]);
+    if (meta_block > 0)
+        snprintf(block, sizeof block, "%s '%s'", hdf5_spelled(s, &hdf5_meta_block_row),
+                 hdf5_raw(s, &hdf5_meta_block_row));
     else
         snprintf(block, sizeof block, "2048 bytes, HDF5's default");
     return cli_fail(m,
@@ -325,5 +340,7 @@ const struct api_opts hdf5_opts = {
     .check_file = hdf5_check_file,
     .json_run = hdf5_json_run,
     .headers = hdf5_headers,
-    .threads_option = OPT_HDF5_DRIVER,
+    .threads_row = &hdf5_driver_row,
+    .joins_row = &hdf5_multi_row,
+    .joins_how = "a multi-dataset call moves them together",
 };

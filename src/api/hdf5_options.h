@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/api.h"
+
 /* --hdf5.driver's words, in run order. */
 enum hdf5_driver { HDF5_DRIVER_MPIO = 0, HDF5_DRIVER_SUBFILING, HDF5_DRIVER_COUNT };
 
@@ -24,9 +26,10 @@ static inline bool hdf5_variant_multi(int v)
     return v >= HDF5_DRIVER_COUNT;
 }
 
-/* HDF5's own settings (--hdf5.*), one field per row of hdf5_options.c:
- * the configuration's (config.hdf5), where the rows store them, and the
- * backend's (backend_settings.hdf5), copied whole. */
+/* HDF5's own settings (--hdf5.*), one field per row of hdf5_options.c,
+ * which store them: in the configuration's HDF5 api_settings, handed to
+ * the backend (backend/phdf5.c) as backend_settings.api. Known to these
+ * two files and the backend only. */
 struct hdf5_settings {
     unsigned drivers;   /* --hdf5.driver: bits 1 << enum hdf5_driver; 0: mpio */
     int64_t stripe;     /* --hdf5.subfiling-stripe, 0: HDF5's */
@@ -36,11 +39,16 @@ struct hdf5_settings {
     int64_t meta_block; /* --hdf5.metadata-block-size, 0: HDF5's (2K) */
 };
 
-struct config;
+/* HDF5's settings in s, its api_settings (or in the bytes the backend is
+ * handed). */
+static inline const struct hdf5_settings *hdf5_settings_of(const struct api_settings *s)
+{
+    return (const struct hdf5_settings *)(const void *)s->own.bytes;
+}
 
 /* The drivers HDF5 runs with, for the guide's header: "MPI-IO driver",
  * "MPI-IO driver, subfiling driver". */
-void hdf5_drivers_text(const struct config *c, char *buf, size_t len);
+void hdf5_drivers_text(const struct api_settings *s, char *buf, size_t len);
 
 /* Does the HDF5 of this build have the subfiling driver
  * (H5_HAVE_SUBFILING_VFD), multi-dataset I/O (H5Dwrite_multi, 1.14)? */

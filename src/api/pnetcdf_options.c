@@ -8,9 +8,11 @@
 
 #include <inttypes.h>
 
-#include "cli/cli.h"
-#include "cli/option.h"
 #include "base/jsonw.h"
+#include "base/option.h"
+
+_Static_assert(sizeof(struct pnetcdf_settings) <= API_SETTINGS_BYTES,
+               "api/api.h: API_SETTINGS_BYTES");
 
 /* The default, then the variant that joins the variables of a file
  * (api_variant.joins_vars); a file per process runs each as itself. */
@@ -19,8 +21,8 @@ static const struct api_variant pnetcdf_variants[PNETCDF_VARIANT_COUNT] = {
     {"nonblocking", "PnetCDF (nonblocking)", PNETCDF_NONBLOCKING, true, false, NULL},
 };
 
-static const struct opt_row pnetcdf_nonblocking_row = OPT_FLAG(
-    OPT_PNETCDF_NONBLOCKING, NULL, "--pnetcdf.nonblocking", pnetcdf_nonblocking,
+static const struct opt_row pnetcdf_nonblocking_row = OPT_API_FLAG(
+    struct pnetcdf_settings, "--pnetcdf.nonblocking", nonblocking,
     .help = "also post every variable's step without\n"
             "blocking and complete them in one wait\n"
             "(ncmpi_iput_varn, ncmpi_wait_all with -C),\n"
@@ -34,21 +36,10 @@ static const struct opt_row *const pnetcdf_rows[] = {
 
 /* Blocking calls always; with --pnetcdf.nonblocking, nonblocking ones
  * too. */
-static unsigned pnetcdf_chosen(const struct config *c)
+static unsigned pnetcdf_chosen(const struct api_settings *s)
 {
-    return 1u << PNETCDF_BLOCKING | (c->pnetcdf_nonblocking ? 1u << PNETCDF_NONBLOCKING : 0);
-}
-
-static int pnetcdf_finish(const struct config *c, struct cli_msg *m)
-{
-    /* A deadline stops the variables one at a time (docs/measuring.md);
-     * one wait completes them together. */
-    if (c->pnetcdf_nonblocking && c->stonewall > 0)
-        return cli_fail(m,
-                        "h5perf: %s: cannot be combined with %s (the deadline stops variables "
-                        "one at a time; one wait completes them together)",
-                        c->spelled[OPT_PNETCDF_NONBLOCKING], c->spelled[OPT_STONEWALL]);
-    return 0;
+    return 1u << PNETCDF_BLOCKING |
+           (pnetcdf_settings_of(s)->nonblocking ? 1u << PNETCDF_NONBLOCKING : 0);
 }
 
 /* What CDF-5 and PnetCDF 1.12.3 cannot carry (docs/pnetcdf.md, "Limits"):
@@ -56,12 +47,12 @@ static int pnetcdf_finish(const struct config *c, struct cli_msg *m)
  * has created the file), and a file whose variables, placed without -a,
  * end beyond the largest MPI-IO offset (ncmpi_enddef takes it; the calls
  * at its end fail). What -a adds is the model's extent (extents.c). */
-static int pnetcdf_check_file(const struct config *c, const struct extent_file *f, int nprocs,
-                              const char *lead, struct cli_msg *m)
+static int pnetcdf_check_file(const struct api_settings *s, const struct extent_file *f, int nprocs,
+                              const char *lead, const char *tail, struct cli_msg *m)
 {
-    char size[32], tail[256];
+    (void)s;
+    char size[32];
     cli_bytes(size, sizeof size, f->var_bytes);
-    config_leave_out(c, API_PNETCDF, tail, sizeof tail);
     const char *procs = nprocs == 1 ? "" : "es";
     if (f->var_bytes > PNETCDF_MAX_VAR_BYTES)
         return cli_fail(m,
@@ -93,10 +84,14 @@ const struct api_opts pnetcdf_opts = {
     .variants = pnetcdf_variants,
     .nvariants = PNETCDF_VARIANT_COUNT,
     .chosen = pnetcdf_chosen,
-    .finish = pnetcdf_finish,
+    /* Its one refusal, of --stonewall with --pnetcdf.nonblocking, is the
+     * rule of every variant that joins variables (options/finish.c). */
+    .finish = NULL,
     .check_file = pnetcdf_check_file,
     .json_run = pnetcdf_json_run,
     .headers = NULL,
     /* Unread: no PnetCDF variant needs threads (api_variant.threads). */
-    .threads_option = OPT_PNETCDF_NONBLOCKING,
+    .threads_row = &pnetcdf_nonblocking_row,
+    .joins_row = &pnetcdf_nonblocking_row,
+    .joins_how = "one wait completes them together",
 };

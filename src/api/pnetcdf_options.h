@@ -2,11 +2,26 @@
  * they choose: blocking calls, one per variable and step, and with
  * --pnetcdf.nonblocking step k of every variable of a file posted without
  * blocking and completed by one wait. The flag chooses a variant and
- * nothing else, so PnetCDF has no settings struct (docs/design.md,
- * "Adding an API"): the configuration keeps the flag, the backend
- * (backend/pnetcdf.c) reads the run point's variant. Pure. */
+ * nothing else: the backend (backend/pnetcdf.c) reads the run point's
+ * variant. Pure. */
 #ifndef H5PERF_PNETCDF_OPTIONS_H
 #define H5PERF_PNETCDF_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "api/api.h"
+
+/* PnetCDF's own settings (--pnetcdf.*), one field per row of
+ * pnetcdf_options.c, which store them in the configuration's PnetCDF
+ * api_settings. Known to these two files only. */
+struct pnetcdf_settings {
+    bool nonblocking; /* --pnetcdf.nonblocking */
+};
+
+static inline const struct pnetcdf_settings *pnetcdf_settings_of(const struct api_settings *s)
+{
+    return (const struct pnetcdf_settings *)(const void *)s->own.bytes;
+}
 
 /* Variant v of PnetCDF (api/api.h). */
 enum pnetcdf_variant { PNETCDF_BLOCKING = 0, PNETCDF_NONBLOCKING, PNETCDF_VARIANT_COUNT };

@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 
 #include "api/api.h"
-#include "api/hdf5_options.h"
 #include "backend/err.h"
 #include "base/iomode.h"
 #include "base/measure.h"
@@ -37,9 +36,10 @@ struct backend_settings {
     bool direct;              /* --direct: POSIX with O_DIRECT */
     int64_t align, threshold; /* -a, -T: HDF5's alignment (-a: PnetCDF's too) */
     int variant;              /* the run point's variant of the API (api/api.h) */
-    /* HDF5's own options (api/hdf5_options.h), as the configuration has
-     * them; 0: HDF5's (or its environment's). */
-    struct hdf5_settings hdf5;
+    /* The run point's API's own settings (api/NAME_options.h: HDF5's
+     * struct hdf5_settings), opaque here and cast only in that API's
+     * backend; NULL: none given (the library's own). */
+    const void *api_settings;
 };
 
 struct backend_ctx {

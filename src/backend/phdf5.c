@@ -21,19 +21,19 @@
 static int phdf5_props(struct backend_file *f, const struct backend_ctx *ctx, struct err *e)
 {
     const struct backend_settings *c = ctx->set;
+    const struct hdf5_settings *h = phdf5_settings(c);
     if ((f->fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0)
         return phdf5_fail(f, "file access properties", e);
     if (phdf5_driver(f, ctx, e) < 0)
         return -1;
     if (H5Pset_alignment(f->fapl, (hsize_t)c->threshold, (hsize_t)c->align) < 0 ||
-        (c->hdf5.meta_block > 0 &&
-         H5Pset_meta_block_size(f->fapl, (hsize_t)c->hdf5.meta_block) < 0))
+        (h->meta_block > 0 && H5Pset_meta_block_size(f->fapl, (hsize_t)h->meta_block) < 0))
         return phdf5_fail(f, "file access properties", e);
     /* Collective metadata operations (HDF5 1.10 and newer, the same calls
      * in 1.14 and 2.0; docs/hdf5.md): every process reads metadata in
      * collective calls, and the metadata cache writes it collectively. */
-    if (c->hdf5.coll_metadata && (H5Pset_all_coll_metadata_ops(f->fapl, true) < 0 ||
-                                  H5Pset_coll_metadata_write(f->fapl, true) < 0))
+    if (h->coll_metadata && (H5Pset_all_coll_metadata_ops(f->fapl, true) < 0 ||
+                             H5Pset_coll_metadata_write(f->fapl, true) < 0))
         return phdf5_fail(f, "collective metadata properties", e);
     f->dxpl = H5Pcreate(H5P_DATASET_XFER);
     if (f->dxpl < 0 || (c->collective && H5Pset_dxpl_mpio(f->dxpl, H5FD_MPIO_COLLECTIVE) < 0))

@@ -5,7 +5,16 @@
 
 #include <hdf5.h>
 
+#include "api/hdf5_options.h"
 #include "backend/backend.h"
+
+/* HDF5's own settings of the run (backend_settings.api_settings): the
+ * configuration's, or none given. */
+static inline const struct hdf5_settings *phdf5_settings(const struct backend_settings *set)
+{
+    static const struct hdf5_settings none;
+    return set->api_settings ? (const struct hdf5_settings *)set->api_settings : &none;
+}
 
 /* A variable begun (var_begin) and not yet ended. */
 struct phdf5_var {

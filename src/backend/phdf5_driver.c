@@ -26,11 +26,10 @@ static int phdf5_setenv(const char *name, int64_t v)
 
 static int phdf5_subfiling(struct backend_file *f, const struct backend_ctx *ctx, struct err *e)
 {
-    const struct backend_settings *set = ctx->set;
+    const struct hdf5_settings *h = phdf5_settings(ctx->set);
     H5FD_subfiling_config_t cfg;
-    if ((set->hdf5.ioc_per_node > 0 &&
-         phdf5_setenv(H5FD_SUBFILING_IOC_PER_NODE, set->hdf5.ioc_per_node) != 0) ||
-        (set->hdf5.stripe > 0 && phdf5_setenv(H5FD_SUBFILING_STRIPE_SIZE, set->hdf5.stripe) != 0))
+    if ((h->ioc_per_node > 0 && phdf5_setenv(H5FD_SUBFILING_IOC_PER_NODE, h->ioc_per_node) != 0) ||
+        (h->stripe > 0 && phdf5_setenv(H5FD_SUBFILING_STRIPE_SIZE, h->stripe) != 0))
         return err_set(e, "HDF5", "file access properties", f->path, -1, -1,
                        "cannot set the subfiling driver's environment");
     /* The defaults first (with the IOC driver's own property list, which
@@ -38,8 +37,8 @@ static int phdf5_subfiling(struct backend_file *f, const struct backend_ctx *ctx
     if (H5Pset_mpi_params(f->fapl, ctx->comm, ctx->info) < 0 ||
         H5Pget_fapl_subfiling(f->fapl, &cfg) < 0)
         return phdf5_fail(f, "subfiling properties", e);
-    if (set->hdf5.stripe > 0)
-        cfg.shared_cfg.stripe_size = set->hdf5.stripe;
+    if (h->stripe > 0)
+        cfg.shared_cfg.stripe_size = h->stripe;
     herr_t rc = H5Pset_fapl_subfiling(f->fapl, &cfg);
     if (rc < 0)
         phdf5_fail(f, "subfiling properties", e);

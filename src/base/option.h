@@ -1,7 +1,7 @@
 /* The option row (docs/design.md, "Options"): each option is one row
- * with its names, value kind, the field of struct config it sets, its
- * default, its help text, the APIs it applies to and its key in the
- * results; and the lists of words its help and refusals are made of. The
+ * with its names, value kind, the field it sets (of struct config, or of
+ * its API's own settings), its default, its help text, the APIs it applies
+ * to and its key in the results; and the lists of words its help and refusals are made of. The
  * type every owner of options (the core, each pattern, each API) writes
  * its rows in; the table of them all is the parser's (cli/option.h).
  * Pure. */
@@ -22,19 +22,26 @@ struct jsonw;
  * parser. */
 enum opt_type { OPT_T_FLAG, OPT_T_SIZE, OPT_T_COUNT, OPT_T_OTHER };
 
+/* A row's own parser and writer work on the struct its field is in
+ * (dest, src): struct config for the core's and the patterns' rows, the
+ * API's own settings for an API's (api_opts.rows). */
 struct opt_row;
-typedef int (*opt_parse_fn)(struct config *cfg, const struct opt_row *row, const char *spelled,
+typedef int (*opt_parse_fn)(void *dest, const struct opt_row *row, const char *spelled,
                             const char *value, struct cli_msg *msg);
-typedef void (*opt_json_fn)(struct jsonw *w, const struct config *cfg, const struct opt_row *row);
+typedef void (*opt_json_fn)(struct jsonw *w, const void *src, const struct opt_row *row);
+
+/* The id of an API's row: its record of how it was given is its API's
+ * (api_settings.spelled), not one of enum opt_id's. */
+#define OPT_ID_API (-1)
 
 struct opt_row {
-    int id;                 /* enum opt_id: its record of how it was spelled (config.spelled[id]) */
+    int id; /* enum opt_id: its record of how it was spelled (config.spelled[id]); OPT_ID_API */
     const char *short_name; /* "-e", or NULL */
     const char *long_name;  /* "--num-bytes" */
     const char *metavar;    /* the value in --help: "S", "N", "LIST"; NULL for a flag */
     const char *value_kind; /* the value in messages: "a size"; NULL for a flag */
     enum opt_type type;
-    size_t field;       /* offsetof(struct config, ...) of a flag, size or count */
+    size_t field; /* offsetof(struct config or its API's settings, ...) of a flag, size or count */
     opt_parse_fn parse; /* OPT_T_OTHER: stores the value or refuses it */
     const char *help;   /* its lines in --help and the man page, '\n'-separated */
     const char *dflt;   /* "[256K; 8K with -g]" after its help; NULL for none */
@@ -60,8 +67,9 @@ struct opt_row {
 
 /* The field of struct config a row sets, checked to be of type T at
  * compile time (a row cannot set the wrong kind of field). */
-#define OPT_FIELD(T, F)                                                                            \
-    (offsetof(struct config, F) + 0 * sizeof(_Generic(((struct config *)0)->F, T : 1)))
+#define OPT_FIELD(T, F) OPT_FIELD_OF(struct config, T, F)
+/* The field F of struct S (an API's settings), of type T. */
+#define OPT_FIELD_OF(S, T, F) (offsetof(S, F) + 0 * sizeof(_Generic(((S *)0)->F, T : 1)))
 
 /* Typed rows; the optional fields follow as designated initializers. */
 #define OPT_FLAG(ID, S, L, F, ...)                                                                 \
@@ -82,6 +90,29 @@ struct opt_row {
 #define OPT_OTHER(ID, S, L, META, KIND, PARSE, ...)                                                \
     {                                                                                              \
         .id = ID, .short_name = S, .long_name = L, .metavar = META, .value_kind = KIND,            \
+        .type = OPT_T_OTHER, .parse = PARSE, __VA_ARGS__                                           \
+    }
+
+/* An API's rows (docs/design.md, "Options"): named --PREFIX.NAME, no
+ * letter, the field F of its settings struct S. */
+#define OPT_API_FLAG(S, L, F, ...)                                                                 \
+    {                                                                                              \
+        .id = OPT_ID_API, .long_name = L, .type = OPT_T_FLAG, .field = OPT_FIELD_OF(S, bool, F),   \
+        __VA_ARGS__                                                                                \
+    }
+#define OPT_API_SIZE(S, L, F, ...)                                                                 \
+    {                                                                                              \
+        .id = OPT_ID_API, .long_name = L, .metavar = "S", .value_kind = "a size",                  \
+        .type = OPT_T_SIZE, .field = OPT_FIELD_OF(S, int64_t, F), __VA_ARGS__                      \
+    }
+#define OPT_API_COUNT(S, L, F, ...)                                                                \
+    {                                                                                              \
+        .id = OPT_ID_API, .long_name = L, .metavar = "N", .value_kind = "a whole number",          \
+        .type = OPT_T_COUNT, .field = OPT_FIELD_OF(S, int, F), __VA_ARGS__                         \
+    }
+#define OPT_API_OTHER(L, META, KIND, PARSE, ...)                                                   \
+    {                                                                                              \
+        .id = OPT_ID_API, .long_name = L, .metavar = META, .value_kind = KIND,                     \
         .type = OPT_T_OTHER, .parse = PARSE, __VA_ARGS__                                           \
     }
 

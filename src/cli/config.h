@@ -7,11 +7,11 @@
 #include <stdint.h>
 
 #include "api/api.h"
-#include "api/hdf5_options.h"
 #include "cli/dist_types.h"
 #include "plan/point.h"
 
-/* Options whose spelling and raw value are remembered for messages. */
+/* Options whose spelling and raw value are remembered for messages (an
+ * API's own are its: api_settings.spelled). */
 enum opt_id {
     OPT_ALIGN,
     OPT_API,
@@ -67,10 +67,6 @@ enum opt_id {
     OPT_MAX_ITERATIONS,
     OPT_MAX_TIME,
     OPT_MAP,
-    OPT_HDF5_DRIVER,
-    OPT_HDF5_STRIPE,
-    OPT_HDF5_IOC_PER_NODE,
-    OPT_HDF5_MULTI_DATASET,
     OPT_PIXELS,
     OPT_BINS,
     OPT_GANG,
@@ -82,10 +78,7 @@ enum opt_id {
     OPT_ADVISE,
     OPT_BUFFER_OFFSET,
     OPT_BUDGET,
-    OPT_HDF5_COLL_METADATA,
-    OPT_HDF5_META_BLOCK,
     OPT_CHUNK_SHAPE,
-    OPT_PNETCDF_NONBLOCKING,
     OPT_COUNT
 };
 
@@ -204,11 +197,9 @@ struct config {
     int64_t align_data[CONFIG_MAX_PLACES]; /* --align-data, bytes > 0 */
     int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */
 
-    /* HDF5's own options (--hdf5.*: api/hdf5_options.c, docs/hdf5.md). */
-    struct hdf5_settings hdf5;
-    /* PnetCDF's one option, which chooses a variant and nothing else
-     * (api/pnetcdf_options.c, docs/pnetcdf.md). */
-    bool pnetcdf_nonblocking; /* --pnetcdf.nonblocking */
+    /* Each API's own options (--hdf5.*, --pnetcdf.*), as its rows store
+     * them, opaque here (api/api.h; api/NAME_options.h has each API's). */
+    struct api_settings api[API_COUNT];
     /* --chunk-shape (--pattern block, docs/block.md): the chunk of the
      * chunked layout's HDF5 datasets, in elements, as many dimensions as
      * --global; zeros: each process's block. */

@@ -95,9 +95,10 @@ static int dims_layouts_option(struct config *cfg, const char *spelled, const ch
     }
 }
 
-int dims_option(struct config *cfg, const struct opt_row *row, const char *spelled,
-                const char *value, struct cli_msg *msg)
+int dims_option(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     enum opt_id id = row->id;
     if (id == OPT_LAYOUT)
         return dims_layouts_option(cfg, spelled, value, msg);

@@ -19,7 +19,7 @@ void dims_text(char *buf, size_t len, int n, const int64_t *dims);
 /* Stores the value of --global, --grid, --read-grid or
  * --layout (id) in cfg. Returns 0, or -1 with msg naming the option as
  * spelled. */
-int dims_option(struct config *cfg, const struct opt_row *row, const char *spelled,
-                const char *value, struct cli_msg *msg);
+int dims_option(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                struct cli_msg *msg);
 
 #endif

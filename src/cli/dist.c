@@ -107,9 +107,10 @@ static int dist_distribution(struct config *cfg, const char *spelled, const char
                     spelled, value);
 }
 
-int dist_option(struct config *cfg, const struct opt_row *row, const char *spelled,
-                const char *value, struct cli_msg *msg)
+int dist_option(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     enum opt_id id = row->id;
     uint64_t v;
     if (id == OPT_DISTRIBUTION)

@@ -12,8 +12,8 @@
 
 /* Stores the value of --particles, --distribution or --seed (id) in cfg.
  * Returns 0, or -1 with msg. */
-int dist_option(struct config *cfg, const struct opt_row *row, const char *spelled,
-                const char *value, struct cli_msg *msg);
+int dist_option(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                struct cli_msg *msg);
 
 /* "uniform", "imbalance", "normal", "list". */
 const char *dist_kind_name(enum particle_dist_kind k);

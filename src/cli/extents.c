@@ -68,8 +68,11 @@ int config_validate_extent(const struct config *cfg, int nprocs, const struct ex
      * leads with the option that sizes the file (lead). */
     for (int a = 0; a < API_COUNT; a++) {
         const struct api_opts *o = api_desc((enum api_id)a)->opts;
-        if ((cfg->apis & API_BIT(a)) && o && o->check_file &&
-            o->check_file(cfg, f, nprocs, lead, m) < 0)
+        if (!(cfg->apis & API_BIT(a)) || !o || !o->check_file)
+            continue;
+        char leave_out[256];
+        config_leave_out(cfg, (enum api_id)a, leave_out, sizeof leave_out);
+        if (o->check_file(&cfg->api[a], f, nprocs, lead, leave_out, m) < 0)
             return -1;
     }
     for (int a = 0; a < API_COUNT; a++) {

@@ -50,9 +50,10 @@ static double measure_scan_seconds(const char *s)
     }
 }
 
-static int measure_seconds(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int measure_seconds(void *dest, const struct opt_row *row, const char *spelled,
                            const char *value, struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     double v = measure_scan_seconds(value);
     if (!(v > 0) || v > MEASURE_MAX_SECONDS)
         return cli_fail(msg,
@@ -64,9 +65,10 @@ static int measure_seconds(struct config *cfg, const struct opt_row *row, const 
 }
 
 /* "5", "0.5", "5%". */
-static int measure_percent(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int measure_percent(void *dest, const struct opt_row *row, const char *spelled,
                            const char *value, struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row;
     const char *p;
     double v = measure_scan_decimal(value, &p);
@@ -90,9 +92,10 @@ static void measure_repeat_choices(char *buf, size_t len)
     opt_words_list(buf, len, measure_repeats, MEASURE_REPEATS, true);
 }
 
-static int measure_repeat(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int measure_repeat(void *dest, const struct opt_row *row, const char *spelled,
                           const char *value, struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row;
     for (int i = 0; i < MEASURE_REPEATS; i++)
         if (strcasecmp(value, measure_repeats[i].name) == 0) {
@@ -105,8 +108,9 @@ static int measure_repeat(struct config *cfg, const struct opt_row *row, const c
 }
 
 /* Echoed only when given: results of runs without them stay as they were. */
-static void measure_json_seconds(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void measure_json_seconds(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     double v = *(const double *)((const char *)c + r->field);
     if (v > 0) {
         jsonw_key(w, r->json_key);
@@ -114,29 +118,32 @@ static void measure_json_seconds(struct jsonw *w, const struct config *c, const 
     }
 }
 
-static void measure_json_repeat(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void measure_json_repeat(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     if (c->duration > 0)
         jsonw_key_string(w, r->json_key, measure_repeats[c->repeat].name);
 }
 
-static void measure_json_flag(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void measure_json_flag(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     if (c->latency)
         jsonw_key_bool(w, r->json_key, true);
 }
 
-static void measure_json_percent(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void measure_json_percent(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     if (c->confidence > 0) {
         jsonw_key(w, r->json_key);
         jsonw_number(w, c->confidence * 100.0);
     }
 }
 
-static void measure_json_max_iterations(struct jsonw *w, const struct config *c,
-                                        const struct opt_row *r)
+static void measure_json_max_iterations(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     if (c->confidence > 0)
         jsonw_key_int(w, r->json_key, c->max_iterations);
 }

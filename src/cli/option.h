@@ -16,14 +16,17 @@
 #include "base/option.h"
 #include "cli/cli.h"
 
-/* Stores value (NULL for a flag) as row says. Returns 0, or -1 with msg. */
-int opt_store(struct config *cfg, const struct opt_row *row, const char *spelled, const char *value,
+/* Stores value (NULL for a flag) as row says into dest, the struct its
+ * field is in (base/option.h: struct config, or its API's settings).
+ * Returns 0, or -1 with msg. */
+int opt_store(void *dest, const struct opt_row *row, const char *spelled, const char *value,
               struct cli_msg *msg);
 
 /* Writes "key": value of each of the n rows (n < 0: up to a NULL) with a
- * key (and json_everywhere as asked) into the object open in w. */
-void opt_json_rows(struct jsonw *w, const struct config *cfg, const struct opt_row *const *rows,
-                   int n, bool everywhere);
+ * key (and json_everywhere as asked) into the object open in w, from src,
+ * the struct their fields are in. */
+void opt_json_rows(struct jsonw *w, const void *src, const struct opt_row *const *rows, int n,
+                   bool everywhere);
 
 /* --help's term of a row: "-A, --api=LIST", "--overwrite". */
 void opt_term(const struct opt_row *row, char *buf, size_t len);

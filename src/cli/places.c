@@ -7,9 +7,10 @@
 
 #include "cli/size.h"
 
-int places_option(struct config *cfg, const struct opt_row *row, const char *spelled,
-                  const char *value, struct cli_msg *msg)
+int places_option(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                  struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     enum opt_id id = row->id;
     bool buffer = id == OPT_BUFFER_OFFSET, shift = id == OPT_SHIFT || buffer;
     int64_t *out = buffer ? cfg->buf_offsets : id == OPT_SHIFT ? cfg->shifts : cfg->align_data;

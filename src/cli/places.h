@@ -13,7 +13,7 @@
 
 /* Stores the list of --align-data, --shift or --buffer-offset (row->id)
  * in cfg. Returns 0, or -1 with msg. */
-int places_option(struct config *cfg, const struct opt_row *row, const char *spelled,
-                  const char *value, struct cli_msg *msg);
+int places_option(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                  struct cli_msg *msg);
 
 #endif

@@ -18,7 +18,7 @@ void config_report_settings(const struct config *cfg, struct report_settings *ou
     memset(out, 0, sizeof *out);
     out->apis = cfg->apis;
     for (int a = 0; a < API_COUNT; a++)
-        out->variants[a] = api_variants(cfg, (enum api_id)a);
+        out->variants[a] = api_variants(cfg->api, (enum api_id)a);
     out->bytes = cfg->bytes;
     out->block = cfg->block;
     out->xfer_min = cfg->xfer_min;
@@ -56,11 +56,12 @@ void config_report_settings(const struct config *cfg, struct report_settings *ou
         out->info[i].key = cfg->info[i].key;
         out->info[i].value = cfg->info[i].value;
     }
-    hdf5_drivers_text(cfg, out->hdf5_drivers, sizeof out->hdf5_drivers);
+    hdf5_drivers_text(&cfg->api[API_PHDF5], out->hdf5_drivers, sizeof out->hdf5_drivers);
     const struct api_header *h;
-    for (int i = 0; (h = api_header_at(i)) && out->nheaders < REPORT_MAX_HEADERS; i++) {
+    enum api_id a;
+    for (int i = 0; (h = api_header_at(i, &a)) && out->nheaders < REPORT_MAX_HEADERS; i++) {
         int n = out->nheaders;
-        if (h->text(cfg, out->headers[n].text, sizeof out->headers[n].text)) {
+        if (h->text(&cfg->api[a], out->headers[n].text, sizeof out->headers[n].text)) {
             out->headers[n].label = h->label;
             out->nheaders++;
         }

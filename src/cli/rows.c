@@ -10,10 +10,10 @@
 
 /* ---- values every option of a type takes ---- */
 
-static int opt_size(struct config *cfg, const struct opt_row *row, const char *spelled,
-                    const char *value, struct cli_msg *msg)
+static int opt_size(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                    struct cli_msg *msg)
 {
-    switch (size_scan(value, (int64_t *)((char *)cfg + row->field))) {
+    switch (size_scan(value, (int64_t *)(void *)((char *)dest + row->field))) {
     case SIZE_OK:
         return 0;
     case SIZE_ZERO:
@@ -31,28 +31,28 @@ static int opt_size(struct config *cfg, const struct opt_row *row, const char *s
     }
 }
 
-static int opt_count(struct config *cfg, const struct opt_row *row, const char *spelled,
-                     const char *value, struct cli_msg *msg)
+static int opt_count(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                     struct cli_msg *msg)
 {
-    if (size_scan_count(value, (int *)((char *)cfg + row->field)) == SIZE_OK)
+    if (size_scan_count(value, (int *)(void *)((char *)dest + row->field)) == SIZE_OK)
         return 0;
     return cli_fail(msg, "h5perf: %s '%s': expected a whole number from 1 to 2147483647", spelled,
                     value);
 }
 
-int opt_store(struct config *cfg, const struct opt_row *row, const char *spelled, const char *value,
+int opt_store(void *dest, const struct opt_row *row, const char *spelled, const char *value,
               struct cli_msg *msg)
 {
     switch (row->type) {
     case OPT_T_FLAG:
-        *(bool *)((char *)cfg + row->field) = true;
+        *(bool *)(void *)((char *)dest + row->field) = true;
         return 0;
     case OPT_T_SIZE:
-        return opt_size(cfg, row, spelled, value, msg);
+        return opt_size(dest, row, spelled, value, msg);
     case OPT_T_COUNT:
-        return opt_count(cfg, row, spelled, value, msg);
+        return opt_count(dest, row, spelled, value, msg);
     default:
-        return row->parse(cfg, row, spelled, value, msg);
+        return row->parse(dest, row, spelled, value, msg);
     }
 }
 
@@ -63,21 +63,21 @@ void opt_term(const struct opt_row *row, char *buf, size_t len)
              row->metavar ? row->metavar : "");
 }
 
-void opt_json_rows(struct jsonw *w, const struct config *cfg, const struct opt_row *const *rows,
-                   int n, bool everywhere)
+void opt_json_rows(struct jsonw *w, const void *src, const struct opt_row *const *rows, int n,
+                   bool everywhere)
 {
     for (int i = 0; n < 0 ? rows[i] != NULL : i < n; i++) {
         const struct opt_row *r = rows[i];
         if (!r->json_key || r->json_everywhere != everywhere)
             continue;
-        const char *field = (const char *)cfg + r->field;
+        const char *field = (const char *)src + r->field;
         if (r->json)
-            r->json(w, cfg, r);
+            r->json(w, src, r);
         else if (r->type == OPT_T_FLAG)
-            jsonw_key_bool(w, r->json_key, *(const bool *)field);
+            jsonw_key_bool(w, r->json_key, *(const bool *)(const void *)field);
         else if (r->type == OPT_T_SIZE)
-            jsonw_key_int(w, r->json_key, *(const int64_t *)field);
+            jsonw_key_int(w, r->json_key, *(const int64_t *)(const void *)field);
         else if (r->type == OPT_T_COUNT)
-            jsonw_key_int(w, r->json_key, *(const int *)field);
+            jsonw_key_int(w, r->json_key, *(const int *)(const void *)field);
     }
 }

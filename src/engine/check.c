@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-struct backend_settings engine_settings(const struct config *c)
+struct backend_settings engine_settings(const struct config *c, const struct run_point *p)
 {
     return (struct backend_settings){
         .collective = c->collective,
@@ -14,14 +14,14 @@ struct backend_settings engine_settings(const struct config *c)
         .direct = c->direct,
         .align = c->align,
         .threshold = c->threshold,
-        .hdf5 = c->hdf5,
+        .variant = p->variant,
+        .api_settings = c->api[p->api].own.bytes,
     };
 }
 
 int engine_check(const struct session *s, struct cli_msg *m)
 {
     const struct config *c = s->cfg;
-    struct backend_settings set = engine_settings(c);
     for (int i = 0; i < s->npoints; i++) {
         const struct session_point *sp = &s->points[i];
         const struct backend_ops *ops = backend_get(sp->p.api);
@@ -29,7 +29,7 @@ int engine_check(const struct session *s, struct cli_msg *m)
         char why[256];
         if (!ops || s->pattern->plan(c, &sp->p, 0, 0, &plan) < 0)
             continue;
-        set.variant = sp->p.variant;
+        struct backend_settings set = engine_settings(c, &sp->p);
         int rc = ops->check(&set, &plan, &sp->m, why, sizeof why);
         /* One plan at a time: a map's holds its boxes, slabs and runs. */
         if (s->pattern->plan_release)

@@ -8,8 +8,9 @@
 #include "cli/cli.h"
 #include "session/session.h"
 
-/* The settings of a run (-C, --fsync, --direct, -a, -T, HDF5's own). */
-struct backend_settings engine_settings(const struct config *c);
+/* The settings of run point p (-C, --fsync, --direct, -a, -T, its
+ * variant, its API's own settings, which point into c). */
+struct backend_settings engine_settings(const struct config *c, const struct run_point *p);
 
 /* Every run point's plan (of process 0) and measures through its backend's
  * check. Returns 0, or -1 with the line in m. */

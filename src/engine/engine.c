@@ -455,8 +455,7 @@ static void engine_point(struct point_run *r, const struct backend_ops *const op
     const struct config *c = &r->s->cfg;
     r->sp = sp;
     r->ops = ops[sp->p.api];
-    r->set = engine_settings(c);
-    r->set.variant = sp->p.variant;
+    r->set = engine_settings(c, &sp->p);
     r->fctx = r->ctx;
     if (layout_desc(sp->p.layout) && layout_desc(sp->p.layout)->per_process)
         r->fctx = (struct backend_ctx){

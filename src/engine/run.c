@@ -63,7 +63,7 @@ bool h5perf_threads(int argc, char **argv)
     struct config cfg;
     struct cli_msg m;
     config_init(&cfg);
-    return opt_parse(argc, argv, &cfg, &m) == 0 && api_need_threads(cfg.apis, &cfg) >= 0;
+    return opt_parse(argc, argv, &cfg, &m) == 0 && api_need_threads(cfg.apis, cfg.api) >= 0;
 }
 
 int h5perf_run(int argc, char **argv)

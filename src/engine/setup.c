@@ -24,11 +24,11 @@
 #include "engine/input.h"
 #include "engine/fsize.h"
 #include "engine/memory.h"
+#include "options/options.h"
 #include "engine/names.h"
 #include "engine/tsc.h"
 #include "exit_status.h"
 #include "report/version.h"
-#include "options/options.h"
 
 /* Collective: agrees on `ok`; if not, the line of the lowest failing process
  * is printed by world rank 0. Returns true if every process was ok. */
@@ -88,20 +88,20 @@ static int setup_threads(const struct config *c, struct cli_msg *m)
 {
     static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
                                          "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
-    int a = api_need_threads(c->apis, c), provided = MPI_THREAD_SINGLE;
+    int a = api_need_threads(c->apis, c->api), provided = MPI_THREAD_SINGLE;
     if (a < 0)
         return 0;
     MPI_Query_thread(&provided);
     if (provided == MPI_THREAD_MULTIPLE)
         return 0;
-    int id = api_desc((enum api_id)a)->opts->threads_option;
+    const struct opt_row *row = api_desc((enum api_id)a)->opts->threads_row;
     const char *level = provided == MPI_THREAD_SERIALIZED ? levels[2]
                         : provided == MPI_THREAD_FUNNELED ? levels[1]
                                                           : levels[0];
     return cli_fail(m,
                     "h5perf: %s '%s': needs MPI initialised with MPI_THREAD_MULTIPLE, which this "
                     "MPI library does not provide (it gives %s)",
-                    cli_name(c, (enum opt_id)id, ""), cli_raw(c, (enum opt_id)id), level);
+                    opt_spelled(c, row), opt_raw(c, row), level);
 }
 
 /* Local: command line and environment to a finished config. */
@@ -552,7 +552,7 @@ static void setup_declare_sides(const struct run *s)
 {
     const struct config *c = &s->cfg;
     for (int a = 0; a < API_COUNT; a++) {
-        unsigned chosen = c->apis & API_BIT(a) ? api_variants(c, (enum api_id)a) : 0;
+        unsigned chosen = c->apis & API_BIT(a) ? api_variants(c->api, (enum api_id)a) : 0;
         const char *prefix = NULL;
         for (int v = 0; v < 32 && !prefix; v++)
             if (chosen >> v & 1u && api_variant((enum api_id)a, v))

@@ -189,7 +189,7 @@ static int fin_pattern_rows(const struct config *cfg, struct cli_msg *msg)
     const struct pattern_desc *chosen = pattern_of(cfg);
     const struct opt_row *row;
     for (int i = 0; (row = opt_row_at(i)); i++) {
-        if (!cfg->spelled[row->id] || opt_is_core(row) || opt_api_owner(row) >= 0 ||
+        if (opt_api_owner(row) >= 0 || !cfg->spelled[row->id] || opt_is_core(row) ||
             fin_takes(chosen, row))
             continue;
         char takers[160], not_to[96] = "", hint[160] = "";
@@ -213,7 +213,8 @@ static int fin_api_rows(const struct config *cfg, struct cli_msg *msg)
     const struct opt_row *row;
     unsigned apis = cfg->apis ? cfg->apis : API_DEFAULT_SET;
     for (int i = 0; (row = opt_row_at(i)); i++) {
-        if (!cfg->spelled[row->id] || !row->apis || (apis & row->apis))
+        const char *spelled = opt_spelled(cfg, row);
+        if (!spelled || !row->apis || (apis & row->apis))
             continue;
         char names[96] = "";
         size_t used = 0;
@@ -230,21 +231,46 @@ static int fin_api_rows(const struct config *cfg, struct cli_msg *msg)
         }
         if (!cfg->apis)
             return cli_fail(msg, "h5perf: %s: applies to %s only, which runs only when -A names it",
-                            cfg->spelled[row->id], names);
+                            spelled, names);
         return cli_fail(msg, "h5perf: %s: applies to %s only, but %s '%s' does not select it%s%s%s",
-                        cfg->spelled[row->id], names, cfg->spelled[OPT_API], cfg->raw[OPT_API],
+                        spelled, names, cfg->spelled[OPT_API], cfg->raw[OPT_API],
                         row->apis_hint ? " (" : "", row->apis_hint ? row->apis_hint : "",
                         row->apis_hint ? ")" : "");
     }
     return 0;
 }
 
-/* How each selected API's own options combine (api_opts.finish). */
+/* A deadline stops the variables one at a time (docs/measuring.md): a
+ * variant of api that moves them together (api_variant.joins_vars) is
+ * refused with --stonewall, naming the row that chose it. */
+static int fin_api_stonewall(const struct config *cfg, enum api_id api, struct cli_msg *msg)
+{
+    const struct api_opts *o = api_desc(api)->opts;
+    unsigned chosen = api_variants(cfg->api, api);
+    if (cfg->stonewall <= 0)
+        return 0;
+    for (int v = 0; v < o->nvariants; v++)
+        if ((chosen >> v & 1u) && o->variants[v].joins_vars)
+            return cli_fail(msg,
+                            "h5perf: %s: cannot be combined with %s (the deadline stops variables "
+                            "one at a time; %s)",
+                            opt_spelled(cfg, o->joins_row), cfg->spelled[OPT_STONEWALL],
+                            o->joins_how);
+    return 0;
+}
+
+/* How each selected API's own options combine (api_opts.finish), with
+ * the core's options they weigh, and with --stonewall. */
 static int fin_api_opts(const struct config *cfg, struct cli_msg *msg)
 {
+    const struct api_core core = {cfg->collective, cfg->read_only, cfg->spelled[OPT_COLLECTIVE],
+                                  cfg->spelled[OPT_READ_ONLY]};
     for (int a = 0; a < API_COUNT; a++) {
         const struct api_opts *o = api_desc((enum api_id)a)->opts;
-        if (o && (!cfg->apis || (cfg->apis & API_BIT(a))) && o->finish(cfg, msg) != 0)
+        if (!o || (cfg->apis && !(cfg->apis & API_BIT(a))))
+            continue;
+        if ((o->finish && o->finish(&cfg->api[a], &core, msg) != 0) ||
+            fin_api_stonewall(cfg, (enum api_id)a, msg) != 0)
             return -1;
     }
     return 0;

@@ -15,7 +15,7 @@ static void config_json_config(struct jsonw *w, const void *arg)
     opt_json_rows(w, c, opt_core_rows, opt_core_count, false);
     const struct opt_row *row;
     for (int i = 0; (row = opt_row_at(i)); i++)
-        opt_json_rows(w, c, &row, 1, true);
+        opt_json_rows(w, opt_src(c, row), &row, 1, true);
     pattern_of(c)->json_config(w, c);
 }
 

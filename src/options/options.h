@@ -37,6 +37,16 @@ bool opt_is_core(const struct opt_row *row);
  * select the API), or -1. */
 int opt_api_owner(const struct opt_row *row);
 
+/* The struct row's field is in: its API's own settings (opt_api_owner),
+ * or cfg. */
+void *opt_dest(struct config *cfg, const struct opt_row *row);
+const void *opt_src(const struct config *cfg, const struct opt_row *row);
+
+/* How row was given ("-B", "--block-size"; NULL: not given) and its value
+ * as typed: config.spelled and .raw, or its API's record of them. */
+const char *opt_spelled(const struct config *cfg, const struct opt_row *row);
+const char *opt_raw(const struct config *cfg, const struct opt_row *row);
+
 /* Parses argv[1..argc-1] strictly (docs/original.md §0, §1) over the
  * rows (parse.c). Returns 0, or -1 with msg. */
 int opt_parse(int argc, char *const argv[], struct config *cfg, struct cli_msg *msg);

@@ -34,12 +34,19 @@ static void opt_apply(struct opt_scan *sc, const struct opt_row *spec, const cha
                       const char *value)
 {
     struct cli_msg m;
+    int a = opt_api_owner(spec);
 
-    sc->cfg->spelled[spec->id] = spelled;
-    sc->cfg->raw[spec->id] = value;
+    if (a >= 0) {
+        int k = api_row_index((enum api_id)a, spec);
+        sc->cfg->api[a].spelled[k] = spelled;
+        sc->cfg->api[a].raw[k] = value;
+    } else {
+        sc->cfg->spelled[spec->id] = spelled;
+        sc->cfg->raw[spec->id] = value;
+    }
     if (spec->id == OPT_HELP || spec->id == OPT_VERSION)
         sc->help = 1;
-    if (opt_store(sc->cfg, spec, spelled, value, &m) != 0)
+    if (opt_store(opt_dest(sc->cfg, spec), spec, spelled, value, &m) != 0)
         opt_error(sc, &m);
 }
 

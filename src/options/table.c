@@ -19,9 +19,10 @@
 /* ---- the core options' own values ---- */
 
 /* -h, --help and --version: whichever comes first wins over every error. */
-static int opt_help(struct config *cfg, const struct opt_row *row, const char *spelled,
-                    const char *value, struct cli_msg *msg)
+static int opt_help(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                    struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)spelled, (void)value, (void)msg;
     if (row->id == OPT_VERSION)
         cfg->version = true;
@@ -31,19 +32,20 @@ static int opt_help(struct config *cfg, const struct opt_row *row, const char *s
 }
 
 /* Options that exist but are refused, with the reason. */
-static int opt_refused(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int opt_refused(void *dest, const struct opt_row *row, const char *spelled,
                        const char *value, struct cli_msg *msg)
 {
-    (void)cfg, (void)row, (void)value;
+    (void)dest, (void)row, (void)value;
     return cli_fail(msg,
                     "h5perf: %s: the MPI-POSIX driver no longer exists in HDF5 "
                     "(removed in 1.8.13); use -A mpiio or -A phdf5",
                     spelled);
 }
 
-static int opt_output(struct config *cfg, const struct opt_row *row, const char *spelled,
-                      const char *value, struct cli_msg *msg)
+static int opt_output(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                      struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row;
     if (value[0] == '\0')
         return cli_fail(msg, "h5perf: %s '': expected a file name", spelled);
@@ -52,9 +54,10 @@ static int opt_output(struct config *cfg, const struct opt_row *row, const char 
 }
 
 /* --advise FILE: the workload file (docs/advisor.md). */
-static int opt_advise(struct config *cfg, const struct opt_row *row, const char *spelled,
-                      const char *value, struct cli_msg *msg)
+static int opt_advise(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                      struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row;
     if (value[0] == '\0')
         return cli_fail(msg, "h5perf: %s '': expected the name of a workload file", spelled);
@@ -102,9 +105,10 @@ static int opt_format_id(const char *s, size_t len)
     return -1;
 }
 
-static int opt_format(struct config *cfg, const struct opt_row *row, const char *spelled,
-                      const char *value, struct cli_msg *msg)
+static int opt_format(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                      struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row;
     int f = opt_format_id(value, strlen(value));
     if (f < 0) {
@@ -118,9 +122,10 @@ static int opt_format(struct config *cfg, const struct opt_row *row, const char 
 
 /* The results file's format comes from its extension, so that a file named
  * .csv never holds JSON. */
-static int opt_results(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int opt_results(void *dest, const struct opt_row *row, const char *spelled,
                        const char *value, struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row;
     const char *dot = strrchr(value, '.');
     const char *slash = strrchr(value, '/');
@@ -135,9 +140,10 @@ static int opt_results(struct config *cfg, const struct opt_row *row, const char
     return 0;
 }
 
-static int opt_api(struct config *cfg, const struct opt_row *row, const char *spelled,
-                   const char *value, struct cli_msg *msg)
+static int opt_api(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                   struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     const char *s = value;
 
     (void)row;
@@ -205,9 +211,10 @@ static int opt_debug_token(struct config *cfg, const char *s, size_t len)
     }
 }
 
-static int opt_debug(struct config *cfg, const struct opt_row *row, const char *spelled,
-                     const char *value, struct cli_msg *msg)
+static int opt_debug(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                     struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     const char *s = value;
 
     (void)row;
@@ -231,8 +238,9 @@ static int opt_debug(struct config *cfg, const struct opt_row *row, const char *
 
 /* ---- how the core's values are echoed in the results ---- */
 
-static void opt_json_apis(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+static void opt_json_apis(struct jsonw *w, const void *src, const struct opt_row *row)
 {
+    const struct config *cfg = src;
     jsonw_key(w, row->json_key);
     jsonw_array(w);
     for (int a = 0; a < API_COUNT; a++)
@@ -241,13 +249,15 @@ static void opt_json_apis(struct jsonw *w, const struct config *cfg, const struc
     jsonw_end(w);
 }
 
-static void opt_json_io_mode(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+static void opt_json_io_mode(struct jsonw *w, const void *src, const struct opt_row *row)
 {
+    const struct config *cfg = src;
     jsonw_key_string(w, row->json_key, cfg->collective ? "collective" : "independent");
 }
 
-static void opt_json_debug(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+static void opt_json_debug(struct jsonw *w, const void *src, const struct opt_row *row)
 {
+    const struct config *cfg = src;
     jsonw_key(w, row->json_key);
     jsonw_object(w);
     jsonw_key_int(w, "level", cfg->debug_level);
@@ -257,35 +267,41 @@ static void opt_json_debug(struct jsonw *w, const struct config *cfg, const stru
     jsonw_end(w);
 }
 
-static void opt_json_output(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+static void opt_json_output(struct jsonw *w, const void *src, const struct opt_row *row)
 {
+    const struct config *cfg = src;
     jsonw_key_string(w, row->json_key, cfg->output);
 }
 
-static void opt_json_format(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+static void opt_json_format(struct jsonw *w, const void *src, const struct opt_row *row)
 {
+    const struct config *cfg = src;
     jsonw_key_string(w, row->json_key, opt_formats[cfg->format].name);
 }
 
-static void opt_json_results(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+static void opt_json_results(struct jsonw *w, const void *src, const struct opt_row *row)
 {
+    const struct config *cfg = src;
     jsonw_key_string(w, row->json_key, cfg->results);
 }
 
-static void opt_json_memory(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+static void opt_json_memory(struct jsonw *w, const void *src, const struct opt_row *row)
 {
+    const struct config *cfg = src;
     jsonw_key_bool(w, row->json_key, !cfg->no_memory_check);
 }
 
-static void opt_json_pattern(struct jsonw *w, const struct config *cfg, const struct opt_row *row)
+static void opt_json_pattern(struct jsonw *w, const void *src, const struct opt_row *row)
 {
+    const struct config *cfg = src;
     jsonw_key_string(w, row->json_key, pattern_of(cfg)->key);
 }
 
 /* --pattern: a key of the pattern table. */
-static int opt_pattern(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int opt_pattern(void *dest, const struct opt_row *row, const char *spelled,
                        const char *value, struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row;
     int p = pattern_find(value, strlen(value));
     if (p < 0) {
@@ -402,9 +418,9 @@ static const struct opt_row opt_advise_row =
               .help = "read the workload file FILE (docs/advisor.md),\n"
                       "check it and list its candidates; with\n"
                       "--budget, race them and recommend one");
-static void opt_json_buffer_offset(struct jsonw *w, const struct config *cfg,
-                                   const struct opt_row *row)
+static void opt_json_buffer_offset(struct jsonw *w, const void *src, const struct opt_row *row)
 {
+    const struct config *cfg = src;
     jsonw_key_ints(w, row->json_key, cfg->nbuf_offset, cfg->buf_offsets);
 }
 static const struct opt_row opt_buffer_offset_row =
@@ -497,6 +513,30 @@ int opt_api_owner(const struct opt_row *row)
             if (api_descs[a].opts->rows[k] == row)
                 return a;
     return -1;
+}
+
+void *opt_dest(struct config *cfg, const struct opt_row *row)
+{
+    int a = opt_api_owner(row);
+    return a >= 0 ? (void *)cfg->api[a].own.bytes : (void *)cfg;
+}
+
+const void *opt_src(const struct config *cfg, const struct opt_row *row)
+{
+    int a = opt_api_owner(row);
+    return a >= 0 ? (const void *)cfg->api[a].own.bytes : (const void *)cfg;
+}
+
+const char *opt_spelled(const struct config *cfg, const struct opt_row *row)
+{
+    int a = opt_api_owner(row);
+    return a >= 0 ? api_row_spelled(&cfg->api[a], (enum api_id)a, row) : cfg->spelled[row->id];
+}
+
+const char *opt_raw(const struct config *cfg, const struct opt_row *row)
+{
+    int a = opt_api_owner(row);
+    return a >= 0 ? api_row_raw(&cfg->api[a], (enum api_id)a, row) : cfg->raw[row->id];
 }
 
 const struct opt_row *opt_find_short(char c)

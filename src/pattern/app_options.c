@@ -12,8 +12,9 @@
 #include "cli/size.h"
 #include "base/jsonw.h"
 
-static void app_json_layouts(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void app_json_layouts(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     jsonw_key(w, r->json_key);
     jsonw_array(w);
     for (int l = 0; l < c->nlayouts; l++)
@@ -21,28 +22,32 @@ static void app_json_layouts(struct jsonw *w, const struct config *c, const stru
     jsonw_end(w);
 }
 
-static void app_json_align(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void app_json_align(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     jsonw_key_ints(w, r->json_key, c->nalign, c->align_data);
 }
 
-static void app_json_shift(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void app_json_shift(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     jsonw_key_ints(w, r->json_key, c->nshift, c->shifts);
 }
 
 /* Only when given: files of runs without it stay as they were. */
-static void app_json_transfer(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void app_json_transfer(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     if (c->transfer_size > 0)
         jsonw_key_int(w, r->json_key, c->transfer_size);
 }
 
 /* --vars: a whole number; with --pattern map also a list, one count per
  * decomposition (finish() refuses a list elsewhere). */
-static int app_vars_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int app_vars_option(void *dest, const struct opt_row *row, const char *spelled,
                            const char *value, struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row;
     if (!strchr(value, ',')) {
         if (size_scan_count(value, &cfg->nvars) == SIZE_OK)
@@ -76,8 +81,9 @@ static int app_vars_option(struct config *cfg, const struct opt_row *row, const 
     return 0;
 }
 
-static void app_json_vars(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void app_json_vars(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     if (c->nvar_counts == 0) {
         jsonw_key_int(w, r->json_key, c->nvars);
         return;
@@ -89,15 +95,17 @@ static void app_json_vars(struct jsonw *w, const struct config *c, const struct 
     jsonw_end(w);
 }
 
-static void app_json_elem(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void app_json_elem(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     jsonw_key_int(w, r->json_key, c->elem);
 }
 
 /* 1, 2, 4 or 8 bytes. */
-static int app_element_size(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int app_element_size(void *dest, const struct opt_row *row, const char *spelled,
                             const char *value, struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     int *e = &cfg->elem;
     (void)row;
     if (size_scan_count(value, e) == SIZE_OK && (*e == 1 || *e == 2 || *e == 4 || *e == 8))

@@ -9,13 +9,15 @@
 #include "pattern/block.h"
 #include "base/jsonw.h"
 
-static void block_json_global(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void block_json_global(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     jsonw_key_ints(w, r->json_key, c->ndims, c->global);
 }
 
-static void block_json_grid(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void block_json_grid(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     jsonw_key_grid(w, r->json_key, c->ndims, r->id == OPT_GRID ? c->grid : c->read_grid);
 }
 
@@ -37,9 +39,10 @@ static const struct opt_row block_read_grid =
 
 /* --chunk-shape: 1 to 3 extents; block_finish() checks them against
  * --global. */
-static int block_chunk_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int block_chunk_option(void *dest, const struct opt_row *row, const char *spelled,
                               const char *value, struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row;
     int64_t d[MODEL_MAX_DIMS];
     int n = dims_scan(value, INT64_MAX, d);
@@ -53,8 +56,9 @@ static int block_chunk_option(struct config *cfg, const struct opt_row *row, con
     return 0;
 }
 
-static void block_json_chunk(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void block_json_chunk(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     int n = 0;
     while (n < MODEL_MAX_DIMS && c->chunk_shape[n] > 0)
         n++;

@@ -5,18 +5,21 @@
 #include "pattern/guide.h"
 #include "base/jsonw.h"
 
-static void guide_json_geometry(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void guide_json_geometry(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     jsonw_key_string(w, r->json_key, c->geometry_2d ? "2d" : "1d");
 }
 
-static void guide_json_layout(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void guide_json_layout(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     jsonw_key_string(w, r->json_key, c->interleaved ? "interleaved" : "contiguous");
 }
 
-static void guide_json_storage(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void guide_json_storage(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     jsonw_key_string(w, r->json_key, c->chunk ? "chunked" : "contiguous");
 }
 

@@ -11,9 +11,10 @@
 
 /* A number from 0 to 1000 (digits, an optional fraction), or "full":
  * MADbench2 without BWEXP. */
-static int madbench_busy_option(struct config *cfg, const struct opt_row *row, const char *spelled,
+static int madbench_busy_option(void *dest, const struct opt_row *row, const char *spelled,
                                 const char *value, struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row;
     if (strcmp(value, "full") == 0) {
         cfg->madbench.busy = -1;
@@ -35,8 +36,9 @@ static int madbench_busy_option(struct config *cfg, const struct opt_row *row, c
                     spelled, value);
 }
 
-static void madbench_json_busy(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void madbench_json_busy(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     jsonw_key(w, r->json_key);
     if (c->madbench.busy < 0)
         jsonw_string(w, "full");

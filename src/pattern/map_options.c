@@ -7,9 +7,10 @@
 #include "pattern/map.h"
 #include "base/jsonw.h"
 
-static int map_option(struct config *cfg, const struct opt_row *row, const char *spelled,
-                      const char *value, struct cli_msg *msg)
+static int map_option(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                      struct cli_msg *msg)
 {
+    struct config *cfg = dest;
     (void)row;
     if (value[0] == '\0')
         return cli_fail(msg, "h5perf: %s '': expected the name of a map file", spelled);
@@ -17,8 +18,9 @@ static int map_option(struct config *cfg, const struct opt_row *row, const char 
     return 0;
 }
 
-static void map_json_file(struct jsonw *w, const struct config *c, const struct opt_row *r)
+static void map_json_file(struct jsonw *w, const void *src, const struct opt_row *r)
 {
+    const struct config *c = src;
     jsonw_key_string(w, r->json_key, c->map);
 }
 

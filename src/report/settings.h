@@ -2,7 +2,7 @@
  * by the caller from the configuration (cli/report_settings.c): the
  * writers format these and the results model, and never read the
  * configuration nor call option or pattern code. The fields keep the
- * names of the configuration's (cli/config.h). Plain data. */
+ * names of the configuration's (struct config). Plain data. */
 #ifndef H5PERF_REPORT_SETTINGS_H
 #define H5PERF_REPORT_SETTINGS_H
 

@@ -20,7 +20,7 @@ static bool session_per_process(const struct run_point *p)
 static int session_variants(const struct config *c, const struct run_point *p,
                             struct run_point *out)
 {
-    unsigned chosen = api_variants(c, p->api), done = 0;
+    unsigned chosen = api_variants(c->api, p->api), done = 0;
     int n = 0;
     for (int v = 0; v < 32; v++) {
         if (!(chosen >> v & 1u))

@@ -41,6 +41,32 @@ static int finish(const char *const *args, struct config *cfg, struct cli_msg *m
     return config_finish(cfg, 4, &w, msg);
 }
 
+/* HDF5's and PnetCDF's own settings in cfg (api/hdf5_options.h,
+ * api/pnetcdf_options.h), set directly as a build with what they ask
+ * would parse them. */
+static struct hdf5_settings *hdf5_in(struct config *cfg)
+{
+    return (struct hdf5_settings *)(void *)cfg->api[API_PHDF5].own.bytes;
+}
+
+static struct pnetcdf_settings *pnetcdf_in(struct config *cfg)
+{
+    return (struct pnetcdf_settings *)(void *)cfg->api[API_PNETCDF].own.bytes;
+}
+
+/* Records a's row name as given (its API's record, api_settings), with
+ * raw. */
+static void given(struct config *cfg, enum api_id a, const char *name, const char *raw)
+{
+    const struct opt_row *row = opt_find_long(name, strlen(name));
+    int k = api_row_index(a, row);
+    CHECK(k >= 0);
+    if (k < 0)
+        return;
+    cfg->api[a].spelled[k] = row->long_name;
+    cfg->api[a].raw[k] = raw;
+}
+
 /* The settings the writers show for cfg (cli/report_settings.c), in one
  * buffer each call overwrites. */
 static const struct report_settings *settings_of(const struct config *cfg)
@@ -50,8 +76,9 @@ static const struct report_settings *settings_of(const struct config *cfg)
     return &rs;
 }
 
-/* Every API row: --PREFIX.NAME, of its API alone, found by its name, and
- * refused with one line when -A does not select its API. */
+/* Every API row: --PREFIX.NAME, of its API alone, found by its name,
+ * recorded by its API, and refused with one line when -A does not select
+ * its API. */
 static void test_rows(void)
 {
     int rows = 0;
@@ -66,6 +93,9 @@ static void test_rows(void)
             CHECK_I64(opt_api_owner(r), a);
             CHECK(opt_find_long(r->long_name, strlen(r->long_name)) == r);
             CHECK(r->json_key && r->json_everywhere);
+            /* Its record is its API's (api_settings), in its slot. */
+            CHECK(r->id == OPT_ID_API && k < API_MAX_ROWS);
+            CHECK_I64(api_row_index((enum api_id)a, r), k);
             rows++;
         }
     }
@@ -79,7 +109,7 @@ static void test_rows(void)
     CHECK_I64(finish(A("--pattern", "particles", "--hdf5.driver", "mpio"), &cfg, &msg), 0);
     CHECK_I64(finish(A("--pattern", "block", "--global", "8", "--hdf5.driver=MPIO"), &cfg, &msg),
               0);
-    CHECK_I64(cfg.hdf5.drivers, 1);
+    CHECK_I64(hdf5_in(&cfg)->drivers, 1);
     /* PnetCDF runs only when -A names it (docs/pnetcdf.md): without -A its
      * options are refused too. */
     CHECK_I64(finish(A("--pnetcdf.nonblocking"), &cfg, &msg), -1);
@@ -95,7 +125,7 @@ static void test_rows(void)
                            "--pnetcdf.nonblocking"),
                          &cfg, &msg),
                   0);
-        CHECK(cfg.pnetcdf_nonblocking);
+        CHECK(pnetcdf_in(&cfg)->nonblocking);
     }
     CHECK_I64(parse(A("--pnetcdf.nonblocking=yes"), &cfg, &msg), -1);
     CHECK_STR(msg.line, "h5perf: --pnetcdf.nonblocking 'yes': this option takes no value");
@@ -119,7 +149,7 @@ static void test_parse(void)
     int rc = parse(A("--hdf5.driver", "Subfiling,mpio"), &cfg, &msg);
     if (hdf5_built_subfiling()) {
         CHECK_I64(rc, 0);
-        CHECK_I64(cfg.hdf5.drivers, 3);
+        CHECK_I64(hdf5_in(&cfg)->drivers, 3);
     } else {
         snprintf(want, sizeof want,
                  "h5perf: --hdf5.driver 'Subfiling,mpio': the HDF5 of this build (%s) has no "
@@ -131,7 +161,7 @@ static void test_parse(void)
     rc = parse(A("--hdf5.multi-dataset"), &cfg, &msg);
     if (hdf5_built_multi_dataset()) {
         CHECK_I64(rc, 0);
-        CHECK(cfg.hdf5.multi_dataset);
+        CHECK(hdf5_in(&cfg)->multi_dataset);
     } else {
         snprintf(want, sizeof want,
                  "h5perf: --hdf5.multi-dataset: the HDF5 of this build (%s) has no multi-dataset "
@@ -150,22 +180,23 @@ static void test_metadata(void)
     struct config cfg;
     struct cli_msg msg;
     char text[96];
-    const struct api_header *h = api_header_at(0);
-    CHECK(h == &hdf5_opts.headers[0] && !api_header_at(1));
+    enum api_id a = API_COUNT;
+    const struct api_header *h = api_header_at(0, &a);
+    CHECK(h == &hdf5_opts.headers[0] && a == API_PHDF5 && !api_header_at(1, &a));
     if (!h)
         return;
     CHECK_STR(h->label, "HDF5 metadata");
     CHECK_I64(finish(A("--pattern", "block", "--global", "8"), &cfg, &msg), 0);
-    CHECK(!h->text(&cfg, text, sizeof text));
+    CHECK(!h->text(&cfg.api[API_PHDF5], text, sizeof text));
     CHECK_STR(text, "independent operations, block size HDF5's");
     CHECK_I64(finish(A("--hdf5.collective-metadata"), &cfg, &msg), 0);
-    CHECK(cfg.hdf5.coll_metadata && cfg.hdf5.meta_block == 0);
-    CHECK(h->text(&cfg, text, sizeof text));
+    CHECK(hdf5_in(&cfg)->coll_metadata && hdf5_in(&cfg)->meta_block == 0);
+    CHECK(h->text(&cfg.api[API_PHDF5], text, sizeof text));
     CHECK_STR(text, "collective operations, block size HDF5's");
     CHECK_I64(finish(A("-A", "phdf5", "--hdf5.metadata-block-size", "64K"), &cfg, &msg), 0);
-    CHECK(!cfg.hdf5.coll_metadata);
-    CHECK_I64(cfg.hdf5.meta_block, 65536);
-    CHECK(h->text(&cfg, text, sizeof text));
+    CHECK(!hdf5_in(&cfg)->coll_metadata);
+    CHECK_I64(hdf5_in(&cfg)->meta_block, 65536);
+    CHECK(h->text(&cfg.api[API_PHDF5], text, sizeof text));
     CHECK_STR(text, "independent operations, block size 65536 bytes");
     CHECK_I64(finish(A("-A", "mpiio", "--hdf5.collective-metadata"), &cfg, &msg), -1);
     CHECK_STR(msg.line, "h5perf: --hdf5.collective-metadata: applies to HDF5 only, but -A 'mpiio' "
@@ -228,15 +259,15 @@ static void test_finish(void)
     CHECK_STR(msg.line, "h5perf: --hdf5.subfiling-stripe: applies to the subfiling driver only; "
                         "give --hdf5.driver subfiling (or mpio,subfiling)");
     CHECK_I64(parse(A("-C", "--hdf5.driver", "mpio"), &cfg, &msg), 0);
-    cfg.hdf5.drivers = 3;
-    cfg.raw[OPT_HDF5_DRIVER] = "mpio,subfiling";
+    hdf5_in(&cfg)->drivers = 3;
+    given(&cfg, API_PHDF5, "--hdf5.driver", "mpio,subfiling");
     CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
     CHECK_STR(msg.line, "h5perf: -C: HDF5's subfiling driver does no collective I/O (it fails "
                         "collective requests of several pieces); give --hdf5.driver without "
                         "subfiling, or leave out -C");
     CHECK_I64(parse(A("--hdf5.driver", "mpio", "--stonewall", "10"), &cfg, &msg), 0);
-    cfg.hdf5.multi_dataset = true;
-    cfg.spelled[OPT_HDF5_MULTI_DATASET] = "--hdf5.multi-dataset";
+    hdf5_in(&cfg)->multi_dataset = true;
+    given(&cfg, API_PHDF5, "--hdf5.multi-dataset", NULL);
     CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
     CHECK_STR(msg.line, "h5perf: --hdf5.multi-dataset: cannot be combined with --stonewall (the "
                         "deadline stops variables one at a time; a multi-dataset call moves them "
@@ -244,15 +275,15 @@ static void test_finish(void)
     CHECK_I64(parse(A("--stonewall", "10"), &cfg, &msg), 0);
     cfg.apis = API_BIT(API_PNETCDF);
     cfg.raw[OPT_API] = "pnetcdf";
-    cfg.pnetcdf_nonblocking = true;
-    cfg.spelled[OPT_PNETCDF_NONBLOCKING] = "--pnetcdf.nonblocking";
+    pnetcdf_in(&cfg)->nonblocking = true;
+    given(&cfg, API_PNETCDF, "--pnetcdf.nonblocking", NULL);
     CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
     CHECK_STR(msg.line, "h5perf: --pnetcdf.nonblocking: cannot be combined with --stonewall (the "
                         "deadline stops variables one at a time; one wait completes them "
                         "together)");
     CHECK_I64(parse(A("--read-only", "--hdf5.driver", "mpio"), &cfg, &msg), 0);
-    cfg.hdf5.drivers = 2;
-    cfg.raw[OPT_HDF5_DRIVER] = "subfiling";
+    hdf5_in(&cfg)->drivers = 2;
+    given(&cfg, API_PHDF5, "--hdf5.driver", "subfiling");
     CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
     CHECK_STR(msg.line, "h5perf: --read-only: cannot be combined with --hdf5.driver 'subfiling' "
                         "(h5perf cannot check a kept subfiled file before it reads it)");
@@ -263,21 +294,21 @@ static void test_variants(void)
 {
     struct config cfg;
     config_init(&cfg);
-    CHECK_I64(api_variants(&cfg, API_PHDF5), 1);
-    CHECK_I64(api_variants(&cfg, API_MPIIO), 1);
-    CHECK_I64(api_need_threads(cfg.apis, &cfg), -1);
-    cfg.hdf5.drivers = 2;
-    CHECK_I64(api_variants(&cfg, API_PHDF5), 2);
-    CHECK_I64(api_need_threads(cfg.apis, &cfg), API_PHDF5);
+    CHECK_I64(api_variants(cfg.api, API_PHDF5), 1);
+    CHECK_I64(api_variants(cfg.api, API_MPIIO), 1);
+    CHECK_I64(api_need_threads(cfg.apis, cfg.api), -1);
+    hdf5_in(&cfg)->drivers = 2;
+    CHECK_I64(api_variants(cfg.api, API_PHDF5), 2);
+    CHECK_I64(api_need_threads(cfg.apis, cfg.api), API_PHDF5);
     cfg.apis = API_BIT(API_POSIX); /* -A without HDF5: nothing of its */
-    CHECK_I64(api_need_threads(cfg.apis, &cfg), -1);
+    CHECK_I64(api_need_threads(cfg.apis, cfg.api), -1);
     cfg.apis = 0;
-    cfg.hdf5.drivers = 1;
-    cfg.hdf5.multi_dataset = true;
-    CHECK_I64(api_variants(&cfg, API_PHDF5), 1 | 4);
-    CHECK_I64(api_need_threads(cfg.apis, &cfg), -1);
-    cfg.hdf5.drivers = 3;
-    CHECK_I64(api_variants(&cfg, API_PHDF5), 15);
+    hdf5_in(&cfg)->drivers = 1;
+    hdf5_in(&cfg)->multi_dataset = true;
+    CHECK_I64(api_variants(cfg.api, API_PHDF5), 1 | 4);
+    CHECK_I64(api_need_threads(cfg.apis, cfg.api), -1);
+    hdf5_in(&cfg)->drivers = 3;
+    CHECK_I64(api_variants(cfg.api, API_PHDF5), 15);
     char text[64];
     static const char *const labels[] = {"shared", "shared, subfiled", "shared, multi-dataset",
                                          "shared, subfiled, multi-dataset"};
@@ -297,10 +328,10 @@ static void test_variants(void)
      * variable's step posted and completed by one wait; both in a file
      * per process too, neither with threads. */
     config_init(&cfg);
-    CHECK_I64(api_variants(&cfg, API_PNETCDF), 1);
-    cfg.pnetcdf_nonblocking = true;
-    CHECK_I64(api_variants(&cfg, API_PNETCDF), 3);
-    CHECK_I64(api_need_threads(cfg.apis, &cfg), -1);
+    CHECK_I64(api_variants(cfg.api, API_PNETCDF), 1);
+    pnetcdf_in(&cfg)->nonblocking = true;
+    CHECK_I64(api_variants(cfg.api, API_PNETCDF), 3);
+    CHECK_I64(api_need_threads(cfg.apis, cfg.api), -1);
     static const char *const pnc_labels[] = {"fpp", "fpp, nonblocking"};
     for (int v = 0; v < PNETCDF_VARIANT_COUNT; v++) {
         CHECK(api_variant(API_PNETCDF, v)->joins_vars == (v == PNETCDF_NONBLOCKING));
@@ -332,8 +363,8 @@ static void test_session(void)
                       "shared,fpp", "-p", "2", "--vars", "2"),
                     &cfg, &msg),
               0);
-    cfg.hdf5.drivers = 3;
-    cfg.hdf5.multi_dataset = true;
+    hdf5_in(&cfg)->drivers = 3;
+    hdf5_in(&cfg)->multi_dataset = true;
     CHECK_I64(config_finish(&cfg, 2, &w, &msg), 0);
     CHECK_I64(session_build(&s, &cfg, dims_none, &msg), 0);
     static const struct {
@@ -371,7 +402,7 @@ static void test_session(void)
               0);
     cfg.apis = API_BIT(API_PNETCDF);
     cfg.raw[OPT_API] = "pnetcdf";
-    cfg.pnetcdf_nonblocking = true;
+    pnetcdf_in(&cfg)->nonblocking = true;
     CHECK_I64(config_finish(&cfg, 2, &w, &msg), 0);
     CHECK_I64(session_build(&s, &cfg, dims_none, &msg), 0);
     static const char *const pnc[] = {"layout shared", "layout shared, nonblocking", "layout fpp",
@@ -412,7 +443,7 @@ static void test_table(void)
                       "shared,fpp"),
                     &cfg, &msg),
               0);
-    cfg.hdf5.drivers = 3;
+    hdf5_in(&cfg)->drivers = 3;
     CHECK_I64(config_finish(&cfg, 2, &w, &msg), 0);
     struct results_log log;
     results_log_init(&log);
