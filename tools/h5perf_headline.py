@@ -131,7 +131,8 @@ def phases(inputs):
     if any(not res.phase_measures for res in inputs):
         for ph in PHASES:
             if not any(res.keys(ph) for res in inputs):
-                instead = [measure_of(res, ph) for res in inputs if res.keys(measure_of(res, ph))]
+                instead = [measure_of(res, ph) for res in inputs
+                           if res.keys(measure_of(res, ph))]
                 ph = instead[0] if instead else ph
             out.append(ph)
     for res in inputs:
