@@ -13,8 +13,9 @@ figures the text report prints for that run (its MB/s).
 Run as a command (scripts/demo does), it prints the answers of each
 results file (with --short, one line each: scripts/demo's), and with
 --check-min-time exits 1 naming every figure whose median time is under
-h5perf-compare's minimum time:
-    h5perf_headline.py [--check-min-time] [--short] RESULTS.json [MORE.json ...]
+h5perf-compare's minimum time (with --answers-only, of the measures the
+answers are given in, answer_measures()):
+    h5perf_headline.py [--check-min-time [--answers-only]] [--short] RESULTS.json [MORE.json ...]
 """
 import html
 import os
@@ -123,8 +124,17 @@ def phases(inputs):
     """The headline's phases: write and read, and the transfer measures of
     an input's own phases (the madbench pattern's S write, W read, W write,
     C read: docs/results.md, "Phases"), in run order; write and read only
-    where an input has no phases of its own."""
-    out = list(PHASES) if any(not res.phase_measures for res in inputs) else []
+    where an input has no phases of its own. Where no input has a phase's
+    transfers but one has the measure its answers give instead (measure_of():
+    a page of the answers' measures, h5perf-plot --measures), that measure."""
+    out = []
+    if any(not res.phase_measures for res in inputs):
+        for ph in PHASES:
+            if not any(res.keys(ph) for res in inputs):
+                instead = [measure_of(res, ph) for res in inputs
+                           if res.keys(measure_of(res, ph))]
+                ph = instead[0] if instead else ph
+            out.append(ph)
     for res in inputs:
         out += [m for m in res.phase_measures if is_transfer(m) and m not in out]
     return out
@@ -208,6 +218,10 @@ def section(inputs):
                "fastest iteration's (the text report's Maximum Throughput of that run), both "
                "counting the slowest process of each iteration, as the text report does.</p>"
                % (" and layout" if layouts else ""))
+    if "write_open_close" in shown:
+        out.append("<p>This page has no transfers of the write alone: its write columns are "
+                   "the write's open-close times, which with --fsync hold the flush to "
+                   "storage (the figures the answers are given in).</p>")
     return "\n".join(out)
 
 
@@ -272,6 +286,12 @@ def measure_of(res, phase):
     open-close time, which holds the flush to storage (the transfers alone
     would be copies into the page cache); else the transfers alone."""
     return "write_open_close" if phase == "write" and res.config.get("fsync") else phase
+
+
+def answer_measures(res):
+    """The measures the answers are given in: measure_of() of each phase
+    (with --fsync the write's open-close time, and the read)."""
+    return tuple(measure_of(res, ph) for ph in PHASES)
 
 
 def _phase(res, phase, a, b):
@@ -427,14 +447,15 @@ def short_answers(res):
     return out
 
 
-def short_figures(res):
+def short_figures(res, measures=None):
     """The figures of res too short to judge, as the page flags them
     (Stats.short: median time under MIN_SECONDS): one text each, "2
-    processes, posix, fpp, read: 0.062 s", in run order."""
+    processes, posix, fpp, read: 0.062 s", in run order; of every data
+    measure, or of measures only (answer_measures(): scripts/demo's)."""
     out = []
     for k in res.keys():
         st = res.stats[k]
-        if is_data_measure(k[3]) and st.short:
+        if is_data_measure(k[3]) and (measures is None or k[3] in measures) and st.short:
             out.append("%s, %s%s, %s: %.3f s" % (
                 procs_text([k[0]]), k[2], ", " + k[4] if len(k) > 4 else
                 ", " + format_size(k[1]), k[3], st.median_seconds))
@@ -443,18 +464,22 @@ def short_figures(res):
 
 def main(argv):
     """Prints the answers of each input (its name first when several); with
-    --check-min-time, then each too-short figure on stderr and exit 1."""
+    --check-min-time, then each too-short figure on stderr (with
+    --answers-only, of the answers' measures) and exit 1."""
     import h5perf_python
     import h5perf_results
     prog = "h5perf_headline.py"
     flags, paths = [], list(argv)
-    while paths[:1] and paths[0] in ("--check-min-time", "--short") and paths[0] not in flags:
+    while paths[:1] and paths[0] in ("--check-min-time", "--answers-only", "--short") \
+            and paths[0] not in flags:
         flags.append(paths.pop(0))
     check = "--check-min-time" in flags
     try:
-        if not paths or any(a.startswith("-") for a in paths):
+        if not paths or any(a.startswith("-") for a in paths) or (
+                "--answers-only" in flags and not check):
             raise h5perf_results.ResultsError(
-                "usage: %s [--check-min-time] [--short] RESULTS.json [MORE.json ...]" % prog)
+                "usage: %s [--check-min-time [--answers-only]] [--short] RESULTS.json "
+                "[MORE.json ...]" % prog)
         h5perf_python.ensure(["jsonschema"], __file__, argv)
         inputs = [h5perf_results.load(p) for p in paths]
     except (h5perf_results.ResultsError, h5perf_python.UsageError) as e:
@@ -464,7 +489,8 @@ def main(argv):
     for path, res in zip(paths, inputs):
         for line in (short_answers if "--short" in flags else answers)(res):
             print("%s%s" % ("%s: " % res.name if len(inputs) > 1 else "", line))
-        for line in short_figures(res) if check else []:
+        only = answer_measures(res) if "--answers-only" in flags else None
+        for line in short_figures(res, only) if check else []:
             print("%s: '%s': under %g s: %s" % (prog, path, MIN_SECONDS, line), file=sys.stderr)
             short += 1
     return 1 if short else 0

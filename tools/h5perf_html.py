@@ -355,6 +355,22 @@ def runs_section(inputs):
     return "<h2>All runs</h2>\n" + note + "\n" + _table(header, rows, classes)
 
 
+def left_out_note(inputs):
+    """What h5perf-plot --measures left off this page, which the results
+    files still hold; "" when nothing was."""
+    left = []
+    for res in inputs:
+        left += [m for m in res.left_out if m not in left]
+    if not left:
+        return ""
+    shown = sorted({k[3] for res in inputs for k in res.stats})
+    return ("<p>This page shows only %s (h5perf-plot --measures); %s %s in the results "
+            "file%s, not here.</p>" % (
+                ", ".join(esc(measure_title(m)) for m in shown),
+                ", ".join(esc(measure_title(m)) for m in left),
+                "is" if len(left) == 1 else "are", "" if len(inputs) == 1 else "s"))
+
+
 def report(title, inputs, rendered):
     """The whole page as a string; rendered holds (plot, svg bytes) records
     with attributes .plot and .svg. title: None for the default
@@ -370,6 +386,7 @@ def report(title, inputs, rendered):
         "<p>%d input file%s (%s), %d charts. %s</p>" % (
             len(inputs), "" if len(inputs) == 1 else "s",
             ", ".join(esc(r.path) for r in inputs), len(rendered), h5perf_headline.MB_TEXT),
+        left_out_note(inputs),
         h5perf_headline.section(inputs),
         warnings_section(inputs, rendered),
         inputs_section(inputs),

@@ -7,6 +7,7 @@ given twice, and derives the statistics the tools show. A document that
 fails is one ResultsError line; nothing is drawn or compared from it.
 Nothing here prints.
 """
+import copy
 import json
 import math
 import os
@@ -174,6 +175,8 @@ class Results:
             self.phase_measures += [m["measure"] for m in run["measures"]
                                     if phase_measure(m["measure"]) and
                                     m["measure"] not in self.phase_measures]
+        # The measures only_measures() left out of this view, not of the file.
+        self.left_out = []
         self.stats = {}
         for run in self.runs:
             for m in run["measures"]:
@@ -523,6 +526,25 @@ def load(path):
     """Reads and validates one document; raises ResultsError with a
     one-line message that starts with the quoted path."""
     return from_doc(path, read_json(path))
+
+
+def only_measures(res, measures):
+    """A view of res with only the measures named (h5perf-plot --measures:
+    scripts/demo's page shows the figures its answers are given in); the
+    others stay in the file and are listed in the view's left_out, in
+    run order. Raises ResultsError when res has none of them."""
+    doc = copy.deepcopy(res.doc)
+    left = []
+    for run in doc["runs"]:
+        left += [m["measure"] for m in run["measures"]
+                 if m["measure"] not in measures and m["measure"] not in left]
+        run["measures"] = [m for m in run["measures"] if m["measure"] in measures]
+    if not any(run["measures"] for run in doc["runs"]):
+        raise ResultsError("'%s': none of the measures %s (it has %s)" % (
+            res.path, ", ".join(measures), ", ".join(left)))
+    view = Results(res.path, doc)
+    view.name, view.left_out = res.name, left
+    return view
 
 
 def from_doc(path, doc):

@@ -164,13 +164,24 @@ class Answers(unittest.TestCase):
                                        "mpiio, fpp, read: 0.100 s" % path])
         # Without --check-min-time the same document passes.
         self.assertEqual(common.run_tool("h5perf_headline.py", [path]).rc, 0)
+        # The read is a measure the answers are given in: --answers-only
+        # judges it too; a short write_open_close, which they are not given
+        # in without --fsync, it leaves out.
+        r = common.run_tool("h5perf_headline.py", ["--check-min-time", "--answers-only", path])
+        self.assertEqual((r.rc, len(r.err_lines)), (1, 1), r)
+        doc = common.with_times(block_doc(), (2, ARRAY // 2, "mpiio", "write_open_close",
+                                              "fpp"), [0.05, 0.0999, 0.2])
+        path = common.save(doc, self.tmp.name, "short-open-close.json")
+        self.assertEqual(common.run_tool("h5perf_headline.py", ["--check-min-time", path]).rc, 1)
+        r = common.run_tool("h5perf_headline.py", ["--check-min-time", "--answers-only", path])
+        self.assertEqual((r.rc, r.err), (0, ""), r)
 
     def test_usage(self):
-        for args in ([], ["--check"], ["--check-min-time"]):
+        for args in ([], ["--check"], ["--check-min-time"], ["--answers-only", self.block]):
             r = common.run_tool("h5perf_headline.py", args)
             self.assertEqual((r.rc, r.out, r.err_lines), (2, "", [
-                "h5perf_headline.py: usage: h5perf_headline.py [--check-min-time] "
-                "[--short] RESULTS.json [MORE.json ...]"]), args)
+                "h5perf_headline.py: usage: h5perf_headline.py [--check-min-time "
+                "[--answers-only]] [--short] RESULTS.json [MORE.json ...]"]), args)
         r = common.run_tool("h5perf_headline.py", [os.path.join(self.tmp.name, "none.json")])
         self.assertEqual((r.rc, r.err_lines), (2, [
             "h5perf_headline.py: '%s': cannot read: No such file or directory"

@@ -57,7 +57,12 @@ class UsageErrors(unittest.TestCase):
                 (["-o"], "argument -o: expected one argument"),
                 (["--bogus", common.SWEEP], "unrecognized arguments: --bogus"),
                 (["--tit", "x", common.SWEEP], "unrecognized arguments: --tit"),
-                (["-o", "", common.SWEEP], "-o: empty directory name")):
+                (["-o", "", common.SWEEP], "-o: empty directory name"),
+                (["--measures", "write,open", common.SWEEP],
+                 "--measures 'open': not a measure that moves data (write, write_open_close, "
+                 "write_raw, read, read_open_close, read_raw, or a phase's)"),
+                (["--measures", "write_raw", common.SWEEP],
+                 "'%s': none of the measures write_raw (it has " % common.SWEEP)):
             with self.subTest(args=args):
                 self.assert_usage_error(args, fragment)
 
@@ -124,8 +129,8 @@ class UsageErrors(unittest.TestCase):
         r = common.run_tool("h5perf-plot", ["-h"], cwd=self.tmp)
         self.assertEqual((r.rc, r.err), (0, ""), r)
         self.assertTrue(r.out.startswith(
-            "usage: h5perf-plot [-o OUTDIR] [--title T] [--html PAGE] RESULTS.json "
-            "[MORE.json ...]\n"), r)
+            "usage: h5perf-plot [-o OUTDIR] [--title T] [--html PAGE] [--measures LIST] "
+            "RESULTS.json [MORE.json ...]\n"), r)
         self.assertEqual(os.listdir(self.tmp), [])
 
 

@@ -5,7 +5,10 @@
  * comma-separated list, repeated), so that timings are exact; with
  * $H5PERF_NULL_VARIANT_SECONDS, a transfer of a run point of an API's
  * variant other than its default takes that many seconds instead (the
- * advisor's tests tell a variant's figures from its default's). */
+ * advisor's tests tell a variant's figures from its default's); with
+ * $H5PERF_NULL_FLUSH_SECONDS, the close of a written file under --fsync
+ * takes that many (a flush to storage, in the open-close time only: the
+ * demo's tests tell the flushed figure from the transfers'). */
 #include "null_backend.h"
 
 #include <stdio.h>
@@ -13,18 +16,20 @@
 #include <string.h>
 
 struct backend_file {
-    int variant; /* the run point's (backend_settings.variant) */
+    int variant;  /* the run point's (backend_settings.variant) */
+    bool flushed; /* written under --fsync: its close flushes */
 };
 
 static int null_open(struct backend_file **out, const struct backend_ctx *ctx, const char *path,
                      enum backend_mode mode, bool may_truncate, const struct plan *plan,
                      struct err *e)
 {
-    (void)path, (void)mode, (void)may_truncate, (void)plan;
+    (void)path, (void)may_truncate, (void)plan;
     *out = calloc(1, sizeof **out);
     if (!*out)
         return err_set(e, "null", "open", path, -1, -1, "out of memory");
     (*out)->variant = ctx->set ? ctx->set->variant : 0;
+    (*out)->flushed = ctx->set && ctx->set->fsync && mode != BACKEND_READ;
     return 0;
 }
 
@@ -40,6 +45,7 @@ static double null_now;
 static double null_schedule[64];
 static int null_nschedule = -1, null_next;
 static double null_variant_seconds = -1; /* < 0: the schedule's */
+static double null_flush_seconds;        /* a flushing close's */
 
 static void null_load_schedule(void)
 {
@@ -53,6 +59,9 @@ static void null_load_schedule(void)
     const char *w = getenv("H5PERF_NULL_VARIANT_SECONDS");
     if (w && *w)
         null_variant_seconds = strtod(w, NULL);
+    const char *fl = getenv("H5PERF_NULL_FLUSH_SECONDS");
+    if (fl && *fl)
+        null_flush_seconds = strtod(fl, NULL);
 }
 
 double null_clock(void)
@@ -82,6 +91,10 @@ static int null_var_end(struct backend_file *f, struct err *e)
 static int null_close(struct backend_file *f, struct err *e)
 {
     (void)e;
+    if (null_nschedule < 0)
+        null_load_schedule();
+    if (f->flushed)
+        null_now += null_flush_seconds;
     free(f);
     return 0;
 }
