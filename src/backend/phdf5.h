@@ -63,4 +63,12 @@ void phdf5_side_name(struct backend_file *f, char *buf, size_t len);
  * environment), into why; 0 when nothing. */
 int phdf5_driver_check(const struct backend_settings *set, char *why, size_t len);
 
+/* A simple dataspace of ndims dimensions of dims (phdf5_select.c). */
+hid_t phdf5_space(int ndims, const int64_t *dims);
+
+/* Selects step s of variable x in its file dataspace and makes its memory
+ * dataspace (phdf5_select.c). Returns 0, or -1 with e. */
+int phdf5_select(struct backend_file *f, struct phdf5_var *x, const struct plan_step *s,
+                 struct err *e);
+
 #endif
