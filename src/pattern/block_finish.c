@@ -174,22 +174,47 @@ int app_finish_common(const struct config *cfg, struct cli_msg *msg)
     return app_finish_debug(cfg, msg);
 }
 
-/* --align-data and --shift place the data of the POSIX and MPI-IO files
- * of the shared and chunked layouts: refused where the run has none. */
+/* The APIs whose files hold exactly their data (API_CAP_FLAT_FILE), by
+ * their error names: "POSIX and MPI-IO". Their bits in *bits. */
+static void app_flat_apis(char *buf, size_t len, unsigned *bits)
+{
+    int n = 0, count = 0;
+    *bits = 0;
+    for (int a = 0; a < API_COUNT; a++)
+        if (api_desc(a)->caps & API_CAP_FLAT_FILE) {
+            *bits |= API_BIT(a);
+            count++;
+        }
+    buf[0] = '\0';
+    for (int a = 0, i = 0; a < API_COUNT; a++)
+        if (*bits & API_BIT(a))
+            n += snprintf(buf + n, len - (size_t)n, "%s%s",
+                          i++ == 0     ? ""
+                          : i == count ? " and "
+                                       : ", ",
+                          api_desc(a)->err_name);
+}
+
+/* --align-data and --shift place the data of the flat files (POSIX and
+ * MPI-IO: API_CAP_FLAT_FILE) of the shared and chunked layouts: refused
+ * where the run has none. */
 int app_finish_places(const struct config *cfg, struct cli_msg *msg)
 {
     int id = cfg->spelled[OPT_ALIGN_DATA] ? OPT_ALIGN_DATA : OPT_SHIFT;
     if (!cfg->spelled[id])
         return 0;
-    bool flat = cfg->apis == 0 || (cfg->apis & (API_BIT(API_POSIX) | API_BIT(API_MPIIO)));
+    char names[64];
+    unsigned flat_bits;
+    app_flat_apis(names, sizeof names, &flat_bits);
+    bool flat = cfg->apis == 0 || (cfg->apis & flat_bits);
     bool shared = false;
     for (int l = 0; l < cfg->nlayouts; l++)
         shared |= cfg->layouts[l] != LAYOUT_FPP;
     if (!flat)
         return cli_fail(msg,
-                        "h5perf: %s: places the data of POSIX and MPI-IO files, and %s '%s' "
+                        "h5perf: %s: places the data of %s files, and %s '%s' "
                         "selects neither (%s)",
-                        cfg->spelled[id], cfg->spelled[OPT_API], cfg->raw[OPT_API],
+                        cfg->spelled[id], names, cfg->spelled[OPT_API], cfg->raw[OPT_API],
                         cfg->apis & API_BIT(API_PHDF5)
                             ? cfg->apis & API_BIT(API_PNETCDF)
                                   ? "HDF5's alignment is -a and -T, PnetCDF's -a"
