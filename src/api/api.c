@@ -116,6 +116,14 @@ int api_variant_per_process(enum api_id api, int v)
     return var ? var->per_process : 0;
 }
 
+int64_t api_variant_buffer(enum api_id api, int v, int64_t bytes, int64_t nvars)
+{
+    const struct api_variant *var = api_variant(api, v);
+    if (!var || !var->joins_vars || nvars <= 1)
+        return bytes;
+    return bytes > INT64_MAX / nvars ? INT64_MAX : bytes * nvars;
+}
+
 void api_variant_text(enum api_id api, int v, const char *what, char *buf, size_t len)
 {
     const struct api_variant *var = api_variant(api, v);

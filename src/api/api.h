@@ -259,6 +259,13 @@ const char *api_report_name(enum api_id api, int v);
 /* The variant whose files are each a process's own (api_variant.per_process). */
 int api_variant_per_process(enum api_id api, int v);
 
+/* The bytes of buffer variant v of api holds for a plan whose buffer is
+ * bytes and whose files have nvars variables: a variant that moves every
+ * variable of a file in one call (joins_vars) holds one per variable,
+ * saturated at INT64_MAX so that the memory check refuses; any other,
+ * bytes. The session's memory check and the engine's allocation both. */
+int64_t api_variant_buffer(enum api_id api, int v, int64_t bytes, int64_t nvars);
+
 /* "shared" or "shared, subfiled": what, then variant v's label. */
 void api_variant_text(enum api_id api, int v, const char *what, char *buf, size_t len);
 

@@ -367,9 +367,7 @@ static bool engine_prepare(struct point_run *r, struct err *e)
     /* A variant that moves every variable in one call holds every
      * variable's buffer (phase.h, phase_joined()); the session measured
      * as much. */
-    const struct api_variant *v = api_variant(r->sp->p.api, r->sp->p.variant);
-    if (v && v->joins_vars && r->plan.nvars > 1)
-        bytes = bytes > INT64_MAX / r->plan.nvars ? INT64_MAX : bytes * r->plan.nvars;
+    bytes = api_variant_buffer(r->sp->p.api, r->sp->p.variant, bytes, r->plan.nvars);
     if (!e->set && posix_memalign(&buf, page > 4096 ? (size_t)page : 4096,
                                   (size_t)(bytes > 0 ? bytes : 1) + (size_t)offset) != 0)
         err_set(e, "h5perf", "allocate transfer buffer", "", -1, bytes + offset, "out of memory");

@@ -135,18 +135,13 @@ static void session_labels(const struct config *c, const struct pattern_desc *pd
     api_variant_text(api, v, text, sp->chunk_lead, sizeof sp->chunk_lead);
 }
 
-/* A variant that moves every variable of a file in one call (api.h,
- * joins_vars) holds a buffer per variable: the buffers measured times the
- * variables (saturated, so that the memory check refuses). */
+/* A variant that moves every variable of a file in one call holds a
+ * buffer per variable (api_variant_buffer()). */
 static void session_joined(struct session_point *sp, int64_t *buffers, int nprocs)
 {
-    const struct api_variant *v = api_variant(sp->p.api, sp->p.variant);
-    int64_t n = sp->m.nvars;
-    if (!v || !v->joins_vars || n <= 1)
-        return;
     for (int r = 0; r < nprocs; r++)
-        buffers[r] = buffers[r] > INT64_MAX / n ? INT64_MAX : buffers[r] * n;
-    sp->m.max_buffer = sp->m.max_buffer > INT64_MAX / n ? INT64_MAX : sp->m.max_buffer * n;
+        buffers[r] = api_variant_buffer(sp->p.api, sp->p.variant, buffers[r], sp->m.nvars);
+    sp->m.max_buffer = api_variant_buffer(sp->p.api, sp->p.variant, sp->m.max_buffer, sp->m.nvars);
 }
 
 /* Labels and measures of every point; each count's buffers. */
