@@ -514,9 +514,10 @@ def ompio_read_diverged(d, lines, fired):
     and the others wait inside the same call (mca_fcoll_vulcan_file_read_all)
     for the data it was to send them (seed 508940275 through PnetCDF,
     786098405 through MPI-IO; gdb on both replays; bench/results/
-    fault-campaign). The failed process waits for them in h5perf's next
-    collective step, and its lines are its "<API> read ..." and "the
-    processes did not agree on this failure". The class is ompio's, so
+    fault-campaign). The failed process waits for them in its next
+    collective step, h5perf's or the file's close (seed 1504547018: "...;
+    this process is still in MPI-IO close of ..."), and its lines are its
+    "<API> read ..." and "the processes did not agree on this failure". The class is ompio's, so
     every API whose collective reads are MPI_File_read_at_all is in it
     (MPI-IO, HDF5, PnetCDF; the failing process may name MPI-IO under a
     library). Narrow on purpose: under Open MPI, a collective draw of one
@@ -531,7 +532,10 @@ def ompio_read_diverged(d, lines, fired):
 
     def known(l):
         m = NOT_AGREED.match(l)
-        return bool(m) and l.endswith("(--watchdog): aborting the job") and any(
+        waits = l.endswith("(--watchdog): aborting the job") or bool(
+            re.search(r"\(--watchdog\); this process is still in (%s) close of '[^']+': "
+                      r"aborting the job$" % "|".join(names), l))
+        return bool(m) and waits and any(
             re.match(r"h5perf: rank %s: (%s) read '" % (m.group(1), "|".join(names)), x)
             for x in lines)
     return read and bool(ends) and all(known(l) for l in ends)
