@@ -4,7 +4,7 @@
  * every process so that all race alike), the finalists verified with
  * -D v, and the table and the recommendation printed by process 0
  * (docs/advisor.md, "The race" and "The answer"). */
-#include "engine/advise_race.h"
+#include "advisor/advise_race.h"
 
 #include <stdio.h>
 #include <stdlib.h>

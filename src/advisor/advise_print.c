@@ -2,7 +2,7 @@
  * (process 0): the ranked table, the recommendation in words and as
  * settings, what not to do, or that no candidate beats the baseline
  * (docs/advisor.md, "The answer"). Formats only. */
-#include "engine/advise_print.h"
+#include "advisor/advise_print.h"
 
 #include <stdarg.h>
 #include <stdio.h>

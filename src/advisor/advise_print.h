@@ -4,7 +4,7 @@
 #ifndef H5PERF_ADVISE_PRINT_H
 #define H5PERF_ADVISE_PRINT_H
 
-#include "engine/advise_race.h"
+#include "advisor/advise_race.h"
 
 /* The ranked table of set number set's candidates c (c[0] the baseline),
  * the recommendation or that none beats the baseline, and the worst. */

@@ -2,14 +2,14 @@
  * validation (setup_check) before anything is measured, so that a run
  * h5perf refuses is never raced, printed or recommended. Formats the
  * workload's refusal; prints nothing. */
-#include "engine/advise_check.h"
+#include "advisor/advise_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/option.h"
-#include "engine/advise_race.h"
+#include "advisor/advise_race.h"
 #include "engine/check.h"
 
 /* The refusal's text after "h5perf: ". */

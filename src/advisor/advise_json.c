@@ -2,7 +2,7 @@
  * the race found (advise_race.h) with the same functions as the printed
  * answer (advise_print.h); computes nothing of its own but each
  * candidate's choices read back from its words. Process 0 only. */
-#include "engine/advise_json.h"
+#include "advisor/advise_json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/size.h"
-#include "engine/advise_print.h"
+#include "advisor/advise_print.h"
 #include "engine/context.h"
 #include "engine/names.h"
 
