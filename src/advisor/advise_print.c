@@ -4,10 +4,11 @@
  * (docs/advisor.md, "The answer"). Formats only. */
 #include "advisor/advise_print.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "api/api.h"
+#include "base/option.h"
 #include "report/confidence.h"
 
 /* Rows of the table besides the baseline and the worst. */
@@ -117,18 +118,12 @@ static void advise_table(const struct advise_answer *a, const struct workload_co
     }
 }
 
-/* printf into buf at *at, never past len. */
-static void advise_add(char *buf, size_t len, size_t *at, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void advise_add(char *buf, size_t len, size_t *at, const char *fmt, ...)
+/* The value of one of an API's own rows in candidate ctx's words (struct
+ * api_advice_in): NULL not given, "" a flag. */
+static const char *advise_own(const void *ctx, const struct opt_row *row)
 {
-    va_list ap;
-    if (*at >= len)
-        return;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + *at, len - *at, fmt, ap);
-    va_end(ap);
-    *at += n > 0 ? (size_t)n : 0;
+    const char *v = advise_word(ctx, row->long_name);
+    return v && !row->metavar ? "" : v;
 }
 
 void advise_settings_of(const struct workload_config *c, struct advise_settings *out)
@@ -140,58 +135,36 @@ void advise_settings_of(const struct workload_config *c, struct advise_settings 
     const char *coll = advise_word(c, "-C"), *a = advise_word(c, "-a"), *t = advise_word(c, "-T");
     const char *ad = advise_word(c, "--align-data"), *x = advise_word(c, "--transfer-size");
     const char *bo = advise_word(c, "--buffer-offset");
-    bool nb = advise_word(c, "--pnetcdf.nonblocking") != NULL;
+    const struct api_desc *desc = api_desc((enum api_id)api_find(api, strlen(api)));
+    const struct api_advice *advice = desc ? desc->advice : NULL;
+    const struct api_advice_in in = {
+        .collective = coll != NULL,
+        .hints = c->mpi_info[0] != '\0',
+        .chunked = strcmp(layout, "chunked") == 0,
+        .align = a,
+        .threshold = t,
+        .chunk_shape = advise_word(c, "--chunk-shape"),
+        .own = advise_own,
+        .ctx = c,
+    };
     size_t at = 0, len = sizeof out->in_words;
     char *w = out->in_words;
-    advise_add(w, len, &at, "%s, layout %s, %s transfers", api, layout,
-               coll ? "collective" : "independent");
+    api_addf(w, len, &at, "%s, layout %s, %s transfers", api, layout,
+             coll ? "collective" : "independent");
     if (a)
-        advise_add(w, len, &at, ", variables aligned to %s%s%s", a, t ? " above " : "", t ? t : "");
+        api_addf(w, len, &at, ", variables aligned to %s%s%s", a, t ? " above " : "", t ? t : "");
     if (ad)
-        advise_add(w, len, &at, ", each variable from a multiple of %s", ad);
-    advise_add(w, len, &at, ", %s per call", x ? x : "a process's whole part");
+        api_addf(w, len, &at, ", each variable from a multiple of %s", ad);
+    api_addf(w, len, &at, ", %s per call", x ? x : "a process's whole part");
     if (bo)
-        advise_add(w, len, &at, ", buffers %s bytes past a page boundary", bo);
-    if (nb)
-        advise_add(w, len, &at, ", every variable's step posted without blocking, one wait");
-    at = 0;
-    len = sizeof out->calls;
-    w = out->calls;
-    w[0] = '\0';
+        api_addf(w, len, &at, ", buffers %s bytes past a page boundary", bo);
+    if (advice && advice->words)
+        advice->words(&in, w, len, &at);
+    out->calls[0] = '\0';
     out->api = NULL;
-    if (strcmp(api, "phdf5") == 0) {
-        out->api = "HDF5";
-        advise_add(w, len, &at, "H5Pset_fapl_mpio(fapl, comm, info)%s",
-                   c->mpi_info[0] ? " with the hints in info" : "");
-        if (coll)
-            advise_add(w, len, &at, "; H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE)");
-        if (a)
-            advise_add(w, len, &at, "; H5Pset_alignment(fapl, %s, %s)", t ? t : "1", a);
-        const char *cs = advise_word(c, "--chunk-shape");
-        const char *mb = advise_word(c, "--hdf5.metadata-block-size");
-        if (advise_word(c, "--hdf5.collective-metadata"))
-            advise_add(w, len, &at,
-                       "; H5Pset_all_coll_metadata_ops(fapl, true); "
-                       "H5Pset_coll_metadata_write(fapl, true)");
-        if (mb)
-            advise_add(w, len, &at, "; H5Pset_meta_block_size(fapl, %s)", mb);
-        if (strcmp(layout, "chunked") == 0)
-            advise_add(w, len, &at, "; H5Pset_chunk(dcpl, rank, %s)",
-                       cs ? cs : "each process's block");
-        advise_add(w, len, &at, "; H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER)");
-    } else if (strcmp(api, "pnetcdf") == 0) {
-        out->api = "PnetCDF";
-        /* docs/pnetcdf.md, "Nonblocking calls". */
-        const char *calls = coll ? "ncmpi_put_vara_all" : "ncmpi_begin_indep_data, ncmpi_put_vara";
-        if (nb)
-            calls = coll ? "ncmpi_iput_vara per variable, ncmpi_wait_all"
-                         : "ncmpi_begin_indep_data, ncmpi_iput_vara per variable, ncmpi_wait";
-        advise_add(w, len, &at, "%s%s%s", calls, a ? "; hint nc_var_align_size=" : "", a ? a : "");
-    } else if (strcmp(api, "mpiio") == 0) {
-        out->api = "MPI-IO";
-        advise_add(w, len, &at, "%s",
-                   coll ? "MPI_File_write_at_all, MPI_File_read_at_all"
-                        : "MPI_File_write_at, MPI_File_read_at");
+    if (advice) {
+        out->api = desc->err_name;
+        advice->calls(&in, out->calls, sizeof out->calls);
     }
 }
 

@@ -28,7 +28,8 @@ bool advise_tied_best(const struct advise_answer *a, int i);
 int advise_worst(const struct advise_answer *a, int ref);
 
 /* The recommendation's settings as text: in words, and the calls of its
- * API (api NULL when it has none to show: POSIX). */
+ * API (api_desc.advice; api its error name, NULL when it has none to
+ * show: POSIX). */
 struct advise_settings {
     char in_words[512];
     const char *api; /* "HDF5", "PnetCDF", "MPI-IO", or NULL */

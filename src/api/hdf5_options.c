@@ -208,6 +208,34 @@ static const struct opt_row *const hdf5_rows[] = {
     &hdf5_coll_metadata_row, &hdf5_meta_block_row, NULL,
 };
 
+/* HDF5's calls of the advisor's recommendation (docs/advisor.md, "The
+ * answer"): the file access, transfer and dataset creation properties
+ * its settings set, its own rows' among them. */
+static void hdf5_advice_calls(const struct api_advice_in *in, char *buf, size_t len)
+{
+    size_t at = 0;
+    api_addf(buf, len, &at, "H5Pset_fapl_mpio(fapl, comm, info)%s",
+             in->hints ? " with the hints in info" : "");
+    if (in->collective)
+        api_addf(buf, len, &at, "; H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE)");
+    if (in->align)
+        api_addf(buf, len, &at, "; H5Pset_alignment(fapl, %s, %s)",
+                 in->threshold ? in->threshold : "1", in->align);
+    const char *mb = in->own(in->ctx, &hdf5_meta_block_row);
+    if (in->own(in->ctx, &hdf5_coll_metadata_row))
+        api_addf(buf, len, &at,
+                 "; H5Pset_all_coll_metadata_ops(fapl, true); "
+                 "H5Pset_coll_metadata_write(fapl, true)");
+    if (mb)
+        api_addf(buf, len, &at, "; H5Pset_meta_block_size(fapl, %s)", mb);
+    if (in->chunked)
+        api_addf(buf, len, &at, "; H5Pset_chunk(dcpl, rank, %s)",
+                 in->chunk_shape ? in->chunk_shape : "each process's block");
+    api_addf(buf, len, &at, "; H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER)");
+}
+
+const struct api_advice hdf5_advice = {.calls = hdf5_advice_calls, .words = NULL};
+
 /* HDF5's metadata settings, for the reports' headers (hdf5_headers):
  * "collective operations, block size 65536 bytes" ("independent",
  * "HDF5's" for what was not given). True when --hdf5.collective-metadata

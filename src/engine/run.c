@@ -93,7 +93,8 @@ int run_begin(struct run *s, int argc, char **argv, const struct run_hooks *hook
     return status;
 }
 
-int run_measure(struct run *s, int argc, char **argv, const struct backend_ops *const ops[API_COUNT])
+int run_measure(struct run *s, int argc, char **argv,
+                const struct backend_ops *const ops[API_COUNT])
 {
     /* HDF5 errors become one line each through err_hdf5(). */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);

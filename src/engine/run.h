@@ -37,7 +37,8 @@ int run_begin(struct run *s, int argc, char **argv, const struct run_hooks *hook
 /* Collective: the run s was set up for, on ops: the backend table's check,
  * the warnings, the header, the engine, the outputs; releases s. Returns
  * the exit status (exit_status.h), the same on every process. */
-int run_measure(struct run *s, int argc, char **argv, const struct backend_ops *const ops[API_COUNT]);
+int run_measure(struct run *s, int argc, char **argv,
+                const struct backend_ops *const ops[API_COUNT]);
 
 /* Local, before MPI_Init: whether the command line asks for what needs MPI
  * initialised with MPI_THREAD_MULTIPLE (a variant of an API with threads:
