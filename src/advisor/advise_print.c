@@ -9,17 +9,31 @@
 
 #include "api/api.h"
 #include "base/option.h"
+#include "options/options.h"
 #include "report/confidence.h"
 
 /* Rows of the table besides the baseline and the worst. */
 #define ADVISE_ROWS 10
 
-const char *advise_word(const struct workload_config *c, const char *opt)
+/* The value of row's option in c's words: NULL not given, "" a flag. */
+static const char *advise_row_word(const struct workload_config *c, const struct opt_row *row)
 {
+    const char *opt = opt_word(row);
     for (int i = 0; i < c->argc; i++)
         if (strcmp(c->argv[i], opt) == 0)
-            return strcmp(opt, "-C") == 0 || i + 1 >= c->argc ? "" : c->argv[i + 1];
+            return !row->metavar || i + 1 >= c->argc ? "" : c->argv[i + 1];
     return NULL;
+}
+
+const char *advise_word(const struct workload_config *c, enum workload_dim d)
+{
+    return advise_row_word(c, workload_dim_row(d));
+}
+
+bool advise_choice_word(const struct workload_config *c, int i, bool *on)
+{
+    *on |= strcmp(c->argv[i], opt_word(workload_dim_row(WORKLOAD_API))) == 0;
+    return *on && strcmp(c->argv[i], opt_word(opt_row_of(OPT_WRITE_ONLY))) != 0;
 }
 
 /* The candidate's choices: its words from -A on, and its hints. */
@@ -29,8 +43,7 @@ static void advise_choices(const struct workload_config *c, char *buf, size_t le
     buf[0] = '\0';
     bool on = false;
     for (int i = 0; i < c->argc && at < len; i++) {
-        on |= strcmp(c->argv[i], "-A") == 0;
-        if (on && strcmp(c->argv[i], "-w") != 0)
+        if (advise_choice_word(c, i, &on))
             at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " " : "", c->argv[i]);
     }
     if (c->mpi_info[0] && at < len)
@@ -122,19 +135,19 @@ static void advise_table(const struct advise_answer *a, const struct workload_co
  * api_advice_in): NULL not given, "" a flag. */
 static const char *advise_own(const void *ctx, const struct opt_row *row)
 {
-    const char *v = advise_word(ctx, row->long_name);
-    return v && !row->metavar ? "" : v;
+    return advise_row_word(ctx, row);
 }
 
 void advise_settings_of(const struct workload_config *c, struct advise_settings *out)
 {
     /* Every candidate has -A and --layout (wl_config.c). */
-    const char *api = advise_word(c, "-A"), *layout = advise_word(c, "--layout");
+    const char *api = advise_word(c, WORKLOAD_API), *layout = advise_word(c, WORKLOAD_LAYOUT);
     api = api ? api : "";
     layout = layout ? layout : "";
-    const char *coll = advise_word(c, "-C"), *a = advise_word(c, "-a"), *t = advise_word(c, "-T");
-    const char *ad = advise_word(c, "--align-data"), *x = advise_word(c, "--transfer-size");
-    const char *bo = advise_word(c, "--buffer-offset");
+    const char *coll = advise_word(c, WORKLOAD_COLLECTIVE), *a = advise_word(c, WORKLOAD_ALIGNMENT);
+    const char *t = advise_word(c, WORKLOAD_THRESHOLD), *ad = advise_word(c, WORKLOAD_ALIGN_DATA);
+    const char *x = advise_word(c, WORKLOAD_TRANSFER_SIZE);
+    const char *bo = advise_word(c, WORKLOAD_BUFFER_OFFSET);
     const struct api_desc *desc = api_desc((enum api_id)api_find(api, strlen(api)));
     const struct api_advice *advice = desc ? desc->advice : NULL;
     const struct api_advice_in in = {
@@ -143,7 +156,7 @@ void advise_settings_of(const struct workload_config *c, struct advise_settings 
         .chunked = strcmp(layout, "chunked") == 0,
         .align = a,
         .threshold = t,
-        .chunk_shape = advise_word(c, "--chunk-shape"),
+        .chunk_shape = advise_word(c, WORKLOAD_CHUNK),
         .own = advise_own,
         .ctx = c,
     };

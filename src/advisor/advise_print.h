@@ -37,7 +37,12 @@ struct advise_settings {
 };
 void advise_settings_of(const struct workload_config *c, struct advise_settings *out);
 
-/* The value of option opt in c's words, or NULL; "" for a flag (-C). */
-const char *advise_word(const struct workload_config *c, const char *opt);
+/* The value of choice d's option (workload_dim_row()) in c's words, or
+ * NULL; "" for a flag (-C). */
+const char *advise_word(const struct workload_config *c, enum workload_dim d);
+
+/* Is c's word i one of its choices, *on (false before word 0) set from
+ * -A on: its words from -A on but -w. */
+bool advise_choice_word(const struct workload_config *c, int i, bool *on);
 
 #endif

@@ -188,7 +188,7 @@ static const struct opt_row hdf5_multi_row =
                   .apis = API_BIT(API_PHDF5), .json_key = "hdf5_multi_dataset",
                   .json = hdf5_json_multi, .json_everywhere = true);
 
-static const struct opt_row hdf5_coll_metadata_row =
+const struct opt_row hdf5_coll_metadata_row =
     OPT_API_FLAG(struct hdf5_settings, "--hdf5.collective-metadata", coll_metadata,
                  .help = "collective metadata operations: the processes\n"
                          "read metadata together and write it in one\n"
@@ -196,7 +196,7 @@ static const struct opt_row hdf5_coll_metadata_row =
                          "H5Pset_coll_metadata_write)",
                  .dflt = "[independent]", .apis = API_BIT(API_PHDF5),
                  .json_key = "hdf5_collective_metadata", .json_everywhere = true);
-static const struct opt_row hdf5_meta_block_row = OPT_API_SIZE(
+const struct opt_row hdf5_meta_block_row = OPT_API_SIZE(
     struct hdf5_settings, "--hdf5.metadata-block-size", meta_block,
     .help = "bytes HDF5 sets aside at a time for small\n"
             "metadata (H5Pset_meta_block_size)",

@@ -21,7 +21,7 @@ static const struct api_variant pnetcdf_variants[PNETCDF_VARIANT_COUNT] = {
     {"nonblocking", "PnetCDF (nonblocking)", PNETCDF_NONBLOCKING, true, false, NULL},
 };
 
-static const struct opt_row pnetcdf_nonblocking_row = OPT_API_FLAG(
+const struct opt_row pnetcdf_nonblocking_row = OPT_API_FLAG(
     struct pnetcdf_settings, "--pnetcdf.nonblocking", nonblocking,
     .help = "also post every variable's step without\n"
             "blocking and complete them in one wait\n"

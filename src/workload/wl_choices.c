@@ -9,8 +9,12 @@
 #include <strings.h>
 
 #include "api/api.h"
+#include "api/hdf5_options.h"
+#include "api/pnetcdf_options.h"
+#include "base/option.h"
 #include "cli/dims.h"
 #include "cli/places.h"
+#include "options/options.h"
 #include "plan/point.h"
 #include "workload/wl_internal.h"
 
@@ -29,7 +33,13 @@ struct wl_dim {
     int64_t dflt;          /* the baseline's default */
     int nsearch;           /* the search's default candidates (WORKLOAD_API: the APIs built) */
     int64_t search[4];
-    unsigned apis; /* the APIs a value other than dflt applies to, 0: every API */
+    /* The APIs a value other than dflt applies to, beside its row's
+     * (opt_row.apis); 0 and a row's 0: every API. */
+    unsigned apis;
+    /* Its option: a row of the core's table (enum opt_id), or an API's own
+     * row (opt_row set): its spelling and the APIs it is taken by. */
+    int opt;
+    const struct opt_row *row;
 };
 
 static const char *wl_api_word(int64_t v)
@@ -58,7 +68,7 @@ static const char *wl_bool_word(int64_t v)
 
 static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
     [WORKLOAD_API] = {"api", "apis", WL_WORD, wl_api_word, "posix, mpiio, phdf5 or pnetcdf",
-                      .dflt = API_PHDF5},
+                      .dflt = API_PHDF5, .opt = OPT_API},
     [WORKLOAD_LAYOUT] = {"layout",
                          "layouts",
                          WL_WORD,
@@ -66,7 +76,8 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                          "shared, chunked or fpp",
                          .dflt = LAYOUT_SHARED,
                          3,
-                         {LAYOUT_SHARED, LAYOUT_CHUNKED, LAYOUT_FPP}},
+                         {LAYOUT_SHARED, LAYOUT_CHUNKED, LAYOUT_FPP},
+                         .opt = OPT_LAYOUT},
     [WORKLOAD_COLLECTIVE] = {"collective",
                              "io_modes",
                              WL_BOOL,
@@ -75,16 +86,24 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                              .dflt = 0,
                              2,
                              {0, 1},
-                             .apis = WL_OVER_MPIIO},
+                             .apis = WL_OVER_MPIIO,
+                             .opt = OPT_COLLECTIVE},
     [WORKLOAD_ALIGNMENT] = {"alignment",
                             "alignments",
                             WL_SIZE,
                             .dflt = 1,
                             3,
                             {1, 4 * WL_KIB, WL_MIB},
-                            .apis = API_BIT(API_PHDF5) | API_BIT(API_PNETCDF)},
-    [WORKLOAD_THRESHOLD] =
-        {"threshold", "thresholds", WL_SIZE, .dflt = 1, 1, {1}, .apis = API_BIT(API_PHDF5)},
+                            .apis = API_BIT(API_PHDF5) | API_BIT(API_PNETCDF),
+                            .opt = OPT_ALIGN},
+    [WORKLOAD_THRESHOLD] = {"threshold",
+                            "thresholds",
+                            WL_SIZE,
+                            .dflt = 1,
+                            1,
+                            {1},
+                            .apis = API_BIT(API_PHDF5),
+                            .opt = OPT_THRESHOLD},
     [WORKLOAD_ALIGN_DATA] = {"align_data",
                              "align_data",
                              WL_SIZE,
@@ -92,18 +111,26 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                              .dflt = 0,
                              3,
                              {0, 4 * WL_KIB, WL_MIB},
-                             .apis = API_BIT(API_POSIX) | API_BIT(API_MPIIO)},
+                             .apis = API_BIT(API_POSIX) | API_BIT(API_MPIIO),
+                             .opt = OPT_ALIGN_DATA},
     [WORKLOAD_CHUNK] =
-        {"chunk", "chunk_shapes", WL_CHUNK, .dflt = 0, 1, {0}, .apis = API_BIT(API_PHDF5)},
+        {"chunk", "chunk_shapes", WL_CHUNK, .dflt = 0, 1, {0}, .opt = OPT_CHUNK_SHAPE},
     [WORKLOAD_TRANSFER_SIZE] = {"transfer_size",
                                 "transfer_sizes",
                                 WL_SIZE,
                                 .zero_word = "whole",
                                 .dflt = 0,
                                 3,
-                                {0, WL_MIB, 16 * WL_MIB}},
-    [WORKLOAD_BUFFER_OFFSET] =
-        {"buffer_offset", "buffer_offsets", WL_SIZE, .zero_word = "0", .dflt = 0, 1, {0}},
+                                {0, WL_MIB, 16 * WL_MIB},
+                                .opt = OPT_TRANSFER_SIZE},
+    [WORKLOAD_BUFFER_OFFSET] = {"buffer_offset",
+                                "buffer_offsets",
+                                WL_SIZE,
+                                .zero_word = "0",
+                                .dflt = 0,
+                                1,
+                                {0},
+                                .opt = OPT_BUFFER_OFFSET},
     [WORKLOAD_COLL_METADATA] = {"collective_metadata",
                                 "collective_metadata",
                                 WL_BOOL,
@@ -112,14 +139,14 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                                 .dflt = 0,
                                 2,
                                 {0, 1},
-                                .apis = API_BIT(API_PHDF5)},
+                                .row = &hdf5_coll_metadata_row},
     [WORKLOAD_META_BLOCK_SIZE] = {"metadata_block_size",
                                   "metadata_block_sizes",
                                   WL_SIZE,
                                   .dflt = 2 * WL_KIB,
                                   1,
                                   {2 * WL_KIB},
-                                  .apis = API_BIT(API_PHDF5)},
+                                  .row = &hdf5_meta_block_row},
     [WORKLOAD_PNETCDF_NONBLOCKING] = {"pnetcdf_nonblocking",
                                       "pnetcdf_nonblocking",
                                       WL_BOOL,
@@ -128,7 +155,7 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                                       .dflt = 0,
                                       2,
                                       {0, 1},
-                                      .apis = API_BIT(API_PNETCDF)},
+                                      .row = &pnetcdf_nonblocking_row},
 };
 
 const char *workload_baseline_key(enum workload_dim d)
@@ -141,9 +168,14 @@ const char *workload_search_key(enum workload_dim d)
     return wl_dims[d].search_key;
 }
 
+const struct opt_row *workload_dim_row(enum workload_dim d)
+{
+    return wl_dims[d].row ? wl_dims[d].row : opt_row_of((enum opt_id)wl_dims[d].opt);
+}
+
 unsigned wl_dim_apis(enum workload_dim d)
 {
-    return wl_dims[d].apis;
+    return wl_dims[d].apis | workload_dim_row(d)->apis;
 }
 
 int64_t wl_dim_default(enum workload_dim d)
