@@ -2,7 +2,7 @@
  * PnetCDF. The program is h5perf_program() on h5perf's own backends. */
 #include <stddef.h>
 
-#include "engine/run.h"
+#include "program.h"
 
 int main(int argc, char **argv)
 {

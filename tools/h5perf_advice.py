@@ -21,7 +21,7 @@ from h5perf_results import ResultsError, deepest, one_line, schema_validator, wh
 SCHEMA = "h5perf-advice"
 SCHEMA_VERSIONS = (1,)
 # Rows of the text answer's table besides the baseline and the worst
-# (src/engine/advise_print.c, ADVISE_ROWS).
+# (src/advisor/advise_print.c, ADVISE_ROWS).
 ROWS = 10
 BASELINE_COLOR = "#7f7f7f"
 RECOMMENDED_COLOR = "#2ca02c"

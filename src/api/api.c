@@ -4,15 +4,38 @@
 #include "base/option.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 const struct api_desc api_descs[API_COUNT] = {
-#define API_DESC(id, key, report, err, suffix, caps, limit, over, model, hint, opts)               \
-    [API_##id] = {API_##id, #key, report, err, suffix, caps, limit, over, model, hint, opts},
+#define API_DESC(id, key, report, err, suffix, caps, limit, over, model, hint, opts, advice)       \
+    [API_##                                                                                        \
+        id] = {API_##id, #key, report, err, suffix, caps, limit, over, model, hint, opts, advice},
     H5PERF_APIS(API_DESC)
 #undef API_DESC
 };
+
+void api_addf(char *buf, size_t len, size_t *at, const char *fmt, ...)
+{
+    va_list ap;
+    if (*at >= len)
+        return;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *at, len - *at, fmt, ap);
+    va_end(ap);
+    *at += n > 0 ? (size_t)n : 0;
+}
+
+/* MPI-IO's calls, independent or collective (docs/advisor.md, "The answer"). */
+static void mpiio_advice_calls(const struct api_advice_in *in, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s",
+             in->collective ? "MPI_File_write_at_all, MPI_File_read_at_all"
+                            : "MPI_File_write_at, MPI_File_read_at");
+}
+
+const struct api_advice mpiio_advice = {.calls = mpiio_advice_calls, .words = NULL};
 
 const struct api_desc *api_desc(enum api_id id)
 {
@@ -35,7 +58,8 @@ int api_find(const char *s, size_t len)
 const char *api_key_list(void)
 {
     static const char list[] =
-#define API_KEY(id, key, report, err, suffix, caps, limit, over, model, hint, opts) ", " #key
+#define API_KEY(id, key, report, err, suffix, caps, limit, over, model, hint, opts, advice)        \
+    ", " #key
         H5PERF_APIS(API_KEY)
 #undef API_KEY
         ;

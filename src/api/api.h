@@ -163,31 +163,53 @@ struct api_opts {
  * HDF5 with -C alike (docs/differences.md, "Memory"). */
 #define API_VIEW_RUN_BYTES 40
 
+/* What the advisor's recommendation says of its API (docs/advisor.md,
+ * "The answer"), from the candidate's settings: the calls that set them
+ * up, and words of the API's own settings after the common ones. */
+struct api_advice_in {
+    bool collective, hints, chunked;             /* -C, MPI hints given, --layout chunked */
+    const char *align, *threshold, *chunk_shape; /* -a, -T, --chunk-shape; NULL: not given */
+    /* The value of one of the API's own rows (api_opts.rows) in the
+     * candidate: NULL not given, "" a flag. */
+    const char *(*own)(const void *ctx, const struct opt_row *row);
+    const void *ctx;
+};
+struct api_advice {
+    /* The calls, "; "-separated, into buf (the answer's "NAME: ..." line,
+     * NAME the error name). */
+    void (*calls)(const struct api_advice_in *in, char *buf, size_t len);
+    /* ", ..." appended to the answer's "in words" at *at, never past len;
+     * NULL: nothing of its own. */
+    void (*words)(const struct api_advice_in *in, char *buf, size_t len, size_t *at);
+};
+
 /* X(ID, key, report name, error name, file suffix, capabilities, the most
  * bytes one call may move (0: no limit), the API it is layered over (-1:
  * none), its model of its files (model.h; NULL: a flat file), how to get it
  * into a build when it is optional (NULL: always built), its own options
- * (NULL: none)). The key is -A's word and the name in JSON and CSV; the
- * report name is the original's "IO API =" text; the error name starts
- * error lines. */
+ * (NULL: none), the advisor's words of it (NULL: none, no calls shown)).
+ * The key is -A's word and the name in JSON and CSV; the report name is
+ * the original's "IO API =" text; the error name starts error lines. */
 #define H5PERF_APIS(X)                                                                             \
-    X(POSIX, posix, "POSIX", "POSIX", ".posix", API_CAP_FLAT_FILE, 0, -1, NULL, NULL, NULL)        \
+    X(POSIX, posix, "POSIX", "POSIX", ".posix", API_CAP_FLAT_FILE, 0, -1, NULL, NULL, NULL, NULL)  \
     X(MPIIO, mpiio, "MPIO", "MPI-IO", ".mpio",                                                     \
       API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE | API_CAP_FILE_VIEW |          \
           API_CAP_QUIET_SHORT_READ,                                                                \
-      INT64_C(2147483647), API_POSIX, NULL, NULL, NULL)                                            \
+      INT64_C(2147483647), API_POSIX, NULL, NULL, NULL, &mpiio_advice)                             \
     X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_FILE_VIEW_COLLECTIVE |             \
           API_CAP_QUIET_SHORT_READ | API_CAP_CLOSE_WRITES_EVERYWHERE,                              \
-      0, API_MPIIO, &hdf5_model, NULL, &hdf5_opts)                                                 \
+      0, API_MPIIO, &hdf5_model, NULL, &hdf5_opts, &hdf5_advice)                                   \
     X(PNETCDF, pnetcdf, "PnetCDF", "PnetCDF", ".nc",                                               \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_LIMIT_PER_STEP |                   \
           API_CAP_FILE_VIEW | API_CAP_QUIET_SHORT_READ,                                            \
       INT64_C(2147483647), API_MPIIO, &pnetcdf_model,                                              \
-      "configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed", &pnetcdf_opts)
+      "configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed", &pnetcdf_opts,              \
+      &pnetcdf_advice)
 
 enum api_id {
-#define API_ENUM(id, key, report, err, suffix, caps, limit, over, model, hint, opts) API_##id,
+#define API_ENUM(id, key, report, err, suffix, caps, limit, over, model, hint, opts, advice)       \
+    API_##id,
     H5PERF_APIS(API_ENUM)
 #undef API_ENUM
         API_COUNT
@@ -196,19 +218,23 @@ enum api_id {
 
 /* The APIs' own options (api/hdf5_options.c, api/pnetcdf_options.c). */
 extern const struct api_opts hdf5_opts, pnetcdf_opts;
+/* What the advisor says of them (api.c: MPI-IO's; the others' beside
+ * their options). */
+extern const struct api_advice mpiio_advice, hdf5_advice, pnetcdf_advice;
 
 struct api_desc {
     enum api_id id;
-    const char *key;               /* "posix" */
-    const char *report_name;       /* "POSIX", "MPIO", "PHDF5 (w/MPI-IO driver)" */
-    const char *err_name;          /* "POSIX", "MPI-IO", "HDF5" */
-    const char *suffix;            /* ".posix" */
-    unsigned caps;                 /* API_CAP_* */
-    int64_t max_call_bytes;        /* 0: no limit */
-    int over;                      /* the API it is layered over, or -1 */
-    const struct api_model *model; /* its files when not flat (model.h), or NULL */
-    const char *build_hint;        /* how to build it in, when optional */
-    const struct api_opts *opts;   /* its own options and variants, or NULL */
+    const char *key;                 /* "posix" */
+    const char *report_name;         /* "POSIX", "MPIO", "PHDF5 (w/MPI-IO driver)" */
+    const char *err_name;            /* "POSIX", "MPI-IO", "HDF5" */
+    const char *suffix;              /* ".posix" */
+    unsigned caps;                   /* API_CAP_* */
+    int64_t max_call_bytes;          /* 0: no limit */
+    int over;                        /* the API it is layered over, or -1 */
+    const struct api_model *model;   /* its files when not flat (model.h), or NULL */
+    const char *build_hint;          /* how to build it in, when optional */
+    const struct api_opts *opts;     /* its own options and variants, or NULL */
+    const struct api_advice *advice; /* the advisor's words of it, or NULL */
 };
 
 /* The table, indexed by enum api_id (backends point at their entry). */
@@ -286,6 +312,11 @@ int api_row_index(enum api_id api, const struct opt_row *row);
 const char *api_row_spelled(const struct api_settings *s, enum api_id api,
                             const struct opt_row *row);
 const char *api_row_raw(const struct api_settings *s, enum api_id api, const struct opt_row *row);
+
+/* printf into buf at *at, never past len; *at advances by what the text
+ * takes (the advisor's words, struct api_advice). */
+void api_addf(char *buf, size_t len, size_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* The APIs run when -A is not given: the original's three (PnetCDF only
  * when -A names it). */

@@ -188,7 +188,7 @@ static const struct opt_row hdf5_multi_row =
                   .apis = API_BIT(API_PHDF5), .json_key = "hdf5_multi_dataset",
                   .json = hdf5_json_multi, .json_everywhere = true);
 
-static const struct opt_row hdf5_coll_metadata_row =
+const struct opt_row hdf5_coll_metadata_row =
     OPT_API_FLAG(struct hdf5_settings, "--hdf5.collective-metadata", coll_metadata,
                  .help = "collective metadata operations: the processes\n"
                          "read metadata together and write it in one\n"
@@ -196,7 +196,7 @@ static const struct opt_row hdf5_coll_metadata_row =
                          "H5Pset_coll_metadata_write)",
                  .dflt = "[independent]", .apis = API_BIT(API_PHDF5),
                  .json_key = "hdf5_collective_metadata", .json_everywhere = true);
-static const struct opt_row hdf5_meta_block_row = OPT_API_SIZE(
+const struct opt_row hdf5_meta_block_row = OPT_API_SIZE(
     struct hdf5_settings, "--hdf5.metadata-block-size", meta_block,
     .help = "bytes HDF5 sets aside at a time for small\n"
             "metadata (H5Pset_meta_block_size)",
@@ -207,6 +207,34 @@ static const struct opt_row *const hdf5_rows[] = {
     &hdf5_driver_row,        &hdf5_stripe_row,     &hdf5_ioc_row, &hdf5_multi_row,
     &hdf5_coll_metadata_row, &hdf5_meta_block_row, NULL,
 };
+
+/* HDF5's calls of the advisor's recommendation (docs/advisor.md, "The
+ * answer"): the file access, transfer and dataset creation properties
+ * its settings set, its own rows' among them. */
+static void hdf5_advice_calls(const struct api_advice_in *in, char *buf, size_t len)
+{
+    size_t at = 0;
+    api_addf(buf, len, &at, "H5Pset_fapl_mpio(fapl, comm, info)%s",
+             in->hints ? " with the hints in info" : "");
+    if (in->collective)
+        api_addf(buf, len, &at, "; H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE)");
+    if (in->align)
+        api_addf(buf, len, &at, "; H5Pset_alignment(fapl, %s, %s)",
+                 in->threshold ? in->threshold : "1", in->align);
+    const char *mb = in->own(in->ctx, &hdf5_meta_block_row);
+    if (in->own(in->ctx, &hdf5_coll_metadata_row))
+        api_addf(buf, len, &at,
+                 "; H5Pset_all_coll_metadata_ops(fapl, true); "
+                 "H5Pset_coll_metadata_write(fapl, true)");
+    if (mb)
+        api_addf(buf, len, &at, "; H5Pset_meta_block_size(fapl, %s)", mb);
+    if (in->chunked)
+        api_addf(buf, len, &at, "; H5Pset_chunk(dcpl, rank, %s)",
+                 in->chunk_shape ? in->chunk_shape : "each process's block");
+    api_addf(buf, len, &at, "; H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER)");
+}
+
+const struct api_advice hdf5_advice = {.calls = hdf5_advice_calls, .words = NULL};
 
 /* HDF5's metadata settings, for the reports' headers (hdf5_headers):
  * "collective operations, block size 65536 bytes" ("independent",

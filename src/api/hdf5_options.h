@@ -55,4 +55,7 @@ void hdf5_drivers_text(const struct api_settings *s, char *buf, size_t len);
 bool hdf5_built_subfiling(void);
 bool hdf5_built_multi_dataset(void);
 
+/* Its rows the advisor offers as choices (docs/advisor.md, "Choices"). */
+extern const struct opt_row hdf5_coll_metadata_row, hdf5_meta_block_row;
+
 #endif

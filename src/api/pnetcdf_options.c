@@ -21,7 +21,7 @@ static const struct api_variant pnetcdf_variants[PNETCDF_VARIANT_COUNT] = {
     {"nonblocking", "PnetCDF (nonblocking)", PNETCDF_NONBLOCKING, true, false, NULL},
 };
 
-static const struct opt_row pnetcdf_nonblocking_row = OPT_API_FLAG(
+const struct opt_row pnetcdf_nonblocking_row = OPT_API_FLAG(
     struct pnetcdf_settings, "--pnetcdf.nonblocking", nonblocking,
     .help = "also post every variable's step without\n"
             "blocking and complete them in one wait\n"
@@ -76,6 +76,29 @@ static void pnetcdf_json_run(struct jsonw *w, int v)
     jsonw_key_bool(w, "nonblocking", v == PNETCDF_NONBLOCKING);
     jsonw_end(w);
 }
+
+/* PnetCDF's calls of the advisor's recommendation (docs/advisor.md, "The
+ * answer"; docs/pnetcdf.md, "Nonblocking calls"), and its words of them. */
+static void pnetcdf_advice_calls(const struct api_advice_in *in, char *buf, size_t len)
+{
+    bool nb = in->own(in->ctx, &pnetcdf_nonblocking_row) != NULL;
+    const char *calls =
+        in->collective ? "ncmpi_put_vara_all" : "ncmpi_begin_indep_data, ncmpi_put_vara";
+    if (nb)
+        calls = in->collective ? "ncmpi_iput_vara per variable, ncmpi_wait_all"
+                               : "ncmpi_begin_indep_data, ncmpi_iput_vara per variable, ncmpi_wait";
+    snprintf(buf, len, "%s%s%s", calls, in->align ? "; hint nc_var_align_size=" : "",
+             in->align ? in->align : "");
+}
+
+static void pnetcdf_advice_words(const struct api_advice_in *in, char *buf, size_t len, size_t *at)
+{
+    if (in->own(in->ctx, &pnetcdf_nonblocking_row))
+        api_addf(buf, len, at, ", every variable's step posted without blocking, one wait");
+}
+
+const struct api_advice pnetcdf_advice = {.calls = pnetcdf_advice_calls,
+                                          .words = pnetcdf_advice_words};
 
 const struct api_opts pnetcdf_opts = {
     .prefix = "pnetcdf",

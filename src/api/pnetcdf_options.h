@@ -26,4 +26,7 @@ static inline const struct pnetcdf_settings *pnetcdf_settings_of(const struct ap
 /* Variant v of PnetCDF (api/api.h). */
 enum pnetcdf_variant { PNETCDF_BLOCKING = 0, PNETCDF_NONBLOCKING, PNETCDF_VARIANT_COUNT };
 
+/* Its row the advisor offers as a choice (docs/advisor.md, "Choices"). */
+extern const struct opt_row pnetcdf_nonblocking_row;
+
 #endif

@@ -23,3 +23,8 @@ void opt_words_list(char *buf, size_t len, const struct opt_word *w, int n, bool
     for (int i = 0; i < n; i++)
         opt_list_add(buf, len, i, n, w[i].name, glossed ? w[i].gloss : NULL, " or ");
 }
+
+const char *opt_word(const struct opt_row *row)
+{
+    return row->short_name ? row->short_name : row->long_name;
+}

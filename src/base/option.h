@@ -119,6 +119,11 @@ struct opt_row {
 /* Appends word i of n to the list in buf (of len; "" before word 0):
  * ", " before it, or last (" or ", ", ") before the last word; gloss (or
  * NULL) after it. */
+/* How a program that writes h5perf command lines (the advisor's
+ * candidates, docs/advisor.md) spells the row: its short name when it has
+ * one ("-a"), else its long name ("--align-data"). */
+const char *opt_word(const struct opt_row *row);
+
 void opt_list_add(char *buf, size_t len, int i, int n, const char *word, const char *gloss,
                   const char *last);
 

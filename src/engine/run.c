@@ -1,6 +1,8 @@
-/* h5perf_run_with(): validation pipeline, header, engine, outputs, cleanup,
- * on the backends (and clock) it is given; h5perf_run() gives it h5perf's
- * own. Owns the order of these steps and nothing else. */
+/* A run's steps: run_begin() (set-up, the clock a caller gives) and
+ * run_measure() (the table check, header, engine, outputs, cleanup) on
+ * the backends it is given. Owns the order of these steps and nothing
+ * else; the program (src/program.c) chooses between a run and the
+ * advisor, which sits above the engine (docs/design.md, "Layers"). */
 #include "engine/run.h"
 
 #include <errno.h>
@@ -9,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/advise.h"
 #include "cli/cli.h"
 #include "engine/context.h"
 #include "engine/engine.h"
@@ -66,15 +67,14 @@ bool h5perf_threads(int argc, char **argv)
     return opt_parse(argc, argv, &cfg, &m) == 0 && api_need_threads(cfg.apis, cfg.api) >= 0;
 }
 
-int h5perf_run(int argc, char **argv)
+void run_hooks_own(struct run_hooks *hooks)
 {
-    struct run_hooks hooks = {.clock = NULL};
+    *hooks = (struct run_hooks){.clock = NULL};
     for (int i = 0; i < API_COUNT; i++)
-        hooks.ops[i] = backend_get((enum api_id)i);
-    return h5perf_run_with(argc, argv, &hooks);
+        hooks->ops[i] = backend_get((enum api_id)i);
 }
 
-int h5perf_run_with(int argc, char **argv, const struct run_hooks *hooks)
+int run_begin(struct run *s, int argc, char **argv, const struct run_hooks *hooks)
 {
     /* Before any HDF5 call: HDF5 closes its objects at MPI_Finalize (an
      * attribute of MPI_COMM_SELF), not at exit(). MPICH's MPI_Abort calls
@@ -82,60 +82,57 @@ int h5perf_run_with(int argc, char **argv, const struct run_hooks *hooks)
      * had failed and crashed in H5F__close_cb: signal 11 instead of the
      * exit status 1 the README documents for a failed run. */
     (void)H5dont_atexit();
-    struct run s;
-    int status = setup_run(&s, argc, argv);
+    int status = setup_run(s, argc, argv);
     if (status < 0 && hooks->clock) {
-        s.clock = hooks->clock;
-        s.clock_name = hooks->clock_name;
-        s.clock_hz = hooks->clock_hz;
+        s->clock = hooks->clock;
+        s->clock_name = hooks->clock_name;
+        s->clock_hz = hooks->clock_hz;
     }
-    const struct backend_ops *const *ops = hooks->ops;
-    if (status == SETUP_ADVISE) {
-        status = advise_run(&s, ops);
-        setup_release(&s);
-        return status;
-    }
-    if (status >= 0) {
-        setup_release(&s);
-        return status;
-    }
+    if (status >= 0)
+        setup_release(s);
+    return status;
+}
+
+int run_measure(struct run *s, int argc, char **argv,
+                const struct backend_ops *const ops[API_COUNT])
+{
     /* HDF5 errors become one line each through err_hdf5(). */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     bool table_ok = backend_check_table(ops) == 0;
-    if (!table_ok && s.world_rank == 0)
+    if (!table_ok && s->world_rank == 0)
         fprintf(stderr, "h5perf: internal error: incomplete backend table\n");
-    if (!table_ok || !setup_declare_files(&s)) {
+    if (!table_ok || !setup_declare_files(s)) {
         files_release();
-        setup_release(&s);
+        setup_release(s);
         return EXIT_RUN_FAILED;
     }
-    int guard = s.cfg.nocleanup || s.cfg.read_only ? 0 : files_guard_errno();
-    run_warn(&s, guard,
+    int guard = s->cfg.nocleanup || s->cfg.read_only ? 0 : files_guard_errno();
+    run_warn(s, guard,
              "have no cleanup process: if every process is killed at once, this run's files "
              "stay behind");
-    run_warn(&s, watchdog_start(s.world_rank, s.cfg.watchdog) < 0 ? errno : 0,
+    run_warn(s, watchdog_start(s->world_rank, s->cfg.watchdog) < 0 ? errno : 0,
              "have no watchdog thread: a library call that hangs will hang the job");
-    run_header(&s);
-    if (s.report)
-        fflush(s.report);
+    run_header(s);
+    if (s->report)
+        fflush(s->report);
     struct run_context ctx;
     struct results_log log;
     results_log_init(&log);
-    context_init(&ctx, &s, argc, argv);
-    status = engine_run(&s, ops, s.world_rank == 0 ? &log : NULL);
+    context_init(&ctx, s, argc, argv);
+    int status = engine_run(s, ops, s->world_rank == 0 ? &log : NULL);
     /* After a failed H5Fclose (a full disk) HDF5 keeps the file open and
      * crashes closing it again inside MPI_Finalize: abort instead. */
     if (status != EXIT_OK && H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) > 0) {
         /* The data files are gone; the outputs, once written, must stay. */
         files_release();
-        outputs_finish(&s, &ctx, &log, status);
-        watchdog_abort(s.world_rank, "HDF5 could not close a data file after the failure");
+        outputs_finish(s, &ctx, &log, status);
+        watchdog_abort(s->world_rank, "HDF5 could not close a data file after the failure");
     }
     watchdog_stop();
     files_release();
-    status = outputs_finish(&s, &ctx, &log, status);
+    status = outputs_finish(s, &ctx, &log, status);
     context_release(&ctx);
     results_log_release(&log);
-    setup_release(&s);
+    setup_release(s);
     return status;
 }

@@ -1,5 +1,5 @@
-/* The callable entry point of h5perf: everything between MPI_Init and
- * MPI_Finalize, so tests and other programs can run it too. */
+/* A run's steps, which the program (src/program.h) orders around the
+ * advisor: set-up, then the measured run on the backends it is given. */
 #ifndef H5PERF_RUN_H
 #define H5PERF_RUN_H
 
@@ -22,16 +22,23 @@ struct run_hooks {
     double clock_hz;        /* struct run's clock_hz, with clock */
 };
 
-/* Collective over MPI_COMM_WORLD (MPI must be initialised). Returns the exit
- * status (exit_status.h), the same on every process. h5perf_run() is
- * h5perf_run_with() on the compiled-in backends and setup_run()'s clock. */
-int h5perf_run(int argc, char **argv);
-int h5perf_run_with(int argc, char **argv, const struct run_hooks *hooks);
+struct run;
 
-/* The whole program, MPI_Init to MPI_Finalize (program.c): h5perf_run()
- * on h5perf's own backends with hooks NULL, else h5perf_run_with(hooks).
- * Returns the exit status. */
-int h5perf_program(int argc, char **argv, const struct run_hooks *hooks);
+/* h5perf's own: its compiled-in backends in every slot, setup_run()'s clock. */
+void run_hooks_own(struct run_hooks *hooks);
+
+/* Collective over MPI_COMM_WORLD (MPI must be initialised): H5dont_atexit()
+ * and setup_run() (engine/setup.h), then hooks' clock in s when it gives
+ * one. Returns setup_run()'s answer: an exit status (s already released),
+ * or -1 (the run) / SETUP_ADVISE with s to hand to run_measure() or the
+ * advisor, and to release. */
+int run_begin(struct run *s, int argc, char **argv, const struct run_hooks *hooks);
+
+/* Collective: the run s was set up for, on ops: the backend table's check,
+ * the warnings, the header, the engine, the outputs; releases s. Returns
+ * the exit status (exit_status.h), the same on every process. */
+int run_measure(struct run *s, int argc, char **argv,
+                const struct backend_ops *const ops[API_COUNT]);
 
 /* Local, before MPI_Init: whether the command line asks for what needs MPI
  * initialised with MPI_THREAD_MULTIPLE (a variant of an API with threads:

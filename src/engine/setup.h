@@ -43,7 +43,7 @@ struct run {
 int setup_run(struct run *s, int argc, char **argv);
 
 /* setup_run()'s value for --advise: the command line was parsed, the
- * rest is advise_run()'s (advise.h). */
+ * rest is advise_run()'s (advisor/advise.h), which the program calls. */
 #define SETUP_ADVISE (-2)
 
 /* Collective over MPI_COMM_WORLD: the checks of setup_run() that depend on

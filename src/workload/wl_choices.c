@@ -1,16 +1,19 @@
 /* The choices of a workload file (docs/advisor.md, "Choices"): one row of
  * the table below per choice, from which the baseline and search sections
  * are read, their defaults filled and their values named; and the MPI-IO
- * hints, whose known keys have typed values. Pure. */
-#include <ctype.h>
+ * hints' sections (a hint's name and value: wl_hint_values.c). Pure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "api/api.h"
+#include "api/hdf5_options.h"
+#include "api/pnetcdf_options.h"
+#include "base/option.h"
 #include "cli/dims.h"
 #include "cli/places.h"
+#include "options/options.h"
 #include "plan/point.h"
 #include "workload/wl_internal.h"
 
@@ -29,7 +32,13 @@ struct wl_dim {
     int64_t dflt;          /* the baseline's default */
     int nsearch;           /* the search's default candidates (WORKLOAD_API: the APIs built) */
     int64_t search[4];
-    unsigned apis; /* the APIs a value other than dflt applies to, 0: every API */
+    /* The APIs a value other than dflt applies to, beside its row's
+     * (opt_row.apis); 0 and a row's 0: every API. */
+    unsigned apis;
+    /* Its option: a row of the core's table (enum opt_id), or an API's own
+     * row (opt_row set): its spelling and the APIs it is taken by. */
+    int opt;
+    const struct opt_row *row;
 };
 
 static const char *wl_api_word(int64_t v)
@@ -58,7 +67,7 @@ static const char *wl_bool_word(int64_t v)
 
 static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
     [WORKLOAD_API] = {"api", "apis", WL_WORD, wl_api_word, "posix, mpiio, phdf5 or pnetcdf",
-                      .dflt = API_PHDF5},
+                      .dflt = API_PHDF5, .opt = OPT_API},
     [WORKLOAD_LAYOUT] = {"layout",
                          "layouts",
                          WL_WORD,
@@ -66,7 +75,8 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                          "shared, chunked or fpp",
                          .dflt = LAYOUT_SHARED,
                          3,
-                         {LAYOUT_SHARED, LAYOUT_CHUNKED, LAYOUT_FPP}},
+                         {LAYOUT_SHARED, LAYOUT_CHUNKED, LAYOUT_FPP},
+                         .opt = OPT_LAYOUT},
     [WORKLOAD_COLLECTIVE] = {"collective",
                              "io_modes",
                              WL_BOOL,
@@ -75,16 +85,24 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                              .dflt = 0,
                              2,
                              {0, 1},
-                             .apis = WL_OVER_MPIIO},
+                             .apis = WL_OVER_MPIIO,
+                             .opt = OPT_COLLECTIVE},
     [WORKLOAD_ALIGNMENT] = {"alignment",
                             "alignments",
                             WL_SIZE,
                             .dflt = 1,
                             3,
                             {1, 4 * WL_KIB, WL_MIB},
-                            .apis = API_BIT(API_PHDF5) | API_BIT(API_PNETCDF)},
-    [WORKLOAD_THRESHOLD] =
-        {"threshold", "thresholds", WL_SIZE, .dflt = 1, 1, {1}, .apis = API_BIT(API_PHDF5)},
+                            .apis = API_BIT(API_PHDF5) | API_BIT(API_PNETCDF),
+                            .opt = OPT_ALIGN},
+    [WORKLOAD_THRESHOLD] = {"threshold",
+                            "thresholds",
+                            WL_SIZE,
+                            .dflt = 1,
+                            1,
+                            {1},
+                            .apis = API_BIT(API_PHDF5),
+                            .opt = OPT_THRESHOLD},
     [WORKLOAD_ALIGN_DATA] = {"align_data",
                              "align_data",
                              WL_SIZE,
@@ -92,18 +110,26 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                              .dflt = 0,
                              3,
                              {0, 4 * WL_KIB, WL_MIB},
-                             .apis = API_BIT(API_POSIX) | API_BIT(API_MPIIO)},
+                             .apis = API_BIT(API_POSIX) | API_BIT(API_MPIIO),
+                             .opt = OPT_ALIGN_DATA},
     [WORKLOAD_CHUNK] =
-        {"chunk", "chunk_shapes", WL_CHUNK, .dflt = 0, 1, {0}, .apis = API_BIT(API_PHDF5)},
+        {"chunk", "chunk_shapes", WL_CHUNK, .dflt = 0, 1, {0}, .opt = OPT_CHUNK_SHAPE},
     [WORKLOAD_TRANSFER_SIZE] = {"transfer_size",
                                 "transfer_sizes",
                                 WL_SIZE,
                                 .zero_word = "whole",
                                 .dflt = 0,
                                 3,
-                                {0, WL_MIB, 16 * WL_MIB}},
-    [WORKLOAD_BUFFER_OFFSET] =
-        {"buffer_offset", "buffer_offsets", WL_SIZE, .zero_word = "0", .dflt = 0, 1, {0}},
+                                {0, WL_MIB, 16 * WL_MIB},
+                                .opt = OPT_TRANSFER_SIZE},
+    [WORKLOAD_BUFFER_OFFSET] = {"buffer_offset",
+                                "buffer_offsets",
+                                WL_SIZE,
+                                .zero_word = "0",
+                                .dflt = 0,
+                                1,
+                                {0},
+                                .opt = OPT_BUFFER_OFFSET},
     [WORKLOAD_COLL_METADATA] = {"collective_metadata",
                                 "collective_metadata",
                                 WL_BOOL,
@@ -112,14 +138,14 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                                 .dflt = 0,
                                 2,
                                 {0, 1},
-                                .apis = API_BIT(API_PHDF5)},
+                                .row = &hdf5_coll_metadata_row},
     [WORKLOAD_META_BLOCK_SIZE] = {"metadata_block_size",
                                   "metadata_block_sizes",
                                   WL_SIZE,
                                   .dflt = 2 * WL_KIB,
                                   1,
                                   {2 * WL_KIB},
-                                  .apis = API_BIT(API_PHDF5)},
+                                  .row = &hdf5_meta_block_row},
     [WORKLOAD_PNETCDF_NONBLOCKING] = {"pnetcdf_nonblocking",
                                       "pnetcdf_nonblocking",
                                       WL_BOOL,
@@ -128,7 +154,7 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                                       .dflt = 0,
                                       2,
                                       {0, 1},
-                                      .apis = API_BIT(API_PNETCDF)},
+                                      .row = &pnetcdf_nonblocking_row},
 };
 
 const char *workload_baseline_key(enum workload_dim d)
@@ -141,9 +167,14 @@ const char *workload_search_key(enum workload_dim d)
     return wl_dims[d].search_key;
 }
 
+const struct opt_row *workload_dim_row(enum workload_dim d)
+{
+    return wl_dims[d].row ? wl_dims[d].row : opt_row_of((enum opt_id)wl_dims[d].opt);
+}
+
 unsigned wl_dim_apis(enum workload_dim d)
 {
-    return wl_dims[d].apis;
+    return wl_dims[d].apis | workload_dim_row(d)->apis;
 }
 
 int64_t wl_dim_default(enum workload_dim d)
@@ -289,83 +320,6 @@ static int wl_base_component(struct wl *c, yaml_node_t *v, void *arg)
 }
 
 /* ---- MPI-IO hints ---- */
-
-enum wl_hint_kind { WL_HINT_TEXT = 0, WL_HINT_SIZE, WL_HINT_COUNT, WL_HINT_SWITCH };
-
-/* Hints whose values h5perf knows (docs/advisor.md, "Hints"); any other
- * key is passed as written. */
-static const struct {
-    const char *key;
-    enum wl_hint_kind kind;
-} wl_known_hints[] = {
-    {"cb_buffer_size", WL_HINT_SIZE},       {"cb_nodes", WL_HINT_COUNT},
-    {"romio_cb_write", WL_HINT_SWITCH},     {"romio_cb_read", WL_HINT_SWITCH},
-    {"romio_ds_write", WL_HINT_SWITCH},     {"romio_ds_read", WL_HINT_SWITCH},
-    {"striping_factor", WL_HINT_COUNT},     {"striping_unit", WL_HINT_SIZE},
-    {"nc_header_align_size", WL_HINT_SIZE},
-};
-
-static enum wl_hint_kind wl_hint_kind_of(const char *key)
-{
-    for (size_t i = 0; i < sizeof wl_known_hints / sizeof wl_known_hints[0]; i++)
-        if (strcmp(wl_known_hints[i].key, key) == 0)
-            return wl_known_hints[i].kind;
-    return WL_HINT_TEXT;
-}
-
-/* A hint's key (c->key ends with it): letters, digits, '_'. */
-static int wl_hint_key(struct wl *c, yaml_node_t *k, const char *key)
-{
-    size_t len = strlen(key);
-    if (len == 0 || len > WORKLOAD_HINT_KEY_MAX ||
-        strspn(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != len)
-        return wl_fail(c, k, "a hint's name is 1 to %d letters, digits or '_'",
-                       WORKLOAD_HINT_KEY_MAX);
-    if (strcmp(key, "nc_var_align_size") == 0)
-        return wl_fail(c, k, "PnetCDF's variable alignment is alignment (h5perf's -a)");
-    return 0;
-}
-
-/* A value of hint key, as HDF5_MPI_INFO passes it (sizes in bytes). */
-static int wl_hint_value(struct wl *c, yaml_node_t *v, const char *key, const char **out)
-{
-    static const char *const switches[] = {"enable", "disable", "automatic"};
-    char buf[32];
-    const char *text = NULL;
-    int64_t n;
-    int i;
-    switch (wl_hint_kind_of(key)) {
-    case WL_HINT_SIZE:
-        if (wl_size(c, v, NULL, &n) < 0)
-            return -1;
-        snprintf(buf, sizeof buf, "%lld", (long long)n);
-        text = buf;
-        break;
-    case WL_HINT_COUNT:
-        if (wl_whole(c, v, 1, INT32_MAX, &n) < 0)
-            return -1;
-        snprintf(buf, sizeof buf, "%lld", (long long)n);
-        text = buf;
-        break;
-    case WL_HINT_SWITCH:
-        if (wl_word(c, v, switches, 3, "enable, disable or automatic", &i) < 0)
-            return -1;
-        text = switches[i];
-        break;
-    default:
-        text = wl_scalar(c, v, "a hint's value");
-        if (!text)
-            return -1;
-        size_t len = strlen(text);
-        if (len == 0 || len > WORKLOAD_HINT_VAL_MAX || strpbrk(text, ";=") ||
-            isspace((unsigned char)text[0]) || isspace((unsigned char)text[len - 1]))
-            return wl_fail(c, v,
-                           "a hint's value is 1 to %d characters, without ';', '=' or blanks "
-                           "around it",
-                           WORKLOAD_HINT_VAL_MAX);
-    }
-    return (*out = wl_strdup(c, v, text)) ? 0 : -1;
-}
 
 /* The key scalar of pair p, or NULL with msg. */
 static const char *wl_pair_key(struct wl *c, yaml_node_pair_t *p, yaml_node_t **k)

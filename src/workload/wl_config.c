@@ -15,6 +15,12 @@
 #include "workload/wl_internal.h"
 #include "options/options.h"
 
+/* The spelling of a core option's row in the words (opt_word()). */
+static const char *wl_opt_word(enum opt_id id)
+{
+    return opt_word(opt_row_of(id));
+}
+
 /* The words being written. */
 struct wl_words {
     struct workload_config *out;
@@ -217,7 +223,7 @@ static void wl_add_map(struct wl_words *b, const struct workload *w, const struc
 {
     char path[WORKLOAD_TEXT_MAX];
     workload_map_path(w, s, path, sizeof path);
-    wl_add(b, "--map");
+    wl_add(b, "%s", wl_opt_word(OPT_MAP));
     wl_add(b, "%s", path);
 }
 
@@ -231,7 +237,7 @@ static void wl_add_map_vars(struct wl_words *b, const struct workload_set *s)
         int v = s->nvar_counts ? s->var_counts[i] : i + 1 == s->map_use ? s->nvars : 0;
         at += (size_t)snprintf(text + at, sizeof text - at, "%s%d", i ? "," : "", v);
     }
-    wl_add(b, "--vars");
+    wl_add(b, "%s", wl_opt_word(OPT_VARS));
     if (n)
         wl_add(b, "%s", text);
     else
@@ -244,44 +250,44 @@ static void wl_add_set(struct wl_words *b, const struct workload *w, const struc
 {
     bool procs = true;
     wl_add(b, "h5perf");
-    wl_add(b, "--pattern");
+    wl_add(b, "%s", wl_opt_word(OPT_PATTERN));
     if (s->kind == WORKLOAD_GRID) {
         wl_add(b, "block");
-        wl_add_dims(b, "--global", s->ndims, s->global);
+        wl_add_dims(b, wl_opt_word(OPT_GLOBAL), s->ndims, s->global);
         if (s->grid[0]) {
-            wl_add_grid(b, "--grid", s->ndims, s->grid);
+            wl_add_grid(b, wl_opt_word(OPT_GRID), s->ndims, s->grid);
             procs = false; /* the grid fixes the count */
         }
-        wl_add(b, "--element-size");
+        wl_add(b, "%s", wl_opt_word(OPT_ELEMENT_SIZE));
         wl_add(b, "%d", s->elem);
-        wl_add(b, "--vars");
+        wl_add(b, "%s", wl_opt_word(OPT_VARS));
         wl_add(b, "%d", s->nvars ? s->nvars : 1);
         if (s->read_back == WORKLOAD_READ_GRID)
-            wl_add_grid(b, "--read-grid", s->ndims, s->read_grid);
+            wl_add_grid(b, wl_opt_word(OPT_READ_GRID), s->ndims, s->read_grid);
     } else if (s->kind == WORKLOAD_MAP) {
         wl_add(b, "map");
         wl_add_map(b, w, s);
         wl_add_map_vars(b, s);
-        wl_add(b, "--element-size");
+        wl_add(b, "%s", wl_opt_word(OPT_ELEMENT_SIZE));
         wl_add(b, "%d", s->elem);
     } else {
         wl_add(b, "particles");
         if (s->per_process) {
-            wl_add(b, "--particles");
+            wl_add(b, "%s", wl_opt_word(OPT_PARTICLES));
             wl_add(b, "%lld", (long long)s->per_process);
         }
         if (s->distribution) {
-            wl_add(b, "--distribution");
+            wl_add(b, "%s", wl_opt_word(OPT_DISTRIBUTION));
             wl_add(b, "%s", s->distribution);
         }
         procs = s->nlist == 0; /* a list fixes the count */
-        wl_add(b, "--vars");
+        wl_add(b, "%s", wl_opt_word(OPT_VARS));
         wl_add(b, "%d", s->nvars);
     }
     if (procs) {
-        wl_add(b, "-p");
+        wl_add(b, "%s", wl_opt_word(OPT_MIN_PROCS));
         wl_add(b, "%d", nprocs);
-        wl_add(b, "-P");
+        wl_add(b, "%s", wl_opt_word(OPT_MAX_PROCS));
         wl_add(b, "%d", nprocs);
     }
 }
@@ -290,41 +296,36 @@ static void wl_add_set(struct wl_words *b, const struct workload *w, const struc
 static void wl_add_choice(struct wl_words *b, const struct workload_set *s,
                           const struct workload_choice *c)
 {
-    static const struct {
-        enum workload_dim d;
-        const char *opt;
-    } sizes[] = {{WORKLOAD_ALIGNMENT, "-a"},
-                 {WORKLOAD_THRESHOLD, "-T"},
-                 {WORKLOAD_ALIGN_DATA, "--align-data"},
-                 {WORKLOAD_TRANSFER_SIZE, "--transfer-size"},
-                 {WORKLOAD_BUFFER_OFFSET, "--buffer-offset"}};
+    static const enum workload_dim sizes[] = {WORKLOAD_ALIGNMENT, WORKLOAD_THRESHOLD,
+                                              WORKLOAD_ALIGN_DATA, WORKLOAD_TRANSFER_SIZE,
+                                              WORKLOAD_BUFFER_OFFSET};
     struct workload_config *o = b->out;
-    wl_add(b, "-A");
+    wl_add(b, "%s", opt_word(workload_dim_row(WORKLOAD_API)));
     wl_add(b, "%s", api_desc((enum api_id)c->v[WORKLOAD_API])->key);
-    wl_add(b, "--layout");
+    wl_add(b, "%s", opt_word(workload_dim_row(WORKLOAD_LAYOUT)));
     wl_add(b, "%s", layout_name((int)c->v[WORKLOAD_LAYOUT]));
     if (c->v[WORKLOAD_COLLECTIVE])
-        wl_add(b, "-C");
+        wl_add(b, "%s", opt_word(workload_dim_row(WORKLOAD_COLLECTIVE)));
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if (c->v[sizes[i].d] != wl_dim_default(sizes[i].d))
-            wl_add_size(b, sizes[i].opt, sizes[i].d, c->v[sizes[i].d]);
+        if (c->v[sizes[i]] != wl_dim_default(sizes[i]))
+            wl_add_size(b, opt_word(workload_dim_row(sizes[i])), sizes[i], c->v[sizes[i]]);
     int64_t shape[MODEL_MAX_DIMS];
     int nd = workload_chunk_decode(c->v[WORKLOAD_CHUNK], shape);
     if (nd)
-        wl_add_dims(b, "--chunk-shape", nd, shape);
+        wl_add_dims(b, opt_word(workload_dim_row(WORKLOAD_CHUNK)), nd, shape);
     if (c->v[WORKLOAD_COLL_METADATA])
-        wl_add(b, "--hdf5.collective-metadata");
+        wl_add(b, "%s", opt_word(workload_dim_row(WORKLOAD_COLL_METADATA)));
     if (c->v[WORKLOAD_META_BLOCK_SIZE] != wl_dim_default(WORKLOAD_META_BLOCK_SIZE))
-        wl_add_size(b, "--hdf5.metadata-block-size", WORKLOAD_META_BLOCK_SIZE,
-                    c->v[WORKLOAD_META_BLOCK_SIZE]);
+        wl_add_size(b, opt_word(workload_dim_row(WORKLOAD_META_BLOCK_SIZE)),
+                    WORKLOAD_META_BLOCK_SIZE, c->v[WORKLOAD_META_BLOCK_SIZE]);
     /* The option runs the blocking calls too: the candidate is its
      * variant's run (workload_config.variant). */
     if (c->v[WORKLOAD_PNETCDF_NONBLOCKING]) {
-        wl_add(b, "--pnetcdf.nonblocking");
+        wl_add(b, "%s", opt_word(workload_dim_row(WORKLOAD_PNETCDF_NONBLOCKING)));
         o->variant = PNETCDF_NONBLOCKING;
     }
     if (s->read_back == WORKLOAD_READ_NONE)
-        wl_add(b, "-w");
+        wl_add(b, "%s", wl_opt_word(OPT_WRITE_ONLY));
     size_t at = 0;
     for (int h = 0; h < c->nhints && at < sizeof o->mpi_info; h++)
         at += (size_t)snprintf(o->mpi_info + at, sizeof o->mpi_info - at, "%s%s=%s", h ? ";" : "",

@@ -29,6 +29,12 @@ int wl_search(struct wl *c, yaml_node_t *v, void *arg);
  * (API_BIT mask, 0: every one). */
 unsigned wl_dim_apis(enum workload_dim d);
 
+/* A hint's key (c->key ends with it): letters, digits, '_'; and a value
+ * of hint key, as HDF5_MPI_INFO passes it (sizes in bytes), into *out
+ * (wl_hint_values.c). Return 0, or -1 with the message. */
+int wl_hint_key(struct wl *c, yaml_node_t *k, const char *key);
+int wl_hint_value(struct wl *c, yaml_node_t *v, const char *key, const char **out);
+
 /* Does the chunk shape of nd dimensions fit grid array s (as many
  * dimensions, each extent from 1 to the array's)? False with the reason
  * in why (workload.c). */

@@ -346,11 +346,12 @@ static int wl_distribution(struct wl *c, yaml_node_t *v, void *arg)
     if (!cfg)
         return wl_fail(c, v, "out of memory");
     config_init(cfg);
-    int rc = dist_option(cfg, opt_row_of(OPT_DISTRIBUTION), "--distribution", t, c->msg);
+    const struct opt_row *row = opt_row_of(OPT_DISTRIBUTION);
+    int rc = dist_option(cfg, row, opt_word(row), t, c->msg);
     s->nlist = cfg->dist.kind == DIST_LIST ? cfg->dist.nlist : 0;
     free(cfg);
     if (rc < 0)
-        return wl_fail(c, v, "%s", wl_option_reason(c->msg->line, "--distribution", t));
+        return wl_fail(c, v, "%s", wl_option_reason(c->msg->line, opt_word(row), t));
     s->line_dist = wl_line(v);
     return (s->distribution = wl_strdup(c, v, t)) ? 0 : -1;
 }

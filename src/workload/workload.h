@@ -170,6 +170,11 @@ int workload_parse(const char *path, const char *text, size_t len, struct worklo
 /* Frees what workload_parse() made. Local. */
 void workload_release(struct workload *w);
 
+/* The row of the option that sets choice d in a candidate's words: its
+ * spelling there (opt_word()) and the APIs that take it. */
+struct opt_row;
+const struct opt_row *workload_dim_row(enum workload_dim d);
+
 /* The words a choice's name has in the file ("phdf5", "chunked",
  * "collective", "1M"), into buf. */
 void workload_value_text(enum workload_dim d, int64_t v, char *buf, size_t len);

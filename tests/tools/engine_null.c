@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "null_backend.h"
-#include "engine/run.h"
+#include "program.h"
 
 int main(int argc, char **argv)
 {

@@ -102,7 +102,7 @@ static int null_close(struct backend_file *f, struct err *e)
 /* Not in the API table: no capability (no file is ever there), its own
  * name in error lines. */
 static const struct api_desc null_desc = {API_POSIX, "null", "null", "null", ".null", 0,
-                                          0,         -1,     NULL,   NULL,   NULL};
+                                          0,         -1,     NULL,   NULL,   NULL,    NULL};
 
 static void null_version(char *buf, size_t len)
 {

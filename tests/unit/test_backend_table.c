@@ -10,7 +10,7 @@
 
 /* A test backend: the functions of POSIX's, a descriptor of its own. */
 static const struct api_desc test_desc = {API_POSIX, "test", "test", "test", ".test", 0,
-                                          0,         -1,     NULL,   NULL,   NULL};
+                                          0,         -1,     NULL,   NULL,   NULL,    NULL};
 
 static void table_of(const struct backend_ops *t[API_COUNT], const struct backend_ops *b)
 {

@@ -4,14 +4,16 @@
  * every process so that all race alike), the finalists verified with
  * -D v, and the table and the recommendation printed by process 0
  * (docs/advisor.md, "The race" and "The answer"). */
-#include "engine/advise_race.h"
+#include "advisor/advise_race.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/option.h"
 #include "engine/engine.h"
 #include "engine/files.h"
+#include "options/options.h"
 #include "report/results.h"
 #include "workload/race.h"
 
@@ -41,12 +43,13 @@ static int advise_words(const struct workload_config *c, int k, bool verify, cha
     for (int j = 0; j < c->argc; j++)
         argv[argc++] = c->argv[j];
     snprintf(iters, 16, "%d", k);
-    argv[argc++] = "-i";
+    argv[argc++] = (char *)opt_word(opt_row_of(OPT_ITERATIONS));
     argv[argc++] = iters;
-    argv[argc++] = "--format"; /* no text report; nothing else is written */
+    /* No text report; nothing else is written. */
+    argv[argc++] = (char *)opt_word(opt_row_of(OPT_FORMAT));
     argv[argc++] = "json";
     if (verify) {
-        argv[argc++] = "-D";
+        argv[argc++] = (char *)opt_word(opt_row_of(OPT_DEBUG));
         argv[argc++] = "v";
     }
     argv[argc] = NULL;

@@ -3,7 +3,7 @@
  * MPI-IO component and the data directory's file system decide which
  * hints are candidates. The baseline's hints are the application's and
  * stay as they are. */
-#include "engine/advise_hints.h"
+#include "advisor/advise_hints.h"
 
 #include <mpi.h>
 #include <stdio.h>

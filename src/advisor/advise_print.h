@@ -4,7 +4,7 @@
 #ifndef H5PERF_ADVISE_PRINT_H
 #define H5PERF_ADVISE_PRINT_H
 
-#include "engine/advise_race.h"
+#include "advisor/advise_race.h"
 
 /* The ranked table of set number set's candidates c (c[0] the baseline),
  * the recommendation or that none beats the baseline, and the worst. */
@@ -28,7 +28,8 @@ bool advise_tied_best(const struct advise_answer *a, int i);
 int advise_worst(const struct advise_answer *a, int ref);
 
 /* The recommendation's settings as text: in words, and the calls of its
- * API (api NULL when it has none to show: POSIX). */
+ * API (api_desc.advice; api its error name, NULL when it has none to
+ * show: POSIX). */
 struct advise_settings {
     char in_words[512];
     const char *api; /* "HDF5", "PnetCDF", "MPI-IO", or NULL */
@@ -36,7 +37,12 @@ struct advise_settings {
 };
 void advise_settings_of(const struct workload_config *c, struct advise_settings *out);
 
-/* The value of option opt in c's words, or NULL; "" for a flag (-C). */
-const char *advise_word(const struct workload_config *c, const char *opt);
+/* The value of choice d's option (workload_dim_row()) in c's words, or
+ * NULL; "" for a flag (-C). */
+const char *advise_word(const struct workload_config *c, enum workload_dim d);
+
+/* Is c's word i one of its choices, *on (false before word 0) set from
+ * -A on: its words from -A on but -w. */
+bool advise_choice_word(const struct workload_config *c, int i, bool *on);
 
 #endif

@@ -3,7 +3,7 @@
  * same bytes, so that all agree on the workload without sending it parsed.
  * Nothing is written but standard output, the one error line and, with
  * --results, the JSON answer (advise_json.h). */
-#include "engine/advise.h"
+#include "advisor/advise.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -15,11 +15,11 @@
 
 #include "api/api.h"
 #include "cli/option.h"
-#include "engine/advise_check.h"
-#include "engine/advise_hints.h"
-#include "engine/advise_json.h"
-#include "engine/advise_print.h"
-#include "engine/advise_race.h"
+#include "advisor/advise_check.h"
+#include "advisor/advise_hints.h"
+#include "advisor/advise_json.h"
+#include "advisor/advise_print.h"
+#include "advisor/advise_race.h"
 #include "engine/agree.h"
 #include "engine/input.h"
 #include "exit_status.h"

@@ -2,14 +2,15 @@
  * validation (setup_check) before anything is measured, so that a run
  * h5perf refuses is never raced, printed or recommended. Formats the
  * workload's refusal; prints nothing. */
-#include "engine/advise_check.h"
+#include "advisor/advise_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/option.h"
-#include "engine/advise_race.h"
+#include "advisor/advise_print.h"
+#include "advisor/advise_race.h"
 #include "engine/check.h"
 
 /* The refusal's text after "h5perf: ". */
@@ -37,8 +38,7 @@ static void advise_options(const struct workload_config *c, char *buf, size_t le
     bool on = false;
     buf[0] = '\0';
     for (int i = 0; i < c->argc && at < len; i++) {
-        on |= strcmp(c->argv[i], "-A") == 0;
-        if (on && strcmp(c->argv[i], "-w") != 0)
+        if (advise_choice_word(c, i, &on))
             at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " " : "", c->argv[i]);
     }
 }

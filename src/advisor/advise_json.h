@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "engine/advise_check.h"
-#include "engine/advise_race.h"
+#include "advisor/advise_check.h"
+#include "advisor/advise_race.h"
 #include "base/jsonw.h"
 
 #define ADVISE_JSON_SCHEMA         "h5perf-advice"

@@ -2,7 +2,7 @@
  * the race found (advise_race.h) with the same functions as the printed
  * answer (advise_print.h); computes nothing of its own but each
  * candidate's choices read back from its words. Process 0 only. */
-#include "engine/advise_json.h"
+#include "advisor/advise_json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/size.h"
-#include "engine/advise_print.h"
+#include "advisor/advise_print.h"
 #include "engine/context.h"
 #include "engine/names.h"
 
@@ -144,9 +144,9 @@ static void advise_json_numbers(struct jsonw *w, const char *key, const double *
 /* "key": the bytes of a size option's value in c's words; dflt (a word
  * such as "packed", or NULL for the number one) when the words lack it. */
 static void advise_json_size(struct jsonw *w, const struct workload_config *c, const char *key,
-                             const char *opt, const char *dflt)
+                             enum workload_dim d, const char *dflt)
 {
-    const char *v = advise_word(c, opt);
+    const char *v = advise_word(c, d);
     int64_t bytes;
     jsonw_key(w, key);
     if (v && size_parse(v, &bytes) == 0)
@@ -165,27 +165,28 @@ static void advise_json_choices(struct jsonw *w, const struct workload_config *c
 {
     jsonw_key(w, "choices");
     jsonw_object(w);
-    jsonw_key_string(w, "api", advise_word(c, "-A"));
-    jsonw_key_string(w, "layout", advise_word(c, "--layout"));
-    jsonw_key_string(w, "io_mode", advise_word(c, "-C") ? "collective" : "independent");
-    advise_json_size(w, c, "alignment", "-a", NULL);
-    advise_json_size(w, c, "threshold", "-T", NULL);
-    advise_json_size(w, c, "align_data", "--align-data", "packed");
-    advise_json_size(w, c, "transfer_size", "--transfer-size", "whole");
-    const char *bo = advise_word(c, "--buffer-offset");
+    jsonw_key_string(w, "api", advise_word(c, WORKLOAD_API));
+    jsonw_key_string(w, "layout", advise_word(c, WORKLOAD_LAYOUT));
+    jsonw_key_string(w, "io_mode",
+                     advise_word(c, WORKLOAD_COLLECTIVE) ? "collective" : "independent");
+    advise_json_size(w, c, "alignment", WORKLOAD_ALIGNMENT, NULL);
+    advise_json_size(w, c, "threshold", WORKLOAD_THRESHOLD, NULL);
+    advise_json_size(w, c, "align_data", WORKLOAD_ALIGN_DATA, "packed");
+    advise_json_size(w, c, "transfer_size", WORKLOAD_TRANSFER_SIZE, "whole");
+    const char *bo = advise_word(c, WORKLOAD_BUFFER_OFFSET);
     int64_t off = 0;
     jsonw_key_int(w, "buffer_offset", bo && size_parse(bo, &off) == 0 ? off : 0);
-    jsonw_key_bool(w, "collective_metadata", advise_word(c, "--hdf5.collective-metadata") != NULL);
-    const char *mb = advise_word(c, "--hdf5.metadata-block-size");
+    jsonw_key_bool(w, "collective_metadata", advise_word(c, WORKLOAD_COLL_METADATA) != NULL);
+    const char *mb = advise_word(c, WORKLOAD_META_BLOCK_SIZE);
     int64_t mbytes = 0;
     jsonw_key(w, "metadata_block_size");
     if (mb && size_parse(mb, &mbytes) == 0)
         jsonw_int(w, mbytes);
     else
         jsonw_null(w);
-    const char *cs = advise_word(c, "--chunk-shape");
+    const char *cs = advise_word(c, WORKLOAD_CHUNK);
     jsonw_key_string(w, "chunk_shape", cs ? cs : "block");
-    jsonw_key_bool(w, "pnetcdf_nonblocking", advise_word(c, "--pnetcdf.nonblocking") != NULL);
+    jsonw_key_bool(w, "pnetcdf_nonblocking", advise_word(c, WORKLOAD_PNETCDF_NONBLOCKING) != NULL);
     jsonw_key_string(w, "mpiio_component", c->mpiio_component[0] ? c->mpiio_component : NULL);
     jsonw_key(w, "hints");
     jsonw_object(w);

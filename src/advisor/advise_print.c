@@ -2,23 +2,38 @@
  * (process 0): the ranked table, the recommendation in words and as
  * settings, what not to do, or that no candidate beats the baseline
  * (docs/advisor.md, "The answer"). Formats only. */
-#include "engine/advise_print.h"
+#include "advisor/advise_print.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "api/api.h"
+#include "base/option.h"
+#include "options/options.h"
 #include "report/confidence.h"
 
 /* Rows of the table besides the baseline and the worst. */
 #define ADVISE_ROWS 10
 
-const char *advise_word(const struct workload_config *c, const char *opt)
+/* The value of row's option in c's words: NULL not given, "" a flag. */
+static const char *advise_row_word(const struct workload_config *c, const struct opt_row *row)
 {
+    const char *opt = opt_word(row);
     for (int i = 0; i < c->argc; i++)
         if (strcmp(c->argv[i], opt) == 0)
-            return strcmp(opt, "-C") == 0 || i + 1 >= c->argc ? "" : c->argv[i + 1];
+            return !row->metavar || i + 1 >= c->argc ? "" : c->argv[i + 1];
     return NULL;
+}
+
+const char *advise_word(const struct workload_config *c, enum workload_dim d)
+{
+    return advise_row_word(c, workload_dim_row(d));
+}
+
+bool advise_choice_word(const struct workload_config *c, int i, bool *on)
+{
+    *on |= strcmp(c->argv[i], opt_word(workload_dim_row(WORKLOAD_API))) == 0;
+    return *on && strcmp(c->argv[i], opt_word(opt_row_of(OPT_WRITE_ONLY))) != 0;
 }
 
 /* The candidate's choices: its words from -A on, and its hints. */
@@ -28,8 +43,7 @@ static void advise_choices(const struct workload_config *c, char *buf, size_t le
     buf[0] = '\0';
     bool on = false;
     for (int i = 0; i < c->argc && at < len; i++) {
-        on |= strcmp(c->argv[i], "-A") == 0;
-        if (on && strcmp(c->argv[i], "-w") != 0)
+        if (advise_choice_word(c, i, &on))
             at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " " : "", c->argv[i]);
     }
     if (c->mpi_info[0] && at < len)
@@ -117,81 +131,53 @@ static void advise_table(const struct advise_answer *a, const struct workload_co
     }
 }
 
-/* printf into buf at *at, never past len. */
-static void advise_add(char *buf, size_t len, size_t *at, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void advise_add(char *buf, size_t len, size_t *at, const char *fmt, ...)
+/* The value of one of an API's own rows in candidate ctx's words (struct
+ * api_advice_in): NULL not given, "" a flag. */
+static const char *advise_own(const void *ctx, const struct opt_row *row)
 {
-    va_list ap;
-    if (*at >= len)
-        return;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + *at, len - *at, fmt, ap);
-    va_end(ap);
-    *at += n > 0 ? (size_t)n : 0;
+    return advise_row_word(ctx, row);
 }
 
 void advise_settings_of(const struct workload_config *c, struct advise_settings *out)
 {
     /* Every candidate has -A and --layout (wl_config.c). */
-    const char *api = advise_word(c, "-A"), *layout = advise_word(c, "--layout");
+    const char *api = advise_word(c, WORKLOAD_API), *layout = advise_word(c, WORKLOAD_LAYOUT);
     api = api ? api : "";
     layout = layout ? layout : "";
-    const char *coll = advise_word(c, "-C"), *a = advise_word(c, "-a"), *t = advise_word(c, "-T");
-    const char *ad = advise_word(c, "--align-data"), *x = advise_word(c, "--transfer-size");
-    const char *bo = advise_word(c, "--buffer-offset");
-    bool nb = advise_word(c, "--pnetcdf.nonblocking") != NULL;
+    const char *coll = advise_word(c, WORKLOAD_COLLECTIVE), *a = advise_word(c, WORKLOAD_ALIGNMENT);
+    const char *t = advise_word(c, WORKLOAD_THRESHOLD), *ad = advise_word(c, WORKLOAD_ALIGN_DATA);
+    const char *x = advise_word(c, WORKLOAD_TRANSFER_SIZE);
+    const char *bo = advise_word(c, WORKLOAD_BUFFER_OFFSET);
+    const struct api_desc *desc = api_desc((enum api_id)api_find(api, strlen(api)));
+    const struct api_advice *advice = desc ? desc->advice : NULL;
+    const struct api_advice_in in = {
+        .collective = coll != NULL,
+        .hints = c->mpi_info[0] != '\0',
+        .chunked = strcmp(layout, "chunked") == 0,
+        .align = a,
+        .threshold = t,
+        .chunk_shape = advise_word(c, WORKLOAD_CHUNK),
+        .own = advise_own,
+        .ctx = c,
+    };
     size_t at = 0, len = sizeof out->in_words;
     char *w = out->in_words;
-    advise_add(w, len, &at, "%s, layout %s, %s transfers", api, layout,
-               coll ? "collective" : "independent");
+    api_addf(w, len, &at, "%s, layout %s, %s transfers", api, layout,
+             coll ? "collective" : "independent");
     if (a)
-        advise_add(w, len, &at, ", variables aligned to %s%s%s", a, t ? " above " : "", t ? t : "");
+        api_addf(w, len, &at, ", variables aligned to %s%s%s", a, t ? " above " : "", t ? t : "");
     if (ad)
-        advise_add(w, len, &at, ", each variable from a multiple of %s", ad);
-    advise_add(w, len, &at, ", %s per call", x ? x : "a process's whole part");
+        api_addf(w, len, &at, ", each variable from a multiple of %s", ad);
+    api_addf(w, len, &at, ", %s per call", x ? x : "a process's whole part");
     if (bo)
-        advise_add(w, len, &at, ", buffers %s bytes past a page boundary", bo);
-    if (nb)
-        advise_add(w, len, &at, ", every variable's step posted without blocking, one wait");
-    at = 0;
-    len = sizeof out->calls;
-    w = out->calls;
-    w[0] = '\0';
+        api_addf(w, len, &at, ", buffers %s bytes past a page boundary", bo);
+    if (advice && advice->words)
+        advice->words(&in, w, len, &at);
+    out->calls[0] = '\0';
     out->api = NULL;
-    if (strcmp(api, "phdf5") == 0) {
-        out->api = "HDF5";
-        advise_add(w, len, &at, "H5Pset_fapl_mpio(fapl, comm, info)%s",
-                   c->mpi_info[0] ? " with the hints in info" : "");
-        if (coll)
-            advise_add(w, len, &at, "; H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE)");
-        if (a)
-            advise_add(w, len, &at, "; H5Pset_alignment(fapl, %s, %s)", t ? t : "1", a);
-        const char *cs = advise_word(c, "--chunk-shape");
-        const char *mb = advise_word(c, "--hdf5.metadata-block-size");
-        if (advise_word(c, "--hdf5.collective-metadata"))
-            advise_add(w, len, &at,
-                       "; H5Pset_all_coll_metadata_ops(fapl, true); "
-                       "H5Pset_coll_metadata_write(fapl, true)");
-        if (mb)
-            advise_add(w, len, &at, "; H5Pset_meta_block_size(fapl, %s)", mb);
-        if (strcmp(layout, "chunked") == 0)
-            advise_add(w, len, &at, "; H5Pset_chunk(dcpl, rank, %s)",
-                       cs ? cs : "each process's block");
-        advise_add(w, len, &at, "; H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER)");
-    } else if (strcmp(api, "pnetcdf") == 0) {
-        out->api = "PnetCDF";
-        /* docs/pnetcdf.md, "Nonblocking calls". */
-        const char *calls = coll ? "ncmpi_put_vara_all" : "ncmpi_begin_indep_data, ncmpi_put_vara";
-        if (nb)
-            calls = coll ? "ncmpi_iput_vara per variable, ncmpi_wait_all"
-                         : "ncmpi_begin_indep_data, ncmpi_iput_vara per variable, ncmpi_wait";
-        advise_add(w, len, &at, "%s%s%s", calls, a ? "; hint nc_var_align_size=" : "", a ? a : "");
-    } else if (strcmp(api, "mpiio") == 0) {
-        out->api = "MPI-IO";
-        advise_add(w, len, &at, "%s",
-                   coll ? "MPI_File_write_at_all, MPI_File_read_at_all"
-                        : "MPI_File_write_at, MPI_File_read_at");
+    if (advice) {
+        out->api = desc->err_name;
+        advice->calls(&in, out->calls, sizeof out->calls);
     }
 }
 
