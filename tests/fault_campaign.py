@@ -468,8 +468,10 @@ HDF5_CLOSE_STUCK = re.compile(r"h5perf: rank \d+: HDF5 close of '[^']+' has not 
 NOT_AGREED = re.compile(r"h5perf: rank (\d+): the processes did not agree on this failure within ")
 # ... said by a process still inside HDF5's close (src/engine/watchdog.c).
 HDF5_STILL_IN_CLOSE = re.compile(r"\(--watchdog\); this process is still in HDF5 close of ")
-# A chunked dataset's creation whose fill write failed (HDF5 1.10.8).
-HDF5_CREATE_FAILED = "h5perf: rank %s: HDF5 create dataset '[^']+': file write failed"
+# A chunked dataset's creation whose fill write failed (HDF5 1.10.8): HDF5's
+# words over Open MPI, the MPI call's over MPICH's ROMIO (seed 1545021932).
+HDF5_CREATE_FAILED = ("h5perf: rank %s: HDF5 create dataset '[^']+': "
+                      "(file write failed|MPI_File_write_at_all failed)")
 
 
 def hdf5_diverged(d, lines, fired):
@@ -487,8 +489,11 @@ def hdf5_diverged(d, lines, fired):
     - a chunked dataset's creation with the library's fill (the guide's
       -c): the process whose fill write failed returns from H5Dcreate2
       without the MPI_Barrier of H5D__chunk_allocate that the others wait
-      in (seed 686475503); it waits in h5perf's agreement after the begin,
-      and its line is its "HDF5 create dataset ...: file write failed"
+      in (seed 686475503; under MPICH the others wait in the same
+      function's collective write, MPI_File_set_view's all-reduce under
+      H5F_block_write, seed 1545021932); it waits in h5perf's agreement
+      after the begin, and its line is its "HDF5 create dataset ...: file
+      write failed" (ROMIO's "MPI_File_write_at_all failed" under MPICH)
       and "the processes did not agree on this failure".
     Narrow on purpose: an HDF5 draw, the fault struck a write (pwrite,
     pwritev), and every line that ends the job is one of these; a
