@@ -19,7 +19,6 @@ The expected rows are computed here from the document, as
 docs/companion.md defines configurations, sharing nothing with tools/.
 Run one pattern: test_real_runs.py Madbench.
 """
-import copy
 import json
 import os
 import sys
@@ -82,17 +81,6 @@ def configurations(doc):
     return out
 
 
-def slowed(doc, factor):
-    """A copy in which every iteration took factor times as long."""
-    doc = copy.deepcopy(doc)
-    for r in doc["runs"]:
-        for m in r["measures"]:
-            for s in m["samples"]:
-                if s["seconds"] is not None:
-                    s["seconds"] = {k: v * factor for k, v in s["seconds"].items()}
-    return doc
-
-
 class RealRun:
     """One pattern's run, plotted and compared; subclasses give the
     processes, the arguments (MAPFILE: a text map written beside the run)
@@ -152,7 +140,7 @@ class RealRun:
         self.assertEqual(table.verdicts(), {"same"}, same)
         self.assertEqual(table.summary, "0 regressions in %d configurations (threshold 10%%, "
                          "minimum time 0 s)" % len(want))
-        slow = common.save(slowed(self.doc, 2.0), self.tmp, "slow.json")
+        slow = common.save(common.slowed(self.doc, 2.0), self.tmp, "slow.json")
         c = common.run_tool("h5perf-compare", [self.results, slow, "--min-time", "0"])
         self.assertEqual(c.rc, 1, c)
         table = checks.CompareTable(c.out, block="layout" in self.doc["runs"][0])
