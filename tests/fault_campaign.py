@@ -18,7 +18,9 @@ README promises:
   HDF5 draw whose fault struck a write and whose call diverged inside the
   library when the write failed on one process only, its close (docs/
   design.md, "A failed phase's close") or a chunked dataset's creation
-  with the library's fill (hdf5_diverged); and one of Open MPI's ompio, a
+  with the library's fill, and under MPICH a collective transfer failed on
+  one process and a superblock read failed inside H5Fopen
+  (hdf5_diverged); and one of Open MPI's ompio, a
   collective read (MPI-IO, HDF5, PnetCDF) whose aggregator's read failed
   (ompio_read_diverged);
 - its exit status: 0 when no fault struck (or one h5perf or the library
@@ -464,6 +466,8 @@ def check(d, rc, lines, fired, after):
 
 # The watchdog's line for an HDF5 close stuck inside the library.
 HDF5_CLOSE_STUCK = re.compile(r"h5perf: rank \d+: HDF5 close of '[^']+' has not returned within ")
+# ... of an HDF5 open stuck inside the library (seed 121641213, MPICH).
+HDF5_OPEN_STUCK = re.compile(r"h5perf: rank \d+: HDF5 open of '[^']+' has not returned within ")
 # The watchdog's line of a process that failed and waited for the others.
 NOT_AGREED = re.compile(r"h5perf: rank (\d+): the processes did not agree on this failure within ")
 # ... said by a process still inside HDF5's close (src/engine/watchdog.c).
@@ -495,21 +499,45 @@ def hdf5_diverged(d, lines, fired):
       after the begin, and its line is its "HDF5 create dataset ...: file
       write failed" (ROMIO's "MPI_File_write_at_all failed" under MPICH)
       and "the processes did not agree on this failure".
+    Two more, seen under MPICH's ROMIO (CI's MPICH pass of 2026-11-28,
+    gdb on each replay; bench/results/fault-campaign):
+    - a collective transfer (-C) that failed on one process only: that
+      process returns from H5Dwrite or H5Dread, the others wait inside the
+      same call, in the MPI_File_set_view that HDF5 makes after the
+      transfer (seeds 866011546, a write; 2104360120, a read); its lines
+      are its "HDF5 write|read ...: transfer ..." and "the processes did
+      not agree on this failure";
+    - a read of the superblock that failed on process 0 inside H5Fopen:
+      it closes the file (MPI_File_close's barrier), the others wait in
+      H5F_open's MPI_Bcast; every process's line is "HDF5 open of ... has
+      not returned" (seed 121641213).
     Narrow on purpose: an HDF5 draw, the fault struck a write (pwrite,
-    pwritev), and every line that ends the job is one of these; a
+    pwritev) or, for the transfer and the open, the read they name
+    (pread, preadv), and every line that ends the job is one of these; a
     watchdog line of any other call, or "did not agree" after any other
     failure, stays a violation."""
     wrote = any(re.match(r"\w+ rank \d+ call \d+ pwrite", f) for f in fired)
+    read = any(re.match(r"\w+ rank \d+ call \d+ pread", f) for f in fired)
     ends = [l for l in lines if l.endswith("aborting the job")]
+
+    def transfer_failed(rank):
+        ops = "write|read" if wrote and read else "write" if wrote else "read" if read else "-"
+        return d["collective"] and any(
+            re.match(r"h5perf: rank %s: HDF5 (%s) '[^']+': transfer " % (rank, ops), x)
+            for x in lines)
 
     def known(l):
         m = NOT_AGREED.match(l)
         if m and HDF5_STILL_IN_CLOSE.search(l):
+            return wrote
+        if m and l.endswith("(--watchdog): aborting the job") and transfer_failed(m.group(1)):
             return True
         if m:
-            return any(re.match(HDF5_CREATE_FAILED % m.group(1), x) for x in lines)
-        return bool(HDF5_CLOSE_STUCK.match(l))
-    return d["api"] == "phdf5" and wrote and bool(ends) and all(known(l) for l in ends)
+            return wrote and any(re.match(HDF5_CREATE_FAILED % m.group(1), x) for x in lines)
+        if HDF5_OPEN_STUCK.match(l):
+            return read
+        return wrote and bool(HDF5_CLOSE_STUCK.match(l))
+    return d["api"] == "phdf5" and (wrote or read) and bool(ends) and all(known(l) for l in ends)
 
 
 def ompio_read_diverged(d, lines, fired):
