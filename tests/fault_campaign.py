@@ -239,6 +239,14 @@ def draw(seed, apis):
     if d["collective"]:
         args.append("-C")
         bound_collective_calls(args, d["np"])
+        if d["api"] == "phdf5" and d["kind"] not in ("delay", "kill") and \
+                launcher_is_hydra_once():
+            # Known defects of HDF5 1.10.8 over MPICH's ROMIO (hdf5_diverged,
+            # bench/results/fault-campaign): a collective transfer, open or
+            # chunked creation that failed on one process diverges inside
+            # the library, which only the watchdog ends; seen in 5 of about
+            # 90 such draws under MPICH, so they are not drawn there.
+            d["kind"] = rng.choice(("delay", "kill"))
     if d["verify"]:
         args += ["-D", "v"]
     if d["kind"] not in ("delay", "kill"):
@@ -530,7 +538,13 @@ def hdf5_diverged(d, lines, fired):
         m = NOT_AGREED.match(l)
         if m and HDF5_STILL_IN_CLOSE.search(l):
             return wrote
-        if m and l.endswith("(--watchdog): aborting the job") and transfer_failed(m.group(1)):
+        # The failed process waits in h5perf's next step or in its next
+        # collective transfer (seed 1332598187: "...; this process is still
+        # in HDF5 write of ...").
+        waits = l.endswith("(--watchdog): aborting the job") or bool(
+            re.search(r"\(--watchdog\); this process is still in HDF5 (write|read) of '[^']+': "
+                      r"aborting the job$", l))
+        if m and waits and transfer_failed(m.group(1)):
             return True
         if m:
             return wrote and any(re.match(HDF5_CREATE_FAILED % m.group(1), x) for x in lines)
