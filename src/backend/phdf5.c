@@ -378,11 +378,8 @@ static int phdf5_check_dataset(hid_t dset, const struct plan_var *v, bool exact,
         bad = exact ? (int64_t)dims[i] != v->dims[i] : (int64_t)dims[i] < v->dims[i];
     H5Sclose(space);
     if (bad) {
-        char need[96] = "";
-        size_t used = 0;
-        for (int i = 0; i < v->ndims && used < sizeof need; i++)
-            used += (size_t)snprintf(need + used, sizeof need - used, "%s%lld", i ? "x" : "",
-                                     (long long)v->dims[i]);
+        char need[96];
+        plan_var_dims_text(v, need, sizeof need);
         if (exact)
             snprintf(why, len, "has a dataset '%s' that is not the %s array this run reads",
                      v->name, need);

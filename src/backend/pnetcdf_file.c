@@ -70,11 +70,8 @@ static int pncdf_check_var(int ncid, int varid, const struct plan_var *v, bool e
     for (int i = 0; !bad && i < nd; i++)
         bad = exact ? dims[i] != v->dims[i] : dims[i] < v->dims[i];
     if (bad) {
-        char need[96] = "";
-        size_t used = 0;
-        for (int i = 0; i < v->ndims && used < sizeof need; i++)
-            used += (size_t)snprintf(need + used, sizeof need - used, "%s%lld", i ? "x" : "",
-                                     (long long)v->dims[i]);
+        char need[96];
+        plan_var_dims_text(v, need, sizeof need);
         snprintf(why, len, "has a variable '%s' %s the %s elements this run reads",
                  plan_var_leaf(v), exact ? "that is not" : "smaller than", need);
         return -1;

@@ -1,6 +1,7 @@
 /* plan.h: the readers' helpers over steps' runs. Pure. */
 #include "plan/plan.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *plan_kind_text(enum plan_kind kind, int elem)
@@ -25,6 +26,15 @@ const char *plan_var_leaf(const struct plan_var *var)
 {
     const char *slash = strrchr(var->name, '/');
     return slash ? slash + 1 : var->name;
+}
+
+void plan_var_dims_text(const struct plan_var *var, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < var->ndims && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%lld", i ? "x" : "",
+                                 (long long)var->dims[i]);
 }
 
 static int64_t runs_count(const struct model_runs *r)

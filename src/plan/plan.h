@@ -250,6 +250,10 @@ const char *plan_kind_text(enum plan_kind kind, int elem);
  * names hold no '/'). */
 const char *plan_var_leaf(const struct plan_var *var);
 
+/* Variable var's dimensions as "64x32" into buf (len bytes, cut short if
+ * it does not fit), for the messages that name its shape. */
+void plan_var_dims_text(const struct plan_var *var, char *buf, size_t len);
+
 /* The bytes n runs move. */
 int64_t plan_runs_bytes(const struct model_runs *runs, int n);
 
