@@ -108,7 +108,7 @@ static void advise_print_search(const struct workload *w)
     const struct workload_search *s = &w->search;
     char text[64];
     printf("search:");
-    for (int d = 0; d < WORKLOAD_DIM_COUNT; d++) {
+    for (int d = 0; d < workload_dim_count(); d++) {
         printf(" %s", workload_search_key((enum workload_dim)d));
         for (int i = 0; i < s->dim[d].n; i++) {
             workload_value_text((enum workload_dim)d, s->dim[d].v[i], text, sizeof text);

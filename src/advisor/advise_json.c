@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/option.h"
 #include "cli/size.h"
 #include "advisor/advise_print.h"
 #include "engine/context.h"
@@ -159,6 +160,25 @@ static void advise_json_size(struct jsonw *w, const struct workload_config *c, c
         jsonw_int(w, 1);
 }
 
+/* The choices of the APIs' rows (their opt_advice), each under its
+ * baseline key: a flag as true or false, a size as its bytes, or null at
+ * the library's default (the option not on the command line). */
+static void advise_json_options(struct jsonw *w, const struct workload_config *c)
+{
+    for (int d = WORKLOAD_DIM_OPTIONS; d < workload_dim_count(); d++) {
+        const char *word = advise_word(c, (enum workload_dim)d);
+        const struct opt_row *row = workload_dim_row((enum workload_dim)d);
+        int64_t bytes = 0;
+        jsonw_key(w, workload_baseline_key((enum workload_dim)d));
+        if (row->advice->kind == OPT_ADVICE_FLAG)
+            jsonw_bool(w, word != NULL);
+        else if (word && size_parse(word, &bytes) == 0)
+            jsonw_int(w, bytes);
+        else
+            jsonw_null(w);
+    }
+}
+
 /* "choices": the candidate's physical choices, from its words and its
  * environment (every candidate has -A and --layout: wl_config.c). */
 static void advise_json_choices(struct jsonw *w, const struct workload_config *c)
@@ -176,17 +196,9 @@ static void advise_json_choices(struct jsonw *w, const struct workload_config *c
     const char *bo = advise_word(c, WORKLOAD_BUFFER_OFFSET);
     int64_t off = 0;
     jsonw_key_int(w, "buffer_offset", bo && size_parse(bo, &off) == 0 ? off : 0);
-    jsonw_key_bool(w, "collective_metadata", advise_word(c, WORKLOAD_COLL_METADATA) != NULL);
-    const char *mb = advise_word(c, WORKLOAD_META_BLOCK_SIZE);
-    int64_t mbytes = 0;
-    jsonw_key(w, "metadata_block_size");
-    if (mb && size_parse(mb, &mbytes) == 0)
-        jsonw_int(w, mbytes);
-    else
-        jsonw_null(w);
     const char *cs = advise_word(c, WORKLOAD_CHUNK);
     jsonw_key_string(w, "chunk_shape", cs ? cs : "block");
-    jsonw_key_bool(w, "pnetcdf_nonblocking", advise_word(c, WORKLOAD_PNETCDF_NONBLOCKING) != NULL);
+    advise_json_options(w, c);
     jsonw_key_string(w, "mpiio_component", c->mpiio_component[0] ? c->mpiio_component : NULL);
     jsonw_key(w, "hints");
     jsonw_object(w);

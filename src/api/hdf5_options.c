@@ -188,6 +188,23 @@ static const struct opt_row hdf5_multi_row =
                   .apis = API_BIT(API_PHDF5), .json_key = "hdf5_multi_dataset",
                   .json = hdf5_json_multi, .json_everywhere = true);
 
+/* The advisor's choices of HDF5's metadata (docs/advisor.md, "Choices"). */
+static const struct opt_advice hdf5_coll_metadata_advice = {
+    .baseline_key = "collective_metadata",
+    .search_key = "collective_metadata",
+    .kind = OPT_ADVICE_FLAG,
+    .nsearch = 2,
+    .search = {0, 1},
+    .needs = OPT_ADVICE_NEEDS_SHARED,
+    .why = "collective metadata acts among the processes of a file"};
+static const struct opt_advice hdf5_meta_block_advice = {
+    .baseline_key = "metadata_block_size",
+    .search_key = "metadata_block_sizes",
+    .kind = OPT_ADVICE_SIZE,
+    .dflt = 2048,
+    .nsearch = 1,
+    .search = {2048}};
+
 const struct opt_row hdf5_coll_metadata_row =
     OPT_API_FLAG(struct hdf5_settings, "--hdf5.collective-metadata", coll_metadata,
                  .help = "collective metadata operations: the processes\n"
@@ -195,13 +212,14 @@ const struct opt_row hdf5_coll_metadata_row =
                          "collective call (H5Pset_all_coll_metadata_ops,\n"
                          "H5Pset_coll_metadata_write)",
                  .dflt = "[independent]", .apis = API_BIT(API_PHDF5),
-                 .json_key = "hdf5_collective_metadata", .json_everywhere = true);
+                 .json_key = "hdf5_collective_metadata", .json_everywhere = true,
+                 .advice = &hdf5_coll_metadata_advice);
 const struct opt_row hdf5_meta_block_row = OPT_API_SIZE(
     struct hdf5_settings, "--hdf5.metadata-block-size", meta_block,
     .help = "bytes HDF5 sets aside at a time for small\n"
             "metadata (H5Pset_meta_block_size)",
     .dflt = "[HDF5's: 2K]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_metadata_block_size",
-    .json = hdf5_json_unset, .json_everywhere = true);
+    .json = hdf5_json_unset, .json_everywhere = true, .advice = &hdf5_meta_block_advice);
 
 static const struct opt_row *const hdf5_rows[] = {
     &hdf5_driver_row,        &hdf5_stripe_row,     &hdf5_ioc_row, &hdf5_multi_row,

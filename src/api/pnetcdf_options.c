@@ -21,13 +21,27 @@ static const struct api_variant pnetcdf_variants[PNETCDF_VARIANT_COUNT] = {
     {"nonblocking", "PnetCDF (nonblocking)", PNETCDF_NONBLOCKING, true, false, NULL},
 };
 
+/* The advisor's choice (docs/advisor.md, "Choices"): nonblocking calls
+ * gain by completing several variables' steps in one wait (docs/
+ * pnetcdf.md, "Nonblocking calls"); a candidate is the variant's run. */
+static const struct opt_advice pnetcdf_nonblocking_advice = {
+    .baseline_key = "pnetcdf_nonblocking",
+    .search_key = "pnetcdf_nonblocking",
+    .kind = OPT_ADVICE_FLAG,
+    .nsearch = 2,
+    .search = {0, 1},
+    .needs = OPT_ADVICE_NEEDS_VARS,
+    .why = "nonblocking calls complete every variable's step in one wait",
+    .variant = PNETCDF_NONBLOCKING};
+
 const struct opt_row pnetcdf_nonblocking_row = OPT_API_FLAG(
     struct pnetcdf_settings, "--pnetcdf.nonblocking", nonblocking,
     .help = "also post every variable's step without\n"
             "blocking and complete them in one wait\n"
             "(ncmpi_iput_varn, ncmpi_wait_all with -C),\n"
             "beside one blocking call per variable",
-    .apis = API_BIT(API_PNETCDF), .json_key = "pnetcdf_nonblocking", .json_everywhere = true);
+    .apis = API_BIT(API_PNETCDF), .json_key = "pnetcdf_nonblocking", .json_everywhere = true,
+    .advice = &pnetcdf_nonblocking_advice);
 
 static const struct opt_row *const pnetcdf_rows[] = {
     &pnetcdf_nonblocking_row,

@@ -34,6 +34,33 @@ typedef void (*opt_json_fn)(struct jsonw *w, const void *src, const struct opt_r
  * (api_settings.spelled), not one of enum opt_id's. */
 #define OPT_ID_API (-1)
 
+/* What the advisor races of an option of an API (docs/advisor.md,
+ * "Choices"): a row with this is a choice of the workload file and of the
+ * advice document, read from the row alone (docs/design.md, "Offering a
+ * choice in the advisor"). A flag's values are 0 and 1 ("false",
+ * "true"); a size's are bytes. */
+enum opt_advice_kind { OPT_ADVICE_FLAG, OPT_ADVICE_SIZE };
+
+/* Where a value other than the default has no effect, and the candidate
+ * is left out: a file per process (each file one process's), a data set
+ * of one variable. */
+enum opt_advice_needs { OPT_ADVICE_NEEDS_SHARED = 1, OPT_ADVICE_NEEDS_VARS = 2 };
+
+#define OPT_ADVICE_MAX_SEARCH 4
+
+struct opt_advice {
+    /* Its key in the workload file's baseline, which is also its key in a
+     * candidate's choices in the advice document, and in its search. */
+    const char *baseline_key, *search_key;
+    enum opt_advice_kind kind;
+    int64_t dflt; /* the baseline's default; a size at its default is not on the command line */
+    int nsearch;  /* the search's default candidates */
+    int64_t search[OPT_ADVICE_MAX_SEARCH];
+    unsigned needs;   /* enum opt_advice_needs */
+    const char *why;  /* what it does, before ", and ..." when needs leaves it out */
+    int variant;      /* the variant of its API a value other than dflt is measured as; 0: the run */
+};
+
 struct opt_row {
     int id; /* enum opt_id: its record of how it was spelled (config.spelled[id]); OPT_ID_API */
     const char *short_name; /* "-e", or NULL */
@@ -63,6 +90,8 @@ struct opt_row {
      * help ends with them in --help and the man page (help.c), so that a
      * choice added to the table is offered there. NULL: none. */
     void (*choices)(char *buf, size_t len);
+    /* A choice the advisor races (an API's rows); NULL: none. */
+    const struct opt_advice *advice;
 };
 
 /* The field of struct config a row sets, checked to be of type T at

@@ -17,8 +17,8 @@
 /* The position of the walk over every choice: one index per choice, per
  * MPI-IO component and per hint (a hint's last index: unset). */
 struct wl_walk {
-    int at[WORKLOAD_DIM_COUNT + 1 + WORKLOAD_MAX_HINTS];
-    int radix[WORKLOAD_DIM_COUNT + 1 + WORKLOAD_MAX_HINTS];
+    int at[WORKLOAD_DIM_MAX + 1 + WORKLOAD_MAX_HINTS];
+    int radix[WORKLOAD_DIM_MAX + 1 + WORKLOAD_MAX_HINTS];
     int n;
 };
 
@@ -28,7 +28,7 @@ static int64_t wl_walk_init(struct wl_walk *k, const struct workload_search *s)
 {
     int64_t product = 1;
     memset(k, 0, sizeof *k);
-    for (int d = 0; d < WORKLOAD_DIM_COUNT; d++)
+    for (int d = 0; d < workload_dim_count(); d++)
         k->radix[k->n++] = s->dim[d].n;
     k->radix[k->n++] = s->ncomponents ? s->ncomponents : 1;
     for (int h = 0; h < s->nhints; h++)
@@ -55,7 +55,7 @@ static void wl_walk_choice(const struct wl_walk *k, const struct workload_search
 {
     memset(c, 0, sizeof *c);
     int i = 0;
-    for (int d = 0; d < WORKLOAD_DIM_COUNT; d++, i++)
+    for (int d = 0; d < workload_dim_count(); d++, i++)
         c->v[d] = s->dim[d].v[k->at[i]];
     c->mpiio_component = s->ncomponents ? s->components[k->at[i]] : NULL;
     i++;

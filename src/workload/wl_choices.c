@@ -8,8 +8,6 @@
 #include <strings.h>
 
 #include "api/api.h"
-#include "api/hdf5_options.h"
-#include "api/pnetcdf_options.h"
 #include "base/option.h"
 #include "cli/dims.h"
 #include "cli/places.h"
@@ -65,7 +63,7 @@ static const char *wl_bool_word(int64_t v)
 #define WL_MIB        (WL_KIB * WL_KIB)
 #define WL_OVER_MPIIO (API_BIT(API_MPIIO) | API_BIT(API_PHDF5) | API_BIT(API_PNETCDF))
 
-static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
+static const struct wl_dim wl_dims[WORKLOAD_DIM_OPTIONS] = {
     [WORKLOAD_API] = {"api", "apis", WL_WORD, wl_api_word, "posix, mpiio, phdf5 or pnetcdf",
                       .dflt = API_PHDF5, .opt = OPT_API},
     [WORKLOAD_LAYOUT] = {"layout",
@@ -130,56 +128,92 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_COUNT] = {
                                 1,
                                 {0},
                                 .opt = OPT_BUFFER_OFFSET},
-    [WORKLOAD_COLL_METADATA] = {"collective_metadata",
-                                "collective_metadata",
-                                WL_BOOL,
-                                wl_bool_word,
-                                "true or false",
-                                .dflt = 0,
-                                2,
-                                {0, 1},
-                                .row = &hdf5_coll_metadata_row},
-    [WORKLOAD_META_BLOCK_SIZE] = {"metadata_block_size",
-                                  "metadata_block_sizes",
-                                  WL_SIZE,
-                                  .dflt = 2 * WL_KIB,
-                                  1,
-                                  {2 * WL_KIB},
-                                  .row = &hdf5_meta_block_row},
-    [WORKLOAD_PNETCDF_NONBLOCKING] = {"pnetcdf_nonblocking",
-                                      "pnetcdf_nonblocking",
-                                      WL_BOOL,
-                                      wl_bool_word,
-                                      "true or false",
-                                      .dflt = 0,
-                                      2,
-                                      {0, 1},
-                                      .row = &pnetcdf_nonblocking_row},
 };
+
+/* The choices of the APIs' rows that carry an opt_advice
+ * (WORKLOAD_DIM_OPTIONS on), in the APIs' order and their rows', made
+ * from the rows once. */
+static struct wl_dim wl_option_dims[WORKLOAD_DIM_MAX - WORKLOAD_DIM_OPTIONS];
+static int wl_noptions = -1;
+
+static void wl_find_options(void)
+{
+    if (wl_noptions >= 0)
+        return;
+    wl_noptions = 0;
+    for (int a = 0; a < API_COUNT; a++) {
+        const struct api_opts *o = api_desc((enum api_id)a)->opts;
+        for (int r = 0; o && o->rows[r]; r++) {
+            const struct opt_advice *adv = o->rows[r]->advice;
+            if (!adv)
+                continue;
+            if (wl_noptions == WORKLOAD_DIM_MAX - WORKLOAD_DIM_OPTIONS)
+                abort(); /* WORKLOAD_DIM_MAX is too small for the rows */
+            bool flag = adv->kind == OPT_ADVICE_FLAG;
+            struct wl_dim *d = &wl_option_dims[wl_noptions++];
+            *d = (struct wl_dim){adv->baseline_key,
+                                 adv->search_key,
+                                 flag ? WL_BOOL : WL_SIZE,
+                                 flag ? wl_bool_word : NULL,
+                                 flag ? "true or false" : NULL,
+                                 .dflt = adv->dflt,
+                                 .nsearch = adv->nsearch,
+                                 .row = o->rows[r]};
+            memcpy(d->search, adv->search, sizeof d->search);
+        }
+    }
+}
+
+static const struct wl_dim *wl_dim(enum workload_dim d)
+{
+    if (d < WORKLOAD_DIM_OPTIONS)
+        return &wl_dims[d];
+    wl_find_options();
+    return &wl_option_dims[d - WORKLOAD_DIM_OPTIONS];
+}
+
+int workload_dim_count(void)
+{
+    wl_find_options();
+    return WORKLOAD_DIM_OPTIONS + wl_noptions;
+}
+
+int workload_dim_of(const char *key)
+{
+    for (int d = 0; d < workload_dim_count(); d++)
+        if (strcmp(wl_dim((enum workload_dim)d)->baseline_key, key) == 0)
+            return d;
+    return -1;
+}
+
+const struct opt_advice *wl_dim_advice(enum workload_dim d)
+{
+    return d >= WORKLOAD_DIM_OPTIONS ? wl_dim(d)->row->advice : NULL;
+}
 
 const char *workload_baseline_key(enum workload_dim d)
 {
-    return wl_dims[d].baseline_key;
+    return wl_dim(d)->baseline_key;
 }
 
 const char *workload_search_key(enum workload_dim d)
 {
-    return wl_dims[d].search_key;
+    return wl_dim(d)->search_key;
 }
 
 const struct opt_row *workload_dim_row(enum workload_dim d)
 {
-    return wl_dims[d].row ? wl_dims[d].row : opt_row_of((enum opt_id)wl_dims[d].opt);
+    return wl_dim(d)->row ? wl_dim(d)->row : opt_row_of((enum opt_id)wl_dim(d)->opt);
 }
 
 unsigned wl_dim_apis(enum workload_dim d)
 {
-    return wl_dims[d].apis | workload_dim_row(d)->apis;
+    return wl_dim(d)->apis | workload_dim_row(d)->apis;
 }
 
 int64_t wl_dim_default(enum workload_dim d)
 {
-    return wl_dims[d].dflt;
+    return wl_dim(d)->dflt;
 }
 
 /* "4K", "16M", "1G", or bytes. */
@@ -198,7 +232,7 @@ static void wl_size_text(int64_t v, char *buf, size_t len)
 
 void workload_value_text(enum workload_dim d, int64_t v, char *buf, size_t len)
 {
-    const struct wl_dim *r = &wl_dims[d];
+    const struct wl_dim *r = wl_dim(d);
     const char *w = NULL;
     if (r->kind == WL_WORD || (r->kind == WL_BOOL && r->word))
         w = r->word(v);
@@ -250,7 +284,7 @@ int workload_chunk_decode(int64_t v, int64_t shape[MODEL_MAX_DIMS])
 static int wl_dim_value(struct wl *c, yaml_node_t *n, enum workload_dim d, bool search,
                         int64_t *out)
 {
-    const struct wl_dim *r = &wl_dims[d];
+    const struct wl_dim *r = wl_dim(d);
     if (r->kind == WL_WORD || (r->kind == WL_BOOL && search)) {
         const char *words[8] = {NULL};
         int count = 0;
@@ -382,12 +416,13 @@ static int wl_base_hints(struct wl *c, yaml_node_t *v, void *arg)
 
 int wl_baseline(struct wl *c, yaml_node_t *v, void *arg)
 {
-    struct wl_key keys[WORKLOAD_DIM_COUNT + 2];
-    for (int d = 0; d < WORKLOAD_DIM_COUNT; d++)
-        keys[d] = (struct wl_key){wl_dims[d].baseline_key, wl_base_dim, d};
-    keys[WORKLOAD_DIM_COUNT] = (struct wl_key){"mpiio_component", wl_base_component, 0};
-    keys[WORKLOAD_DIM_COUNT + 1] = (struct wl_key){"hints", wl_base_hints, 0};
-    return wl_mapping(c, v, keys, WORKLOAD_DIM_COUNT + 2, arg);
+    struct wl_key keys[WORKLOAD_DIM_MAX + 2];
+    int n = 0;
+    for (int d = 0; d < workload_dim_count(); d++)
+        keys[n++] = (struct wl_key){wl_dim((enum workload_dim)d)->baseline_key, wl_base_dim, d};
+    keys[n++] = (struct wl_key){"mpiio_component", wl_base_component, 0};
+    keys[n++] = (struct wl_key){"hints", wl_base_hints, 0};
+    return wl_mapping(c, v, keys, n, arg);
 }
 
 /* ---- the search ---- */
@@ -404,10 +439,11 @@ static const struct {
 void wl_choices_defaults(struct workload *w)
 {
     struct workload_search *s = &w->search;
-    for (int d = 0; d < WORKLOAD_DIM_COUNT; d++) {
-        w->baseline.v[d] = wl_dims[d].dflt;
-        s->dim[d].n = wl_dims[d].nsearch;
-        memcpy(s->dim[d].v, wl_dims[d].search, sizeof wl_dims[d].search);
+    for (int d = 0; d < workload_dim_count(); d++) {
+        const struct wl_dim *r = wl_dim((enum workload_dim)d);
+        w->baseline.v[d] = r->dflt;
+        s->dim[d].n = r->nsearch;
+        memcpy(s->dim[d].v, r->search, sizeof r->search);
     }
     s->dim[WORKLOAD_API].n = 0;
     for (int a = 0; a < API_COUNT; a++)
@@ -575,10 +611,10 @@ static int wl_search_hints(struct wl *c, yaml_node_t *v, void *arg)
 
 int wl_search(struct wl *c, yaml_node_t *v, void *arg)
 {
-    struct wl_key keys[WORKLOAD_DIM_COUNT + 2];
+    struct wl_key keys[WORKLOAD_DIM_MAX + 2];
     int n = 0;
-    for (int d = 0; d < WORKLOAD_DIM_COUNT; d++)
-        keys[n++] = (struct wl_key){wl_dims[d].search_key, wl_search_dim, d};
+    for (int d = 0; d < workload_dim_count(); d++)
+        keys[n++] = (struct wl_key){wl_dim((enum workload_dim)d)->search_key, wl_search_dim, d};
     keys[n++] = (struct wl_key){"mpiio_components", wl_search_components, 0};
     keys[n++] = (struct wl_key){"hints", wl_search_hints, 0};
     return wl_mapping(c, v, keys, n, arg);

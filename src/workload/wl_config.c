@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "api/pnetcdf_options.h"
+#include "base/option.h"
 #include "cli/dims.h"
 #include "plan/point.h"
 #include "workload/wl_internal.h"
@@ -89,11 +89,11 @@ static void wl_api_names(unsigned apis, char *buf, size_t len)
 }
 
 /* Which part of choice c does not apply to set s: a choice (enum
- * workload_dim), WORKLOAD_DIM_COUNT for the component, + 1 for the hints,
+ * workload_dim), WORKLOAD_DIM_MAX for the component, + 1 for the hints,
  * with the reason in why; -1 when all of it applies. */
 /* Hints that cannot act on the set's run: collective buffering without
  * collective transfers, a read hint without a read (docs/advisor.md,
- * "Hints"). WORKLOAD_DIM_COUNT + 1 (the hints), or -1. */
+ * "Hints"). WORKLOAD_DIM_MAX + 1 (the hints), or -1. */
 static int wl_hints_apply(const struct workload_set *s, const struct workload_choice *c, char *why,
                           size_t len)
 {
@@ -104,11 +104,11 @@ static int wl_hints_apply(const struct workload_set *s, const struct workload_ch
         if (cb && !c->v[WORKLOAD_COLLECTIVE]) {
             snprintf(why, len,
                      "hint %s is collective buffering's, and the transfers are independent", k);
-            return WORKLOAD_DIM_COUNT + 1;
+            return WORKLOAD_DIM_MAX + 1;
         }
         if (n > 5 && strcmp(k + n - 5, "_read") == 0 && s->read_back == WORKLOAD_READ_NONE) {
             snprintf(why, len, "hint %s acts on reads, and %s is not read back", k, s->key);
-            return WORKLOAD_DIM_COUNT + 1;
+            return WORKLOAD_DIM_MAX + 1;
         }
     }
     return -1;
@@ -164,7 +164,7 @@ static int wl_applies(const struct workload_set *s, const struct workload_choice
                  s->key);
         return WORKLOAD_LAYOUT;
     }
-    for (int d = 0; d < WORKLOAD_DIM_COUNT; d++) {
+    for (int d = 0; d < workload_dim_count(); d++) {
         unsigned apis = wl_dim_apis((enum workload_dim)d);
         if (c->v[d] == wl_dim_default((enum workload_dim)d) || !apis || (apis & API_BIT(api)))
             continue;
@@ -175,22 +175,21 @@ static int wl_applies(const struct workload_set *s, const struct workload_choice
     }
     if (!wl_chunk_applies(s, c, why, len))
         return WORKLOAD_CHUNK;
-    /* A file per process is opened by its process alone (MPI_COMM_SELF):
-     * collective metadata operations have no others to act with. */
-    if (c->v[WORKLOAD_COLL_METADATA] && layout == LAYOUT_FPP) {
-        snprintf(why, len,
-                 "collective metadata acts among the processes of a file, and the layout fpp "
-                 "gives each file one");
-        return WORKLOAD_COLL_METADATA;
-    }
-    /* Nonblocking calls gain by completing several variables' steps in one
-     * wait (docs/pnetcdf.md, "Nonblocking calls"). */
-    if (c->v[WORKLOAD_PNETCDF_NONBLOCKING] && wl_one_variable(s)) {
-        snprintf(why, len,
-                 "nonblocking calls complete every variable's step in one wait, and %s has one "
-                 "variable",
-                 s->key);
-        return WORKLOAD_PNETCDF_NONBLOCKING;
+    /* An API row's choice where it has no effect (its opt_advice.needs): a
+     * file per process is opened by its process alone (MPI_COMM_SELF); a
+     * choice that joins variables has nothing to join in one. */
+    for (int d = WORKLOAD_DIM_OPTIONS; d < workload_dim_count(); d++) {
+        const struct opt_advice *a = wl_dim_advice((enum workload_dim)d);
+        if (c->v[d] == a->dflt)
+            continue;
+        if ((a->needs & OPT_ADVICE_NEEDS_SHARED) && layout == LAYOUT_FPP) {
+            snprintf(why, len, "%s, and the layout fpp gives each file one", a->why);
+            return d;
+        }
+        if ((a->needs & OPT_ADVICE_NEEDS_VARS) && wl_one_variable(s)) {
+            snprintf(why, len, "%s, and %s has one variable", a->why, s->key);
+            return d;
+        }
     }
     if (c->v[WORKLOAD_ALIGN_DATA] && s->kind == WORKLOAD_MAP) {
         snprintf(why, len, "places the arrays of --pattern block and particles, and %s is a map's",
@@ -203,7 +202,7 @@ static int wl_applies(const struct workload_set *s, const struct workload_choice
     }
     if ((c->mpiio_component || c->nhints) && api == API_POSIX) {
         snprintf(why, len, "applies to the APIs over MPI-IO, not posix");
-        return c->mpiio_component ? WORKLOAD_DIM_COUNT : WORKLOAD_DIM_COUNT + 1;
+        return c->mpiio_component ? WORKLOAD_DIM_MAX : WORKLOAD_DIM_MAX + 1;
     }
     return wl_hints_apply(s, c, why, len);
 }
@@ -313,16 +312,20 @@ static void wl_add_choice(struct wl_words *b, const struct workload_set *s,
     int nd = workload_chunk_decode(c->v[WORKLOAD_CHUNK], shape);
     if (nd)
         wl_add_dims(b, opt_word(workload_dim_row(WORKLOAD_CHUNK)), nd, shape);
-    if (c->v[WORKLOAD_COLL_METADATA])
-        wl_add(b, "%s", opt_word(workload_dim_row(WORKLOAD_COLL_METADATA)));
-    if (c->v[WORKLOAD_META_BLOCK_SIZE] != wl_dim_default(WORKLOAD_META_BLOCK_SIZE))
-        wl_add_size(b, opt_word(workload_dim_row(WORKLOAD_META_BLOCK_SIZE)),
-                    WORKLOAD_META_BLOCK_SIZE, c->v[WORKLOAD_META_BLOCK_SIZE]);
-    /* The option runs the blocking calls too: the candidate is its
-     * variant's run (workload_config.variant). */
-    if (c->v[WORKLOAD_PNETCDF_NONBLOCKING]) {
-        wl_add(b, "%s", opt_word(workload_dim_row(WORKLOAD_PNETCDF_NONBLOCKING)));
-        o->variant = PNETCDF_NONBLOCKING;
+    /* An API row's choice, when not its default: a flag, or a size; an
+     * option that adds a variant to the API's default run is measured as
+     * that variant's run (workload_config.variant). */
+    for (int d = WORKLOAD_DIM_OPTIONS; d < workload_dim_count(); d++) {
+        const struct opt_advice *a = wl_dim_advice((enum workload_dim)d);
+        const struct opt_row *row = workload_dim_row((enum workload_dim)d);
+        if (c->v[d] == a->dflt)
+            continue;
+        if (a->kind == OPT_ADVICE_FLAG)
+            wl_add(b, "%s", opt_word(row));
+        else
+            wl_add_size(b, opt_word(row), (enum workload_dim)d, c->v[d]);
+        if (a->variant)
+            o->variant = a->variant;
     }
     if (s->read_back == WORKLOAD_READ_NONE)
         wl_add(b, "%s", wl_opt_word(OPT_WRITE_ONLY));
@@ -415,12 +418,12 @@ int workload_baseline_configs(const struct workload *w, int world_size, struct w
         char why[256];
         int d = wl_applies(s, &w->baseline, why, sizeof why);
         if (d >= 0) {
-            int line = d < WORKLOAD_DIM_COUNT    ? w->baseline_line[d]
-                       : d == WORKLOAD_DIM_COUNT ? w->baseline_component_line
-                                                 : w->baseline_hints_line;
-            const char *key = d < WORKLOAD_DIM_COUNT    ? workload_baseline_key(d)
-                              : d == WORKLOAD_DIM_COUNT ? "mpiio_component"
-                                                        : "hints";
+            int line = d < WORKLOAD_DIM_MAX    ? w->baseline_line[d]
+                       : d == WORKLOAD_DIM_MAX ? w->baseline_component_line
+                                               : w->baseline_hints_line;
+            const char *key = d < WORKLOAD_DIM_MAX    ? workload_baseline_key(d)
+                              : d == WORKLOAD_DIM_MAX ? "mpiio_component"
+                                                      : "hints";
             return cli_fail(msg, "h5perf: workload '%s', line %d, baseline.%s: %s (%s '%s')",
                             w->path, line, key, why, s->key, s->name);
         }

@@ -44,4 +44,9 @@ bool workload_chunk_fits(const struct workload_set *s, int nd, const int64_t *sh
 /* The default value of a choice. */
 int64_t wl_dim_default(enum workload_dim d);
 
+/* What the advisor races of an API row's choice (d from
+ * WORKLOAD_DIM_OPTIONS on), NULL for the core's choices. */
+struct opt_advice;
+const struct opt_advice *wl_dim_advice(enum workload_dim d);
+
 #endif

@@ -91,11 +91,20 @@ enum workload_dim {
     WORKLOAD_CHUNK,           /* 0: each process's block, else a shape: --chunk-shape */
     WORKLOAD_TRANSFER_SIZE,   /* bytes per call, 0: a process's whole part: --transfer-size */
     WORKLOAD_BUFFER_OFFSET,   /* bytes past a page boundary of the transfer buffers */
-    WORKLOAD_COLL_METADATA,   /* 0, 1: --hdf5.collective-metadata */
-    WORKLOAD_META_BLOCK_SIZE, /* bytes: --hdf5.metadata-block-size */
-    WORKLOAD_PNETCDF_NONBLOCKING, /* 0, 1: --pnetcdf.nonblocking */
-    WORKLOAD_DIM_COUNT
+    /* Then the choices of the APIs' own options, one per row with an
+     * opt_advice (base/option.h), in the APIs' order and their rows'
+     * (--hdf5.collective-metadata, ...): workload_dim_count() in all. */
+    WORKLOAD_DIM_OPTIONS,
+    WORKLOAD_DIM_MAX = WORKLOAD_DIM_OPTIONS + 12
 };
+
+/* How many choices there are: the core's and the API rows' that the
+ * advisor races. */
+int workload_dim_count(void);
+
+/* The choice whose baseline key is key (an API row's: "pnetcdf_nonblocking"),
+ * or -1. */
+int workload_dim_of(const char *key);
 
 /* A chunk shape as one value of WORKLOAD_CHUNK: its dimensions in the top
  * bits and its extents packed below them (each below 2^60, 2^30 or 2^20
@@ -114,7 +123,7 @@ struct workload_hint {
 
 /* One value of every choice: the baseline, or a candidate of the search. */
 struct workload_choice {
-    int64_t v[WORKLOAD_DIM_COUNT];
+    int64_t v[WORKLOAD_DIM_MAX];
     const char *mpiio_component; /* OMPI_MCA_io's value, NULL: the library's default */
     int nhints;
     struct workload_hint hints[WORKLOAD_MAX_HINTS];
@@ -135,7 +144,7 @@ struct workload_hint_values {
 };
 
 struct workload_search {
-    struct workload_values dim[WORKLOAD_DIM_COUNT];
+    struct workload_values dim[WORKLOAD_DIM_MAX];
     /* MPI-IO components (OMPI_MCA_io) to race; 0: every one the MPI
      * library offers, found at run time. */
     int ncomponents;
@@ -152,7 +161,7 @@ struct workload {
     int nsets;
     struct workload_set sets[WORKLOAD_MAX_SETS];
     struct workload_choice baseline;
-    int baseline_line[WORKLOAD_DIM_COUNT]; /* each given key's line, 0: the default */
+    int baseline_line[WORKLOAD_DIM_MAX]; /* each given key's line, 0: the default */
     int baseline_component_line, baseline_hints_line;
     struct workload_search search;
     void *strings; /* owns every string above */

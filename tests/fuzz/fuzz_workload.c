@@ -75,7 +75,7 @@ static void check_runs(const struct workload *w)
         else if (n < 0 || n > 8)
             abort();
     }
-    for (int d = 0; d < WORKLOAD_DIM_COUNT; d++) {
+    for (int d = 0; d < workload_dim_count(); d++) {
         const struct workload_values *l = &w->search.dim[d];
         if (l->n < 1 || l->n > WORKLOAD_MAX_VALUES)
             abort();

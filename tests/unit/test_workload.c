@@ -382,7 +382,7 @@ static void test_hdf5_candidates(void)
                       "chunked layout's chunk, and the layout is shared");
     c = w.baseline;
     c.v[WORKLOAD_LAYOUT] = LAYOUT_FPP;
-    c.v[WORKLOAD_COLL_METADATA] = 1;
+    c.v[workload_dim_of("collective_metadata")] = 1;
     CHECK_I64(workload_config(&w, 0, &c, 2, &cfg[0], &m), 1);
     CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 1, arrays[0]: collective metadata acts "
                       "among the processes of a file, and the layout fpp gives each file one");
@@ -418,8 +418,15 @@ static void test_pnetcdf_candidates(void)
     CHECK_STR(m.line, "");
     if (m.line[0])
         return;
-    CHECK_I64(w.baseline.v[WORKLOAD_PNETCDF_NONBLOCKING], 0);
-    CHECK_I64(w.search.dim[WORKLOAD_PNETCDF_NONBLOCKING].n, 2);
+    /* The choice of PnetCDF's row (its opt_advice), after HDF5's two. */
+    int nb = workload_dim_of("pnetcdf_nonblocking");
+    CHECK_I64(nb, WORKLOAD_DIM_OPTIONS + 2);
+    CHECK_I64(workload_dim_of("collective_metadata"), WORKLOAD_DIM_OPTIONS);
+    CHECK_I64(workload_dim_of("no_such_choice"), -1);
+    if (nb < 0)
+        return;
+    CHECK_I64(w.baseline.v[nb], 0);
+    CHECK_I64(w.search.dim[nb].n, 2);
     /* phdf5 (1), pnetcdf blocking and nonblocking (2). */
     CHECK_I64(workload_candidates(&w, 0, 2, 8, cfg, &n, &m), 0);
     CHECK_I64(n, 3);
@@ -443,7 +450,7 @@ static void test_pnetcdf_candidates(void)
     /* One variable: nothing for one wait to join. */
     struct workload_choice c = w.baseline;
     c.v[WORKLOAD_API] = API_PNETCDF;
-    c.v[WORKLOAD_PNETCDF_NONBLOCKING] = 1;
+    c.v[nb] = 1;
     w.sets[0].nvars = 1;
     CHECK_I64(workload_config(&w, 0, &c, 2, &cfg[0], &m), 1);
     CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 1, arrays[0]: nonblocking calls complete "
