@@ -123,7 +123,7 @@ static int limit_parse(struct limit *l, int argc, char **argv)
         rc = config_finish(&l->cfg, l->nprocs, &w, &m);
     /* The run plan h5perf's set-up makes, with the grids it makes. */
     if (rc == 0)
-        rc = session_build(&l->session, &l->cfg, limit_dims, &m);
+        rc = session_build_input(&l->session, &l->cfg, NULL, 0, limit_dims, &m);
     if (rc != 0)
         return limit_fail_msg(l, &m);
     if (limit_check(l) != LIMIT_OK)

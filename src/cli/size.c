@@ -113,8 +113,3 @@ enum size_status size_scan_count(const char *text, int *out)
     *out = (int)value;
     return SIZE_OK;
 }
-
-int size_parse_count(const char *text, int *out)
-{
-    return size_scan_count(text, out) == SIZE_OK ? 0 : -1;
-}

@@ -26,7 +26,4 @@ int size_parse(const char *text, int64_t *out);
  * on SIZE_OK. */
 enum size_status size_scan_count(const char *text, int *out);
 
-/* size_scan_count() reduced to 0 (accepted) or -1 (refused). */
-int size_parse_count(const char *text, int *out);
-
 #endif

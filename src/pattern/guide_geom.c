@@ -340,15 +340,6 @@ void guide_slab_offset(const struct guide_geom *g, int64_t k, int64_t off[2])
     guide_kind_of(&g->p)->slab_offset(g, k, off);
 }
 
-int64_t guide_file_offset(const struct guide_geom *g, int64_t k, int64_t mem_off)
-{
-    struct guide_vec v = guide_file_vec(g, k);
-
-    if (mem_off < 0 || mem_off >= g->xfer_bytes)
-        return -1;
-    return v.disp + mem_off / v.len * v.stride + mem_off % v.len;
-}
-
 unsigned char guide_fill_value(const struct guide_geom *g)
 {
     return (unsigned char)((g->data_rank + 1) % 256);

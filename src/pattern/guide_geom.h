@@ -83,9 +83,6 @@ struct guide_vec guide_file_vec(const struct guide_geom *g, int64_t k);
 /* H5Soffset_simple offsets of transfer k. */
 void guide_slab_offset(const struct guide_geom *g, int64_t k, int64_t off[2]);
 
-/* File offset (relative to the dataset) of byte `mem_off` of transfer k. */
-int64_t guide_file_offset(const struct guide_geom *g, int64_t k, int64_t mem_off);
-
 /* The byte value of data_rank's data: (data_rank + 1) mod 256. */
 unsigned char guide_fill_value(const struct guide_geom *g);
 

@@ -42,14 +42,6 @@ static int64_t runs_count(const struct model_runs *r)
     return r->len > 0 ? r->count[0] * r->count[1] : 0;
 }
 
-int64_t plan_runs_bytes(const struct model_runs *runs, int n)
-{
-    int64_t bytes = 0;
-    for (int i = 0; i < n; i++)
-        bytes += runs_count(&runs[i]) * runs[i].len;
-    return bytes;
-}
-
 int64_t plan_step_runs(const struct plan_step *s)
 {
     const struct model_runs *r = plan_runs(s);

@@ -254,9 +254,6 @@ const char *plan_var_leaf(const struct plan_var *var);
  * it does not fit), for the messages that name its shape. */
 void plan_var_dims_text(const struct plan_var *var, char *buf, size_t len);
 
-/* The bytes n runs move. */
-int64_t plan_runs_bytes(const struct model_runs *runs, int n);
-
 /* Runs of one step: the flat file offset and length of run i (0 <= i <
  * plan_step_runs(s)), in memory order. */
 int64_t plan_step_runs(const struct plan_step *s);

@@ -34,17 +34,6 @@ void latency_log_flush(struct latency_log *l, struct latency_hist *h)
     l->n = 0;
 }
 
-void latency_add(struct latency_hist *to, const struct latency_hist *from)
-{
-    for (int b = 0; b < LATENCY_BUCKETS; b++)
-        to->count[b] += from->count[b];
-    to->n += from->n;
-    if (from->min_ns < to->min_ns)
-        to->min_ns = from->min_ns;
-    if (from->max_ns > to->max_ns)
-        to->max_ns = from->max_ns;
-}
-
 uint64_t latency_quantile(const struct latency_hist *h, double q)
 {
     if (h->n == 0)

@@ -77,9 +77,6 @@ static inline bool latency_log_add(struct latency_log *l, double seconds)
 /* Records every kept call into h (latency_record()) and empties l. */
 void latency_log_flush(struct latency_log *l, struct latency_hist *h);
 
-/* to += from, exactly. */
-void latency_add(struct latency_hist *to, const struct latency_hist *from);
-
 /* The q-quantile (0 < q <= 1) by the nearest rank: the smallest sample s
  * with at least ceil(q n) samples at or below it, reported as the upper
  * end of its bucket but never above the maximum; in nanoseconds. 0 when

@@ -180,12 +180,6 @@ static int session_measure(struct session *s, struct cli_msg *m)
     return 0;
 }
 
-int session_build(struct session *s, const struct config *c, pattern_dims_fn dims,
-                  struct cli_msg *m)
-{
-    return session_build_input(s, c, NULL, 0, dims, m);
-}
-
 int session_build_input(struct session *s, const struct config *c, const unsigned char *input,
                         size_t len, pattern_dims_fn dims, struct cli_msg *m)
 {

@@ -41,14 +41,11 @@ struct session {
 
 /* Local: the run points of the finished configuration c (kept by
  * pointer), checked by its pattern, measured. dims makes the process grids
- * the pattern asks for. Returns 0, or -1 with m (a refusal, or out of
- * memory); s is then empty. */
-int session_build(struct session *s, const struct config *c, pattern_dims_fn dims,
-                  struct cli_msg *m);
-
-/* The same, for a pattern with an input from outside the command line:
- * the bytes its load() made on process 0 (NULL: none was loaded), which
- * its adopt() turns into the input every run point carries. */
+ * the pattern asks for. A pattern with an input from outside the command
+ * line gets the bytes its load() made on process 0 (input, len; NULL: none
+ * was loaded), which its adopt() turns into the input every run point
+ * carries. Returns 0, or -1 with m (a refusal, or out of memory); s is then
+ * empty. */
 int session_build_input(struct session *s, const struct config *c, const unsigned char *input,
                         size_t len, pattern_dims_fn dims, struct cli_msg *m);
 

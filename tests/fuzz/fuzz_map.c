@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../unit/runs_bytes.h"
 #include "pattern/map.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -113,7 +114,7 @@ static void check_plan(const struct map_input *in, int rank, int layout, int64_t
             struct plan_step s;
             plan_step(&p, 0, v, k, &s);
             if (s.mem_off != moved || s.bytes < 0 || s.mem_off + s.bytes > p.buffer_bytes ||
-                plan_runs_bytes(plan_runs(&s), s.nruns) != s.bytes)
+                runs_bytes(plan_runs(&s), s.nruns) != s.bytes)
                 abort();
             for (int i = 0; i < s.nslabs; i++)
                 for (int k2 = 0; k2 < var.ndims; k2++)

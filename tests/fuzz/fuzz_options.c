@@ -1,5 +1,5 @@
 /* libFuzzer target for the command line: opt_parse(), then config_finish()
- * and session_build() as the set-up does, and the plans of the first and
+ * and session_build_input() as the set-up does, and the plans of the first and
  * last process of every run point. The input is split on NUL or
  * newline into argv (at most 64 words, argv[0] first); the first byte also
  * gives the number of processes started ('1'..'9' give 1..9, '0' gives 64).
@@ -223,7 +223,7 @@ static int parse_all(int argc, char **argv, int world, struct config *cfg)
     check_warnings(&w);
     check_config(cfg);
     struct session s;
-    if (session_build(&s, cfg, fuzz_dims, &msg) != 0) {
+    if (session_build_input(&s, cfg, NULL, 0, fuzz_dims, &msg) != 0) {
         check_line(msg.line, sizeof msg.line, "h5perf: ");
         return -1;
     }

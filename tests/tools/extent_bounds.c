@@ -28,7 +28,7 @@ int main(int argc, char **argv)
     struct session s;
     config_init(&cfg);
     if (opt_parse(argc, argv, &cfg, &msg) != 0 || config_finish(&cfg, 1, &w, &msg) != 0 ||
-        session_build(&s, &cfg, one_process_dims, &msg) != 0) {
+        session_build_input(&s, &cfg, NULL, 0, one_process_dims, &msg) != 0) {
         fprintf(stderr, "%s\n", msg.line);
         return 2;
     }

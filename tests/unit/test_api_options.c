@@ -366,7 +366,7 @@ static void test_session(void)
     hdf5_in(&cfg)->drivers = 3;
     hdf5_in(&cfg)->multi_dataset = true;
     CHECK_I64(config_finish(&cfg, 2, &w, &msg), 0);
-    CHECK_I64(session_build(&s, &cfg, dims_none, &msg), 0);
+    CHECK_I64(session_build_input(&s, &cfg, NULL, 0, dims_none, &msg), 0);
     static const struct {
         int api, layout, variant;
         const char *label;
@@ -404,7 +404,7 @@ static void test_session(void)
     cfg.raw[OPT_API] = "pnetcdf";
     pnetcdf_in(&cfg)->nonblocking = true;
     CHECK_I64(config_finish(&cfg, 2, &w, &msg), 0);
-    CHECK_I64(session_build(&s, &cfg, dims_none, &msg), 0);
+    CHECK_I64(session_build_input(&s, &cfg, NULL, 0, dims_none, &msg), 0);
     static const char *const pnc[] = {"layout shared", "layout shared, nonblocking", "layout fpp",
                                       "layout fpp, nonblocking"};
     CHECK_I64(s.npoints, 4);

@@ -818,7 +818,7 @@ static void test_validate(void)
         cfg.geometry_2d = c->two_d;
         CHECK_I64(config_finish(&cfg, c->world, &w, &msg), 0);
         struct session session;
-        int rc = session_build(&session, &cfg, test_dims, &msg);
+        int rc = session_build_input(&session, &cfg, NULL, 0, test_dims, &msg);
         session_release(&session);
         if (rc != (c->msg ? -1 : 0))
             fprintf(stderr, "validate case %zu: %s\n", i, msg.line);

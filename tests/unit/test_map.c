@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "runs_bytes.h"
 #include "pattern/map.h"
 
 static uint64_t rng_state = 88172645463325252ull;
@@ -224,7 +225,7 @@ static void check_plans(const struct oracle *o, const struct map_input *in, int 
                     CHECK(xfers[xi] == 0 || s.bytes <= xfers[xi]);
                     int64_t n = step_elems(o, &s, layout == 1, mine, got + ngot);
                     CHECK_I64(n * 8, s.bytes);
-                    CHECK_I64(plan_runs_bytes(plan_runs(&s), s.nruns), s.bytes);
+                    CHECK_I64(runs_bytes(plan_runs(&s), s.nruns), s.bytes);
                     /* The runs: each element at its place in the file. */
                     for (int64_t q = 0; q < n; q++) {
                         int64_t off = plan_step_file_offset(&s, q * 8);

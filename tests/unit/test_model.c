@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "runs_bytes.h"
 #include "plan/model.h"
 #include "pattern/app.h"
 #include "pattern/pattern.h"
@@ -161,7 +162,7 @@ static int64_t check_steps(const struct plan *pl, int var, int elem, int layout,
         plan_step(pl, 0, var, k, &s);
         CHECK(s.kind == PLAN_STEP_IO && s.write && s.var == var && s.index == k);
         CHECK_I64(s.mem_off, moved);
-        CHECK_I64(plan_runs_bytes(plan_runs(&s), s.nruns), s.bytes);
+        CHECK_I64(runs_bytes(plan_runs(&s), s.nruns), s.bytes);
         /* A block that is one run in its file (a chunk, a file of its own):
          * every call is one run, whatever its slabs. */
         if (layout != LAYOUT_SHARED)

@@ -11,6 +11,16 @@
 #include "check.h"
 #include "pattern/guide_geom.h"
 
+/* The file offset (relative to the dataset) of byte mem_off of transfer k,
+ * from its physical run (guide_file_vec()); -1 outside the transfer. */
+static int64_t file_offset(const struct guide_geom *g, int64_t k, int64_t mem_off)
+{
+    struct guide_vec v = guide_file_vec(g, k);
+    if (mem_off < 0 || mem_off >= g->xfer_bytes)
+        return -1;
+    return v.disp + mem_off / v.len * v.stride + mem_off % v.len;
+}
+
 static struct guide_params params(int geometry, bool interleaved, bool chunked, int64_t e,
                                   int64_t b, int64_t x, int nprocs)
 {
@@ -196,7 +206,7 @@ static void walk_rank(const struct guide_params *pp, int r, struct canvas *cv)
                 cv->xfer_of[f] = k;
                 cv->mem_map[mem] = f;
                 CHECK_I64(owner_physical(pp, cv->side, f), r);
-                CHECK_I64(guide_file_offset(&pt, k, mem), f);
+                CHECK_I64(file_offset(&pt, k, mem), f);
             }
         }
         total += mem;
@@ -292,8 +302,12 @@ static void render(const struct guide_params *pp, char *out, int64_t n)
             return;
         CHECK_I64(pt.dset_bytes, n);
         for (int64_t k = 0; k < pt.ntransfers; k++)
-            for (int64_t m = 0; m < pt.xfer_bytes; m++)
-                out[guide_file_offset(&pt, k, m)] = (char)('0' + guide_fill_value(&pt));
+            for (int64_t m = 0; m < pt.xfer_bytes; m++) {
+                int64_t f = file_offset(&pt, k, m);
+                CHECK(f >= 0 && f < n);
+                if (f >= 0 && f < n)
+                    out[f] = (char)('0' + guide_fill_value(&pt));
+            }
     }
 }
 
@@ -415,8 +429,8 @@ static void test_tables(void)
             continue;
         v = guide_file_vec(&pt, 3);
         CHECK(memcmp(&v, &rows[i].want, sizeof v) == 0);
-        CHECK_I64(guide_file_offset(&pt, 3, -1), -1);
-        CHECK_I64(guide_file_offset(&pt, 3, pt.xfer_bytes), -1);
+        CHECK_I64(file_offset(&pt, 3, -1), -1);
+        CHECK_I64(file_offset(&pt, 3, pt.xfer_bytes), -1);
     }
 }
 
@@ -579,17 +593,17 @@ static void check_limit(const struct guide_params *pp, int64_t ntransfers)
     CHECK_I64(pt.ntransfers, ntransfers);
     v = guide_file_vec(&pt, ntransfers - 1);
     CHECK_I64(v.disp + (v.count - 1) * v.stride + v.len, n);
-    CHECK_I64(guide_file_offset(&pt, ntransfers - 1, pt.xfer_bytes - 1), n - 1);
+    CHECK_I64(file_offset(&pt, ntransfers - 1, pt.xfer_bytes - 1), n - 1);
     check_slab_end(&pt, ntransfers - 1, end);
     if (!init_ok(&pt, pp, 0, 0))
         return;
-    CHECK_I64(guide_file_offset(&pt, 0, 0), 0);
+    CHECK_I64(file_offset(&pt, 0, 0), 0);
     if (pp->geometry == 1) {
         row0 = 0;
         col0 = pp->interleaved ? n - (pp->nprocs - 1) * b - 1 : pp->bytes - 1;
         end0[0] = col0;
     }
-    CHECK_I64(guide_file_offset(&pt, ntransfers - 1, pt.xfer_bytes - 1),
+    CHECK_I64(file_offset(&pt, ntransfers - 1, pt.xfer_bytes - 1),
               physical_of(pp, s, row0, col0));
     check_slab_end(&pt, ntransfers - 1, end0);
 }
