@@ -166,7 +166,7 @@ static int val_xfer_bytes(const struct config *cfg, int nprocs, int64_t xfer, st
                  "the bytes per process %s%s are not a multiple of the transfer size %s%s%s", t.e,
                  val_note(&e, lead), t.x, val_note(&x, lead), x.hint);
     } else {
-        /* pattern_check() tests X | e*P before it tests e*P for overflow */
+        /* guide_check() tests X | e*P before it tests e*P for overflow */
         if (cfg->bytes <= INT64_MAX / nprocs)
             text_size(t.n, sizeof t.n, cfg->bytes * nprocs);
         else

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-/* Why the run-time arithmetic cannot overflow once pattern_check() passed:
+/* Why the run-time arithmetic cannot overflow once guide_check() passed:
  * every offset is that of a byte of the dataset, so < N, and every
  * intermediate product below is evaluated left to right with each partial
  * product <= N (k < ntransfers, X <= e or X <= S, B <= X, P <= S):
