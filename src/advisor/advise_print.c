@@ -19,9 +19,13 @@
 static const char *advise_row_word(const struct workload_config *c, const struct opt_row *row)
 {
     const char *opt = opt_word(row);
-    for (int i = 0; i < c->argc; i++)
+    size_t n = strlen(opt);
+    for (int i = 0; i < c->argc; i++) {
+        if (strncmp(c->argv[i], opt, n) == 0 && c->argv[i][n] == '=')
+            return c->argv[i] + n + 1;
         if (strcmp(c->argv[i], opt) == 0)
-            return !row->metavar || i + 1 >= c->argc ? "" : c->argv[i + 1];
+            return !row->metavar || row->value_optional || i + 1 >= c->argc ? "" : c->argv[i + 1];
+    }
     return NULL;
 }
 

@@ -109,15 +109,12 @@ static int hdf5_driver_option(void *dest, const struct opt_row *row, const char 
 static int hdf5_multi_option(void *dest, const struct opt_row *row, const char *spelled,
                              const char *value, struct cli_msg *msg)
 {
-    struct hdf5_settings *h = dest;
-    (void)row, (void)value;
     if (!hdf5_built_multi_dataset())
         return cli_fail(msg,
                         "h5perf: %s: the HDF5 of this build (%s) has no multi-dataset I/O "
                         "(H5Dwrite_multi, HDF5 1.14 or newer)",
                         spelled, H5PERF_HDF5_VERSION);
-    h->multi_dataset = true;
-    return 0;
+    return opt_join_parse(dest, row, spelled, value, msg);
 }
 
 void hdf5_drivers_text(const struct api_settings *s, char *buf, size_t len)
@@ -157,12 +154,6 @@ static void hdf5_json_unset(struct jsonw *w, const void *src, const struct opt_r
         jsonw_null(w);
 }
 
-static void hdf5_json_multi(struct jsonw *w, const void *src, const struct opt_row *r)
-{
-    const struct hdf5_settings *h = src;
-    jsonw_key_bool(w, r->json_key, h->multi_dataset);
-}
-
 static const struct opt_row hdf5_driver_row = OPT_API_OTHER(
     "--hdf5.driver", "LIST", "a list of drivers", hdf5_driver_option,
     .help = "HDF5's file drivers, comma-separated, each in turn:", .choices = hdf5_driver_choices,
@@ -180,13 +171,18 @@ static const struct opt_row hdf5_ioc_row = OPT_API_COUNT(
             "host, each with a subfile",
     .dflt = "[HDF5's: 1]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_ioc_per_node",
     .json = hdf5_json_unset, .json_everywhere = true);
+/* A joining option (OPT_API_JOIN) whose parser first asks whether this
+ * build's HDF5 has the calls. */
 static const struct opt_row hdf5_multi_row =
-    OPT_API_OTHER("--hdf5.multi-dataset", NULL, NULL, hdf5_multi_option,
+    OPT_API_OTHER("--hdf5.multi-dataset", "only", "only or no value", hdf5_multi_option,
+                  .field = OPT_FIELD_OF(struct hdf5_settings, int, multi_dataset),
+                  .value_optional = true,
                   .help = "also move every variable of a file in one call\n"
                           "(H5Dwrite_multi, H5Dread_multi; HDF5 1.14 or\n"
-                          "newer), beside one call per variable",
+                          "newer), beside one call per variable; =only:\n"
+                          "the multi-dataset calls alone",
                   .apis = API_BIT(API_PHDF5), .json_key = "hdf5_multi_dataset",
-                  .json = hdf5_json_multi, .json_everywhere = true);
+                  .json = opt_join_json, .json_everywhere = true);
 
 /* The advisor's choices of HDF5's metadata (docs/advisor.md, "Choices"). */
 static const struct opt_advice hdf5_coll_metadata_advice = {
@@ -278,12 +274,13 @@ static const struct api_header hdf5_headers[] = {
 };
 
 /* Each driver asked for (mpio when none), with one call per variable and,
- * with --hdf5.multi-dataset, with one call for all. */
+ * with --hdf5.multi-dataset, with one call for all (=only: that alone). */
 static unsigned hdf5_chosen(const struct api_settings *s)
 {
     const struct hdf5_settings *h = hdf5_settings_of(s);
     unsigned drivers = h->drivers ? h->drivers : 1u << HDF5_DRIVER_MPIO;
-    return drivers | (h->multi_dataset ? drivers << HDF5_DRIVER_COUNT : 0);
+    return (h->multi_dataset == OPT_JOIN_ONLY ? 0 : drivers) |
+           (h->multi_dataset != OPT_JOIN_OFF ? drivers << HDF5_DRIVER_COUNT : 0);
 }
 
 /* How row was given (NULL: not), and its value as typed. */

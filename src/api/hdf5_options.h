@@ -34,7 +34,7 @@ struct hdf5_settings {
     unsigned drivers;   /* --hdf5.driver: bits 1 << enum hdf5_driver; 0: mpio */
     int64_t stripe;     /* --hdf5.subfiling-stripe, 0: HDF5's */
     int ioc_per_node;   /* --hdf5.ioc-per-node, 0: HDF5's */
-    bool multi_dataset; /* --hdf5.multi-dataset */
+    int multi_dataset;  /* --hdf5.multi-dataset: enum opt_join */
     bool coll_metadata; /* --hdf5.collective-metadata */
     int64_t meta_block; /* --hdf5.metadata-block-size, 0: HDF5's (2K) */
 };

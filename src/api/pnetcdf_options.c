@@ -32,14 +32,16 @@ static const struct opt_advice pnetcdf_nonblocking_advice = {
     .search = {0, 1},
     .needs = OPT_ADVICE_NEEDS_VARS,
     .why = "nonblocking calls complete every variable's step in one wait",
-    .variant = PNETCDF_NONBLOCKING};
+    .variant = PNETCDF_NONBLOCKING,
+    .value = "only"};
 
-const struct opt_row pnetcdf_nonblocking_row = OPT_API_FLAG(
+const struct opt_row pnetcdf_nonblocking_row = OPT_API_JOIN(
     struct pnetcdf_settings, "--pnetcdf.nonblocking", nonblocking,
     .help = "also post every variable's step without\n"
             "blocking and complete them in one wait\n"
             "(ncmpi_iput_varn, ncmpi_wait_all with -C),\n"
-            "beside one blocking call per variable",
+            "beside one blocking call per variable;\n"
+            "=only: the nonblocking calls alone",
     .apis = API_BIT(API_PNETCDF), .json_key = "pnetcdf_nonblocking", .json_everywhere = true,
     .advice = &pnetcdf_nonblocking_advice);
 
@@ -52,8 +54,9 @@ static const struct opt_row *const pnetcdf_rows[] = {
  * too. */
 static unsigned pnetcdf_chosen(const struct api_settings *s)
 {
-    return 1u << PNETCDF_BLOCKING |
-           (pnetcdf_settings_of(s)->nonblocking ? 1u << PNETCDF_NONBLOCKING : 0);
+    int nb = pnetcdf_settings_of(s)->nonblocking;
+    return (nb == OPT_JOIN_ONLY ? 0 : 1u << PNETCDF_BLOCKING) |
+           (nb != OPT_JOIN_OFF ? 1u << PNETCDF_NONBLOCKING : 0);
 }
 
 /* What CDF-5 and PnetCDF 1.12.3 cannot carry (docs/pnetcdf.md, "Limits"):

@@ -15,7 +15,7 @@
  * pnetcdf_options.c, which store them in the configuration's PnetCDF
  * api_settings. Known to these two files only. */
 struct pnetcdf_settings {
-    bool nonblocking; /* --pnetcdf.nonblocking */
+    int nonblocking; /* --pnetcdf.nonblocking: enum opt_join */
 };
 
 static inline const struct pnetcdf_settings *pnetcdf_settings_of(const struct api_settings *s)

@@ -59,6 +59,9 @@ struct opt_advice {
     unsigned needs;   /* enum opt_advice_needs */
     const char *why;  /* what it does, before ", and ..." when needs leaves it out */
     int variant;      /* the variant of its API a value other than dflt is measured as; 0: the run */
+    /* The value a candidate gives a flag ("only": its variant alone,
+     * --pnetcdf.nonblocking=only); NULL: the flag alone. */
+    const char *value;
 };
 
 struct opt_row {
@@ -92,6 +95,10 @@ struct opt_row {
     void (*choices)(char *buf, size_t len);
     /* A choice the advisor races (an API's rows); NULL: none. */
     const struct opt_advice *advice;
+    /* A flag that may also take a value, given with '=' only
+     * (--pnetcdf.nonblocking=only), never as the next word; its parser
+     * receives NULL without one. */
+    bool value_optional;
 };
 
 /* The field of struct config a row sets, checked to be of type T at
@@ -143,6 +150,27 @@ struct opt_row {
     {                                                                                              \
         .id = OPT_ID_API, .long_name = L, .metavar = META, .value_kind = KIND,                     \
         .type = OPT_T_OTHER, .parse = PARSE, __VA_ARGS__                                           \
+    }
+
+/* An option that moves every variable of a file in one call beside
+ * the API's default calls, or instead of them (docs/design.md, "Moving
+ * every variable in one call"): its int field is one of these. */
+enum opt_join { OPT_JOIN_OFF = 0, OPT_JOIN_BESIDE, OPT_JOIN_ONLY };
+
+/* Its parser: no value, OPT_JOIN_BESIDE; "only", OPT_JOIN_ONLY; another
+ * value refused in one line. And its echo in the results' configuration:
+ * false, true, or "only". */
+int opt_join_parse(void *dest, const struct opt_row *row, const char *spelled, const char *value,
+                   struct cli_msg *msg);
+void opt_join_json(struct jsonw *w, const void *src, const struct opt_row *row);
+
+/* An API's joining option --PREFIX.NAME[=only], the int field F of its
+ * settings struct S (enum opt_join). */
+#define OPT_API_JOIN(S, L, F, ...)                                                                 \
+    {                                                                                              \
+        .id = OPT_ID_API, .long_name = L, .metavar = "only", .value_kind = "only or no value",     \
+        .type = OPT_T_OTHER, .field = OPT_FIELD_OF(S, int, F), .parse = opt_join_parse,            \
+        .json = opt_join_json, .value_optional = true, __VA_ARGS__                                 \
     }
 
 /* Appends word i of n to the list in buf (of len; "" before word 0):

@@ -58,6 +58,10 @@ int opt_store(void *dest, const struct opt_row *row, const char *spelled, const 
 
 void opt_term(const struct opt_row *row, char *buf, size_t len)
 {
+    if (row->value_optional) {
+        snprintf(buf, len, "%s[=%s]", row->long_name, row->metavar);
+        return;
+    }
     snprintf(buf, len, "%s%s%s%s%s", row->short_name ? row->short_name : "",
              row->short_name ? ", " : "", row->long_name, row->metavar ? "=" : "",
              row->metavar ? row->metavar : "");

@@ -83,7 +83,7 @@ static void opt_long(struct opt_scan *sc, const char *token)
         opt_error(sc, &m);
         return;
     }
-    if (spec->value_kind != NULL && value == NULL) {
+    if (spec->value_kind != NULL && value == NULL && !spec->value_optional) {
         value = opt_next_value(sc, spec, spec->long_name);
         if (value == NULL)
             return;

@@ -320,7 +320,9 @@ static void wl_add_choice(struct wl_words *b, const struct workload_set *s,
         const struct opt_row *row = workload_dim_row((enum workload_dim)d);
         if (c->v[d] == a->dflt)
             continue;
-        if (a->kind == OPT_ADVICE_FLAG)
+        if (a->kind == OPT_ADVICE_FLAG && a->value)
+            wl_add(b, "%s=%s", opt_word(row), a->value);
+        else if (a->kind == OPT_ADVICE_FLAG)
             wl_add(b, "%s", opt_word(row));
         else
             wl_add_size(b, opt_word(row), (enum workload_dim)d, c->v[d]);

@@ -208,9 +208,9 @@ struct workload_config {
     int set;    /* index in the workload's sets */
     int nprocs; /* mpiexec -n */
     /* The variant of its API whose run is its measurement (api/api.h,
-     * results' "variant"; 0: the API's default). An option that adds a
-     * variant beside the default (--pnetcdf.nonblocking) runs both; the
-     * candidate is the variant it chose (docs/advisor.md, "Choices"). */
+     * results' "variant"; 0: the API's default): the variant an option
+     * chose, which the candidate runs alone (--pnetcdf.nonblocking=only;
+     * docs/advisor.md, "Choices"). */
     int variant;
     int argc;
     char *argv[WORKLOAD_MAX_WORDS + 1];

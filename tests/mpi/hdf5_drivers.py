@@ -331,6 +331,32 @@ def hdf5_multi_dataset_block():
 
 
 @case
+def hdf5_multi_dataset_only_block():
+    """--hdf5.multi-dataset=only: the multi-dataset calls alone, so that
+    they start as cold as an application's would: the same 3 variables of
+    2 steps as above, no H5Dwrite or H5Dread, one run each of the
+    variant, every element in the file."""
+    need_multi()
+    whole = block.expected((16, 8), 8, 3)
+    for mode in ("", "-C"):
+        with TempDir() as d:
+            out = os.path.join(d, "r.json")
+            args = ("--pattern block --global 16x8 --grid 2x1 --layout shared --vars 3 -A phdf5 "
+                    "--hdf5.multi-dataset=only --transfer-size 256 -p 2 -D v %s --results %s"
+                    % (mode, out))
+            r, got = logged(d, 2, args, {"HDF5_NOCLEANUP": "1"})
+            expect_eq(got, [["H5Dread_multi 2 6", "H5Dwrite_multi 2 6", "MPI_Init"]] * 2,
+                      "HDF5's calls (%s)" % mode)
+            for v in range(3):
+                expect(np.array_equal(values(os.path.join(d, STUB), "v%d" % v),
+                                      whole[v].reshape(-1).astype(np.uint64)), "v%d" % v)
+            doc = json.load(open(out))
+            validate(doc, r)
+            expect_eq([(x["variant"], x["hdf5"]["multi_dataset"]) for x in doc["runs"]],
+                      [("multi-dataset", True)], "the runs (%s)" % mode)
+            expect_eq(doc["config"]["hdf5_multi_dataset"], "only", "config.hdf5_multi_dataset")
+
+@case
 def hdf5_multi_dataset_particles():
     """The particles pattern's eight variables in one call per step, shared
     and fpp, 3 processes of uneven counts (one without particles): every

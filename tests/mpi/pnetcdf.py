@@ -421,6 +421,36 @@ def pnetcdf_nonblocking_calls():
 
 
 @case
+def pnetcdf_nonblocking_only_calls():
+    """--pnetcdf.nonblocking=only: the nonblocking variant alone, so that it
+    starts as cold as a run of the application would (no blocking run
+    before it in the same processes): the same 3 variables of 2 steps as
+    above, and no blocking call at all; one run each, of the variant; the
+    kept file holds every element."""
+    need_pnetcdf()
+    whole = block.expected((16, 8), 8, 3)
+    for mode, wait in (("", "ncmpi_wait"), ("-C", "ncmpi_wait_all")):
+        with TempDir() as d, TempDir() as o:
+            out = os.path.join(o, "r.json")
+            args = ("--pattern block --global 16x8 --grid 2x1 --layout shared --vars 3 -A pnetcdf "
+                    "%s=only %s --transfer-size 256 -p 2 -D v --results %s" % (NB, mode, out))
+            r, got = logged(d, 2, args)
+            expect_eq(got, [sorted(["ncmpi_iput_vara 6", "ncmpi_iget_vara 6",
+                                    "%s 4 12" % wait])] * 2, "PnetCDF's calls (%s)" % mode)
+            nc = os.path.join(d, "#pio_tmp_1.nc")
+            validate(nc)
+            for v in range(3):
+                check_nc(nc, "v%d" % v, "uint64", whole[v])
+            doc = json.load(open(out))
+            validate_json(doc, r)
+            runs = [(x["layout"], x["variant"], x["pnetcdf"]) for x in doc["runs"]]
+            expect_eq(runs, [("shared", "nonblocking", {"nonblocking": True})], "the runs", r)
+            expect_eq(doc["config"]["pnetcdf_nonblocking"], "only", "config.pnetcdf_nonblocking", r)
+            expect(not any(l.startswith("    PnetCDF shared ") for l in r.lines),
+                   "no row of the blocking calls", r)
+
+
+@case
 def pnetcdf_nonblocking_uneven_calls():
     """The particles pattern, 3 processes of 5, 0 and 9 particles, shared
     and fpp, write only: each process posts its 8 variables and waits once

@@ -127,8 +127,15 @@ static void test_rows(void)
                   0);
         CHECK(pnetcdf_in(&cfg)->nonblocking);
     }
+    /* Its value, with '=' only: "only", its calls alone. */
     CHECK_I64(parse(A("--pnetcdf.nonblocking=yes"), &cfg, &msg), -1);
-    CHECK_STR(msg.line, "h5perf: --pnetcdf.nonblocking 'yes': this option takes no value");
+    CHECK_STR(msg.line, "h5perf: --pnetcdf.nonblocking 'yes': expected only (its calls alone) "
+                        "or no value (beside the default calls)");
+    CHECK_I64(parse(A("--pnetcdf.nonblocking=only", "-i", "2"), &cfg, &msg), 0);
+    CHECK_I64(pnetcdf_in(&cfg)->nonblocking, OPT_JOIN_ONLY);
+    CHECK_I64(cfg.iterations, 2);
+    CHECK_I64(parse(A("--pnetcdf.nonblocking", "-i", "2"), &cfg, &msg), 0);
+    CHECK_I64(pnetcdf_in(&cfg)->nonblocking, OPT_JOIN_BESIDE);
 }
 
 static void test_parse(void)
@@ -144,7 +151,16 @@ static void test_parse(void)
     CHECK_I64(parse(A("--hdf5.subfiling-stripe", "0"), &cfg, &msg), -1);
     CHECK_STR(msg.line, "h5perf: --hdf5.subfiling-stripe '0': a size must be greater than 0");
     CHECK_I64(parse(A("--hdf5.multi-dataset=yes"), &cfg, &msg), -1);
-    CHECK_STR(msg.line, "h5perf: --hdf5.multi-dataset 'yes': this option takes no value");
+    if (hdf5_built_multi_dataset())
+        CHECK_STR(msg.line, "h5perf: --hdf5.multi-dataset 'yes': expected only (its calls alone) "
+                            "or no value (beside the default calls)");
+    else
+        CHECK(strncmp(msg.line, "h5perf: --hdf5.multi-dataset: the HDF5 of this build (", 54) ==
+              0);
+    if (hdf5_built_multi_dataset()) {
+        CHECK_I64(parse(A("--hdf5.multi-dataset=only"), &cfg, &msg), 0);
+        CHECK_I64(hdf5_in(&cfg)->multi_dataset, OPT_JOIN_ONLY);
+    }
     char want[320];
     int rc = parse(A("--hdf5.driver", "Subfiling,mpio"), &cfg, &msg);
     if (hdf5_built_subfiling()) {
@@ -266,7 +282,7 @@ static void test_finish(void)
                         "collective requests of several pieces); give --hdf5.driver without "
                         "subfiling, or leave out -C");
     CHECK_I64(parse(A("--hdf5.driver", "mpio", "--stonewall", "10"), &cfg, &msg), 0);
-    hdf5_in(&cfg)->multi_dataset = true;
+    hdf5_in(&cfg)->multi_dataset = OPT_JOIN_BESIDE;
     given(&cfg, API_PHDF5, "--hdf5.multi-dataset", NULL);
     CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
     CHECK_STR(msg.line, "h5perf: --hdf5.multi-dataset: cannot be combined with --stonewall (the "
@@ -275,7 +291,7 @@ static void test_finish(void)
     CHECK_I64(parse(A("--stonewall", "10"), &cfg, &msg), 0);
     cfg.apis = API_BIT(API_PNETCDF);
     cfg.raw[OPT_API] = "pnetcdf";
-    pnetcdf_in(&cfg)->nonblocking = true;
+    pnetcdf_in(&cfg)->nonblocking = OPT_JOIN_BESIDE;
     given(&cfg, API_PNETCDF, "--pnetcdf.nonblocking", NULL);
     CHECK_I64(config_finish(&cfg, 4, &w, &msg), -1);
     CHECK_STR(msg.line, "h5perf: --pnetcdf.nonblocking: cannot be combined with --stonewall (the "
@@ -304,10 +320,14 @@ static void test_variants(void)
     CHECK_I64(api_need_threads(cfg.apis, cfg.api), -1);
     cfg.apis = 0;
     hdf5_in(&cfg)->drivers = 1;
-    hdf5_in(&cfg)->multi_dataset = true;
+    hdf5_in(&cfg)->multi_dataset = OPT_JOIN_BESIDE;
     CHECK_I64(api_variants(cfg.api, API_PHDF5), 1 | 4);
     CHECK_I64(api_need_threads(cfg.apis, cfg.api), -1);
+    hdf5_in(&cfg)->multi_dataset = OPT_JOIN_ONLY; /* =only: the multi-dataset calls alone */
+    CHECK_I64(api_variants(cfg.api, API_PHDF5), 4);
     hdf5_in(&cfg)->drivers = 3;
+    CHECK_I64(api_variants(cfg.api, API_PHDF5), 4 | 8);
+    hdf5_in(&cfg)->multi_dataset = OPT_JOIN_BESIDE;
     CHECK_I64(api_variants(cfg.api, API_PHDF5), 15);
     char text[64];
     static const char *const labels[] = {"shared", "shared, subfiled", "shared, multi-dataset",
@@ -329,9 +349,12 @@ static void test_variants(void)
      * per process too, neither with threads. */
     config_init(&cfg);
     CHECK_I64(api_variants(cfg.api, API_PNETCDF), 1);
-    pnetcdf_in(&cfg)->nonblocking = true;
+    pnetcdf_in(&cfg)->nonblocking = OPT_JOIN_BESIDE;
     CHECK_I64(api_variants(cfg.api, API_PNETCDF), 3);
     CHECK_I64(api_need_threads(cfg.apis, cfg.api), -1);
+    pnetcdf_in(&cfg)->nonblocking = OPT_JOIN_ONLY;
+    CHECK_I64(api_variants(cfg.api, API_PNETCDF), 2);
+    pnetcdf_in(&cfg)->nonblocking = OPT_JOIN_BESIDE;
     static const char *const pnc_labels[] = {"fpp", "fpp, nonblocking"};
     for (int v = 0; v < PNETCDF_VARIANT_COUNT; v++) {
         CHECK(api_variant(API_PNETCDF, v)->joins_vars == (v == PNETCDF_NONBLOCKING));
@@ -364,7 +387,7 @@ static void test_session(void)
                     &cfg, &msg),
               0);
     hdf5_in(&cfg)->drivers = 3;
-    hdf5_in(&cfg)->multi_dataset = true;
+    hdf5_in(&cfg)->multi_dataset = OPT_JOIN_BESIDE;
     CHECK_I64(config_finish(&cfg, 2, &w, &msg), 0);
     CHECK_I64(session_build_input(&s, &cfg, NULL, 0, dims_none, &msg), 0);
     static const struct {
@@ -402,7 +425,7 @@ static void test_session(void)
               0);
     cfg.apis = API_BIT(API_PNETCDF);
     cfg.raw[OPT_API] = "pnetcdf";
-    pnetcdf_in(&cfg)->nonblocking = true;
+    pnetcdf_in(&cfg)->nonblocking = OPT_JOIN_BESIDE;
     CHECK_I64(config_finish(&cfg, 2, &w, &msg), 0);
     CHECK_I64(session_build_input(&s, &cfg, NULL, 0, dims_none, &msg), 0);
     static const char *const pnc[] = {"layout shared", "layout shared, nonblocking", "layout fpp",

@@ -399,11 +399,11 @@ static void test_parse_errors(void)
         CHECK(!cfg.help);
     }
     /* Every option of the table that takes a value, in both forms, alone
-     * and last. */
+     * and last (a value given with '=' only is optional). */
     const struct opt_row *row;
     int missing = 0;
     for (int i = 0; (row = opt_row_at(i)); i++) {
-        for (int form = 0; form < 2 && row->value_kind; form++) {
+        for (int form = 0; form < 2 && row->value_kind && !row->value_optional; form++) {
             const char *name = form ? row->long_name : row->short_name;
             if (!name)
                 continue;
@@ -856,7 +856,7 @@ static const char *example_value(const struct opt_row *row)
         {"a number or full", "1"},
         {"a chunk shape", "4"},
     };
-    if (!row->value_kind)
+    if (!row->value_kind || row->value_optional) /* a flag; its value only with '=' */
         return NULL;
     for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++)
         if (strcmp(examples[i].kind, row->value_kind) == 0)

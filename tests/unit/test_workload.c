@@ -438,7 +438,7 @@ static void test_pnetcdf_candidates(void)
     } want[] = {
         {"-A phdf5 --layout shared -C -w", 0},
         {"-A pnetcdf --layout shared -C -w", 0},
-        {"-A pnetcdf --layout shared -C --pnetcdf.nonblocking -w", 1},
+        {"-A pnetcdf --layout shared -C --pnetcdf.nonblocking=only -w", 1},
     };
     for (int i = 0; i < 3 && n == 3; i++) {
         char expect[WORKLOAD_TEXT_MAX];
