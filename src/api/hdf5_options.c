@@ -268,8 +268,23 @@ static bool hdf5_metadata_text(const struct api_settings *s, char *buf, size_t l
 /* The reports' header lines of HDF5's options. The drivers' line ("VFL
  * used for HDF5 I/O", hdf5_drivers_text) is the original h5perf's, which
  * the guide's report always prints (docs/original.md §7.1). */
+/* --hdf5.multi-dataset's: which calls run, and that the multi-dataset
+ * run beside the default one follows it in the same processes (docs/
+ * hdf5.md). */
+static bool hdf5_calls_text(const struct api_settings *s, char *buf, size_t len)
+{
+    int multi = hdf5_settings_of(s)->multi_dataset;
+    snprintf(buf, len, "%s",
+             multi == OPT_JOIN_ONLY
+                 ? "multi-dataset alone"
+                 : "one per variable, then multi-dataset in the same processes (warmed by the "
+                   "first run; --hdf5.multi-dataset=only: alone)");
+    return multi != OPT_JOIN_OFF;
+}
+
 static const struct api_header hdf5_headers[] = {
     {"HDF5 metadata", hdf5_metadata_text},
+    {"HDF5 calls", hdf5_calls_text},
     {NULL, NULL},
 };
 

@@ -114,6 +114,25 @@ static void pnetcdf_advice_words(const struct api_advice_in *in, char *buf, size
         api_addf(buf, len, at, ", every variable's step posted without blocking, one wait");
 }
 
+/* The reports' header line of --pnetcdf.nonblocking: which calls run,
+ * and that the nonblocking run beside the blocking one follows it in the
+ * same processes, which warm the file system and the library for it
+ * (docs/pnetcdf.md, "The variant alone"). */
+static bool pnetcdf_calls_text(const struct api_settings *s, char *buf, size_t len)
+{
+    int nb = pnetcdf_settings_of(s)->nonblocking;
+    snprintf(buf, len, "%s",
+             nb == OPT_JOIN_ONLY ? "nonblocking alone"
+                                 : "blocking, then nonblocking in the same processes (warmed by "
+                                   "the blocking run; --pnetcdf.nonblocking=only: alone)");
+    return nb != OPT_JOIN_OFF;
+}
+
+static const struct api_header pnetcdf_headers[] = {
+    {"PnetCDF calls", pnetcdf_calls_text},
+    {NULL, NULL},
+};
+
 const struct api_advice pnetcdf_advice = {.calls = pnetcdf_advice_calls,
                                           .words = pnetcdf_advice_words};
 
@@ -129,7 +148,7 @@ const struct api_opts pnetcdf_opts = {
     .finish = NULL,
     .check_file = pnetcdf_check_file,
     .json_run = pnetcdf_json_run,
-    .headers = NULL,
+    .headers = pnetcdf_headers,
     /* Unread: no PnetCDF variant needs threads (api_variant.threads). */
     .threads_row = &pnetcdf_nonblocking_row,
     .joins_row = &pnetcdf_nonblocking_row,

@@ -189,8 +189,8 @@ static void test_parse(void)
 }
 
 /* --hdf5.collective-metadata and --hdf5.metadata-block-size: their
- * fields, and their line in the reports' headers, the only API header
- * line (api_header_at). */
+ * fields, and their line in the reports' headers, the first API header
+ * line (api_header_at); then HDF5's and PnetCDF's calls. */
 static void test_metadata(void)
 {
     struct config cfg;
@@ -198,7 +198,10 @@ static void test_metadata(void)
     char text[96];
     enum api_id a = API_COUNT;
     const struct api_header *h = api_header_at(0, &a);
-    CHECK(h == &hdf5_opts.headers[0] && a == API_PHDF5 && !api_header_at(1, &a));
+    CHECK(h == &hdf5_opts.headers[0] && a == API_PHDF5);
+    CHECK(api_header_at(1, &a) == &hdf5_opts.headers[1] && a == API_PHDF5);
+    CHECK_STR(hdf5_opts.headers[1].label, "HDF5 calls");
+    CHECK(!api_header_at(2, &a) || (a == API_PNETCDF && !api_header_at(3, &a)));
     if (!h)
         return;
     CHECK_STR(h->label, "HDF5 metadata");
@@ -352,8 +355,21 @@ static void test_variants(void)
     pnetcdf_in(&cfg)->nonblocking = OPT_JOIN_BESIDE;
     CHECK_I64(api_variants(cfg.api, API_PNETCDF), 3);
     CHECK_I64(api_need_threads(cfg.apis, cfg.api), -1);
+    /* The reports' header line says which calls run, and that beside the
+     * blocking run the nonblocking one follows it, warm. */
+    enum api_id hapi = API_COUNT;
+    const struct api_header *ph = api_header_at(2, &hapi);
+    char line[192];
+    CHECK(ph && hapi == API_PNETCDF && ph->text(&cfg.api[API_PNETCDF], line, sizeof line));
+    if (ph)
+        CHECK_STR(line, "blocking, then nonblocking in the same processes (warmed by the "
+                        "blocking run; --pnetcdf.nonblocking=only: alone)");
     pnetcdf_in(&cfg)->nonblocking = OPT_JOIN_ONLY;
     CHECK_I64(api_variants(cfg.api, API_PNETCDF), 2);
+    if (ph && ph->text(&cfg.api[API_PNETCDF], line, sizeof line))
+        CHECK_STR(line, "nonblocking alone");
+    pnetcdf_in(&cfg)->nonblocking = OPT_JOIN_OFF;
+    CHECK(!ph || !ph->text(&cfg.api[API_PNETCDF], line, sizeof line));
     pnetcdf_in(&cfg)->nonblocking = OPT_JOIN_BESIDE;
     static const char *const pnc_labels[] = {"fpp", "fpp, nonblocking"};
     for (int v = 0; v < PNETCDF_VARIANT_COUNT; v++) {
