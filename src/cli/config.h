@@ -68,7 +68,6 @@ enum opt_id {
     OPT_CONFIDENCE,
     OPT_MAX_ITERATIONS,
     OPT_MAX_TIME,
-    OPT_MAP,
     OPT_ADVISE,
     OPT_BUFFER_OFFSET,
     OPT_BUDGET,
@@ -208,9 +207,7 @@ struct config {
     int64_t transfer_size; /* --transfer-size: most bytes per call, 0 = the whole selection */
     int nalign, nshift;
 
-    /* The map pattern (--pattern map; docs/map.md), with --vars,
-     * --element-size, --layout and --transfer-size above. */
-    const char *map;                       /* --map: the map file, NULL = not given */
+    /* --align-data and --shift (the block and particles patterns). */
     int64_t align_data[CONFIG_MAX_PLACES]; /* --align-data, bytes > 0 */
     int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */
 
