@@ -158,9 +158,9 @@ struct opt_row {
 #define OPT_API_OTHER(L, META, KIND, PARSE, ...)                                                   \
     OPT_OWN_OTHER(OPT_ID_API, L, META, KIND, PARSE, __VA_ARGS__)
 
-/* A pattern's own rows (docs/design.md, "Adding an option to a
- * pattern"): the field F of its settings struct S, which no other
- * pattern takes. An OTHER row's parser is handed S. */
+/* A pattern's own rows (docs/design.md, "Options"): the field F of its
+ * settings struct S, which no other pattern takes. An OTHER row's parser
+ * is handed S. */
 #define OPT_PATTERN_FLAG(S, L, F, ...)  OPT_OWN_FLAG(OPT_ID_PATTERN, S, L, F, __VA_ARGS__)
 #define OPT_PATTERN_SIZE(S, L, F, ...)  OPT_OWN_SIZE(OPT_ID_PATTERN, S, L, F, __VA_ARGS__)
 #define OPT_PATTERN_COUNT(S, L, F, ...) OPT_OWN_COUNT(OPT_ID_PATTERN, S, L, F, __VA_ARGS__)

@@ -111,10 +111,10 @@ struct info_entry {
 #define PATTERN_SETTINGS_BYTES 64
 
 /* A pattern's own settings as the configuration holds them (docs/design.md,
- * "Adding an option to a pattern"), as an API's are (api/api.h): its
- * struct (pattern/NAME_options.h) in bytes opaque to every other file,
- * which its own rows' fields are offsets into, and how each of its own
- * rows (its OPT_ID_PATTERN rows of pattern_desc.rows, in order) was given.
+ * "Options"), as an API's are (api/api.h): its struct
+ * (pattern/NAME_options.h) in bytes opaque to every other file, which its
+ * own rows' fields are offsets into, and how each of its own rows (its
+ * OPT_ID_PATTERN rows of pattern_desc.rows, in order) was given.
  * Zeroed: nothing given. Copied whole: it points into nothing of its own
  * (a string value points into argv). */
 struct pattern_settings {

@@ -1,5 +1,6 @@
 /* The table of patterns (pattern.h): a new pattern is one line here and
- * its own files (docs/design.md, "Adding a pattern"). */
+ * its own files (docs/design.md, "Adding a pattern"); and where each
+ * pattern's own options are stored and recorded (config.patterns). */
 #include "pattern/pattern.h"
 
 #include <ctype.h>

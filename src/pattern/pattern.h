@@ -189,8 +189,7 @@ struct extent_file;
 int pattern_validate_extent(const struct config *c, int nprocs, const struct extent_file *f,
                             struct cli_msg *m);
 
-/* ---- a pattern's own options (docs/design.md, "Adding an option to a
- * pattern") ---- */
+/* ---- a pattern's own options (docs/design.md, "Options") ---- */
 
 /* The index of p in the table: the slot of its settings in
  * config.patterns. */
