@@ -1,6 +1,6 @@
 /* The option row (docs/design.md, "Options"): each option is one row
  * with its names, value kind, the field it sets (of struct config, or of
- * its API's own settings), its default, its help text, the APIs it applies
+ * its owner's own settings: an API's, a pattern's), its default, its help text, the APIs it applies
  * to and its key in the results; and the lists of words its help and refusals are made of. The
  * type every owner of options (the core, each pattern, each API) writes
  * its rows in; the table of them all is the parser's (cli/option.h).
@@ -23,16 +23,19 @@ struct jsonw;
 enum opt_type { OPT_T_FLAG, OPT_T_SIZE, OPT_T_COUNT, OPT_T_OTHER };
 
 /* A row's own parser and writer work on the struct its field is in
- * (dest, src): struct config for the core's and the patterns' rows, the
- * API's own settings for an API's (api_opts.rows). */
+ * (dest, src): struct config for the core's rows and those patterns
+ * share, the owner's own settings for an API's (api_opts.rows) or a
+ * pattern's own (OPT_ID_PATTERN). */
 struct opt_row;
 typedef int (*opt_parse_fn)(void *dest, const struct opt_row *row, const char *spelled,
                             const char *value, struct cli_msg *msg);
 typedef void (*opt_json_fn)(struct jsonw *w, const void *src, const struct opt_row *row);
 
 /* The id of an API's row: its record of how it was given is its API's
- * (api_settings.spelled), not one of enum opt_id's. */
-#define OPT_ID_API (-1)
+ * (api_settings.spelled), not one of enum opt_id's; and of a pattern's
+ * own row, whose record is its pattern's (pattern_settings.spelled). */
+#define OPT_ID_API     (-1)
+#define OPT_ID_PATTERN (-2)
 
 /* What the advisor races of an option of an API (docs/advisor.md,
  * "Choices"): a row with this is a choice of the workload file and of the
@@ -65,13 +68,14 @@ struct opt_advice {
 };
 
 struct opt_row {
-    int id; /* enum opt_id: its record of how it was spelled (config.spelled[id]); OPT_ID_API */
+    int id; /* enum opt_id: its record of how it was spelled (config.spelled[id]); OPT_ID_API,
+             * OPT_ID_PATTERN: its owner's record */
     const char *short_name; /* "-e", or NULL */
     const char *long_name;  /* "--num-bytes" */
     const char *metavar;    /* the value in --help: "S", "N", "LIST"; NULL for a flag */
     const char *value_kind; /* the value in messages: "a size"; NULL for a flag */
     enum opt_type type;
-    size_t field; /* offsetof(struct config or its API's settings, ...) of a flag, size or count */
+    size_t field; /* offsetof(struct config or its owner's settings, ...) of a flag, size, count */
     opt_parse_fn parse; /* OPT_T_OTHER: stores the value or refuses it */
     const char *help;   /* its lines in --help and the man page, '\n'-separated */
     const char *dflt;   /* "[256K; 8K with -g]" after its help; NULL for none */
@@ -104,7 +108,7 @@ struct opt_row {
 /* The field of struct config a row sets, checked to be of type T at
  * compile time (a row cannot set the wrong kind of field). */
 #define OPT_FIELD(T, F) OPT_FIELD_OF(struct config, T, F)
-/* The field F of struct S (an API's settings), of type T. */
+/* The field F of struct S (an API's or a pattern's settings), of type T. */
 #define OPT_FIELD_OF(S, T, F) (offsetof(S, F) + 0 * sizeof(_Generic(((S *)0)->F, T : 1)))
 
 /* Typed rows; the optional fields follow as designated initializers. */
@@ -129,28 +133,46 @@ struct opt_row {
         .type = OPT_T_OTHER, .parse = PARSE, __VA_ARGS__                                           \
     }
 
-/* An API's rows (docs/design.md, "Options"): named --PREFIX.NAME, no
- * letter, the field F of its settings struct S. */
-#define OPT_API_FLAG(S, L, F, ...)                                                                 \
+/* A row of an owner's own settings struct S (an API's, a pattern's):
+ * no letter, the field F of S; ID is OPT_ID_API or OPT_ID_PATTERN, whose
+ * record of how it was given is its owner's, not one of enum opt_id's. */
+#define OPT_OWN_FLAG(ID, S, L, F, ...)                                                             \
     {                                                                                              \
-        .id = OPT_ID_API, .long_name = L, .type = OPT_T_FLAG, .field = OPT_FIELD_OF(S, bool, F),   \
+        .id = ID, .long_name = L, .type = OPT_T_FLAG, .field = OPT_FIELD_OF(S, bool, F),           \
         __VA_ARGS__                                                                                \
     }
-#define OPT_API_SIZE(S, L, F, ...)                                                                 \
+#define OPT_OWN_SIZE(ID, S, L, F, ...)                                                             \
     {                                                                                              \
-        .id = OPT_ID_API, .long_name = L, .metavar = "S", .value_kind = "a size",                  \
-        .type = OPT_T_SIZE, .field = OPT_FIELD_OF(S, int64_t, F), __VA_ARGS__                      \
+        .id = ID, .long_name = L, .metavar = "S", .value_kind = "a size", .type = OPT_T_SIZE,      \
+        .field = OPT_FIELD_OF(S, int64_t, F), __VA_ARGS__                                          \
     }
-#define OPT_API_COUNT(S, L, F, ...)                                                                \
+#define OPT_OWN_COUNT(ID, S, L, F, ...)                                                            \
     {                                                                                              \
-        .id = OPT_ID_API, .long_name = L, .metavar = "N", .value_kind = "a whole number",          \
+        .id = ID, .long_name = L, .metavar = "N", .value_kind = "a whole number",                  \
         .type = OPT_T_COUNT, .field = OPT_FIELD_OF(S, int, F), __VA_ARGS__                         \
     }
-#define OPT_API_OTHER(L, META, KIND, PARSE, ...)                                                   \
+#define OPT_OWN_OTHER(ID, L, META, KIND, PARSE, ...)                                               \
     {                                                                                              \
-        .id = OPT_ID_API, .long_name = L, .metavar = META, .value_kind = KIND,                     \
-        .type = OPT_T_OTHER, .parse = PARSE, __VA_ARGS__                                           \
+        .id = ID, .long_name = L, .metavar = META, .value_kind = KIND, .type = OPT_T_OTHER,        \
+        .parse = PARSE, __VA_ARGS__                                                                \
     }
+
+/* An API's rows (docs/design.md, "Options"): named --PREFIX.NAME, the
+ * field F of its settings struct S. */
+#define OPT_API_FLAG(S, L, F, ...)  OPT_OWN_FLAG(OPT_ID_API, S, L, F, __VA_ARGS__)
+#define OPT_API_SIZE(S, L, F, ...)  OPT_OWN_SIZE(OPT_ID_API, S, L, F, __VA_ARGS__)
+#define OPT_API_COUNT(S, L, F, ...) OPT_OWN_COUNT(OPT_ID_API, S, L, F, __VA_ARGS__)
+#define OPT_API_OTHER(L, META, KIND, PARSE, ...)                                                   \
+    OPT_OWN_OTHER(OPT_ID_API, L, META, KIND, PARSE, __VA_ARGS__)
+
+/* A pattern's own rows (docs/design.md, "Options"): the field F of its
+ * settings struct S, which no other pattern takes. An OTHER row's parser
+ * is handed S. */
+#define OPT_PATTERN_FLAG(S, L, F, ...)  OPT_OWN_FLAG(OPT_ID_PATTERN, S, L, F, __VA_ARGS__)
+#define OPT_PATTERN_SIZE(S, L, F, ...)  OPT_OWN_SIZE(OPT_ID_PATTERN, S, L, F, __VA_ARGS__)
+#define OPT_PATTERN_COUNT(S, L, F, ...) OPT_OWN_COUNT(OPT_ID_PATTERN, S, L, F, __VA_ARGS__)
+#define OPT_PATTERN_OTHER(L, META, KIND, PARSE, ...)                                               \
+    OPT_OWN_OTHER(OPT_ID_PATTERN, L, META, KIND, PARSE, __VA_ARGS__)
 
 /* An option that moves every variable of a file in one call beside
  * the API's default calls, or instead of them (docs/design.md, "Moving

@@ -4,6 +4,7 @@
 #define H5PERF_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "api/api.h"
@@ -11,7 +12,8 @@
 #include "plan/point.h"
 
 /* Options whose spelling and raw value are remembered for messages (an
- * API's own are its: api_settings.spelled). */
+ * API's own are its: api_settings.spelled; a pattern's own are its:
+ * pattern_settings.spelled). */
 enum opt_id {
     OPT_ALIGN,
     OPT_API,
@@ -66,15 +68,6 @@ enum opt_id {
     OPT_CONFIDENCE,
     OPT_MAX_ITERATIONS,
     OPT_MAX_TIME,
-    OPT_MAP,
-    OPT_PIXELS,
-    OPT_BINS,
-    OPT_GANG,
-    OPT_SCALAPACK_BLOCK,
-    OPT_FILE_BLOCK,
-    OPT_READ_MOD,
-    OPT_WRITE_MOD,
-    OPT_BUSY_EXPONENT,
     OPT_ADVISE,
     OPT_BUFFER_OFFSET,
     OPT_BUDGET,
@@ -109,6 +102,29 @@ struct info_entry {
 /* --vars with --pattern map: at most this many counts (one per
  * decomposition of the map). */
 #define CONFIG_MAX_VAR_COUNTS 64
+
+/* The patterns of the table (pattern/pattern.c checks), the most rows a
+ * pattern owns (OPT_ID_PATTERN) and the bytes its settings struct may
+ * take. */
+#define CONFIG_PATTERNS        5
+#define PATTERN_MAX_ROWS       8
+#define PATTERN_SETTINGS_BYTES 64
+
+/* A pattern's own settings as the configuration holds them (docs/design.md,
+ * "Options"), as an API's are (api/api.h): its struct
+ * (pattern/NAME_options.h) in bytes opaque to every other file, which its
+ * own rows' fields are offsets into, and how each of its own rows (its
+ * OPT_ID_PATTERN rows of pattern_desc.rows, in order) was given.
+ * Zeroed: nothing given. Copied whole: it points into nothing of its own
+ * (a string value points into argv). */
+struct pattern_settings {
+    union {
+        max_align_t align;
+        unsigned char bytes[PATTERN_SETTINGS_BYTES];
+    } own;
+    const char *spelled[PATTERN_MAX_ROWS]; /* "--pixels", NULL: not given */
+    const char *raw[PATTERN_MAX_ROWS];     /* its value as typed, NULL for a flag */
+};
 
 /* Process counts a sweep can visit (-P halving down to -p). */
 #define CONFIG_MAX_SWEEP 32
@@ -191,31 +207,21 @@ struct config {
     int64_t transfer_size; /* --transfer-size: most bytes per call, 0 = the whole selection */
     int nalign, nshift;
 
-    /* The map pattern (--pattern map; docs/map.md), with --vars,
-     * --element-size, --layout and --transfer-size above. */
-    const char *map;                       /* --map: the map file, NULL = not given */
+    /* --align-data and --shift (the block and particles patterns). */
     int64_t align_data[CONFIG_MAX_PLACES]; /* --align-data, bytes > 0 */
     int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */
 
     /* Each API's own options (--hdf5.*, --pnetcdf.*), as its rows store
      * them, opaque here (api/api.h; api/NAME_options.h has each API's). */
     struct api_settings api[API_COUNT];
+    /* Each pattern's own options, as its rows store them, opaque here,
+     * indexed as pattern_table (pattern/pattern.h; pattern/NAME_options.h
+     * has each pattern's). */
+    struct pattern_settings patterns[CONFIG_PATTERNS];
     /* --chunk-shape (--pattern block, docs/block.md): the chunk of the
      * chunked layout's HDF5 datasets, in elements, as many dimensions as
      * --global; zeros: each process's block. */
     int64_t chunk_shape[MODEL_MAX_DIMS];
-    /* The madbench pattern (--pattern madbench; docs/madbench.md):
-     * MADbench2's parameters, 0 = default, with --layout. */
-    struct {
-        int pixels;     /* --pixels: NO_PIX, the matrices' side */
-        int bins;       /* --bins: NO_BIN, one matrix each */
-        int gang;       /* --gang: NO_GANG, 1 */
-        int sblock;     /* --scalapack-block: SBLOCKSIZE, rows and columns */
-        int64_t fblock; /* --file-block: FBLOCKSIZE, bytes */
-        int read_mod;   /* --read-mod: RMOD */
-        int write_mod;  /* --write-mod: WMOD */
-        double busy;    /* --busy-exponent: BWEXP; < 0: full (MADbench2 without BWEXP) */
-    } madbench;
     /* --buffer-offset (every pattern, docs/performance.md "Buffer offset"):
      * bytes past a page boundary where the transfer buffers start, each
      * value in turn; none given: page-aligned (one value, 0). */

@@ -189,8 +189,8 @@ static int fin_pattern_rows(const struct config *cfg, struct cli_msg *msg)
     const struct pattern_desc *chosen = pattern_of(cfg);
     const struct opt_row *row;
     for (int i = 0; (row = opt_row_at(i)); i++) {
-        if (opt_api_owner(row) >= 0 || !cfg->spelled[row->id] || opt_is_core(row) ||
-            fin_takes(chosen, row))
+        const char *spelled = opt_spelled(cfg, row);
+        if (opt_api_owner(row) >= 0 || !spelled || opt_is_core(row) || fin_takes(chosen, row))
             continue;
         char takers[160], not_to[96] = "", hint[160] = "";
         fin_takers(row, takers, sizeof takers);
@@ -199,8 +199,7 @@ static int fin_pattern_rows(const struct config *cfg, struct cli_msg *msg)
                      chosen->key);
         else if (row->pattern_hint)
             snprintf(hint, sizeof hint, " (%s)", row->pattern_hint);
-        return cli_fail(msg, "h5perf: %s: applies to %s%s%s", cfg->spelled[row->id], takers, not_to,
-                        hint);
+        return cli_fail(msg, "h5perf: %s: applies to %s%s%s", spelled, takers, not_to, hint);
     }
     return 0;
 }

@@ -38,12 +38,13 @@ bool opt_is_core(const struct opt_row *row);
 int opt_api_owner(const struct opt_row *row);
 
 /* The struct row's field is in: its API's own settings (opt_api_owner),
- * or cfg. */
+ * its pattern's own (pattern_owner), or cfg. */
 void *opt_dest(struct config *cfg, const struct opt_row *row);
 const void *opt_src(const struct config *cfg, const struct opt_row *row);
 
 /* How row was given ("-B", "--block-size"; NULL: not given) and its value
- * as typed: config.spelled and .raw, or its API's record of them. */
+ * as typed: config.spelled and .raw, or its API's or its pattern's record
+ * of them. */
 const char *opt_spelled(const struct config *cfg, const struct opt_row *row);
 const char *opt_raw(const struct config *cfg, const struct opt_row *row);
 

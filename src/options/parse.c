@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "options/options.h"
+#include "pattern/pattern.h"
 
 /* ---- the tokenizer ---- */
 
@@ -34,12 +35,16 @@ static void opt_apply(struct opt_scan *sc, const struct opt_row *spec, const cha
                       const char *value)
 {
     struct cli_msg m;
-    int a = opt_api_owner(spec);
+    int a = opt_api_owner(spec), p = pattern_owner(spec);
 
     if (a >= 0) {
         int k = api_row_index((enum api_id)a, spec);
         sc->cfg->api[a].spelled[k] = spelled;
         sc->cfg->api[a].raw[k] = value;
+    } else if (p >= 0) {
+        int k = pattern_row_index(pattern_table[p], spec);
+        sc->cfg->patterns[p].spelled[k] = spelled;
+        sc->cfg->patterns[p].raw[k] = value;
     } else {
         sc->cfg->spelled[spec->id] = spelled;
         sc->cfg->raw[spec->id] = value;

@@ -517,26 +517,38 @@ int opt_api_owner(const struct opt_row *row)
 
 void *opt_dest(struct config *cfg, const struct opt_row *row)
 {
-    int a = opt_api_owner(row);
-    return a >= 0 ? (void *)cfg->api[a].own.bytes : (void *)cfg;
+    int a = opt_api_owner(row), p = pattern_owner(row);
+    if (a >= 0)
+        return cfg->api[a].own.bytes;
+    return p >= 0 ? (void *)cfg->patterns[p].own.bytes : (void *)cfg;
 }
 
 const void *opt_src(const struct config *cfg, const struct opt_row *row)
 {
-    int a = opt_api_owner(row);
-    return a >= 0 ? (const void *)cfg->api[a].own.bytes : (const void *)cfg;
+    int a = opt_api_owner(row), p = pattern_owner(row);
+    if (a >= 0)
+        return cfg->api[a].own.bytes;
+    return p >= 0 ? (const void *)cfg->patterns[p].own.bytes : (const void *)cfg;
 }
 
 const char *opt_spelled(const struct config *cfg, const struct opt_row *row)
 {
-    int a = opt_api_owner(row);
-    return a >= 0 ? api_row_spelled(&cfg->api[a], (enum api_id)a, row) : cfg->spelled[row->id];
+    int a = opt_api_owner(row), p = pattern_owner(row);
+    if (a >= 0)
+        return api_row_spelled(&cfg->api[a], (enum api_id)a, row);
+    if (p >= 0)
+        return pattern_row_spelled(&cfg->patterns[p], pattern_table[p], row);
+    return cfg->spelled[row->id];
 }
 
 const char *opt_raw(const struct config *cfg, const struct opt_row *row)
 {
-    int a = opt_api_owner(row);
-    return a >= 0 ? api_row_raw(&cfg->api[a], (enum api_id)a, row) : cfg->raw[row->id];
+    int a = opt_api_owner(row), p = pattern_owner(row);
+    if (a >= 0)
+        return api_row_raw(&cfg->api[a], (enum api_id)a, row);
+    if (p >= 0)
+        return pattern_row_raw(&cfg->patterns[p], pattern_table[p], row);
+    return cfg->raw[row->id];
 }
 
 const struct opt_row *opt_find_short(char c)

@@ -254,9 +254,9 @@ static int madbench_plan(const struct config *c, const struct run_point *pt, int
     struct madbench_state st = {.rank = rank,
                                 .shared = !layout_desc(pt->layout)->per_process,
                                 .ahead = (api_desc(pt->api)->caps & API_CAP_FLAT_FILE) != 0,
-                                .read_mod = c->madbench.read_mod,
-                                .write_mod = c->madbench.write_mod};
-    if (madbench_geom(c, pt->nprocs, &st.g) != MADBENCH_OK)
+                                .read_mod = madbench_of(c)->read_mod,
+                                .write_mod = madbench_of(c)->write_mod};
+    if (madbench_geom(madbench_of(c), pt->nprocs, &st.g) != MADBENCH_OK)
         return -1;
     st.share = madbench_share(&st.g, rank);
     st.first = madbench_first(&st.g, rank);
@@ -305,7 +305,7 @@ static void madbench_measure(const struct config *c, const struct run_point *p,
 {
     struct madbench_geom g;
     memset(m, 0, sizeof *m);
-    if (madbench_geom(c, p->nprocs, &g) != MADBENCH_OK)
+    if (madbench_geom(madbench_of(c), p->nprocs, &g) != MADBENCH_OK)
         return;
     bool shared = !layout_desc(p->layout)->per_process;
     for (int r = 0; r < p->nprocs; r++) {
@@ -323,34 +323,37 @@ static void madbench_measure(const struct config *c, const struct run_point *p,
     m->var_bytes = (shared ? g.pixels * g.pixels : g.max_share) * 8;
 }
 
-void madbench_pixels_option(const struct config *c, char *buf, size_t len)
+void madbench_pixels_option(const struct pattern_settings *s, char *buf, size_t len)
 {
-    if (c->spelled[OPT_PIXELS])
-        snprintf(buf, len, "%s '%s'", c->spelled[OPT_PIXELS], c->raw[OPT_PIXELS]);
+    const struct opt_row *row = &madbench_pixels_row;
+    if (madbench_spelled(s, row))
+        snprintf(buf, len, "%s '%s'", madbench_spelled(s, row), madbench_raw(s, row));
     else
-        snprintf(buf, len, "--pixels %d (the default)", c->madbench.pixels);
+        snprintf(buf, len, "--pixels %d (the default)", madbench_settings_of(s)->pixels);
 }
 
 static void madbench_lead(const struct config *c, const struct run_point *p, char *buf, size_t len)
 {
     char opt[160];
-    madbench_pixels_option(c, opt, sizeof opt);
+    madbench_pixels_option(madbench_own(c), opt, sizeof opt);
     app_lead(opt, p, buf, len);
 }
 
 static void madbench_memory_lead(const struct config *c, int nprocs, char *buf, size_t len)
 {
     char opt[160];
-    madbench_pixels_option(c, opt, sizeof opt);
+    madbench_pixels_option(madbench_own(c), opt, sizeof opt);
     app_memory_lead(opt, nprocs, buf, len);
 }
 
 static void madbench_file_lead(const struct config *c, char *buf, size_t len)
 {
-    if (c->spelled[OPT_BINS])
-        snprintf(buf, len, "%s '%s'", c->spelled[OPT_BINS], c->raw[OPT_BINS]);
+    const struct pattern_settings *s = madbench_own(c);
+    if (madbench_spelled(s, &madbench_bins_row))
+        snprintf(buf, len, "%s '%s'", madbench_spelled(s, &madbench_bins_row),
+                 madbench_raw(s, &madbench_bins_row));
     else
-        madbench_pixels_option(c, buf, len);
+        madbench_pixels_option(s, buf, len);
 }
 
 static int madbench_read_source(const struct config *c, int nprocs, int rank)

@@ -9,6 +9,7 @@
 #ifndef H5PERF_MADBENCH_H
 #define H5PERF_MADBENCH_H
 
+#include "pattern/madbench_options.h"
 #include "pattern/pattern.h"
 
 extern const struct pattern_desc pattern_madbench;
@@ -48,9 +49,10 @@ enum madbench_violation {
     MADBENCH_BUSY        /* the busy work's passes do not fit in 64 bits */
 };
 
-/* MADbench2's set-up for nprocs processes of c's parameters (finished).
+/* MADbench2's set-up for nprocs processes of its parameters s (finished).
  * Returns MADBENCH_OK with g filled, or what is wrong. */
-enum madbench_violation madbench_geom(const struct config *c, int nprocs, struct madbench_geom *g);
+enum madbench_violation madbench_geom(const struct madbench_settings *s, int nprocs,
+                                      struct madbench_geom *g);
 
 /* The side of a square process count; 0 if it is not one. */
 int madbench_side(int nprocs);
@@ -85,8 +87,9 @@ int madbench_finish(struct config *c, int world_size, struct cli_warnings *w, st
 int madbench_validate(const struct config *c, const struct run_point *pts, int n,
                       struct cli_msg *m);
 
-/* "--pixels '4096'", or "--pixels 1024 (the default)". */
-void madbench_pixels_option(const struct config *c, char *buf, size_t len);
+/* "--pixels '4096'", or "--pixels 1024 (the default)", from its settings
+ * s. */
+void madbench_pixels_option(const struct pattern_settings *s, char *buf, size_t len);
 
 /* Its report sections and results (madbench_report.c). */
 extern const struct pattern_report madbench_report;

@@ -13,22 +13,22 @@
 #include "pattern/app_finish.h"
 #include "pattern/madbench.h"
 
-static void madbench_defaults(struct config *c)
+static void madbench_defaults(struct madbench_settings *s)
 {
-    if (!c->madbench.pixels)
-        c->madbench.pixels = MADBENCH_DEFAULT_PIXELS;
-    if (!c->madbench.bins)
-        c->madbench.bins = MADBENCH_DEFAULT_BINS;
-    if (!c->madbench.gang)
-        c->madbench.gang = 1;
-    if (!c->madbench.sblock)
-        c->madbench.sblock = MADBENCH_DEFAULT_SBLOCK;
-    if (!c->madbench.fblock)
-        c->madbench.fblock = MADBENCH_DEFAULT_FBLOCK;
-    if (!c->madbench.read_mod)
-        c->madbench.read_mod = 1;
-    if (!c->madbench.write_mod)
-        c->madbench.write_mod = 1;
+    if (!s->pixels)
+        s->pixels = MADBENCH_DEFAULT_PIXELS;
+    if (!s->bins)
+        s->bins = MADBENCH_DEFAULT_BINS;
+    if (!s->gang)
+        s->gang = 1;
+    if (!s->sblock)
+        s->sblock = MADBENCH_DEFAULT_SBLOCK;
+    if (!s->fblock)
+        s->fblock = MADBENCH_DEFAULT_FBLOCK;
+    if (!s->read_mod)
+        s->read_mod = 1;
+    if (!s->write_mod)
+        s->write_mod = 1;
 }
 
 /* Every process count the sweep visits (-P halving down to -p; without -p
@@ -62,17 +62,21 @@ static int madbench_procs(struct config *c, int world_size, struct cli_msg *m)
     return 0;
 }
 
-/* The options MADbench2 checks alone, and what its phases cannot be. */
-static int madbench_values(struct config *c, struct cli_msg *m)
+/* The options MADbench2 checks alone (its settings in ps), and what its
+ * phases cannot be. */
+static int madbench_values(struct config *c, const struct pattern_settings *ps, struct cli_msg *m)
 {
-    if (c->madbench.gang != 1)
+    const struct madbench_settings *s = madbench_settings_of(ps);
+    if (s->gang != 1)
         return cli_fail(m,
                         "h5perf: %s '%s': only 1 (MADbench2's gangs, which split the processes "
                         "and remap the matrices between them, are not modelled; docs/madbench.md)",
-                        c->spelled[OPT_GANG], c->raw[OPT_GANG]);
-    if (c->madbench.fblock % 8 != 0)
+                        madbench_spelled(ps, &madbench_gang_row),
+                        madbench_raw(ps, &madbench_gang_row));
+    if (s->fblock % 8 != 0)
         return cli_fail(m, "h5perf: %s '%s': a whole number of doubles: a multiple of 8 bytes",
-                        c->spelled[OPT_FILE_BLOCK], c->raw[OPT_FILE_BLOCK]);
+                        madbench_spelled(ps, &madbench_fblock_row),
+                        madbench_raw(ps, &madbench_fblock_row));
     if (app_finish_shared_fpp(c,
                               "the madbench pattern stores shared or fpp (MADbench2's SHARED "
                               "and UNIQUE files)",
@@ -90,43 +94,48 @@ static int madbench_values(struct config *c, struct cli_msg *m)
 
 /* Turns (RMOD, WMOD above 1) and collective calls on a shared file would
  * wait for each other forever. */
-static int madbench_turns(const struct config *c, struct cli_msg *m)
+static int madbench_turns(const struct config *c, const struct pattern_settings *ps,
+                          struct cli_msg *m)
 {
+    const struct madbench_settings *s = madbench_settings_of(ps);
     bool shared = false;
     for (int l = 0; l < c->nlayouts; l++)
         shared |= c->layouts[l] == LAYOUT_SHARED;
-    enum opt_id id = c->madbench.read_mod > 1 ? OPT_READ_MOD : OPT_WRITE_MOD;
-    if (!c->collective || !shared || (c->madbench.read_mod == 1 && c->madbench.write_mod == 1))
+    const struct opt_row *row = s->read_mod > 1 ? &madbench_read_mod_row : &madbench_write_mod_row;
+    if (!c->collective || !shared || (s->read_mod == 1 && s->write_mod == 1))
         return 0;
     return cli_fail(m,
                     "h5perf: %s '%s': processes take turns with independent I/O only (with %s "
                     "every process of a shared file makes each call together); leave out %s "
                     "or give --layout fpp",
-                    c->spelled[id], c->raw[id], c->spelled[OPT_COLLECTIVE],
+                    madbench_spelled(ps, row), madbench_raw(ps, row), c->spelled[OPT_COLLECTIVE],
                     c->spelled[OPT_COLLECTIVE]);
 }
 
 int madbench_finish(struct config *c, int world_size, struct cli_warnings *w, struct cli_msg *m)
 {
     (void)w;
-    madbench_defaults(c);
-    if (app_finish_common(c, m) < 0 || madbench_values(c, m) < 0 || madbench_turns(c, m) < 0)
+    const struct pattern_settings *ps = madbench_own(c);
+    madbench_defaults(madbench_settings_edit(pattern_settings_edit(c, &pattern_madbench)));
+    if (app_finish_common(c, m) < 0 || madbench_values(c, ps, m) < 0 ||
+        madbench_turns(c, ps, m) < 0)
         return -1;
     return madbench_procs(c, world_size, m);
 }
 
 /* RMOD and WMOD divide the process count (MADbench2: (P / NO_GANG) % RMOD
  * == 0). */
-static int madbench_mods(const struct config *c, int nprocs, struct cli_msg *m)
+static int madbench_mods(const struct pattern_settings *ps, int nprocs, struct cli_msg *m)
 {
-    enum opt_id ids[2] = {OPT_READ_MOD, OPT_WRITE_MOD};
-    int mods[2] = {c->madbench.read_mod, c->madbench.write_mod};
+    const struct opt_row *rows[2] = {&madbench_read_mod_row, &madbench_write_mod_row};
+    int mods[2] = {madbench_settings_of(ps)->read_mod, madbench_settings_of(ps)->write_mod};
     for (int i = 0; i < 2; i++)
         if (nprocs % mods[i] != 0)
             return cli_fail(m,
                             "h5perf: %s '%s': does not divide the %d process%s (groups of that "
                             "many take turns)",
-                            c->spelled[ids[i]], c->raw[ids[i]], nprocs, nprocs == 1 ? "" : "es");
+                            madbench_spelled(ps, rows[i]), madbench_raw(ps, rows[i]), nprocs,
+                            nprocs == 1 ? "" : "es");
     return 0;
 }
 
@@ -143,15 +152,17 @@ static struct extent_file madbench_extent(const struct madbench_geom *g, const s
 static int64_t madbench_most_bins(const struct config *c, const struct run_point *p)
 {
     struct config one = *c;
+    struct madbench_settings *s =
+        madbench_settings_edit(pattern_settings_edit(&one, &pattern_madbench));
     struct madbench_geom g;
     struct cli_msg quiet;
-    int64_t lo = 0, hi = c->madbench.bins;
+    int64_t lo = 0, hi = s->bins;
     while (lo < hi) {
         int64_t mid = lo + (hi - lo + 1) / 2;
-        one.madbench.bins = (int)mid;
+        s->bins = (int)mid;
         struct extent_file f;
         bool fits =
-            madbench_geom(&one, p->nprocs, &g) == MADBENCH_OK &&
+            madbench_geom(s, p->nprocs, &g) == MADBENCH_OK &&
             (f = madbench_extent(&g, p), pattern_validate_extent(&one, p->nprocs, &f, &quiet) == 0);
         if (fits)
             lo = mid;
@@ -165,10 +176,12 @@ static int64_t madbench_most_bins(const struct config *c, const struct run_point
 static int madbench_refuse(const struct config *c, const struct run_point *p,
                            enum madbench_violation v, struct cli_msg *m)
 {
+    const struct pattern_settings *ps = madbench_own(c);
+    const struct madbench_settings *s = madbench_settings_of(ps);
     char lead[160];
     int nprocs = p->nprocs;
     int side = madbench_side(nprocs);
-    madbench_pixels_option(c, lead, sizeof lead);
+    madbench_pixels_option(ps, lead, sizeof lead);
     switch (v) {
     case MADBENCH_SBLOCK: {
         /* ceil(NO_PIX / SBLOCKSIZE) >= side holds for SBLOCKSIZE at most
@@ -176,15 +189,15 @@ static int madbench_refuse(const struct config *c, const struct run_point *p,
          * (side - 1): with fewer pixels than the grid's side no SBLOCKSIZE
          * serves, and the line names --pixels (docs/madbench.md,
          * "Refused"). */
-        int64_t most = side > 1 ? (c->madbench.pixels - 1) / (side - 1) : c->madbench.pixels;
+        int64_t most = side > 1 ? (s->pixels - 1) / (side - 1) : s->pixels;
         char fix[96];
         if (most >= 1) {
-            if (c->spelled[OPT_SCALAPACK_BLOCK])
-                snprintf(lead, sizeof lead, "%s '%s'", c->spelled[OPT_SCALAPACK_BLOCK],
-                         c->raw[OPT_SCALAPACK_BLOCK]);
+            if (madbench_spelled(ps, &madbench_sblock_row))
+                snprintf(lead, sizeof lead, "%s '%s'", madbench_spelled(ps, &madbench_sblock_row),
+                         madbench_raw(ps, &madbench_sblock_row));
             snprintf(fix, sizeof fix, "--scalapack-block at most %" PRId64, most);
         } else {
-            int64_t least = (int64_t)c->madbench.sblock * (side - 1) + 1;
+            int64_t least = (int64_t)s->sblock * (side - 1) + 1;
             if (least <= INT32_MAX)
                 snprintf(fix, sizeof fix, "--pixels at least %" PRId64, least);
             else
@@ -194,28 +207,30 @@ static int madbench_refuse(const struct config *c, const struct run_point *p,
                         "h5perf: %s: with %d processes (a %dx%d grid) some process would hold no "
                         "block of the %d-pixel matrices (MADbench2 needs ceil(NO_PIX / "
                         "SBLOCKSIZE) >= %d); give %s",
-                        lead, nprocs, side, side, c->madbench.pixels, side, fix);
+                        lead, nprocs, side, side, s->pixels, side, fix);
     }
     case MADBENCH_BUSY:
         return cli_fail(m,
                         "h5perf: %s '%s': the busy work of %s with %d process%s does not fit in "
                         "64 bits",
-                        c->spelled[OPT_BUSY_EXPONENT], c->raw[OPT_BUSY_EXPONENT], lead, nprocs,
+                        madbench_spelled(ps, &madbench_busy_row),
+                        madbench_raw(ps, &madbench_busy_row), lead, nprocs,
                         nprocs == 1 ? "" : "es");
     default: {
         /* When one bin fits, --bins is to blame: the most that the
          * geometry and every selected API's file take. */
         int64_t most = madbench_most_bins(c, p);
-        if (c->spelled[OPT_BINS] && most > 0)
+        const char *bins = madbench_spelled(ps, &madbench_bins_row);
+        if (bins && most > 0)
             return cli_fail(m,
                             "h5perf: %s '%s': the matrices of %d process%s (%s) do not fit in "
                             "64-bit offsets with that many bins; give at most %" PRId64,
-                            c->spelled[OPT_BINS], c->raw[OPT_BINS], nprocs, nprocs == 1 ? "" : "es",
-                            lead, most);
+                            bins, madbench_raw(ps, &madbench_bins_row), nprocs,
+                            nprocs == 1 ? "" : "es", lead, most);
         return cli_fail(m,
                         "h5perf: %s: %d bins of the matrices of %d process%s do not fit in "
                         "64-bit offsets",
-                        lead, c->madbench.bins, nprocs, nprocs == 1 ? "" : "es");
+                        lead, s->bins, nprocs, nprocs == 1 ? "" : "es");
     }
     }
 }
@@ -225,13 +240,13 @@ int madbench_validate(const struct config *c, const struct run_point *pts, int n
     for (int i = 0; i < n; i++) {
         struct madbench_geom g;
         int nprocs = pts[i].nprocs;
-        enum madbench_violation v = madbench_geom(c, nprocs, &g);
+        enum madbench_violation v = madbench_geom(madbench_of(c), nprocs, &g);
         if (v != MADBENCH_OK)
             return madbench_refuse(c, &pts[i], v, m);
-        if (madbench_mods(c, nprocs, m) < 0)
+        if (madbench_mods(madbench_own(c), nprocs, m) < 0)
             return -1;
         char lead[160];
-        madbench_pixels_option(c, lead, sizeof lead);
+        madbench_pixels_option(madbench_own(c), lead, sizeof lead);
         if (app_call_limit(c, &pts[i], g.max_share * 8, lead, "each process's share of a matrix is",
                            "use more processes", m) < 0)
             return -1;

@@ -62,26 +62,27 @@ int64_t madbench_file_end(const struct madbench_geom *g, bool shared, int data_r
  * without BWEXP dcount is NO_PIX and sexp the computation's own exponent
  * (2 in S and C, 3 in W), with it NO_PIX^2 and BWEXP. -1 if it does not
  * fit. */
-static int64_t madbench_passes(const struct config *c, int nprocs, int exponent)
+static int64_t madbench_passes(const struct madbench_settings *s, int nprocs, int exponent)
 {
-    double n = c->madbench.pixels;
-    double dcount = c->madbench.busy < 0 ? n : n * n;
-    double sexp = c->madbench.busy < 0 ? exponent : c->madbench.busy;
-    double x = pow(dcount, sexp) / ((double)nprocs * 2.0 * c->madbench.sblock);
+    double n = s->pixels;
+    double dcount = s->busy < 0 ? n : n * n;
+    double sexp = s->busy < 0 ? exponent : s->busy;
+    double x = pow(dcount, sexp) / ((double)nprocs * 2.0 * s->sblock);
     /* The caller checks that the multiply-adds, x times SBLOCKSIZE, fit. */
     if (!(x < 4611686018427387904.0))
         return -1;
     return (int64_t)x;
 }
 
-enum madbench_violation madbench_geom(const struct config *c, int nprocs, struct madbench_geom *g)
+enum madbench_violation madbench_geom(const struct madbench_settings *s, int nprocs,
+                                      struct madbench_geom *g)
 {
     static const int exponents[MADBENCH_PHASES] = {2, 3, 2};
     *g = (struct madbench_geom){.nprocs = nprocs,
                                 .side = madbench_side(nprocs),
-                                .pixels = c->madbench.pixels,
-                                .bins = c->madbench.bins,
-                                .sblock = c->madbench.sblock};
+                                .pixels = s->pixels,
+                                .bins = s->bins,
+                                .sblock = s->sblock};
     if (g->side == 0)
         return MADBENCH_NOT_SQUARE;
     /* MADbench2: ceil(NO_PIX / SBLOCKSIZE) >= sqrt(P), so that every
@@ -91,12 +92,12 @@ enum madbench_violation madbench_geom(const struct config *c, int nprocs, struct
     g->max_share = madbench_share(g, 0);
     g->min_share = madbench_share(g, nprocs - 1);
     for (int r = 0; r < nprocs; r++) {
-        int64_t s = madbench_share(g, r);
-        g->min_share = s < g->min_share ? s : g->min_share;
+        int64_t share = madbench_share(g, r);
+        g->min_share = share < g->min_share ? share : g->min_share;
     }
     /* MADbench2: gfb = ceil(mpeak / fblocksize) in doubles, offcount =
      * gfb x fblocksize, mpeak process 0's share (with one gang). */
-    int64_t fb = c->madbench.fblock / 8;
+    int64_t fb = s->fblock / 8;
     g->offcount = (g->max_share + fb - 1) / fb * fb;
     int64_t slots, bytes, end;
     if (__builtin_mul_overflow(g->bins, (int64_t)nprocs, &slots) ||
@@ -105,7 +106,7 @@ enum madbench_violation madbench_geom(const struct config *c, int nprocs, struct
         return MADBENCH_OVERFLOW;
     for (int p = 0; p < MADBENCH_PHASES; p++) {
         int64_t work;
-        g->passes[p] = madbench_passes(c, nprocs, exponents[p]);
+        g->passes[p] = madbench_passes(s, nprocs, exponents[p]);
         if (g->passes[p] < 0 || __builtin_mul_overflow(g->passes[p], g->sblock, &work))
             return MADBENCH_BUSY;
     }

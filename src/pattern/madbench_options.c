@@ -1,23 +1,48 @@
 /* The madbench pattern's rows of the option table (cli/option.h): MADbench2's
  * command line (NO_PIX NO_BIN NO_GANG SBLOCKSIZE FBLOCKSIZE RMOD WMOD) and
- * its BWEXP, each one option, and --layout (MADbench2's FILETYPE); how the
- * results echo them. Pure. */
+ * its BWEXP, each one option of its own settings (madbench_options.h), and
+ * --layout (MADbench2's FILETYPE), which it shares; how the results echo
+ * them. Pure. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pattern/app_finish.h"
 #include "pattern/madbench.h"
+#include "pattern/madbench_options.h"
 #include "base/jsonw.h"
+
+_Static_assert(sizeof(struct madbench_settings) <= PATTERN_SETTINGS_BYTES,
+               "cli/config.h: PATTERN_SETTINGS_BYTES");
+
+const struct pattern_settings *madbench_own(const struct config *c)
+{
+    return pattern_settings_of(c, &pattern_madbench);
+}
+
+const struct madbench_settings *madbench_of(const struct config *c)
+{
+    return madbench_settings_of(madbench_own(c));
+}
+
+const char *madbench_spelled(const struct pattern_settings *s, const struct opt_row *row)
+{
+    return pattern_row_spelled(s, &pattern_madbench, row);
+}
+
+const char *madbench_raw(const struct pattern_settings *s, const struct opt_row *row)
+{
+    return pattern_row_raw(s, &pattern_madbench, row);
+}
 
 /* A number from 0 to 1000 (digits, an optional fraction), or "full":
  * MADbench2 without BWEXP. */
 static int madbench_busy_option(void *dest, const struct opt_row *row, const char *spelled,
                                 const char *value, struct cli_msg *msg)
 {
-    struct config *cfg = dest;
+    struct madbench_settings *s = dest;
     (void)row;
     if (strcmp(value, "full") == 0) {
-        cfg->madbench.busy = -1;
+        s->busy = -1;
         return 0;
     }
     size_t digits = strspn(value, "0123456789"), frac = 0;
@@ -27,7 +52,7 @@ static int madbench_busy_option(void *dest, const struct opt_row *row, const cha
                    ? strtod(value, NULL)
                    : -1;
     if (x >= 0 && x <= 1000) {
-        cfg->madbench.busy = x;
+        s->busy = x;
         return 0;
     }
     return cli_fail(msg,
@@ -38,55 +63,58 @@ static int madbench_busy_option(void *dest, const struct opt_row *row, const cha
 
 static void madbench_json_busy(struct jsonw *w, const void *src, const struct opt_row *r)
 {
-    const struct config *c = src;
+    const struct madbench_settings *s = src;
     jsonw_key(w, r->json_key);
-    if (c->madbench.busy < 0)
+    if (s->busy < 0)
         jsonw_string(w, "full");
     else
-        jsonw_number(w, c->madbench.busy);
+        jsonw_number(w, s->busy);
 }
 
-static const struct opt_row madbench_pixels =
-    OPT_COUNT(OPT_PIXELS, NULL, "--pixels", madbench.pixels,
-              .help = "NO_PIX: each matrix is N x N doubles, block-\n"
-                      "cyclic over the processes' square grid",
-              .dflt = "[1024]", .json_key = "pixels");
-static const struct opt_row madbench_bins =
-    OPT_COUNT(OPT_BINS, NULL, "--bins", madbench.bins,
-              .help = "NO_BIN: the matrices, one dataset or a slot\n"
-                      "of the files each",
-              .dflt = "[8]", .json_key = "bins");
-static const struct opt_row madbench_gang = OPT_COUNT(
-    OPT_GANG, NULL, "--gang", madbench.gang, .help = "NO_GANG: 1 only (gangs are not modelled)",
+const struct opt_row madbench_pixels_row =
+    OPT_PATTERN_COUNT(struct madbench_settings, "--pixels", pixels,
+                      .help = "NO_PIX: each matrix is N x N doubles, block-\n"
+                              "cyclic over the processes' square grid",
+                      .dflt = "[1024]", .json_key = "pixels");
+const struct opt_row madbench_bins_row =
+    OPT_PATTERN_COUNT(struct madbench_settings, "--bins", bins,
+                      .help = "NO_BIN: the matrices, one dataset or a slot\n"
+                              "of the files each",
+                      .dflt = "[8]", .json_key = "bins");
+const struct opt_row madbench_gang_row = OPT_PATTERN_COUNT(
+    struct madbench_settings, "--gang", gang, .help = "NO_GANG: 1 only (gangs are not modelled)",
     .dflt = "[1]", .json_key = "gang");
-static const struct opt_row madbench_sblock =
-    OPT_COUNT(OPT_SCALAPACK_BLOCK, NULL, "--scalapack-block", madbench.sblock,
-              .help = "SBLOCKSIZE: rows and columns of the block-\n"
-                      "cyclic blocks, which size each share",
-              .dflt = "[32]", .json_key = "scalapack_block");
-static const struct opt_row madbench_fblock =
-    OPT_SIZE(OPT_FILE_BLOCK, NULL, "--file-block", madbench.fblock,
-             .help = "FBLOCKSIZE, a multiple of 8: each process's\n"
-                     "slot of a matrix is the largest share rounded\n"
-                     "up to a multiple of S bytes",
-             .dflt = "[8]", .json_key = "file_block");
-static const struct opt_row madbench_read_mod =
-    OPT_COUNT(OPT_READ_MOD, NULL, "--read-mod", madbench.read_mod,
-              .help = "RMOD: only 1 in N processes reads at a time,\n"
-                      "a token passed from process to process",
-              .dflt = "[1]", .json_key = "read_mod");
-static const struct opt_row madbench_write_mod =
-    OPT_COUNT(OPT_WRITE_MOD, NULL, "--write-mod", madbench.write_mod,
-              .help = "WMOD: the same for writes", .dflt = "[1]", .json_key = "write_mod");
-static const struct opt_row madbench_busy = OPT_OTHER(
-    OPT_BUSY_EXPONENT, NULL, "--busy-exponent", "X", "a number or full", madbench_busy_option,
-    .help = "BWEXP: busy work before each write, between\n"
-            "reads: (NO_PIX^2)^X/2P multiply-adds per\n"
-            "process; 0: none; full: MADbench2's without\n"
-            "BWEXP (NO_PIX^2 in S and C, NO_PIX^3 in W)",
-    .dflt = "[0]", .json_key = "busy_exponent", .json = madbench_json_busy);
+const struct opt_row madbench_sblock_row =
+    OPT_PATTERN_COUNT(struct madbench_settings, "--scalapack-block", sblock,
+                      .help = "SBLOCKSIZE: rows and columns of the block-\n"
+                              "cyclic blocks, which size each share",
+                      .dflt = "[32]", .json_key = "scalapack_block");
+const struct opt_row madbench_fblock_row =
+    OPT_PATTERN_SIZE(struct madbench_settings, "--file-block", fblock,
+                     .help = "FBLOCKSIZE, a multiple of 8: each process's\n"
+                             "slot of a matrix is the largest share rounded\n"
+                             "up to a multiple of S bytes",
+                     .dflt = "[8]", .json_key = "file_block");
+const struct opt_row madbench_read_mod_row =
+    OPT_PATTERN_COUNT(struct madbench_settings, "--read-mod", read_mod,
+                      .help = "RMOD: only 1 in N processes reads at a time,\n"
+                              "a token passed from process to process",
+                      .dflt = "[1]", .json_key = "read_mod");
+const struct opt_row madbench_write_mod_row =
+    OPT_PATTERN_COUNT(struct madbench_settings, "--write-mod", write_mod,
+                      .help = "WMOD: the same for writes", .dflt = "[1]", .json_key = "write_mod");
+const struct opt_row madbench_busy_row =
+    OPT_PATTERN_OTHER("--busy-exponent", "X", "a number or full", madbench_busy_option,
+                      .help = "BWEXP: busy work before each write, between\n"
+                              "reads: (NO_PIX^2)^X/2P multiply-adds per\n"
+                              "process; 0: none; full: MADbench2's without\n"
+                              "BWEXP (NO_PIX^2 in S and C, NO_PIX^3 in W)",
+                      .dflt = "[0]", .json_key = "busy_exponent", .json = madbench_json_busy);
 
 const struct opt_row *const madbench_rows[] = {
-    &madbench_pixels,   &madbench_bins,      &madbench_gang, &madbench_sblock, &madbench_fblock,
-    &madbench_read_mod, &madbench_write_mod, &madbench_busy, &app_layout_row,  NULL,
+    &madbench_pixels_row,    &madbench_bins_row,
+    &madbench_gang_row,      &madbench_sblock_row,
+    &madbench_fblock_row,    &madbench_read_mod_row,
+    &madbench_write_mod_row, &madbench_busy_row,
+    &app_layout_row,         NULL,
 };

@@ -17,16 +17,17 @@ static void madbench_header(FILE *out, const struct config *c, int rank, const c
                             int max_info_val)
 {
     (void)rank, (void)max_info_val;
+    const struct madbench_settings *s = madbench_of(c);
     char line[320], busy[32];
-    if (c->madbench.busy < 0)
+    if (s->busy < 0)
         snprintf(busy, sizeof busy, "full");
     else
-        snprintf(busy, sizeof busy, "%g", c->madbench.busy);
+        snprintf(busy, sizeof busy, "%g", s->busy);
     snprintf(line, sizeof line,
              "MADbench pattern: NO_PIX %d, NO_BIN %d, NO_GANG %d, SBLOCKSIZE %d, FBLOCKSIZE %lld, "
              "RMOD %d, WMOD %d, BWEXP %s\n",
-             c->madbench.pixels, c->madbench.bins, c->madbench.gang, c->madbench.sblock,
-             (long long)c->madbench.fblock, c->madbench.read_mod, c->madbench.write_mod, busy);
+             s->pixels, s->bins, s->gang, s->sblock, (long long)s->fblock, s->read_mod,
+             s->write_mod, busy);
     struct report_settings rs;
     config_report_settings(c, &rs);
     table_header(out, &rs, hdf5_version, line);
@@ -91,7 +92,7 @@ static void madbench_nprocs_end(FILE *out, const struct config *c, const struct 
     int side = madbench_side(nprocs);
     bool med = c->iterations >= 3;
     fprintf(out, "Number of processors = %d (a %dx%d grid", nprocs, side, side);
-    if (madbench_geom(c, nprocs, &g) == MADBENCH_OK)
+    if (madbench_geom(madbench_of(c), nprocs, &g) == MADBENCH_OK)
         fprintf(out, "; shares of %lld to %lld bytes in slots of %lld", (long long)g.min_share * 8,
                 (long long)g.max_share * 8, (long long)g.offcount * 8);
     fprintf(out, ")\n");
@@ -124,7 +125,7 @@ void madbench_json_config(struct jsonw *w, const struct config *c)
 {
     jsonw_key(w, "madbench");
     jsonw_object(w);
-    opt_json_rows(w, c, madbench_rows, -1, false);
+    pattern_json_rows(w, c, &pattern_madbench);
     jsonw_end(w);
 }
 
@@ -133,7 +134,7 @@ void madbench_json_config(struct jsonw *w, const struct config *c)
 void madbench_json_run(struct jsonw *w, const struct config *c, const struct api_result *r)
 {
     struct madbench_geom g;
-    if (madbench_geom(c, r->nprocs, &g) != MADBENCH_OK)
+    if (madbench_geom(madbench_of(c), r->nprocs, &g) != MADBENCH_OK)
         return;
     jsonw_key(w, "madbench");
     jsonw_object(w);

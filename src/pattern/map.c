@@ -18,8 +18,9 @@
 /* "--map 'g.nc'" */
 static void map_option_text(const struct config *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s '%s'", c->spelled[OPT_MAP] ? c->spelled[OPT_MAP] : "--map",
-             c->raw[OPT_MAP] ? c->raw[OPT_MAP] : "");
+    const struct pattern_settings *s = map_own(c);
+    snprintf(buf, len, "%s '%s'", map_file_spelled(s) ? map_file_spelled(s) : "--map",
+             map_file_raw(s) ? map_file_raw(s) : "");
 }
 
 static int map_grid_dims(const struct config *c)
@@ -316,7 +317,7 @@ static void map_nprocs_end(FILE *out, const struct config *c, const struct resul
                            int nprocs)
 {
     char what[192];
-    snprintf(what, sizeof what, "map '%s'", c->map);
+    snprintf(what, sizeof what, "map '%s'", map_of(c)->file);
     struct report_settings rs;
     config_report_settings(c, &rs);
     table_write(out, &rs, log, nprocs, what);
@@ -331,7 +332,7 @@ static void map_json_config(struct jsonw *w, const struct config *c)
 {
     jsonw_key(w, "map");
     jsonw_object(w);
-    opt_json_rows(w, c, map_rows, -1, false);
+    pattern_json_rows(w, c, &pattern_map);
     jsonw_end(w);
 }
 

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pattern/map_options.h"
 #include "pattern/pattern.h"
 
 #define MAP_MAX_DECOMPS 64

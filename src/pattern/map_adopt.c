@@ -86,7 +86,7 @@ int map_adopt(const struct config *c, const unsigned char *bytes, size_t len, vo
     *out = NULL;
     if (len < sizeof h)
         return cli_fail(m, "h5perf: %s '%s': internal error: a map of %zu bytes",
-                        c->spelled[OPT_MAP], c->raw[OPT_MAP], len);
+                        map_file_spelled(map_own(c)), map_file_raw(map_own(c)), len);
     memcpy(&h, bytes, sizeof h);
     size_t arrays = map_wire_check(&h, len);
     struct map_input *in = calloc(1, sizeof *in);
@@ -95,7 +95,8 @@ int map_adopt(const struct config *c, const unsigned char *bytes, size_t len, vo
     if (!arrays || !in || !store) {
         free(in);
         free(store);
-        return cli_fail(m, "h5perf: %s '%s': %s", c->spelled[OPT_MAP], c->raw[OPT_MAP],
+        return cli_fail(m, "h5perf: %s '%s': %s", map_file_spelled(map_own(c)),
+                        map_file_raw(map_own(c)),
                         arrays ? "out of memory for the map" : "internal error: a broken map");
     }
     memcpy(store, bytes + sizeof h, arrays);
@@ -119,8 +120,8 @@ int map_adopt(const struct config *c, const unsigned char *bytes, size_t len, vo
         at += (size_t)h.d[k].nboxes * sizeof(struct model_box);
         if (!map_decomp_sane(d, h.nprocs, h.d[k].nboxes)) {
             map_input_release(in);
-            return cli_fail(m, "h5perf: %s '%s': internal error: a broken map", c->spelled[OPT_MAP],
-                            c->raw[OPT_MAP]);
+            return cli_fail(m, "h5perf: %s '%s': internal error: a broken map",
+                            map_file_spelled(map_own(c)), map_file_raw(map_own(c)));
         }
         map_derive(in, d, counts + (size_t)k * (size_t)h.nprocs);
     }

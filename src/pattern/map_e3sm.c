@@ -257,11 +257,12 @@ int map_load(const struct config *c, const struct pattern_files *files, unsigned
     *bytes = NULL;
     *len = 0;
     if (!b)
-        return cli_fail(m, "h5perf: %s '%s': out of memory", c->spelled[OPT_MAP], c->raw[OPT_MAP]);
+        return cli_fail(m, "h5perf: %s '%s': out of memory", map_file_spelled(map_own(c)),
+                        map_file_raw(map_own(c)));
     map_builder_init(b, "text", true);
     /* The run has -p processes (map_finish): a map for another count is
      * refused as soon as it says so. */
-    int rc = map_read(files, c->map, c->min_procs, b, why, sizeof why);
+    int rc = map_read(files, map_of(c)->file, c->min_procs, b, why, sizeof why);
     if (rc == 0)
         rc = map_builder_finish(b, bytes, len, why, sizeof why);
     bool over = b->over;
@@ -275,9 +276,11 @@ int map_load(const struct config *c, const struct pattern_files *files, unsigned
                         "h5perf: %s '%s': reading it on process 0 (its text, entries, boxes and "
                         "rows) needs more than %s, and %s; use a map of fewer entries, or give "
                         "--no-memory-check",
-                        c->spelled[OPT_MAP], c->raw[OPT_MAP], need, files->memory_where);
+                        map_file_spelled(map_own(c)), map_file_raw(map_own(c)), need,
+                        files->memory_where);
     }
     if (rc < 0)
-        return cli_fail(m, "h5perf: %s '%s': %s", c->spelled[OPT_MAP], c->raw[OPT_MAP], why);
+        return cli_fail(m, "h5perf: %s '%s': %s", map_file_spelled(map_own(c)),
+                        map_file_raw(map_own(c)), why);
     return 0;
 }

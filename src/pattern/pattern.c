@@ -1,5 +1,6 @@
 /* The table of patterns (pattern.h): a new pattern is one line here and
- * its own files (docs/design.md, "Adding a pattern"). */
+ * its own files (docs/design.md, "Adding a pattern"); and where each
+ * pattern's own options are stored and recorded (config.patterns). */
 #include "pattern/pattern.h"
 
 #include <ctype.h>
@@ -20,6 +21,9 @@ const struct pattern_desc *const pattern_table[] = {
 
 const int pattern_count = (int)(sizeof pattern_table / sizeof pattern_table[0]);
 
+_Static_assert(sizeof pattern_table / sizeof pattern_table[0] == CONFIG_PATTERNS,
+               "cli/config.h: CONFIG_PATTERNS");
+
 const struct pattern_desc *pattern_of(const struct config *c)
 {
     return c->pattern >= 0 && c->pattern < pattern_count ? pattern_table[c->pattern]
@@ -32,6 +36,70 @@ int pattern_validate_extent(const struct config *c, int nprocs, const struct ext
     char lead[192];
     pattern_of(c)->file_lead(c, lead, sizeof lead);
     return config_validate_extent(c, nprocs, f, lead, m);
+}
+
+int pattern_index(const struct pattern_desc *p)
+{
+    for (int i = 0; i < pattern_count; i++)
+        if (pattern_table[i] == p)
+            return i;
+    return -1;
+}
+
+const struct pattern_settings *pattern_settings_of(const struct config *c,
+                                                   const struct pattern_desc *p)
+{
+    return &c->patterns[pattern_index(p)];
+}
+
+struct pattern_settings *pattern_settings_edit(struct config *c, const struct pattern_desc *p)
+{
+    return &c->patterns[pattern_index(p)];
+}
+
+int pattern_row_index(const struct pattern_desc *p, const struct opt_row *row)
+{
+    int k = 0;
+    for (int i = 0; p->rows[i] && k < PATTERN_MAX_ROWS; i++) {
+        if (p->rows[i]->id != OPT_ID_PATTERN)
+            continue;
+        if (p->rows[i] == row)
+            return k;
+        k++;
+    }
+    return -1;
+}
+
+int pattern_owner(const struct opt_row *row)
+{
+    if (row->id != OPT_ID_PATTERN)
+        return -1;
+    for (int i = 0; i < pattern_count; i++)
+        if (pattern_row_index(pattern_table[i], row) >= 0)
+            return i;
+    return -1;
+}
+
+const char *pattern_row_spelled(const struct pattern_settings *s, const struct pattern_desc *p,
+                                const struct opt_row *row)
+{
+    int k = pattern_row_index(p, row);
+    return k >= 0 ? s->spelled[k] : NULL;
+}
+
+const char *pattern_row_raw(const struct pattern_settings *s, const struct pattern_desc *p,
+                            const struct opt_row *row)
+{
+    int k = pattern_row_index(p, row);
+    return k >= 0 ? s->raw[k] : NULL;
+}
+
+void pattern_json_rows(struct jsonw *w, const struct config *c, const struct pattern_desc *p)
+{
+    const void *own = pattern_settings_of(c, p)->own.bytes;
+    for (int i = 0; p->rows[i]; i++)
+        opt_json_rows(w, p->rows[i]->id == OPT_ID_PATTERN ? own : (const void *)c, &p->rows[i], 1,
+                      false);
 }
 
 int pattern_find(const char *s, size_t len)

@@ -189,6 +189,39 @@ struct extent_file;
 int pattern_validate_extent(const struct config *c, int nprocs, const struct extent_file *f,
                             struct cli_msg *m);
 
+/* ---- a pattern's own options (docs/design.md, "Options") ---- */
+
+/* The index of p in the table: the slot of its settings in
+ * config.patterns. */
+int pattern_index(const struct pattern_desc *p);
+
+/* p's own settings in c (config.patterns): the bytes its own rows' fields
+ * are offsets into, and how each was given. */
+const struct pattern_settings *pattern_settings_of(const struct config *c,
+                                                   const struct pattern_desc *p);
+struct pattern_settings *pattern_settings_edit(struct config *c, const struct pattern_desc *p);
+
+/* The index of the pattern that owns row (one of its rows with id
+ * OPT_ID_PATTERN, which no other pattern lists), or -1. */
+int pattern_owner(const struct opt_row *row);
+
+/* The index of row among p's own rows (OPT_ID_PATTERN, in the order of
+ * p->rows), or -1: the slot of its record in pattern_settings.spelled and
+ * .raw. */
+int pattern_row_index(const struct pattern_desc *p, const struct opt_row *row);
+
+/* The spelling and the raw value of p's own row as given (NULL: not),
+ * in p's settings s. */
+const char *pattern_row_spelled(const struct pattern_settings *s, const struct pattern_desc *p,
+                                const struct opt_row *row);
+const char *pattern_row_raw(const struct pattern_settings *s, const struct pattern_desc *p,
+                            const struct opt_row *row);
+
+/* opt_json_rows() (cli/option.h) over the rows of p, each from the struct
+ * its field is in: p's own settings in c for its own rows, c for those it
+ * shares; for its part of the results' configuration (json_config). */
+void pattern_json_rows(struct jsonw *w, const struct config *c, const struct pattern_desc *p);
+
 /* The index of the pattern whose key is [s, s+len), any case; -1 if none. */
 int pattern_find(const char *s, size_t len);
 

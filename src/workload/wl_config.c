@@ -14,6 +14,7 @@
 #include "plan/point.h"
 #include "workload/wl_internal.h"
 #include "options/options.h"
+#include "pattern/map_options.h"
 
 /* The spelling of a core option's row in the words (opt_word()). */
 static const char *wl_opt_word(enum opt_id id)
@@ -222,7 +223,7 @@ static void wl_add_map(struct wl_words *b, const struct workload *w, const struc
 {
     char path[WORKLOAD_TEXT_MAX];
     workload_map_path(w, s, path, sizeof path);
-    wl_add(b, "%s", wl_opt_word(OPT_MAP));
+    wl_add(b, "%s", opt_word(&map_file_row));
     wl_add(b, "%s", path);
 }
 

@@ -52,8 +52,13 @@ def table_options():
     for f in sorted(glob.glob(os.path.join(SRC, "src", "cli", "*options.c"))) + sorted(
             glob.glob(os.path.join(SRC, "src", "pattern", "*_options.c"))):
         with open(f) as fh:
+            text = fh.read()
             rows += re.findall(r'OPT_[A-Z]+\(\s*OPT_[A-Z_]+,\s*(?:"(-.)"|NULL),\s*"(--[a-z-]+)"',
-                               fh.read())
+                               text)
+            # A pattern's own rows (OPT_PATTERN_*): its settings struct, no
+            # letter, then the name.
+            rows += [("", n) for n in re.findall(
+                r'OPT_PATTERN_[A-Z]+\(\s*(?:struct [a-z_]+,\s*)?"(--[a-z-]+)"', text)]
     names = [n for row in rows for n in row if n]
     expect(len(rows) >= 40, "options found in the option table: %d" % len(rows))
     return names

@@ -138,15 +138,20 @@ def help_exits_zero():
     # complains on stderr of every launch.
     expect_eq(r.h5perf_err + r.page_cache, [], "h5perf's lines on stderr", r)
     # Every long option of the option table (rows in src/cli/*options.c and
-    # src/pattern/*_options.c), so that a row that --help leaves out fails
-    # here.
+    # src/pattern/*_options.c, the core's and the patterns' own), so that a
+    # row that --help leaves out fails here.
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src")
     table = []
     for f in glob.glob(os.path.join(src, "cli", "*options.c")) + glob.glob(
             os.path.join(src, "pattern", "*_options.c")):
         with open(f) as fh:
+            text = fh.read()
             table += re.findall(r'OPT_[A-Z]+\(\s*OPT_[A-Z_]+,\s*(?:"-.",|NULL,)\s*"(--[a-z-]+)"',
-                                fh.read())
+                                text)
+            # A pattern's own rows (OPT_PATTERN_*: its settings struct, no
+            # letter, then the name).
+            table += re.findall(r'OPT_PATTERN_[A-Z]+\(\s*(?:struct [a-z_]+,\s*)?"(--[a-z-]+)"',
+                                text)
     expect(len(table) >= 40, "options found in the option table: %d" % len(table))
     shown = set(re.findall(r"(--[a-z-]+)", r.out))
     for opt in table:

@@ -1,0 +1,122 @@
+/* Unit tests of the options a pattern owns (docs/design.md, "Options":
+ * config.patterns, OPT_PATTERN_* rows): each own row has one owner and a
+ * slot, is found by name and is no core row; parsing stores its value in
+ * its pattern's settings and records how it was given there, not in
+ * config.spelled; finishing fills the defaults there and refuses it under
+ * another pattern with the generated line; the settings are copied with
+ * the configuration. No MPI. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli/cli.h"
+#include "options/options.h"
+#include "pattern/app_finish.h"
+#include "pattern/madbench.h"
+#include "pattern/map.h"
+#include "pattern/pattern.h"
+
+static int parse(const char *const *args, struct config *cfg, struct cli_msg *msg)
+{
+    const char *argv[32] = {"h5perf"};
+    int argc = 1;
+    while (args[argc - 1])
+        argv[argc] = args[argc - 1], argc++;
+    config_init(cfg);
+    return opt_parse(argc, (char *const *)argv, cfg, msg);
+}
+
+#define A(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* Parses args and finishes them for 4 processes: 0, or -1 with msg. */
+static int finish(const char *const *args, struct config *cfg, struct cli_msg *msg)
+{
+    struct cli_warnings w;
+    if (parse(args, cfg, msg) != 0)
+        return -1;
+    return config_finish(cfg, 4, &w, msg);
+}
+
+/* Every pattern's own rows: one owner, a slot of its own, found by its
+ * name, refused under another pattern. */
+static void test_rows(void)
+{
+    int own = 0;
+    for (int p = 0; p < pattern_count; p++) {
+        const struct pattern_desc *d = pattern_table[p];
+        CHECK_I64(pattern_index(d), p);
+        int k = 0;
+        for (int i = 0; d->rows[i]; i++) {
+            const struct opt_row *r = d->rows[i];
+            if (r->id != OPT_ID_PATTERN)
+                continue;
+            CHECK_I64(pattern_owner(r), p);
+            CHECK_I64(pattern_row_index(d, r), k);
+            CHECK(k < PATTERN_MAX_ROWS);
+            CHECK(r->short_name == NULL && r->json_key != NULL);
+            CHECK(opt_find_long(r->long_name, strlen(r->long_name)) == r);
+            CHECK(!opt_is_core(r) && opt_api_owner(r) < 0);
+            for (int q = 0; q < pattern_count; q++)
+                CHECK(q == p || pattern_row_index(pattern_table[q], r) < 0);
+            k++;
+            own++;
+        }
+    }
+    CHECK_I64(own, 9); /* madbench's 8, map's 1 */
+    /* A row the patterns share is the core's record. */
+    CHECK_I64(pattern_owner(&app_layout_row), -1);
+}
+
+static void test_madbench(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    CHECK_I64(finish(A("--pattern", "madbench", "--pixels", "64", "--busy-exponent", "full",
+                       "--file-block=16"),
+                     &cfg, &msg),
+              0);
+    const struct madbench_settings *s = madbench_of(&cfg);
+    CHECK_I64(s->pixels, 64);
+    CHECK_I64(s->bins, MADBENCH_DEFAULT_BINS);
+    CHECK_I64(s->fblock, 16);
+    CHECK(s->busy < 0);
+    /* Recorded in the pattern's settings, found through the row. */
+    CHECK_STR(madbench_spelled(madbench_own(&cfg), &madbench_pixels_row), "--pixels");
+    CHECK_STR(madbench_raw(madbench_own(&cfg), &madbench_fblock_row), "16");
+    CHECK(madbench_spelled(madbench_own(&cfg), &madbench_bins_row) == NULL);
+    CHECK_STR(opt_spelled(&cfg, &madbench_busy_row), "--busy-exponent");
+    /* Copied whole with the configuration. */
+    struct config copy = cfg;
+    CHECK_I64(madbench_of(&copy)->pixels, 64);
+    CHECK_STR(madbench_raw(madbench_own(&copy), &madbench_pixels_row), "64");
+    /* Its refusals name it as given. */
+    CHECK_I64(finish(A("--pattern", "madbench", "--gang", "2"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --gang '2': only 1 (MADbench2's gangs, which split the processes "
+                        "and remap the matrices between them, are not modelled; docs/madbench.md)");
+    CHECK_I64(finish(A("--pattern", "block", "--global", "8", "--bins", "2"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --bins: applies to --pattern madbench, not to --pattern block");
+    CHECK_I64(finish(A("--pixels", "64"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --pixels: applies to --pattern madbench");
+}
+
+static void test_map(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    CHECK_I64(parse(A("--pattern", "map", "--map", "two.txt"), &cfg, &msg), 0);
+    CHECK_STR(map_of(&cfg)->file, "two.txt");
+    CHECK_STR(map_file_spelled(map_own(&cfg)), "--map");
+    CHECK_STR(map_file_raw(map_own(&cfg)), "two.txt");
+    CHECK(map_of(&cfg)->file == opt_raw(&cfg, &map_file_row));
+    CHECK_I64(finish(A("--pattern", "map"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --pattern map: give the decompositions with --map FILE (an "
+                        "E3SM-IO map, or a text map: docs/map.md)");
+}
+
+int main(void)
+{
+    test_rows();
+    test_madbench();
+    test_map();
+    return check_done("test_pattern_options");
+}
