@@ -48,7 +48,8 @@ struct map_decomp {
 };
 
 /* A map, as a process keeps it: the boxes of processes lo to hi - 1 (its
- * own: hi = lo + 1; every process's in the unit tests). */
+ * own: hi = lo + 1; none for a process past the map's; every process's in
+ * the unit tests). */
 struct map_input {
     int nprocs;
     int lo, hi;

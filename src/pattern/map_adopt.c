@@ -97,16 +97,18 @@ int map_input_parts(const unsigned char *bytes, size_t len, int nprocs, size_t *
         return -1;
     memcpy(&h, bytes, sizeof h);
     size_t c = map_wire_common(&h, len);
-    if (c == 0 || h.nprocs != nprocs)
+    if (c == 0 || nprocs < h.nprocs)
         return -1;
     const struct map_wire_proc *procs = (const struct map_wire_proc *)(bytes + sizeof h);
     int64_t box = (int64_t)sizeof(struct model_box), max = (int64_t)((len - c) / (size_t)box);
     if (map_wire_held(&h, procs, 0, nprocs, max) != max || (len - c) % (size_t)box)
         return -1;
+    /* Processes past the map's (a run of fewer processes than started,
+     * -p) receive the common part only. */
     size_t at = c;
     for (int p = 0; p < nprocs; p++) {
-        for (int k = 0; k < h.ndecomps; k++)
-            at += (size_t)procs[(size_t)k * (size_t)nprocs + (size_t)p].nboxes * (size_t)box;
+        for (int k = 0; k < h.ndecomps && p < h.nprocs; k++)
+            at += (size_t)procs[(size_t)k * (size_t)h.nprocs + (size_t)p].nboxes * (size_t)box;
         ends[p] = at;
     }
     *common = c;
@@ -213,11 +215,11 @@ int map_adopt_part(const struct config *c, int rank, const unsigned char *bytes,
                         c->spelled[OPT_MAP], c->raw[OPT_MAP], len);
     memcpy(&h, bytes, sizeof h);
     size_t common = map_wire_common(&h, len), box = sizeof(struct model_box);
-    int lo = rank < 0 ? 0 : rank, hi = rank < 0 ? h.nprocs : rank + 1;
+    /* A process past the map's processes holds no boxes. */
+    int lo = rank < 0 ? 0 : rank < h.nprocs ? rank : h.nprocs;
+    int hi = rank < 0 ? h.nprocs : rank < h.nprocs ? rank + 1 : h.nprocs;
     const struct map_wire_proc *procs = (const struct map_wire_proc *)(bytes + sizeof h);
-    int64_t held = common && hi <= h.nprocs
-                       ? map_wire_held(&h, procs, lo, hi, (int64_t)((len - common) / box))
-                       : -1;
+    int64_t held = common ? map_wire_held(&h, procs, lo, hi, (int64_t)((len - common) / box)) : -1;
     if (held < 0 || (size_t)held * box != len - common)
         return map_broken(c, NULL, m);
     size_t figs = map_figures_bytes(h.ndecomps, h.nprocs);

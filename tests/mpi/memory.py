@@ -10,6 +10,7 @@ import re
 import socket
 import subprocess
 
+import map as map_cases
 from common import Skip, case
 from harness import (Run, TempDir, base_env, built_apis, expect, expect_eq, h5perf, listing,
                      mpiexec_command, run)
@@ -313,3 +314,23 @@ def memory_map_parts_per_process():
                           % path, d, np=MAP_PARTS_PROCS, timeout=170)
         expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr", r)
         expect_eq(listing(d), [], "files left", r)
+
+
+@case
+def memory_map_parts_fewer_processes_than_started():
+    """A map of 3 processes run by 4 started, with -p 3 -P 3, through every
+    API of the build, both layouts, collective, with -D v: process 3 takes
+    no part in the run and receives the map's common part only (docs/map.md,
+    "Memory"); every kept file holds what the map says. (Dividing the map
+    among the 4 processes started was first refused as an internal error.)"""
+    decomps, text = map_cases.text_map(3)
+    apis = map_cases.apis_here()
+    with TempDir() as m, TempDir() as d:
+        path = os.path.join(m, "map.txt")
+        with open(path, "w") as fh:
+            fh.write(text)
+        r = run(4, "--pattern map --map %s -A %s -p 3 -P 3 -C -D v" % (path, ",".join(apis)),
+                env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"}, timeout=170)
+        expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr", r)
+        map_cases.check_shared(d, decomps, [1, 1, 1], 8, apis)
+        map_cases.check_fpp(d, decomps, [1, 1, 1], 8, apis, 3)
