@@ -19,7 +19,7 @@ struct backend_settings engine_settings(const struct config *c, const struct run
     };
 }
 
-int engine_check(const struct session *s, struct cli_msg *m)
+int engine_check(const struct session *s, int rank, struct cli_msg *m)
 {
     const struct config *c = s->cfg;
     for (int i = 0; i < s->npoints; i++) {
@@ -27,7 +27,10 @@ int engine_check(const struct session *s, struct cli_msg *m)
         const struct backend_ops *ops = backend_get(sp->p.api);
         struct plan plan;
         char why[256];
-        if (!ops || s->pattern->plan(c, &sp->p, 0, 0, &plan) < 0)
+        /* This process's own plan where it is in the point: a pattern's
+         * input may hold its own part only (pattern.h, input_parts). */
+        int of = rank < sp->p.nprocs ? rank : 0;
+        if (!ops || s->pattern->plan(c, &sp->p, of, 0, &plan) < 0)
             continue;
         struct backend_settings set = engine_settings(c, &sp->p);
         int rc = ops->check(&set, &plan, &sp->m, why, sizeof why);

@@ -12,9 +12,10 @@
  * variant, its API's own settings, which point into c). */
 struct backend_settings engine_settings(const struct config *c, const struct run_point *p);
 
-/* Every run point's plan (of process 0) and measures through its backend's
- * check. Returns 0, or -1 with the line in m. */
-int engine_check(const struct session *s, struct cli_msg *m);
+/* Every run point's plan (of process rank, or of process 0 at a point of
+ * fewer processes) and measures through its backend's check. Returns 0,
+ * or -1 with the line in m. */
+int engine_check(const struct session *s, int rank, struct cli_msg *m);
 
 /* The least time a run takes for the runs of data it moves: at
  * ENGINE_RUN_SECONDS per contiguous run at the least (the cost of a call's

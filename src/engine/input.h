@@ -2,10 +2,13 @@
  * struct pattern_files): whole files, and the dimensions, file attributes
  * and 1D integer variables of HDF5 files and netCDF classic files (through
  * PnetCDF on MPI_COMM_SELF, where the build has it). It reads only what the
- * pattern asks for and never writes. Local (process 0). */
+ * pattern asks for and never writes. Local (process 0); input_send()
+ * then sends what it made to every process. */
 #ifndef H5PERF_INPUT_H
 #define H5PERF_INPUT_H
 
+#include <mpi.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -29,5 +32,15 @@ FILE *input_fopen(const char *path, struct stat *st, char *why, size_t wlen);
 
 /* Fills files with the functions, ctx their state. */
 void input_files(struct pattern_files *files, struct input_ctx *ctx);
+
+/* Collective (input_send.c): the pattern's input, n bytes that its load()
+ * made in *bytes on process 0 (n given on every process), to every
+ * process of comm: whole, or, where the pattern has input_parts(), the
+ * common part and the process's own part only. On every process *bytes
+ * (malloc'd; process 0's replaced) and *len are then what it received.
+ * Returns true on every process, or false on every process with m (out
+ * of memory, or bytes that do not divide). */
+bool input_send(const struct pattern_desc *pd, MPI_Comm comm, int64_t n, unsigned char **bytes,
+                size_t *len, struct cli_msg *m);
 
 #endif

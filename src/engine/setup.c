@@ -123,8 +123,9 @@ static int setup_parse(struct run *s, int argc, char **argv, struct cli_msg *m,
 
 /* Collective: the pattern's input from outside the command line (pattern.h,
  * load), read by process 0 alone and sent to every process in *bytes
- * (malloc'd; NULL for a pattern without one). Returns true on every
- * process if every process has it; else m holds process 0's refusal. */
+ * (malloc'd; NULL for a pattern without one): whole, or its common part
+ * and the process's own (input_send()). Returns true on every process if
+ * every process has it; else m holds process 0's refusal. */
 static bool setup_input(const struct run *s, unsigned char **bytes, size_t *len, struct cli_msg *m)
 {
     const struct pattern_desc *pd = pattern_of(&s->cfg);
@@ -150,19 +151,7 @@ static bool setup_input(const struct run *s, unsigned char **bytes, size_t *len,
     MPI_Bcast(&n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
     if (n < 0)
         return false;
-    if (s->world_rank != 0)
-        *bytes = malloc((size_t)n + 1);
-    if (!agree_all(MPI_COMM_WORLD, *bytes != NULL)) {
-        cli_fail(m, "h5perf: out of memory for the %lld bytes of %s's input", (long long)n,
-                 pd->title);
-        return false;
-    }
-    for (int64_t at = 0; at < n; at += INT_MAX) {
-        int part = n - at < INT_MAX ? (int)(n - at) : INT_MAX;
-        MPI_Bcast(*bytes + at, part, MPI_BYTE, 0, MPI_COMM_WORLD);
-    }
-    *len = (size_t)n;
-    return true;
+    return input_send(pd, MPI_COMM_WORLD, n, bytes, len, m);
 }
 
 /* Collective: the run plan, on the pattern's input, checked by the
@@ -177,8 +166,11 @@ static bool setup_session(struct run *s, struct cli_msg *m, struct cli_warnings 
         free(bytes);
         return false;
     }
-    ok = session_build_input(&s->session, &s->cfg, bytes, len, setup_dims, m) == 0 &&
-         engine_check(&s->session, m) == 0;
+    /* A pattern whose input divides (pattern.h, input_parts) adopts this
+     * process's part. */
+    int part = pattern_of(&s->cfg)->input_parts ? s->world_rank : -1;
+    ok = session_build_part(&s->session, &s->cfg, bytes, len, part, setup_dims, m) == 0 &&
+         engine_check(&s->session, s->world_rank, m) == 0;
     if (ok)
         engine_warn_slow(&s->session, w);
     free(bytes);

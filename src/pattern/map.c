@@ -44,9 +44,10 @@ struct map_sizes {
     int64_t phase, shared, fpp, buffer, call, var_bytes;
     int64_t tail; /* bytes no process writes at the end of a shared file */
     /* The most pieces (or contiguous runs, if more) of one process's
-     * selection of one variable, and the
-     * most bytes of one process's plan (map_plan.c: per piece a box, and
-     * in a shared file a slab and a run per variable). */
+     * selection of one variable, and the most bytes of one process's plan
+     * (map_plan.c: per piece a box, and in a shared file a slab and a run
+     * per variable) with the map it holds (its boxes and every process's
+     * figures). */
     int64_t pieces, plan_shared, plan_fpp;
     bool overflow;
 };
@@ -60,26 +61,12 @@ static int64_t map_pieces(const struct config *c, const struct map_decomp *d, in
     return per > 0 ? n + *calls * MODEL_RANGE_BOXES : n;
 }
 
-/* The contiguous runs of process p's boxes of d: what an MPI-IO view of
- * its selection holds, run by run. */
-static int64_t map_runs_of(const struct map_decomp *d, int p)
-{
-    struct model_storage st = {d->ndims, {0, 0, 0}, {0, 0, 0}};
-    for (int i = 0; i < d->ndims; i++)
-        st.dims[i] = d->dims[i];
-    int64_t rows = 0;
-    for (int64_t i = d->first[p]; i < d->first[p + 1]; i++) {
-        struct model_runs r;
-        rows += model_box_runs(&st, &d->boxes[i], &r) == 0 ? r.count[0] * r.count[1] : 1;
-    }
-    return rows;
-}
-
-/* The plan's bytes of process p (map_plan.c, map_pdecomp()). */
+/* The plan's bytes of process p (map_plan.c, map_pdecomp()), and the
+ * map it holds (map_adopt.c). */
 static void map_plan_bytes(const struct config *c, const struct map_input *in, int p,
                            struct map_sizes *s)
 {
-    int64_t shared = 0, fpp = 0;
+    int64_t held = map_held_bytes(in, p), shared = held, fpp = held;
     for (int k = 0; k < in->ndecomps; k++) {
         int v = map_vars_of(c, k);
         int64_t calls = 0, n = map_pieces(c, &in->d[k], p, &calls);
@@ -89,7 +76,7 @@ static void map_plan_bytes(const struct config *c, const struct map_input *in, i
         fpp += box;
         shared +=
             box + n * ((int64_t)sizeof(struct model_slab) + v * (int64_t)sizeof(struct model_runs));
-        int64_t rows = map_runs_of(&in->d[k], p);
+        int64_t rows = in->d[k].runs[p];
         rows = rows > n ? rows : n;
         s->pieces = rows > s->pieces ? rows : s->pieces;
     }
@@ -345,7 +332,8 @@ const struct pattern_desc pattern_map = {
     .layouts = 1u << LAYOUT_SHARED | 1u << LAYOUT_FPP,
     .finish = map_finish,
     .load = map_load,
-    .adopt = map_adopt,
+    .input_parts = map_input_parts,
+    .adopt = map_adopt_part,
     .input_release = map_input_release,
     .grid_dims = map_grid_dims,
     .points = map_points,

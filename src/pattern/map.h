@@ -2,8 +2,9 @@
  * decompositions of a map file (E3SM-IO's decomposition maps, or h5perf's
  * text format), each an array of 1 to 3 dimensions and every process's
  * selection of it, with --vars variables per decomposition, stored shared
- * or one file per process. The map is read by process 0 (load), sent to
- * every process and kept as a struct map_input (adopt). Pure. */
+ * or one file per process. The map is read by process 0 (load); every
+ * process receives its common part and its own boxes only, and keeps them
+ * as a struct map_input (adopt; docs/map.md, "Memory"). Pure. */
 #ifndef H5PERF_MAP_H
 #define H5PERF_MAP_H
 
@@ -23,7 +24,9 @@
 
 /* One decomposition: an array and each process's selection of it, as
  * boxes one after another in the array's C order (every box after the
- * last element of the one before), never overlapping another process's. */
+ * last element of the one before), never overlapping another process's.
+ * Every process knows each process's figures (first, count, runs); it
+ * holds the boxes of its own process only (map_boxes()). */
 struct map_decomp {
     char name[16]; /* "D1", "D2", ... */
     int ndims;
@@ -31,19 +34,26 @@ struct map_decomp {
     int64_t elems;        /* of the array */
     const int64_t *first; /* [nprocs + 1]: process p's boxes are [first[p], first[p + 1]) */
     const int64_t *count; /* [nprocs]: its elements */
-    const struct model_box *boxes; /* every process's, process after process */
-    int64_t total;                 /* elements of every process */
-    int64_t most;                  /* the most elements of one process */
-    int64_t end;                   /* one past the last element any process has */
+    const int64_t *runs;  /* [nprocs]: the contiguous runs of its boxes */
+    /* The boxes of the processes held (struct map_input, lo to hi),
+     * process after process: box first[p] + i of process p is
+     * boxes[first[p] - first[lo] + i]. */
+    const struct model_box *boxes;
+    int64_t total; /* elements of every process */
+    int64_t most;  /* the most elements of one process */
+    int64_t end;   /* one past the last element any process has */
     /* Some process's selection is not one contiguous run of the array in
      * C order (a flat file then needs a view). */
     bool several;
     bool multi; /* some process has more than one box */
 };
 
-/* A map, as every process keeps it. */
+/* A map, as a process keeps it: the boxes of processes lo to hi - 1 (its
+ * own: hi = lo + 1; none for a process past the map's; every process's in
+ * the unit tests). */
 struct map_input {
     int nprocs;
+    int lo, hi;
     int ndecomps;
     char format[32]; /* "E3SM-IO netCDF", "E3SM-IO HDF5", "text" */
     struct map_decomp d[MAP_MAX_DECOMPS];
@@ -127,12 +137,27 @@ int map_text_parse(const char *data, size_t len, struct map_builder *b, char *wh
 int map_e3sm_read(const struct pattern_files *files, enum pattern_file_kind kind,
                   struct map_builder *b, char *why, size_t wlen);
 
-/* The pattern's load(), adopt() and input_release() (map_build.c,
- * map_e3sm.c). */
+/* Process p's boxes of decomposition k (first[p + 1] - first[p] of them),
+ * or NULL where in does not hold them. */
+const struct model_box *map_boxes(const struct map_input *in, int k, int p);
+
+/* The bytes in holds for process p: its boxes, every process's figures
+ * and the struct (what the memory check counts). */
+int64_t map_held_bytes(const struct map_input *in, int p);
+
+/* The pattern's load(), input_parts(), adopt() and input_release()
+ * (map_e3sm.c, map_adopt.c). map_adopt() takes the whole bytes that
+ * map_builder_finish() made (every process's boxes); map_adopt_part()
+ * the common part followed by the part of process rank (-1: every
+ * process's). */
 int map_load(const struct config *c, const struct pattern_files *files, unsigned char **bytes,
              size_t *len, struct cli_msg *m);
+int map_input_parts(const unsigned char *bytes, size_t len, int nprocs, size_t *common,
+                    size_t *ends);
 int map_adopt(const struct config *c, const unsigned char *bytes, size_t len, void **out,
               struct cli_msg *m);
+int map_adopt_part(const struct config *c, int rank, const unsigned char *bytes, size_t len,
+                   void **out, struct cli_msg *m);
 void map_input_release(void *input);
 
 /* The variables of decomposition k under --vars (one count for every
@@ -140,7 +165,8 @@ void map_input_release(void *input);
 int map_vars_of(const struct config *c, int k);
 
 /* The plan of process rank at point p (map_plan.c), and its release.
- * Returns 0, or -1 (out of memory). */
+ * Returns 0, or -1 (out of memory, or the input does not hold rank's
+ * boxes: a process makes its own plan only). */
 int map_plan(const struct config *c, const struct run_point *p, int rank, int it, struct plan *out);
 void map_plan_release(struct plan *p);
 

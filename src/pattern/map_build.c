@@ -1,5 +1,5 @@
-/* map.h: a map from its entries to the bytes every process keeps (map_adopt.c:
- * back).
+/* map.h: a map from its entries to its bytes (map_wire.h): the part every
+ * process receives and each process's boxes (map_adopt.c: back).
  * Each entry becomes boxes (a run of a multi-dimensional array: a partial
  * row, whole rows, ...); the rows of every process's boxes are checked for
  * overlaps; each process's boxes are put in the array's C order (a process
@@ -471,6 +471,34 @@ static int map_decomp_boxes(struct map_builder *b, const struct map_decomp_build
     return rc;
 }
 
+/* The common part of decomposition k of b into w and procs[nprocs]: each
+ * process's boxes, elements and runs, and the end of what any has. */
+static void map_wire_common(const struct map_builder *b, int k, const struct model_box *boxes,
+                            const int64_t *first, struct map_wire_decomp *w,
+                            struct map_wire_proc *procs)
+{
+    const struct map_decomp_build *d = &b->d[k];
+    const struct model_storage s = map_storage(d);
+    memcpy(w->name, d->name, sizeof w->name);
+    w->ndims = d->ndims;
+    memcpy(w->dims, d->dims, sizeof w->dims);
+    w->nboxes = first[b->nprocs];
+    w->end = 0;
+    for (int p = 0; p < b->nprocs; p++) {
+        struct map_wire_proc *q = &procs[p];
+        *q = (struct map_wire_proc){first[p + 1] - first[p], 0, 0};
+        for (int64_t i = first[p]; i < first[p + 1]; i++) {
+            q->count += model_product(d->ndims, boxes[i].count);
+            q->runs += map_box_nruns(d->ndims, d->dims, &boxes[i]);
+        }
+        if (q->nboxes > 0) {
+            struct map_piece last = {.box = boxes[first[p + 1] - 1]};
+            map_span(&s, &last);
+            w->end = last.hi + 1 > w->end ? last.hi + 1 : w->end;
+        }
+    }
+}
+
 int map_builder_finish(struct map_builder *b, unsigned char **bytes, size_t *len, char *why,
                        size_t wlen)
 {
@@ -482,7 +510,8 @@ int map_builder_finish(struct map_builder *b, unsigned char **bytes, size_t *len
     }
     struct model_box *boxes[MAP_MAX_DECOMPS] = {NULL};
     int64_t held[MAP_MAX_DECOMPS] = {0};
-    int64_t *firsts = calloc((size_t)b->ndecomps * ((size_t)b->nprocs + 1), sizeof *firsts);
+    size_t np = (size_t)b->nprocs;
+    int64_t *firsts = calloc((size_t)b->ndecomps * (np + 1), sizeof *firsts);
     struct map_wire head;
     memset(&head, 0, sizeof head);
     memcpy(head.magic, MAP_MAGIC, sizeof head.magic);
@@ -492,17 +521,13 @@ int map_builder_finish(struct map_builder *b, unsigned char **bytes, size_t *len
     int rc = firsts ? 0 : -1;
     if (!firsts)
         snprintf(why, wlen, "out of memory");
-    size_t total = sizeof head;
+    size_t common = sizeof head + (size_t)b->ndecomps * np * sizeof(struct map_wire_proc);
+    size_t total = common;
     for (int k = 0; rc == 0 && k < b->ndecomps; k++) {
-        int64_t *first = firsts + (size_t)k * ((size_t)b->nprocs + 1);
+        int64_t *first = firsts + (size_t)k * (np + 1);
         rc = map_decomp_boxes(b, &b->d[k], &boxes[k], &held[k], first, why, wlen);
-        struct map_wire_decomp *w = &head.d[k];
-        memcpy(w->name, b->d[k].name, sizeof w->name);
-        w->ndims = b->d[k].ndims;
-        memcpy(w->dims, b->d[k].dims, sizeof w->dims);
-        w->nboxes = rc == 0 ? first[b->nprocs] : 0;
-        total += ((size_t)b->nprocs + 1) * sizeof(int64_t) +
-                 (size_t)w->nboxes * sizeof(struct model_box);
+        if (rc == 0)
+            total += (size_t)first[b->nprocs] * sizeof(struct model_box);
     }
     if (rc == 0)
         rc = map_builder_take(b, (int64_t)total, why, wlen);
@@ -512,16 +537,22 @@ int map_builder_finish(struct map_builder *b, unsigned char **bytes, size_t *len
         snprintf(why, wlen, "out of memory for the map's %zu bytes", total);
     }
     if (rc == 0) {
-        size_t at = sizeof head;
+        /* The common part, then each process's boxes together: its part
+         * is then one range of the bytes (docs/map.md, "Memory"). */
+        struct map_wire_proc *procs = (struct map_wire_proc *)(out + sizeof head);
+        for (int k = 0; k < b->ndecomps; k++)
+            map_wire_common(b, k, boxes[k], firsts + (size_t)k * (np + 1), &head.d[k],
+                            procs + (size_t)k * np);
         memcpy(out, &head, sizeof head);
-        for (int k = 0; k < b->ndecomps; k++) {
-            size_t nf = ((size_t)b->nprocs + 1) * sizeof(int64_t);
-            size_t nb = (size_t)head.d[k].nboxes * sizeof(struct model_box);
-            memcpy(out + at, firsts + (size_t)k * ((size_t)b->nprocs + 1), nf);
-            if (nb)
-                memcpy(out + at + nf, boxes[k], nb);
-            at += nf + nb;
-        }
+        size_t at = common;
+        for (int p = 0; p < b->nprocs; p++)
+            for (int k = 0; k < b->ndecomps; k++) {
+                const int64_t *first = firsts + (size_t)k * (np + 1);
+                size_t nb = (size_t)(first[p + 1] - first[p]) * sizeof(struct model_box);
+                if (nb)
+                    memcpy(out + at, boxes[k] + first[p], nb);
+                at += nb;
+            }
         *bytes = out;
         *len = total;
     }

@@ -81,12 +81,12 @@ static int64_t map_base(const struct map_state *st, int v)
 
 /* Cuts the process's boxes of d at every per elements (per 0: none) into
  * pd->boxes (NULL: count only). Returns the pieces. */
-static int64_t map_cut(const struct map_decomp *d, int rank, int64_t per, struct map_pdecomp *pd,
-                       bool fill)
+static int64_t map_cut(const struct map_decomp *d, const struct model_box *boxes, int rank,
+                       int64_t per, struct map_pdecomp *pd, bool fill)
 {
     int64_t m = 0, done = 0, k = 0;
-    for (int64_t i = d->first[rank]; i < d->first[rank + 1]; i++) {
-        const struct model_box *b = &d->boxes[i];
+    for (int64_t i = 0; i < d->first[rank + 1] - d->first[rank]; i++) {
+        const struct model_box *b = &boxes[i];
         int64_t n = model_product(b->ndims, b->count);
         for (int64_t at = 0; at < n;) {
             int64_t room = per > 0 ? per - done % per : n - at;
@@ -136,12 +136,15 @@ static int map_pdecomp(struct map_state *st, int k)
     pd->own = pd->n == 0 ? 0 : st->per > 0 ? pd->n / st->per + (pd->n % st->per != 0) : 1;
     if (st->vars[k] == 0 || pd->n == 0)
         return 0;
-    pd->npieces = map_cut(d, st->rank, st->per, pd, false);
+    const struct model_box *boxes = map_boxes(st->in, k, st->rank);
+    if (!boxes)
+        return -1;
+    pd->npieces = map_cut(d, boxes, st->rank, st->per, pd, false);
     pd->boxes = malloc((size_t)pd->npieces * sizeof *pd->boxes);
     pd->step_first = malloc(((size_t)pd->own + 1) * sizeof *pd->step_first);
     if (!pd->boxes || !pd->step_first)
         return -1;
-    map_cut(d, st->rank, st->per, pd, true);
+    map_cut(d, boxes, st->rank, st->per, pd, true);
     if (st->layout == LAYOUT_FPP)
         return 0;
     pd->slabs = malloc((size_t)pd->npieces * sizeof *pd->slabs);

@@ -111,12 +111,21 @@ struct pattern_desc {
      * 0, or -1 with m. */
     int (*load)(const struct config *c, const struct pattern_files *files, unsigned char **bytes,
                 size_t *len, struct cli_msg *m);
-    /* On every process, the bytes load() made into the pattern's input
-     * (*out), kept by the session (session_build_input) and given to its
-     * functions in each run point (run_point.input); input_release frees
-     * it. Returns 0, or -1 with m. */
-    int (*adopt)(const struct config *c, const unsigned char *bytes, size_t len, void **out,
-                 struct cli_msg *m);
+    /* Optional, on process 0 (NULL: every process receives load()'s bytes
+     * whole): how load()'s bytes divide among its nprocs processes, so
+     * that none receives what only others need (docs/design.md, "A
+     * pattern's input"): [0, *common) goes to every process, and process
+     * p's part, from *common (p = 0) or ends[p - 1] to ends[p], to process
+     * p alone. Returns 0, or -1 (not bytes load() made for nprocs). */
+    int (*input_parts)(const unsigned char *bytes, size_t len, int nprocs, size_t *common,
+                       size_t *ends);
+    /* On every process, the bytes it received made into the pattern's
+     * input (*out), kept by the session (session_build_part) and given to
+     * its functions in each run point (run_point.input); input_release
+     * frees it. rank: the process whose part follows the common bytes
+     * (input_parts), or -1: load()'s bytes whole. Returns 0, or -1 with m. */
+    int (*adopt)(const struct config *c, int rank, const unsigned char *bytes, size_t len,
+                 void **out, struct cli_msg *m);
     void (*input_release)(void *input);
     /* The dimensions of the process grid MPI_Dims_create must make for it
      * (0: none). */
@@ -135,7 +144,8 @@ struct pattern_desc {
     void (*measure)(const struct config *c, const struct run_point *p, struct pattern_measure *m,
                     int64_t *buffers);
     /* The plan of process rank at a validated point, iteration it (0-based).
-     * Returns 0, or -1 (out of memory). */
+     * Returns 0, or -1 (out of memory, or an input holding only another
+     * process's part: the engine makes each process's plan on it). */
     int (*plan)(const struct config *c, const struct run_point *p, int rank, int it,
                 struct plan *out);
     /* Frees what plan() allocated (NULL: nothing). */

@@ -183,10 +183,16 @@ static int session_measure(struct session *s, struct cli_msg *m)
 int session_build_input(struct session *s, const struct config *c, const unsigned char *input,
                         size_t len, pattern_dims_fn dims, struct cli_msg *m)
 {
+    return session_build_part(s, c, input, len, -1, dims, m);
+}
+
+int session_build_part(struct session *s, const struct config *c, const unsigned char *input,
+                       size_t len, int rank, pattern_dims_fn dims, struct cli_msg *m)
+{
     memset(s, 0, sizeof *s);
     s->cfg = c;
     s->pattern = pattern_of(c);
-    if (input && s->pattern->adopt && s->pattern->adopt(c, input, len, &s->input, m) < 0) {
+    if (input && s->pattern->adopt && s->pattern->adopt(c, rank, input, len, &s->input, m) < 0) {
         s->input = NULL;
         return -1;
     }

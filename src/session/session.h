@@ -49,6 +49,12 @@ struct session {
 int session_build_input(struct session *s, const struct config *c, const unsigned char *input,
                         size_t len, pattern_dims_fn dims, struct cli_msg *m);
 
+/* Local: the same, on the bytes process rank received (pattern.h,
+ * input_parts): the common part and its own (rank -1: load()'s bytes
+ * whole, as session_build_input() takes them). */
+int session_build_part(struct session *s, const struct config *c, const unsigned char *input,
+                       size_t len, int rank, pattern_dims_fn dims, struct cli_msg *m);
+
 void session_release(struct session *s);
 
 /* The largest flat file of the session, and the point it belongs to. */

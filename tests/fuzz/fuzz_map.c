@@ -1,6 +1,7 @@
 /* libFuzzer target for the map pattern's text format (src/pattern/map_text.c,
  * docs/map.md): the input is a map file. map_text_parse(), then
- * map_builder_finish() and map_adopt() as process 0 and every process do;
+ * map_builder_finish() and map_adopt() (the whole map; the last process's
+ * part alone, as setup sends it, too);
  * a refusal must be one line starting "line N: " (or the map's own
  * words), and an accepted map must keep its promises, checked here
  * without the parser's code: every box inside its array and after the
@@ -132,6 +133,41 @@ static void check_plan(const struct map_input *in, int rank, int layout, int64_t
     map_plan_release(&p);
 }
 
+/* The last process's part of bytes, divided and adopted as setup and that
+ * process do: the same boxes and figures as the whole map's. */
+static void check_part(const unsigned char *bytes, size_t len, const struct map_input *whole)
+{
+    int p = whole->nprocs - 1;
+    size_t common = 0, *ends = malloc((size_t)whole->nprocs * sizeof *ends);
+    if (!ends || map_input_parts(bytes, len, whole->nprocs, &common, ends) != 0 || ends[p] != len)
+        abort();
+    size_t from = p ? ends[p - 1] : common, n = len - from;
+    unsigned char *own = malloc(common + n + 1);
+    if (!own)
+        abort();
+    memcpy(own, bytes, common);
+    memcpy(own + common, bytes + from, n);
+    struct config c;
+    struct cli_msg m;
+    void *part = NULL;
+    memset(&c, 0, sizeof c);
+    if (map_adopt_part(&c, p, own, common + n, &part, &m) != 0)
+        abort();
+    const struct map_input *in = part;
+    for (int k = 0; k < in->ndecomps; k++) {
+        const struct map_decomp *d = &in->d[k], *w = &whole->d[k];
+        int64_t nb = w->first[p + 1] - w->first[p];
+        if (d->first[p + 1] - d->first[p] != nb || d->count[p] != w->count[p] ||
+            d->total != w->total || d->end != w->end || (p > 0 && map_boxes(in, k, 0)) ||
+            (nb > 0 && memcmp(map_boxes(in, k, p), map_boxes(whole, k, p),
+                              (size_t)nb * sizeof(struct model_box)) != 0))
+            abort();
+    }
+    map_input_release(part);
+    free(own);
+    free(ends);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct map_builder b;
@@ -157,8 +193,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&c, 0, sizeof c);
     if (map_adopt(&c, bytes, len, &input, &m) != 0)
         abort();
-    free(bytes);
     const struct map_input *in = input;
+    check_part(bytes, len, in);
+    free(bytes);
     for (int k = 0; k < in->ndecomps; k++)
         check_decomp(in, &in->d[k]);
     /* --transfer-size 12 (3 elements) where the calls stay few enough to

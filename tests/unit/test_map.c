@@ -5,7 +5,9 @@
  * and every plan (shared, fpp, with and without --transfer-size): its
  * steps move the process's elements in C order, one step for the whole
  * selection without --transfer-size, slabs and runs name the same
- * elements, and fill and verify agree. Pure: no MPI. */
+ * elements, and fill and verify agree; each process's part of the map
+ * (its boxes and every process's figures) adopted alone agrees with the
+ * whole. Pure: no MPI. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -255,6 +257,58 @@ static void check_plans(const struct oracle *o, const struct map_input *in, int 
         }
 }
 
+/* The bytes divided as setup sends them (map_input_parts(), one process
+ * more than the map's): each process's part, adopted, holds its own boxes
+ * only, the same as the whole map's, with every process's figures, and
+ * makes the same plans; the process past the map's holds no box. */
+static void check_parts(const struct oracle *o, const unsigned char *bytes, size_t len,
+                        const struct map_input *whole)
+{
+    size_t common = 0, ends[8];
+    struct config c;
+    struct cli_msg m;
+    memset(&c, 0, sizeof c);
+    CHECK(map_input_parts(bytes, len, o->nprocs, &common, ends) == 0);
+    CHECK(map_input_parts(bytes, len, o->nprocs + 1, &common, ends) == 0);
+    CHECK_I64((int64_t)ends[o->nprocs], (int64_t)len);
+    for (int p = 0; p <= o->nprocs; p++) {
+        size_t from = p ? ends[p - 1] : common, n = ends[p] - from;
+        unsigned char *own = malloc(common + n + 1);
+        memcpy(own, bytes, common);
+        memcpy(own + common, bytes + from, n);
+        void *v = NULL;
+        CHECK(map_adopt_part(&c, p, own, common + n, &v, &m) == 0);
+        const struct map_input *in = v;
+        const struct map_decomp *d = &in->d[0], *w = &whole->d[0];
+        /* A part given as that of a process of another number of boxes is
+         * refused. */
+        int next = (p + 1) % (o->nprocs + 1);
+        int64_t other = next < o->nprocs ? w->first[next + 1] - w->first[next] : 0;
+        void *bad = NULL;
+        if (other * (int64_t)sizeof(struct model_box) != (int64_t)n)
+            CHECK(map_adopt_part(&c, next, own, common + n, &bad, &m) < 0);
+        map_input_release(bad);
+        free(own);
+        CHECK_I64(d->total, w->total);
+        CHECK_I64(d->most, w->most);
+        CHECK_I64(d->end, w->end);
+        CHECK(d->several == w->several && d->multi == w->multi);
+        for (int q = 0; q < o->nprocs; q++) {
+            CHECK_I64(d->first[q + 1], w->first[q + 1]);
+            CHECK_I64(d->count[q], w->count[q]);
+            CHECK_I64(d->runs[q], w->runs[q]);
+            const struct model_box *got = map_boxes(in, 0, q);
+            CHECK((got != NULL) == (q == p));
+            int64_t nb = w->first[q + 1] - w->first[q];
+            if (got && nb > 0)
+                CHECK(memcmp(got, map_boxes(whole, 0, q), (size_t)nb * sizeof *got) == 0);
+        }
+        if (p < o->nprocs)
+            check_plans(o, in, p);
+        map_input_release(v);
+    }
+}
+
 static void check_random_map(void)
 {
     struct oracle o;
@@ -293,6 +347,7 @@ static void check_random_map(void)
     void *in = NULL;
     memset(&c, 0, sizeof c);
     CHECK(map_adopt(&c, bytes, len, &in, &m) == 0);
+    check_parts(&o, bytes, len, in);
     free(bytes);
     const struct map_decomp *d = &((struct map_input *)in)->d[0];
     for (int p = 0; p < o.nprocs; p++) {
