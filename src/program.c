@@ -22,16 +22,16 @@ int h5perf_run(int argc, char **argv)
 
 int h5perf_run_with(int argc, char **argv, const struct run_hooks *hooks)
 {
-    struct run s;
-    int status = run_begin(&s, argc, argv, hooks);
+    struct run run;
+    int status = run_begin(&run, argc, argv, hooks);
     if (status == SETUP_ADVISE) {
-        status = advise_run(&s, hooks->ops);
-        setup_release(&s);
+        status = advise_run(&run, hooks->ops);
+        setup_release(&run);
         return status;
     }
     if (status >= 0)
         return status;
-    return run_measure(&s, argc, argv, hooks->ops);
+    return run_measure(&run, argc, argv, hooks->ops);
 }
 
 int h5perf_program(int argc, char **argv, const struct run_hooks *hooks)

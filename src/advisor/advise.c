@@ -56,20 +56,20 @@ static int advise_read(const char *path, char **text, size_t *len, struct cli_ms
 
 /* Collective: process 0's text of the workload file on every process
  * (*text malloc'd). Returns true on every process if all have it. */
-static bool advise_share(const struct run *s, char **text, size_t *len, struct cli_msg *m)
+static bool advise_share(const struct run *run, char **text, size_t *len, struct cli_msg *m)
 {
     long long n = -1;
     *text = NULL;
     *len = 0;
-    if (s->world_rank == 0 && advise_read(s->cfg.advise, text, len, m) == 0)
+    if (run->world_rank == 0 && advise_read(run->cfg.advise, text, len, m) == 0)
         n = (long long)*len;
     MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
     if (n < 0)
         return false;
-    if (s->world_rank != 0)
+    if (run->world_rank != 0)
         *text = malloc((size_t)n + 1);
     if (!agree_all(MPI_COMM_WORLD, *text != NULL)) {
-        cli_fail(m, "h5perf: --advise '%s': out of memory", s->cfg.advise);
+        cli_fail(m, "h5perf: --advise '%s': out of memory", run->cfg.advise);
         return false;
     }
     MPI_Bcast(*text, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD); /* n <= WORKLOAD_MAX_BYTES */
@@ -187,7 +187,7 @@ static void advise_copy(struct workload_config *dst, const struct workload_confi
  * left out (their count into *other, said on rank 0 when say), and those
  * checked found refused (NULL: none checked yet); their number, the
  * baseline's included: what the race races. Or -1. */
-static int advise_collect(const struct run *s, const struct workload *w, int i, int count,
+static int advise_collect(const struct run *run, const struct workload *w, int i, int count,
                           const struct workload_config *base, struct workload_config *c, int *other,
                           bool say, const struct advise_checked *checked)
 {
@@ -195,7 +195,7 @@ static int advise_collect(const struct run *s, const struct workload *w, int i, 
     int n = 0;
     char a[WORKLOAD_TEXT_MAX], b[WORKLOAD_TEXT_MAX];
     advise_copy(&c[0], base);
-    if (workload_candidates(w, i, s->world_size, count, c + 1, &n, &m) < 0)
+    if (workload_candidates(w, i, run->world_size, count, c + 1, &n, &m) < 0)
         return -1;
     workload_config_text(base, a, sizeof a);
     int kept = 1;
@@ -207,7 +207,7 @@ static int advise_collect(const struct run *s, const struct workload *w, int i, 
         else if (strcmp(a, b) != 0)
             advise_copy(&c[kept++], &c[k]);
     }
-    if (say && *other && s->world_rank == 0)
+    if (say && *other && run->world_rank == 0)
         printf("%s: %d candidate%s of another MPI-IO component left out: each needs its own "
                "launch with OMPI_MCA_io set (docs/advisor.md)\n",
                w->sets[i].key, *other, *other == 1 ? "" : "s");
@@ -216,17 +216,17 @@ static int advise_collect(const struct run *s, const struct workload *w, int i, 
 
 /* Rank 0: the number of candidates set number i's race will have
  * (advise_collect()), or -1 (out of memory). */
-static int advise_raced(const struct run *s, const struct workload *w, int i, int count,
+static int advise_raced(const struct run *run, const struct workload *w, int i, int count,
                         const struct workload_config *base, const struct advise_checked *k)
 {
     struct workload_config *c = calloc((size_t)count + 1, sizeof *c);
-    int other = 0, n = c ? advise_collect(s, w, i, count, base, c, &other, false, k) : -1;
+    int other = 0, n = c ? advise_collect(run, w, i, count, base, c, &other, false, k) : -1;
     free(c);
     return n;
 }
 
 /* Rank 0: what the advisor would race. */
-static int advise_print(const struct run *s, const struct workload *w,
+static int advise_print(const struct run *run, const struct workload *w,
                         const struct workload_config *cfgs, const int *counts,
                         const struct advise_checked *checked, const struct advise_hints_left *left)
 {
@@ -237,7 +237,7 @@ static int advise_print(const struct run *s, const struct workload *w,
     for (int i = 0; i < w->nsets; i++) {
         workload_config_text(&cfgs[i], line, sizeof line);
         printf("baseline of %s '%s': %s\n", w->sets[i].key, w->sets[i].name, line);
-        int n = advise_raced(s, w, i, counts[i], &cfgs[i], &checked[i]);
+        int n = advise_raced(run, w, i, counts[i], &cfgs[i], &checked[i]);
         if (n < 0) {
             fprintf(stderr, "h5perf: --advise: out of memory for the candidates of %s\n",
                     w->sets[i].key);
@@ -263,11 +263,11 @@ static int advise_print(const struct run *s, const struct workload *w,
 /* Collective: process 0's status after it wrote to the JSON answer (ok
  * false: a write failed, said in one line); EXIT_OK or EXIT_RUN_FAILED
  * on every process. */
-static int advise_json_status(const struct run *s, bool ok)
+static int advise_json_status(const struct run *run, bool ok)
 {
     int status = ok ? EXIT_OK : EXIT_RUN_FAILED;
-    if (!ok && s->world_rank == 0)
-        fprintf(stderr, "h5perf: cannot write the advisor's answer to '%s': %s\n", s->cfg.results,
+    if (!ok && run->world_rank == 0)
+        fprintf(stderr, "h5perf: cannot write the advisor's answer to '%s': %s\n", run->cfg.results,
                 strerror(errno ? errno : EIO));
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return status;
@@ -276,36 +276,36 @@ static int advise_json_status(const struct run *s, bool ok)
 /* Collective: every set raced within its share of the budget, each
  * answer printed by process 0 (and written into the JSON answer with
  * --results). Returns the exit status. */
-static int advise_search(const struct run *s, const struct backend_ops *const ops[API_COUNT],
+static int advise_search(const struct run *run, const struct backend_ops *const ops[API_COUNT],
                          const struct workload *w, const struct workload_config *cfgs,
                          const int *counts, const struct advise_checked *checked)
 {
     const char *io = getenv("OMPI_MCA_io");
-    bool json = s->cfg.results != NULL, writer = json && s->world_rank == 0;
+    bool json = run->cfg.results != NULL, writer = json && run->world_rank == 0;
     struct advise_json doc = {0};
-    double share = s->cfg.budget / w->nsets;
-    if (s->world_rank == 0)
+    double share = run->cfg.budget / w->nsets;
+    if (run->world_rank == 0)
         printf("MPI-IO component: %s (chosen when MPI started: another is raced by its own "
                "launch with OMPI_MCA_io set, docs/advisor.md)\n",
                io ? io : "the MPI library's default");
     errno = 0;
     int status =
-        advise_json_status(s, !writer || advise_json_begin(&doc, s->cfg.results, w, cfgs[0].nprocs,
-                                                           s->cfg.budget, io) == 0);
+        advise_json_status(run, !writer || advise_json_begin(&doc, run->cfg.results, w, cfgs[0].nprocs,
+                                                           run->cfg.budget, io) == 0);
     for (int i = 0; i < w->nsets && status == EXIT_OK; i++) {
         struct workload_config *c = calloc((size_t)counts[i] + 1, sizeof *c);
         int other = 0,
-            n = c ? advise_collect(s, w, i, counts[i], &cfgs[i], c, &other, true, &checked[i]) : -1;
+            n = c ? advise_collect(run, w, i, counts[i], &cfgs[i], c, &other, true, &checked[i]) : -1;
         struct advise_answer a;
-        if (n < 0 || advise_race(s, ops, w, i, c, n, share, &a) < 0) {
+        if (n < 0 || advise_race(run, ops, w, i, c, n, share, &a) < 0) {
             free(c);
-            if (s->world_rank == 0)
+            if (run->world_rank == 0)
                 fprintf(stderr, "h5perf: --advise: out of memory for the candidates of %s\n",
                         w->sets[i].key);
             status = EXIT_RUN_FAILED;
             break;
         }
-        if (s->world_rank == 0) {
+        if (run->world_rank == 0) {
             advise_print_answer(w, i, c, &a, share);
             fflush(stdout);
             if (writer)
@@ -316,7 +316,7 @@ static int advise_search(const struct run *s, const struct backend_ops *const op
     }
     if (status == EXIT_OK && json) {
         errno = 0;
-        status = advise_json_status(s, !writer || advise_json_end(&doc) == 0);
+        status = advise_json_status(run, !writer || advise_json_end(&doc) == 0);
     }
     if (writer)
         advise_json_abandon(&doc);
@@ -326,21 +326,21 @@ static int advise_search(const struct run *s, const struct backend_ops *const op
 /* Collective: every set's candidates checked (advise_check.h) into
  * checked[] before anything is printed or measured. Returns 0, or -1 with
  * the workload's refusal in m on process 0. */
-static int advise_check_all(const struct run *s, const struct workload *w,
+static int advise_check_all(const struct run *run, const struct workload *w,
                             const struct workload_config *cfgs, const int *counts,
                             struct advise_checked *checked, struct cli_msg *m)
 {
-    double share = s->cfg.budget > 0 ? s->cfg.budget / w->nsets : 0;
+    double share = run->cfg.budget > 0 ? run->cfg.budget / w->nsets : 0;
     for (int i = 0; i < w->nsets; i++) {
         struct workload_config *c = calloc((size_t)counts[i] + 1, sizeof *c);
         int other = 0,
-            n = c ? advise_collect(s, w, i, counts[i], &cfgs[i], c, &other, false, NULL) : -1;
+            n = c ? advise_collect(run, w, i, counts[i], &cfgs[i], c, &other, false, NULL) : -1;
         if (!agree_all(MPI_COMM_WORLD, n >= 0)) {
             free(c);
             return cli_fail(m, "h5perf: --advise: out of memory for the candidates of %s",
                             w->sets[i].key);
         }
-        int rc = advise_check_set(s, w, i, c, n, share * (1 - ADVISE_VERIFY_SHARE), &checked[i], m);
+        int rc = advise_check_set(run, w, i, c, n, share * (1 - ADVISE_VERIFY_SHARE), &checked[i], m);
         free(c);
         if (rc < 0)
             return -1;
@@ -348,7 +348,7 @@ static int advise_check_all(const struct run *s, const struct workload *w,
     return 0;
 }
 
-int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUNT])
+int advise_run(const struct run *run, const struct backend_ops *const ops[API_COUNT])
 {
     struct cli_msg m = {""};
     char *text = NULL;
@@ -357,54 +357,54 @@ int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUN
     struct workload_config *cfgs = NULL;
     int *counts = NULL;
     bool parsed = false;
-    bool ok = advise_alone(&s->cfg, &m) == 0 && advise_share(s, &text, &len, &m);
+    bool ok = advise_alone(&run->cfg, &m) == 0 && advise_share(run, &text, &len, &m);
     if (ok)
-        ok = parsed = workload_parse(s->cfg.advise, text, len, &w, &m) == 0;
+        ok = parsed = workload_parse(run->cfg.advise, text, len, &w, &m) == 0;
     if (ok) {
         cfgs = calloc((size_t)w.nsets, sizeof *cfgs);
         counts = calloc((size_t)w.nsets, sizeof *counts);
         ok = cfgs && counts
-                 ? workload_baseline_configs(&w, s->world_size, cfgs, &m) == 0 &&
-                       advise_count(&w, s->world_size, counts, &m) == 0
-                 : cli_fail(&m, "h5perf: --advise '%s': out of memory", s->cfg.advise) == 0;
+                 ? workload_baseline_configs(&w, run->world_size, cfgs, &m) == 0 &&
+                       advise_count(&w, run->world_size, counts, &m) == 0
+                 : cli_fail(&m, "h5perf: --advise '%s': out of memory", run->cfg.advise) == 0;
     }
     /* The maps the workload names, and the JSON answer's file, refused
      * before anything is listed or measured. */
-    if (ok && s->world_rank == 0)
+    if (ok && run->world_rank == 0)
         ok = advise_check_maps(&w, &m) == 0;
-    if (ok && s->world_rank == 0 && s->cfg.results)
-        ok = advise_json_check(s->cfg.spelled[OPT_RESULTS], s->cfg.results, s->cfg.advise, &m) == 0;
+    if (ok && run->world_rank == 0 && run->cfg.results)
+        ok = advise_json_check(run->cfg.spelled[OPT_RESULTS], run->cfg.results, run->cfg.advise, &m) == 0;
     /* Every process parsed the same bytes: process 0's line is theirs. */
     ok = agree_all(MPI_COMM_WORLD, ok);
     int status = EXIT_USAGE;
-    if (!ok && s->world_rank == 0)
+    if (!ok && run->world_rank == 0)
         fprintf(stderr, "%s\n", m.line[0] ? m.line : "h5perf: --advise: failed on a process");
     /* The file's candidates were counted (and refused beyond the limit) as
      * written, the same on every machine; those of this launch follow. */
     struct advise_hints_left left = {0};
     struct advise_checked *checked = ok ? calloc((size_t)w.nsets, sizeof *checked) : NULL;
     if (ok) {
-        advise_hints_filter(s, &w, &left);
+        advise_hints_filter(run, &w, &left);
         ok = agree_all(MPI_COMM_WORLD,
-                       advise_count(&w, s->world_size, counts, &m) == 0 && checked != NULL);
+                       advise_count(&w, run->world_size, counts, &m) == 0 && checked != NULL);
         status = EXIT_RUN_FAILED;
-        if (!ok && s->world_rank == 0)
+        if (!ok && run->world_rank == 0)
             fprintf(stderr, "%s\n", m.line[0] ? m.line : "h5perf: --advise: failed on a process");
     }
     /* A run h5perf refuses is refused here, once, before anything is
      * printed or measured (docs/advisor.md, "Running it"). */
-    if (ok && advise_check_all(s, &w, cfgs, counts, checked, &m) < 0) {
+    if (ok && advise_check_all(run, &w, cfgs, counts, checked, &m) < 0) {
         ok = false;
         status = EXIT_USAGE;
-        if (s->world_rank == 0)
+        if (run->world_rank == 0)
             fprintf(stderr, "%s\n", m.line);
     }
     if (ok)
-        status = s->world_rank == 0 ? advise_print(s, &w, cfgs, counts, checked, &left) : EXIT_OK;
+        status = run->world_rank == 0 ? advise_print(run, &w, cfgs, counts, checked, &left) : EXIT_OK;
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (status == EXIT_OK && s->cfg.budget > 0)
-        status = advise_search(s, ops, &w, cfgs, counts, checked);
-    else if (status == EXIT_OK && s->world_rank == 0)
+    if (status == EXIT_OK && run->cfg.budget > 0)
+        status = advise_search(run, ops, &w, cfgs, counts, checked);
+    else if (status == EXIT_OK && run->world_rank == 0)
         fprintf(stderr, "h5perf: --advise: nothing was measured: give --budget SECONDS to race "
                         "the candidates\n");
     for (int i = 0; checked && i < w.nsets; i++)

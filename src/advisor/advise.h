@@ -13,6 +13,6 @@
  * EXIT_OK after printing the runs (and the answers), EXIT_USAGE after one
  * line from process 0 (before any file is created), EXIT_RUN_FAILED when
  * the candidates did not fit in memory. */
-int advise_run(const struct run *s, const struct backend_ops *const ops[API_COUNT]);
+int advise_run(const struct run *run, const struct backend_ops *const ops[API_COUNT]);
 
 #endif

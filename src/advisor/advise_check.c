@@ -56,12 +56,12 @@ static int advise_check_cand(const struct workload_config *c, double *least, str
     return rc;
 }
 
-int advise_check_set(const struct run *s, const struct workload *w, int set,
+int advise_check_set(const struct run *run, const struct workload *w, int set,
                      const struct workload_config *c, int n, double budget,
                      struct advise_checked *out, struct cli_msg *m)
 {
     const struct workload_set *ws = &w->sets[set];
-    const struct config *cfg = &s->cfg;
+    const struct config *cfg = &run->cfg;
     char took[64], share[64];
     double least = 0;
     struct cli_msg one = {""};
@@ -99,7 +99,7 @@ int advise_check_set(const struct run *s, const struct workload *w, int set,
         if (!refused)
             continue;
         out->refused[i] = true;
-        if (out->nrefused++ == 0 && s->world_rank == 0) {
+        if (out->nrefused++ == 0 && run->world_rank == 0) {
             char text[WORKLOAD_TEXT_MAX];
             advise_options(&c[i], text, sizeof text);
             snprintf(out->first, sizeof out->first, "%s: %s", text, advise_why(&one));

@@ -26,7 +26,7 @@ struct advise_checked {
  * baseline) of set number set; budget the set's share of --budget (0:
  * no race). Returns 0 with *out (advise_checked_release() it), or -1 with
  * the workload's refusal in m on process 0. */
-int advise_check_set(const struct run *s, const struct workload *w, int set,
+int advise_check_set(const struct run *run, const struct workload *w, int set,
                      const struct workload_config *c, int n, double budget,
                      struct advise_checked *out, struct cli_msg *m);
 

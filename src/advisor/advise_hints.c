@@ -22,12 +22,12 @@
 
 /* Rank 0: the scratch file's hints as the library reports them, and the
  * directory's file system, into f (returned: room for len bytes). */
-static void advise_hints_probe(const struct run *s, const struct workload *w, struct hint_facts *f,
+static void advise_hints_probe(const struct run *run, const struct workload *w, struct hint_facts *f,
                                char *returned, size_t len)
 {
     /* The quiet runs write under HDF5_PARAPREFIX (names.h): the same file
      * system. */
-    const char *dir = s->cfg.paraprefix && s->cfg.paraprefix[0] ? s->cfg.paraprefix : ".";
+    const char *dir = run->cfg.paraprefix && run->cfg.paraprefix[0] ? run->cfg.paraprefix : ".";
     char path[SETUP_PATH_MAX + 64];
     size_t dl = strlen(dir);
     snprintf(path, sizeof path, "%s%s.h5perf-hints-%ld", dir, dir[dl - 1] != '/' ? "/" : "",
@@ -87,18 +87,18 @@ static void advise_hints_note(struct advise_hints_left *left, const char *key, c
     snprintf(left->keys[i] + at, sizeof left->keys[i] - at, "%s%s", at ? ", " : "", key);
 }
 
-void advise_hints_filter(const struct run *s, struct workload *w, struct advise_hints_left *left)
+void advise_hints_filter(const struct run *run, struct workload *w, struct advise_hints_left *left)
 {
     int drop[WORKLOAD_MAX_HINTS] = {0};
     left->n = 0;
-    if (s->world_rank == 0) {
+    if (run->world_rank == 0) {
         char version[MPI_MAX_LIBRARY_VERSION_STRING], returned[4096];
         int vlen = 0;
         MPI_Get_library_version(version, &vlen);
         struct hint_facts f = {.open_mpi = strstr(version, "Open MPI") != NULL,
                                .io = getenv("OMPI_MCA_io"),
                                .returned = returned};
-        advise_hints_probe(s, w, &f, returned, sizeof returned);
+        advise_hints_probe(run, w, &f, returned, sizeof returned);
         for (int h = 0; h < w->search.nhints; h++) {
             const char *why = NULL;
             if (!hint_honoured(&f, w->search.hints[h].key, &why)) {

@@ -20,6 +20,6 @@ struct advise_hints_left {
  * directory's file system; every process then removes from w's search
  * the hints that cannot act (hint_honoured()). *left gets process 0's
  * reasons. */
-void advise_hints_filter(const struct run *s, struct workload *w, struct advise_hints_left *left);
+void advise_hints_filter(const struct run *run, struct workload *w, struct advise_hints_left *left);
 
 #endif

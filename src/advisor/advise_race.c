@@ -22,7 +22,7 @@
 #define ADVISE_FINALISTS 3
 
 struct advise_set {
-    const struct run *s;
+    const struct run *run;
     const struct backend_ops *const *ops;
     struct workload_config *c; /* [n]: c[0] the baseline */
     int n;
@@ -91,7 +91,7 @@ static int advise_quiet(const struct advise_set *a, int i, int k, bool verify,
     struct run r;
     int st = setup_run(&r, argc, argv), rc = -1;
     if (st == -1) {
-        r.clock = a->s->clock;
+        r.clock = a->run->clock;
         rc = setup_declare_files(&r) ? engine_run(&r, a->ops, r.world_rank == 0 ? log : NULL) : 1;
         files_release();
     }
@@ -142,17 +142,17 @@ static int advise_measure(void *arg, int i, int k, double *v, double *cost)
 {
     struct advise_set *a = arg;
     struct results_log log;
-    double t0 = a->s->clock();
+    double t0 = a->run->clock();
     results_log_init(&log);
     int rc = advise_quiet(a, i, k, false, &log);
     double buf[3 * RACE_MAX_SAMPLES + 2] = {0};
-    if (a->s->world_rank == 0) {
+    if (a->run->world_rank == 0) {
         int at = a->nw[i];
         if (rc == 0 && at + k <= RACE_MAX_SAMPLES)
             rc = advise_samples(a, i, &log, k, buf, buf + RACE_MAX_SAMPLES,
                                 buf + 2 * RACE_MAX_SAMPLES);
         buf[3 * RACE_MAX_SAMPLES] = rc;
-        buf[3 * RACE_MAX_SAMPLES + 1] = a->s->clock() - t0;
+        buf[3 * RACE_MAX_SAMPLES + 1] = a->run->clock() - t0;
     }
     results_log_release(&log);
     MPI_Bcast(buf, 3 * RACE_MAX_SAMPLES + 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -174,7 +174,7 @@ static void advise_round(void *arg, const struct race *r)
     int live = 0;
     for (int i = 0; i < r->n; i++)
         live += r->e[i].state == RACE_ALIVE;
-    if (a->s->world_rank == 0 && a->s->cfg.progress)
+    if (a->run->world_rank == 0 && a->run->cfg.progress)
         fprintf(stderr, "h5perf: advise: round %d done: %d of %d candidates left, %.1f s of %.1f\n",
                 r->rounds, live, r->n, r->spent, r->budget);
 }
@@ -193,11 +193,11 @@ static int advise_verify(struct advise_set *a, const struct race *r, double *spe
         if (r->e[i].n == 0 || !race_better(r, i, r->baseline))
             break;
         struct results_log log;
-        double t0 = a->s->clock();
+        double t0 = a->run->clock();
         results_log_init(&log);
         int rc = advise_quiet(a, i, 1, true, &log);
         results_log_release(&log);
-        *spent += a->s->clock() - t0;
+        *spent += a->run->clock() - t0;
         *count = ++tried;
         if (rc == 0)
             return i;
@@ -206,11 +206,11 @@ static int advise_verify(struct advise_set *a, const struct race *r, double *spe
     return -1;
 }
 
-int advise_race(const struct run *s, const struct backend_ops *const ops[API_COUNT],
+int advise_race(const struct run *run, const struct backend_ops *const ops[API_COUNT],
                 const struct workload *w, int set, struct workload_config *c, int n, double budget,
                 struct advise_answer *out)
 {
-    struct advise_set a = {.s = s, .ops = ops, .c = c, .n = n};
+    struct advise_set a = {.run = run, .ops = ops, .c = c, .n = n};
     a.reads = w->sets[set].read_back != WORKLOAD_READ_NONE;
     a.info = getenv("HDF5_MPI_INFO");
     a.wr = calloc((size_t)n, sizeof *a.wr);

@@ -33,7 +33,7 @@ struct advise_answer {
  * baseline) of set number set within budget seconds, 10% of which are
  * kept for the verification of the finalists. Returns 0 with *out (to
  * release), or -1 (out of memory). */
-int advise_race(const struct run *s, const struct backend_ops *const ops[API_COUNT],
+int advise_race(const struct run *run, const struct backend_ops *const ops[API_COUNT],
                 const struct workload *w, int set, struct workload_config *c, int n, double budget,
                 struct advise_answer *out);
 

@@ -334,27 +334,27 @@ static void context_batch(struct batch_job *b)
     }
 }
 
-void context_init(struct run_context *c, const struct run *s, int argc, char **argv)
+void context_init(struct run_context *c, const struct run *run, int argc, char **argv)
 {
     memset(c, 0, sizeof *c);
     char *by_rank = NULL;
-    context_hosts(c, s->world_rank, &by_rank);
-    if (s->world_rank != 0)
+    context_hosts(c, run->world_rank, &by_rank);
+    if (run->world_rank != 0)
         return;
-    context_page_cache(c, &s->session, by_rank);
+    context_page_cache(c, &run->session, by_rank);
     free(by_rank);
     if (c->page_cache[0])
         fprintf(stderr, "%s\n", c->page_cache);
     context_versions(c);
     context_warn_build(c);
-    snprintf(c->clock, sizeof c->clock, "%s", s->clock_name);
-    c->clock_hz = s->clock_hz;
-    c->processes = s->world_size;
-    context_file_system(c, s->dir);
+    snprintf(c->clock, sizeof c->clock, "%s", run->clock_name);
+    c->clock_hz = run->clock_hz;
+    c->processes = run->world_size;
+    context_file_system(c, run->dir);
     context_now(c->start_time, sizeof c->start_time);
     c->argc = argc;
     c->argv = argv;
-    c->warnings = s->warnings;
+    c->warnings = run->warnings;
     c->env_paraprefix = getenv("HDF5_PARAPREFIX");
     c->env_nocleanup = getenv("HDF5_NOCLEANUP");
     c->env_mpi_info = getenv("HDF5_MPI_INFO");

@@ -9,7 +9,7 @@
 /* Collective over MPI_COMM_WORLD (the host names are gathered): fills c on
  * world rank 0 with everything but the end time and exit status; on other
  * ranks c is zeroed. Call it just before the sweep: it stamps the start. */
-void context_init(struct run_context *c, const struct run *s, int argc, char **argv);
+void context_init(struct run_context *c, const struct run *run, int argc, char **argv);
 
 /* Local: fills the versions of c (h5perf, commit, build, HDF5, MPI and each
  * API's library) and nothing else; context_init() calls it too, so --version

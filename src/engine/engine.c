@@ -56,7 +56,7 @@ static void engine_bounded(const struct point_run *r, struct iter_result *it)
         return;
     it->bytes[0] = all[0];
     it->bytes[1] = all[1];
-    it->stonewalled = r->s->cfg.stonewall > 0;
+    it->stonewalled = r->run->cfg.stonewall > 0;
     it->sw = r->sw;
     measure_repeat_stat(&r->reps, &it->rep);
 }
@@ -67,11 +67,11 @@ static void engine_bounded(const struct point_run *r, struct iter_result *it)
  * the memory check counts (engine/memory.c). Returns 0, or -1. */
 static int engine_plan(struct point_run *r, int it)
 {
-    const struct pattern_desc *pd = r->s->session.pattern;
+    const struct pattern_desc *pd = r->run->session.pattern;
     if (r->plan.ops && pd->plan_release)
         pd->plan_release(&r->plan);
     memset(&r->plan, 0, sizeof r->plan);
-    return pd->plan(&r->s->cfg, &r->sp->p, r->ctx.rank, it, &r->plan);
+    return pd->plan(&r->run->cfg, &r->sp->p, r->ctx.rank, it, &r->plan);
 }
 
 /* One iteration over all files, its result into it (rank 0) and, after an
@@ -81,7 +81,7 @@ static int engine_plan(struct point_run *r, int it)
 static int engine_iteration(struct point_run *r, int iteration, struct iter_result *it,
                             bool unrecorded, char **errors)
 {
-    const struct config *c = &r->s->cfg;
+    const struct config *c = &r->run->cfg;
     double t[TIMER_COUNT] = {0};
     struct verify_state v = {0};
     struct err e;
@@ -107,7 +107,7 @@ static int engine_iteration(struct point_run *r, int iteration, struct iter_resu
     for (int f = 0; ok && f < r->plan.nfiles; f++) {
         int slot = names_slot(f, r->sp->p.api, r->plan.per_process);
         if (c->debug_level >= 1)
-            fprintf(dbg, "rank %d: data filename=%s\n", r->s->world_rank, files_path(slot));
+            fprintf(dbg, "rank %d: data filename=%s\n", r->run->world_rank, files_path(slot));
         ok = engine_file(r, slot, t, &v, &e, dbg);
     }
     if (dbg)
@@ -116,7 +116,7 @@ static int engine_iteration(struct point_run *r, int iteration, struct iter_resu
         sink_gather(r->ctx.comm, text, r->out, NULL);
     free(text);
     if (!ok) {
-        agree_report(r->ctx.comm, &e, r->s->world_rank, stderr, errors);
+        agree_report(r->ctx.comm, &e, r->run->world_rank, stderr, errors);
         if (it)
             it->status = RUN_IO_ERROR;
         return ENGINE_IO_FAILED;
@@ -171,7 +171,7 @@ static bool engine_record(struct point_run *r, struct api_result *res, struct er
     if (r->ctx.rank != 0)
         return false;
     if (results_init(res, p->api, p->nprocs, xfer, m->phase_bytes,
-                     measure_max_iterations(&r->s->cfg)) != 0) {
+                     measure_max_iterations(&r->run->cfg)) != 0) {
         err_set(e, "h5perf", "record results", "", -1, -1, "no iterations to record");
         return false;
     }
@@ -210,9 +210,9 @@ static void engine_io_mode(const struct point_run *r, struct api_result *res)
  * rather than leave the run out of the results. */
 static bool engine_keep(struct point_run *r, struct api_result *res, struct err *e)
 {
-    const struct pattern_report *rep = r->s->session.pattern->report;
+    const struct pattern_report *rep = r->run->session.pattern->report;
     if (r->out && rep->point_end)
-        rep->point_end(r->out, &r->s->cfg, res);
+        rep->point_end(r->out, &r->run->cfg, res);
     bool ok = !r->log || results_log_add(r->log, res) == 0;
     if (!ok)
         err_set(e, "h5perf", "record results", "", -1, -1, "out of memory for the results of %s",
@@ -226,7 +226,7 @@ static bool engine_keep(struct point_run *r, struct api_result *res, struct err 
 static void engine_point(struct point_run *r, const struct backend_ops *const ops[API_COUNT],
                          const struct session_point *sp)
 {
-    const struct config *c = &r->s->cfg;
+    const struct config *c = &r->run->cfg;
     r->sp = sp;
     r->ops = ops[sp->p.api];
     r->set = engine_settings(c, &sp->p);
@@ -245,7 +245,7 @@ static void engine_point(struct point_run *r, const struct backend_ops *const op
  * into res (rank 0). Without --confidence, after -i iterations. */
 static bool engine_enough(const struct point_run *r, struct api_result *res, int n, double start)
 {
-    const struct config *c = &r->s->cfg;
+    const struct config *c = &r->run->cfg;
     if (c->confidence <= 0)
         return n >= c->iterations;
     if (n < c->iterations)
@@ -258,7 +258,7 @@ static bool engine_enough(const struct point_run *r, struct api_result *res, int
             stop = STOP_INTERVAL;
         else if (n >= c->max_iterations)
             stop = STOP_MAX_ITERATIONS;
-        else if (c->max_time > 0 && r->s->clock() - start >= c->max_time)
+        else if (c->max_time > 0 && r->run->clock() - start >= c->max_time)
             stop = STOP_MAX_TIME;
     }
     MPI_Bcast(&stop, 1, MPI_INT, 0, r->ctx.comm);
@@ -270,7 +270,7 @@ static bool engine_enough(const struct point_run *r, struct api_result *res, int
 /* Collective over comm: every iteration of one run point. */
 static int engine_point_run(struct point_run *r)
 {
-    const struct config *c = &r->s->cfg;
+    const struct config *c = &r->run->cfg;
     struct err e;
     err_clear(&e);
     struct api_result res;
@@ -284,11 +284,11 @@ static int engine_point_run(struct point_run *r)
         struct iter_result *it = keep ? results_next_iteration(&res) : NULL;
         if (it)
             it->status = RUN_IO_ERROR;
-        agree_report(r->ctx.comm, &e, r->s->world_rank, stderr, keep ? &res.errors : NULL);
+        agree_report(r->ctx.comm, &e, r->run->world_rank, stderr, keep ? &res.errors : NULL);
         status = ENGINE_IO_FAILED;
     }
     int most = measure_max_iterations(c);
-    double start = r->s->clock();
+    double start = r->run->clock();
     for (int i = 0; prepared && i < most; i++) {
         progress_begin(r->progress, r->sp, i + 1, most);
         struct iter_result *it = keep ? results_next_iteration(&res) : NULL;
@@ -304,7 +304,7 @@ static int engine_point_run(struct point_run *r)
      * to memory fails the run with its line, as an I/O error does. */
     err_clear(&e);
     if (prepared && !measure_latency(r->ctx.comm, r->lat, keep ? &res : NULL, &e)) {
-        agree_report(r->ctx.comm, &e, r->s->world_rank, stderr,
+        agree_report(r->ctx.comm, &e, r->run->world_rank, stderr,
                      keep && !res.errors ? &res.errors : NULL);
         status = ENGINE_IO_FAILED;
         err_clear(&e);
@@ -314,7 +314,7 @@ static int engine_point_run(struct point_run *r)
     if (r->io_mode)
         engine_io_mode(r, keep ? &res : NULL);
     if (!agree_all(r->ctx.comm, !keep || engine_keep(r, &res, &e))) {
-        agree_report(r->ctx.comm, &e, r->s->world_rank, stderr, NULL);
+        agree_report(r->ctx.comm, &e, r->run->world_rank, stderr, NULL);
         status = ENGINE_IO_FAILED;
     }
     if (r->out)
@@ -322,8 +322,8 @@ static int engine_point_run(struct point_run *r)
     free(r->buf_base);
     r->buf_base = NULL;
     r->buf = NULL;
-    if (r->plan.ops && r->s->session.pattern->plan_release)
-        r->s->session.pattern->plan_release(&r->plan);
+    if (r->plan.ops && r->run->session.pattern->plan_release)
+        r->run->session.pattern->plan_release(&r->plan);
     memset(&r->plan, 0, sizeof r->plan);
     free(r->lat);
     r->lat = NULL;
@@ -334,23 +334,23 @@ static int engine_point_run(struct point_run *r)
 
 /* Collective over comm (the processes of this count): its run points, in
  * order. */
-static int engine_count(const struct run *s, const struct backend_ops *const ops[API_COUNT],
+static int engine_count(const struct run *run, const struct backend_ops *const ops[API_COUNT],
                         MPI_Comm comm, const struct session_count *k, struct results_log *log,
                         struct progress *progress)
 {
-    const struct config *c = &s->cfg;
-    const struct pattern_report *rep = s->session.pattern->report;
-    struct point_run r = {.s = s, .progress = progress};
-    r.ctx = (struct backend_ctx){.comm = comm, .info = s->info, .set = &r.set};
+    const struct config *c = &run->cfg;
+    const struct pattern_report *rep = run->session.pattern->report;
+    struct point_run r = {.run = run, .progress = progress};
+    r.ctx = (struct backend_ctx){.comm = comm, .info = run->info, .set = &r.set};
     MPI_Comm_rank(comm, &r.ctx.rank);
     MPI_Comm_size(comm, &r.ctx.nprocs);
-    r.out = r.ctx.rank == 0 ? s->report : NULL;
+    r.out = r.ctx.rank == 0 ? run->report : NULL;
     r.log = r.ctx.rank == 0 ? log : NULL;
     if (r.out && rep->nprocs_begin)
         rep->nprocs_begin(r.out, c, k->nprocs);
     int status = ENGINE_OK;
     for (int i = k->first; i < k->first + k->n; i++) {
-        const struct session_point *sp = &s->session.points[i];
+        const struct session_point *sp = &run->session.points[i];
         if (r.out && rep->point_begin)
             rep->point_begin(r.out, c, i > k->first ? &sp[-1].p : NULL, &sp->p);
         engine_point(&r, ops, sp);
@@ -369,20 +369,20 @@ static int engine_count(const struct run *s, const struct backend_ops *const ops
     return status;
 }
 
-int engine_run(const struct run *s, const struct backend_ops *const ops[API_COUNT],
+int engine_run(const struct run *run, const struct backend_ops *const ops[API_COUNT],
                struct results_log *log)
 {
     int status = ENGINE_OK;
     struct progress progress;
-    progress_init(&progress, &s->session, s->cfg.progress && s->world_rank == 0, stderr);
-    for (int k = 0; k < s->session.ncounts; k++) {
-        const struct session_count *sc = &s->session.counts[k];
+    progress_init(&progress, &run->session, run->cfg.progress && run->world_rank == 0, stderr);
+    for (int k = 0; k < run->session.ncounts; k++) {
+        const struct session_count *sc = &run->session.counts[k];
         MPI_Comm comm;
-        int color = s->world_rank < sc->nprocs ? 0 : MPI_UNDEFINED;
-        MPI_Comm_split(MPI_COMM_WORLD, color, s->world_rank, &comm);
+        int color = run->world_rank < sc->nprocs ? 0 : MPI_UNDEFINED;
+        MPI_Comm_split(MPI_COMM_WORLD, color, run->world_rank, &comm);
         int mine = ENGINE_OK, all = ENGINE_OK;
         if (comm != MPI_COMM_NULL) {
-            mine = engine_count(s, ops, comm, sc, log, &progress);
+            mine = engine_count(run, ops, comm, sc, log, &progress);
             MPI_Comm_free(&comm);
         }
         /* Processes outside this run learn how it ended. */
@@ -392,7 +392,7 @@ int engine_run(const struct run *s, const struct backend_ops *const ops[API_COUN
             break;
     }
     if (status == ENGINE_IO_FAILED)
-        files_remove_all(s->world_rank == 0);
+        files_remove_all(run->world_rank == 0);
     progress_end(&progress);
     return status == ENGINE_OK ? EXIT_OK : EXIT_RUN_FAILED;
 }

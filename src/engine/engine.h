@@ -15,7 +15,7 @@
  * the record of every run into log (NULL elsewhere). Returns EXIT_OK, or
  * EXIT_RUN_FAILED after an I/O error (the sweep stops, this run's files are
  * removed) or a verification mismatch (the sweep goes on). */
-int engine_run(const struct run *s, const struct backend_ops *const ops[API_COUNT],
+int engine_run(const struct run *run, const struct backend_ops *const ops[API_COUNT],
                struct results_log *log);
 
 #endif

@@ -84,11 +84,11 @@ static bool engine_after_write(const struct point_run *r, int slot, const char *
 /* -D 4: the pattern's line of a phase. */
 static void engine_debug_line(const struct point_run *r, int phase, FILE *dbg)
 {
-    const struct pattern_desc *pd = r->s->session.pattern;
+    const struct pattern_desc *pd = r->run->session.pattern;
     char line[512] = "";
-    if (r->s->cfg.debug_level < 4 || !pd->debug_line)
+    if (r->run->cfg.debug_level < 4 || !pd->debug_line)
         return;
-    pd->debug_line(&r->plan, phase, r->s->world_rank, line, sizeof line);
+    pd->debug_line(&r->plan, phase, r->run->world_rank, line, sizeof line);
     fputs(line, dbg);
 }
 
@@ -113,7 +113,7 @@ static bool engine_write_once(struct point_run *r, struct phase_io *io, double *
     }
     if (!ok || !engine_after_write(r, io->slot, io->path, flat_end, e))
         return false;
-    if (r->s->cfg.duration > 0)
+    if (r->run->cfg.duration > 0)
         measure_repeat(r->ctx.comm, rt[PHASE_GROSS], r->sp->m.phase_bytes / r->plan.nfiles,
                        &r->reps);
     return true;
@@ -126,7 +126,7 @@ static bool engine_write_once(struct point_run *r, struct phase_io *io, double *
 static bool engine_write(struct point_run *r, struct phase_io *io, double *t,
                          struct verify_state *v, struct err *e)
 {
-    const struct config *c = &r->s->cfg;
+    const struct config *c = &r->run->cfg;
     struct phase_deadline dl = {.seconds = c->stonewall};
     io->deadline = c->stonewall > 0 ? &dl : NULL;
     r->written = (struct plan_extent){-1, 0};
@@ -154,7 +154,7 @@ static bool engine_write(struct point_run *r, struct phase_io *io, double *t,
 bool engine_file(struct point_run *r, int slot, double *t, struct verify_state *v, struct err *e,
                  FILE *dbg)
 {
-    const struct config *c = &r->s->cfg;
+    const struct config *c = &r->run->cfg;
     struct phase_io io = {.ops = r->ops,
                           .ctx = &r->fctx,
                           .plan = &r->plan,
@@ -163,7 +163,7 @@ bool engine_file(struct point_run *r, int slot, double *t, struct verify_state *
                           .buf = r->buf,
                           .overwrite = c->overwrite,
                           .agree = r->ctx.comm,
-                          .clock = r->s->clock};
+                          .clock = r->run->clock};
     r->written = (struct plan_extent){-1, 0};
     bool wrote = false;
     for (int ph = 0; ph < r->plan.nphases; ph++) {
@@ -200,7 +200,7 @@ void engine_report_mismatch(const struct point_run *r, const struct verify_state
         snprintf(line, sizeof line,
                  "h5perf: rank %d: verify '%s' (%s, %d processes, %s, iteration %d): %" PRId64
                  " bytes differ, the first at offset %" PRId64 ": expected %u, found %u\n",
-                 r->s->world_rank, v->path, r->ops->desc->err_name, r->ctx.nprocs,
+                 r->run->world_rank, v->path, r->ops->desc->err_name, r->ctx.nprocs,
                  r->sp->label_exact, iteration, v->bad, v->first_offset, v->expected, v->found);
     sink_gather(r->ctx.comm, line, stderr, NULL);
 }

@@ -17,7 +17,7 @@ enum { ENGINE_OK = 0, ENGINE_VERIFY_FAILED = 1, ENGINE_IO_FAILED = 2 };
 
 /* Everything one process needs to run one run point. */
 struct point_run {
-    const struct run *s;
+    const struct run *run;
     const struct session_point *sp;
     const struct backend_ops *ops;
     struct backend_ctx ctx;  /* the run's processes: agreement, reductions */

@@ -13,11 +13,11 @@
 /* Local, on every process (a limit is per process): the largest file of
  * the sweep against this process's RLIMIT_FSIZE. Returns 0, or -1 with m.
  * Nothing to check for a --read-only run, which writes nothing. */
-int fsize_check_limit(const struct run *s, struct cli_msg *m);
+int fsize_check_limit(const struct run *run, struct cli_msg *m);
 
 /* Rank 0, after the directory is known: the largest file against the
  * directory's file system (a sparse probe, names_probe_size()). Returns 0,
  * or -1 with m. */
-int fsize_check_dir(const struct run *s, struct cli_msg *m);
+int fsize_check_dir(const struct run *run, struct cli_msg *m);
 
 #endif

@@ -338,24 +338,24 @@ int64_t memory_for_reading(char *where, size_t len)
     return least;
 }
 
-bool memory_check(const struct run *s, struct cli_msg *m)
+bool memory_check(const struct run *run, struct cli_msg *m)
 {
-    const struct config *c = &s->cfg;
+    const struct config *c = &run->cfg;
     if (c->no_memory_check)
         return true;
     struct memory_report mine = {0};
-    mine.world_rank = s->world_rank;
+    mine.world_rank = run->world_rank;
     mine.nlimits = memory_cgroup_limits(mine.cgroup, mine.limits, MEMORY_LEVELS);
     MPI_Comm node;
     int rank = 0, size = 1;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, s->world_rank, MPI_INFO_NULL, &node);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, run->world_rank, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &rank);
     MPI_Comm_size(node, &size);
     struct memory_report *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
     MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, node);
     bool ok = true;
-    for (int k = 0; k < s->session.ncounts && ok && all; k++)
-        ok = memory_host_at(&s->session, all, size, &s->session.counts[k], m);
+    for (int k = 0; k < run->session.ncounts && ok && all; k++)
+        ok = memory_host_at(&run->session, all, size, &run->session.counts[k], m);
     free(all);
     MPI_Comm_free(&node);
     return ok;

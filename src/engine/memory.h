@@ -47,6 +47,6 @@ int64_t memory_for_reading(char *where, size_t len);
 /* Collective over MPI_COMM_WORLD, after parsing: false on the first process
  * of a host whose processes' transfer buffers do not fit (with m set), true
  * elsewhere and with --no-memory-check. */
-bool memory_check(const struct run *s, struct cli_msg *m);
+bool memory_check(const struct run *run, struct cli_msg *m);
 
 #endif

@@ -50,29 +50,29 @@ static void outputs_complain(const char *what, const char *name)
             name ? name : "standard output", name ? "'" : "", strerror(errno));
 }
 
-int outputs_finish(struct run *s, struct run_context *ctx, const struct results_log *log,
+int outputs_finish(struct run *run, struct run_context *ctx, const struct results_log *log,
                    int status)
 {
-    const struct config *c = &s->cfg;
+    const struct config *c = &run->cfg;
     int bad = 0;
-    if (s->world_rank == 0) {
+    if (run->world_rank == 0) {
         context_end(ctx, status);
-        const struct pattern_report *rep = s->session.pattern->report;
-        if (s->report && rep->footer)
-            rep->footer(s->report, c, log);
-        bool ok = outputs_document(s->out, c->format, c, ctx, log) == 0;
-        if (!outputs_close(s->out, ok)) {
+        const struct pattern_report *rep = run->session.pattern->report;
+        if (run->report && rep->footer)
+            rep->footer(run->report, c, log);
+        bool ok = outputs_document(run->out, c->format, c, ctx, log) == 0;
+        if (!outputs_close(run->out, ok)) {
             outputs_complain(c->format == FORMAT_TEXT ? "report" : "results", c->output);
             bad = 1;
         }
-        if (s->results) {
-            ok = outputs_document(s->results, c->results_format, c, ctx, log) == 0;
-            if (!outputs_close(s->results, ok)) {
+        if (run->results) {
+            ok = outputs_document(run->results, c->results_format, c, ctx, log) == 0;
+            if (!outputs_close(run->results, ok)) {
                 outputs_complain("results", c->results);
                 bad = 1;
             }
         }
-        s->out = s->report = s->results = NULL;
+        run->out = run->report = run->results = NULL;
     }
     MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return bad && status == EXIT_OK ? EXIT_RUN_FAILED : status;

@@ -11,7 +11,7 @@
 /* Collective over MPI_COMM_WORLD. World rank 0 writes and closes; rank 0
  * says on stderr which output could not be written. Returns the exit status
  * to end with: status, or EXIT_RUN_FAILED if an output failed. */
-int outputs_finish(struct run *s, struct run_context *ctx, const struct results_log *log,
+int outputs_finish(struct run *run, struct run_context *ctx, const struct results_log *log,
                    int status);
 
 #endif

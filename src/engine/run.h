@@ -28,16 +28,16 @@ struct run;
 void run_hooks_own(struct run_hooks *hooks);
 
 /* Collective over MPI_COMM_WORLD (MPI must be initialised): H5dont_atexit()
- * and setup_run() (engine/setup.h), then hooks' clock in s when it gives
- * one. Returns setup_run()'s answer: an exit status (s already released),
- * or -1 (the run) / SETUP_ADVISE with s to hand to run_measure() or the
+ * and setup_run() (engine/setup.h), then hooks' clock in run when it gives
+ * one. Returns setup_run()'s answer: an exit status (run already released),
+ * or -1 (the run) / SETUP_ADVISE with run to hand to run_measure() or the
  * advisor, and to release. */
-int run_begin(struct run *s, int argc, char **argv, const struct run_hooks *hooks);
+int run_begin(struct run *run, int argc, char **argv, const struct run_hooks *hooks);
 
-/* Collective: the run s was set up for, on ops: the backend table's check,
- * the warnings, the header, the engine, the outputs; releases s. Returns
+/* Collective: what run was set up for, on ops: the backend table's check,
+ * the warnings, the header, the engine, the outputs; releases run. Returns
  * the exit status (exit_status.h), the same on every process. */
-int run_measure(struct run *s, int argc, char **argv,
+int run_measure(struct run *run, int argc, char **argv,
                 const struct backend_ops *const ops[API_COUNT]);
 
 /* Local, before MPI_Init: whether the command line asks for what needs MPI

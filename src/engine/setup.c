@@ -32,20 +32,20 @@
 
 /* Collective: agrees on `ok`; if not, the line of the lowest failing process
  * is printed by world rank 0. Returns true if every process was ok. */
-static bool setup_agree(const struct run *s, bool ok, const char *line)
+static bool setup_agree(const struct run *run, bool ok, const char *line)
 {
-    int mine = ok ? s->world_size : s->world_rank, first = 0;
+    int mine = ok ? run->world_size : run->world_rank, first = 0;
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (first == s->world_size)
+    if (first == run->world_size)
         return true;
     char buf[sizeof(struct cli_msg)] = "";
-    if (first != 0 && s->world_rank == first)
+    if (first != 0 && run->world_rank == first)
         MPI_Send(line, (int)strlen(line) + 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
-    if (s->world_rank == 0) {
+    if (run->world_rank == 0) {
         if (first != 0)
             MPI_Recv(buf, (int)sizeof buf, MPI_CHAR, first, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (s->refusal)
-            snprintf(s->refusal->line, sizeof s->refusal->line, "%s", first != 0 ? buf : line);
+        if (run->refusal)
+            snprintf(run->refusal->line, sizeof run->refusal->line, "%s", first != 0 ? buf : line);
         else
             fprintf(stderr, "%s\n", first != 0 ? buf : line);
         fflush(stderr);
@@ -63,15 +63,15 @@ static double setup_clock(void)
 /* Collective over MPI_COMM_WORLD: the timers' clock (docs/measuring.md,
  * "The clock"), the same kind on every process: the time-stamp counter
  * where every process can use it, else MPI_Wtime. */
-static void setup_choose_clock(struct run *s)
+static void setup_choose_clock(struct run *run)
 {
     double hz = 0;
     double (*tsc)(void) = tsc_clock_setup(MPI_Wtime, &hz);
     int mine = tsc != NULL, all = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    s->clock = all ? tsc : setup_clock;
-    s->clock_name = all ? "tsc" : "MPI_Wtime";
-    s->clock_hz = all ? hz : 0;
+    run->clock = all ? tsc : setup_clock;
+    run->clock_name = all ? "tsc" : "MPI_Wtime";
+    run->clock_hz = all ? hz : 0;
 }
 
 /* MPI_Dims_create for the session (which cannot call MPI). */
@@ -105,20 +105,20 @@ static int setup_threads(const struct config *c, struct cli_msg *m)
 }
 
 /* Local: command line and environment to a finished config. */
-static int setup_parse(struct run *s, int argc, char **argv, struct cli_msg *m,
+static int setup_parse(struct run *run, int argc, char **argv, struct cli_msg *m,
                        struct cli_warnings *w)
 {
-    config_init(&s->cfg);
-    if (env_parse(&s->cfg, getenv("HDF5_MPI_INFO"), getenv("HDF5_NOCLEANUP"),
+    config_init(&run->cfg);
+    if (env_parse(&run->cfg, getenv("HDF5_MPI_INFO"), getenv("HDF5_NOCLEANUP"),
                   getenv("HDF5_PARAPREFIX"), MPI_MAX_INFO_KEY, MPI_MAX_INFO_VAL, m) < 0)
         return -1;
-    if (opt_parse(argc, argv, &s->cfg, m) < 0)
+    if (opt_parse(argc, argv, &run->cfg, m) < 0)
         return -1;
-    if (s->cfg.help || s->cfg.version || s->cfg.advise)
+    if (run->cfg.help || run->cfg.version || run->cfg.advise)
         return 0;
-    if (config_finish(&s->cfg, s->world_size, w, m) < 0)
+    if (config_finish(&run->cfg, run->world_size, w, m) < 0)
         return -1;
-    return setup_threads(&s->cfg, m);
+    return setup_threads(&run->cfg, m);
 }
 
 /* Collective: the pattern's input from outside the command line (pattern.h,
@@ -126,26 +126,26 @@ static int setup_parse(struct run *s, int argc, char **argv, struct cli_msg *m,
  * (malloc'd; NULL for a pattern without one): whole, or its common part
  * and the process's own (input_send()). Returns true on every process if
  * every process has it; else m holds process 0's refusal. */
-static bool setup_input(const struct run *s, unsigned char **bytes, size_t *len, struct cli_msg *m)
+static bool setup_input(const struct run *run, unsigned char **bytes, size_t *len, struct cli_msg *m)
 {
-    const struct pattern_desc *pd = pattern_of(&s->cfg);
+    const struct pattern_desc *pd = pattern_of(&run->cfg);
     *bytes = NULL;
     *len = 0;
     if (!pd->load)
         return true;
     int64_t n = -1; /* process 0 failed */
-    if (s->world_rank == 0) {
+    if (run->world_rank == 0) {
         struct pattern_files files;
         struct input_ctx ctx;
         char where[MEMORY_WHERE_MAX] = "";
         input_files(&files, &ctx);
         /* Process 0's reading is counted against what it has, before it
          * reads (docs/differences.md, "Memory"). */
-        if (!s->cfg.no_memory_check) {
+        if (!run->cfg.no_memory_check) {
             files.memory = memory_for_reading(where, sizeof where);
             files.memory_where = where;
         }
-        if (pd->load(&s->cfg, &files, bytes, len, m) == 0)
+        if (pd->load(&run->cfg, &files, bytes, len, m) == 0)
             n = (int64_t)*len;
     }
     MPI_Bcast(&n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
@@ -157,34 +157,34 @@ static bool setup_input(const struct run *s, unsigned char **bytes, size_t *len,
 /* Collective: the run plan, on the pattern's input, checked by the
  * pattern and the backends on every process; warnings of runs that
  * will take long into w. */
-static bool setup_session(struct run *s, struct cli_msg *m, struct cli_warnings *w)
+static bool setup_session(struct run *run, struct cli_msg *m, struct cli_warnings *w)
 {
     unsigned char *bytes = NULL;
     size_t len = 0;
-    bool ok = setup_input(s, &bytes, &len, m);
-    if (!setup_agree(s, ok, m->line)) {
+    bool ok = setup_input(run, &bytes, &len, m);
+    if (!setup_agree(run, ok, m->line)) {
         free(bytes);
         return false;
     }
     /* A pattern whose input divides (pattern.h, input_parts) adopts this
      * process's part. */
-    int part = pattern_of(&s->cfg)->input_parts ? s->world_rank : -1;
-    ok = session_build_part(&s->session, &s->cfg, bytes, len, part, setup_dims, m) == 0 &&
-         engine_check(&s->session, s->world_rank, m) == 0;
+    int part = pattern_of(&run->cfg)->input_parts ? run->world_rank : -1;
+    ok = session_build_part(&run->session, &run->cfg, bytes, len, part, setup_dims, m) == 0 &&
+         engine_check(&run->session, run->world_rank, m) == 0;
     if (ok)
-        engine_warn_slow(&s->session, w);
+        engine_warn_slow(&run->session, w);
     free(bytes);
-    return setup_agree(s, ok, m->line);
+    return setup_agree(run, ok, m->line);
 }
 
 /* Rank 0, --read-only: the data file of an API (of process rank, -1:
  * shared) exists, is a regular file and can serve every run point that
  * reads it: each process count, each point of the API, before anything is
  * read. */
-static int setup_check_source(const struct run *s, int api, int rank, const char *name,
+static int setup_check_source(const struct run *run, int api, int rank, const char *name,
                               struct cli_msg *m)
 {
-    const struct config *c = &s->cfg;
+    const struct config *c = &run->cfg;
     const struct backend_ops *b = backend_get((enum api_id)api);
     const char *ro = c->spelled[OPT_READ_ONLY];
     struct stat st;
@@ -195,21 +195,21 @@ static int setup_check_source(const struct run *s, int api, int rank, const char
                         ro, name);
     if (!S_ISREG(st.st_mode))
         return cli_fail(m, "h5perf: %s: data file '%s' is not a regular file", ro, name);
-    for (int i = 0; i < s->session.npoints; i++) {
-        const struct session_point *sp = &s->session.points[i];
+    for (int i = 0; i < run->session.npoints; i++) {
+        const struct session_point *sp = &run->session.points[i];
         const struct layout_desc *l = layout_desc(sp->p.layout);
         bool own = l && l->per_process;
         if ((int)sp->p.api != api || own != (rank >= 0) || rank >= sp->p.nprocs)
             continue;
         struct plan plan;
         char why[512] = "", with[64] = "";
-        bool made = s->session.pattern->plan(c, &sp->p, own ? rank : 0, 0, &plan) == 0;
+        bool made = run->session.pattern->plan(c, &sp->p, own ? rank : 0, 0, &plan) == 0;
         bool fits = made && b->check_source(name, &plan, why, sizeof why) == 0;
-        if (made && s->session.pattern->plan_release)
-            s->session.pattern->plan_release(&plan);
+        if (made && run->session.pattern->plan_release)
+            run->session.pattern->plan_release(&plan);
         if (fits)
             continue;
-        if (s->session.ncounts > 1)
+        if (run->session.ncounts > 1)
             snprintf(with, sizeof with, " with %d process%s", sp->p.nprocs,
                      sp->p.nprocs == 1 ? "" : "es");
         return cli_fail(m, "h5perf: %s: data file '%s' %s%s (written with other options?)", ro,
@@ -220,7 +220,7 @@ static int setup_check_source(const struct run *s, int api, int rank, const char
 
 /* Rank 0, --overwrite: the existing data file at name (lstat st) is one
  * h5perf may replace, not a name for someone else's data. */
-static int setup_check_replaceable(const struct run *s, const char *name, const struct stat *st,
+static int setup_check_replaceable(const struct run *run, const char *name, const struct stat *st,
                                    struct cli_msg *m)
 {
     char why[160];
@@ -233,14 +233,14 @@ static int setup_check_replaceable(const struct run *s, const char *name, const 
     }
     return cli_fail(m,
                     "h5perf: data file '%s' %s; h5perf never writes through it, even with %s: %s",
-                    name, why, s->cfg.spelled[OPT_OVERWRITE], fix);
+                    name, why, run->cfg.spelled[OPT_OVERWRITE], fix);
 }
 
 /* Rank 0: the report (-o) and the results (--results) are files of their
  * own, never a data file of this run, whatever path names them. */
-static int setup_check_outputs(const struct run *s, int api, const char *name, struct cli_msg *m)
+static int setup_check_outputs(const struct run *run, int api, const char *name, struct cli_msg *m)
 {
-    const struct config *c = &s->cfg;
+    const struct config *c = &run->cfg;
     const enum opt_id ids[2] = {OPT_OUTPUT, OPT_RESULTS};
     const char *paths[2] = {c->output, c->results};
     for (int i = 0; i < 2; i++)
@@ -256,17 +256,17 @@ static int setup_check_outputs(const struct run *s, int api, const char *name, s
 /* Rank 0: one data file name of API a this run may use: never an output,
  * the source of a --read-only run, else absent unless --overwrite lets
  * h5perf replace it. */
-static int setup_check_name(const struct run *s, int a, int rank, const char *name,
+static int setup_check_name(const struct run *run, int a, int rank, const char *name,
                             struct cli_msg *m)
 {
-    const struct config *c = &s->cfg;
+    const struct config *c = &run->cfg;
     struct stat st;
-    if (setup_check_outputs(s, a, name, m) < 0)
+    if (setup_check_outputs(run, a, name, m) < 0)
         return -1;
     if (c->read_only)
-        return setup_check_source(s, a, rank, name, m) < 0 ||
+        return setup_check_source(run, a, rank, name, m) < 0 ||
                        (c->direct && (opt_row_of(OPT_DIRECT)->apis & API_BIT(a)) &&
-                        names_direct(s->dir, c->spelled[OPT_DIRECT], name, m) < 0)
+                        names_direct(run->dir, c->spelled[OPT_DIRECT], name, m) < 0)
                    ? -1
                    : 0;
     if (lstat(name, &st) < 0)
@@ -277,16 +277,16 @@ static int setup_check_name(const struct run *s, int a, int rank, const char *na
                         "(an earlier run with HDF5_NOCLEANUP may have left it); remove it or "
                         "give --overwrite",
                         name);
-    return setup_check_replaceable(s, name, &st, m);
+    return setup_check_replaceable(run, name, &st, m);
 }
 
 /* Which names a run uses: the shared ones, and each process's own (a
  * file per process), as its run points' layouts say. */
-static void setup_layouts(const struct run *s, bool *shared, bool *fpp)
+static void setup_layouts(const struct run *run, bool *shared, bool *fpp)
 {
     *shared = *fpp = false;
-    for (int i = 0; i < s->session.npoints; i++) {
-        const struct layout_desc *l = layout_desc(s->session.points[i].p.layout);
+    for (int i = 0; i < run->session.npoints; i++) {
+        const struct layout_desc *l = layout_desc(run->session.points[i].p.layout);
         bool own = l && l->per_process;
         *fpp |= own;
         *shared |= !own;
@@ -295,29 +295,29 @@ static void setup_layouts(const struct run *s, bool *shared, bool *fpp)
 
 /* Rank 0: the directory exists (creating the $USER level), accepts a new
  * file, and holds none of our data file names unless --overwrite. */
-static int setup_check_files(struct run *s, struct cli_msg *m)
+static int setup_check_files(struct run *run, struct cli_msg *m)
 {
-    const struct config *c = &s->cfg;
+    const struct config *c = &run->cfg;
     /* A read-only run writes nothing, not even the probe or the $USER level. */
     if (names_dir(c->paraprefix, getenv("USER") ? getenv("USER") : getenv("LOGIN"), !c->read_only,
-                  s->dir, sizeof s->dir, &s->dir_created, m) < 0)
+                  run->dir, sizeof run->dir, &run->dir_created, m) < 0)
         return -1;
-    if (!c->read_only && (names_probe(c->paraprefix, s->dir, m) < 0 || fsize_check_dir(s, m) < 0))
+    if (!c->read_only && (names_probe(c->paraprefix, run->dir, m) < 0 || fsize_check_dir(run, m) < 0))
         return -1;
     char name[SETUP_PATH_MAX];
-    if (c->direct && !c->read_only && names_direct(s->dir, c->spelled[OPT_DIRECT], NULL, m) < 0)
+    if (c->direct && !c->read_only && names_direct(run->dir, c->spelled[OPT_DIRECT], NULL, m) < 0)
         return -1;
     bool shared, fpp;
-    setup_layouts(s, &shared, &fpp);
+    setup_layouts(run, &shared, &fpp);
     for (int f = 0; f < c->num_files; f++)
         for (int a = 0; a < API_COUNT; a++) {
             if (!(c->apis & API_BIT(a)))
                 continue;
             if (shared &&
-                (setup_name(s, f, a, -1, name, m) < 0 || setup_check_name(s, a, -1, name, m) < 0))
+                (setup_name(run, f, a, -1, name, m) < 0 || setup_check_name(run, a, -1, name, m) < 0))
                 return -1;
             for (int r = 0; fpp && r < c->max_procs; r++)
-                if (setup_name(s, f, a, r, name, m) < 0 || setup_check_name(s, a, r, name, m) < 0)
+                if (setup_name(run, f, a, r, name, m) < 0 || setup_check_name(run, a, r, name, m) < 0)
                     return -1;
         }
     return 0;
@@ -375,26 +375,26 @@ static int setup_results_clash(const struct config *c, struct cli_msg *m)
 
 /* Rank 0: the report stream (stdout or -o) and the --results file; two
  * names of one file are refused before either is created. */
-static int setup_open_outputs(struct run *s, struct cli_msg *m)
+static int setup_open_outputs(struct run *run, struct cli_msg *m)
 {
-    const struct config *c = &s->cfg;
+    const struct config *c = &run->cfg;
     if (c->output && c->results && names_same_file(c->output, c->results))
         return setup_results_clash(c, m);
-    s->out = stdout;
-    if (c->output && !(s->out = setup_create(c->output, &s->out_created)))
+    run->out = stdout;
+    if (c->output && !(run->out = setup_create(c->output, &run->out_created)))
         return cli_fail(m, "h5perf: %s '%s': cannot create the report file: %s",
                         c->spelled[OPT_OUTPUT], c->output, strerror(errno));
-    s->report = c->format == FORMAT_TEXT ? s->out : NULL;
-    if (c->results && !(s->results = setup_create(c->results, &s->results_created)))
+    run->report = c->format == FORMAT_TEXT ? run->out : NULL;
+    if (c->results && !(run->results = setup_create(c->results, &run->results_created)))
         return cli_fail(m, "h5perf: %s '%s': cannot create the results file: %s",
                         c->spelled[OPT_RESULTS], c->results, strerror(errno));
     /* Standard output redirected to the results file is only seen here. */
-    if (s->results && setup_same_file(s->out, s->results))
+    if (run->results && setup_same_file(run->out, run->results))
         return setup_results_clash(c, m);
-    if (setup_replace(s->out) != 0)
+    if (setup_replace(run->out) != 0)
         return cli_fail(m, "h5perf: %s '%s': cannot empty the report file: %s",
                         c->spelled[OPT_OUTPUT], c->output, strerror(errno));
-    if (setup_replace(s->results) != 0)
+    if (setup_replace(run->results) != 0)
         return cli_fail(m, "h5perf: %s '%s': cannot empty the results file: %s",
                         c->spelled[OPT_RESULTS], c->results, strerror(errno));
     return 0;
@@ -402,47 +402,47 @@ static int setup_open_outputs(struct run *s, struct cli_msg *m)
 
 /* Rank 0, after a refusal: closes what it opened and removes what it
  * created. */
-static void setup_close_outputs(struct run *s)
+static void setup_close_outputs(struct run *run)
 {
-    const struct config *c = &s->cfg;
-    if (s->out && s->out != stdout)
-        fclose(s->out);
-    if (s->results && s->results != s->out)
-        fclose(s->results);
-    if (s->results_created && c->results)
+    const struct config *c = &run->cfg;
+    if (run->out && run->out != stdout)
+        fclose(run->out);
+    if (run->results && run->results != run->out)
+        fclose(run->results);
+    if (run->results_created && c->results)
         unlink(c->results);
-    if (s->out_created && c->output)
+    if (run->out_created && c->output)
         unlink(c->output);
     /* The $USER level this refused run made: empty, since nothing else was
      * created in it. */
-    if (s->dir_created)
-        rmdir(s->dir);
-    s->dir_created = false;
-    s->out = s->report = s->results = NULL;
-    s->out_created = s->results_created = false;
+    if (run->dir_created)
+        rmdir(run->dir);
+    run->dir_created = false;
+    run->out = run->report = run->results = NULL;
+    run->out_created = run->results_created = false;
 }
 
-static int setup_info(struct run *s)
+static int setup_info(struct run *run)
 {
-    s->info = MPI_INFO_NULL;
-    if (!s->cfg.info_defined)
+    run->info = MPI_INFO_NULL;
+    if (!run->cfg.info_defined)
         return 0;
-    MPI_Info_create(&s->info);
-    for (int i = 0; i < s->cfg.info_count; i++)
-        MPI_Info_set(s->info, s->cfg.info[i].key, s->cfg.info[i].value);
+    MPI_Info_create(&run->info);
+    for (int i = 0; i < run->cfg.info_count; i++)
+        MPI_Info_set(run->info, run->cfg.info[i].key, run->cfg.info[i].value);
     return 0;
 }
 
 /* -h or --version, printed by rank 0 on standard output. A write that
  * fails (a full disk, a closed standard output) fails the run, with one
  * line, as a report that cannot be written does. Collective. */
-static int setup_print_info(const struct run *s)
+static int setup_print_info(const struct run *run)
 {
     int status = EXIT_OK;
-    if (s->world_rank == 0) {
+    if (run->world_rank == 0) {
         errno = 0;
         int rc;
-        if (s->cfg.help) {
+        if (run->cfg.help) {
             help_print(stdout);
             rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
         } else {
@@ -452,70 +452,70 @@ static int setup_print_info(const struct run *s)
         }
         if (rc < 0) {
             fprintf(stderr, "h5perf: cannot write the %s to standard output: %s\n",
-                    s->cfg.help ? "help" : "version", strerror(errno ? errno : EIO));
+                    run->cfg.help ? "help" : "version", strerror(errno ? errno : EIO));
             status = EXIT_RUN_FAILED;
         }
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return status;
 }
-int setup_run(struct run *s, int argc, char **argv)
+int setup_run(struct run *run, int argc, char **argv)
 {
-    memset(s, 0, sizeof *s);
-    s->info = MPI_INFO_NULL;
-    s->clock = setup_clock;
-    s->clock_name = "MPI_Wtime";
-    MPI_Comm_rank(MPI_COMM_WORLD, &s->world_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &s->world_size);
+    memset(run, 0, sizeof *run);
+    run->info = MPI_INFO_NULL;
+    run->clock = setup_clock;
+    run->clock_name = "MPI_Wtime";
+    MPI_Comm_rank(MPI_COMM_WORLD, &run->world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &run->world_size);
     struct cli_msg m = {""};
     struct cli_warnings w = {0};
-    bool ok = setup_parse(s, argc, argv, &m, &w) == 0;
-    if (!setup_agree(s, ok, m.line))
+    bool ok = setup_parse(run, argc, argv, &m, &w) == 0;
+    if (!setup_agree(run, ok, m.line))
         return EXIT_USAGE;
-    if (s->cfg.help || s->cfg.version)
-        return setup_print_info(s);
-    setup_choose_clock(s);
-    if (s->cfg.advise)
+    if (run->cfg.help || run->cfg.version)
+        return setup_print_info(run);
+    setup_choose_clock(run);
+    if (run->cfg.advise)
         return SETUP_ADVISE;
-    if (!setup_session(s, &m, &w))
+    if (!setup_session(run, &m, &w))
         return EXIT_USAGE;
-    if (s->world_rank == 0)
+    if (run->world_rank == 0)
         for (int i = 0; i < w.count; i++)
             fprintf(stderr, "%s\n", w.line[i]);
-    s->warnings = w;
-    if (!setup_agree(s, memory_check(s, &m), m.line) ||
-        !setup_agree(s, fsize_check_limit(s, &m) == 0, m.line))
+    run->warnings = w;
+    if (!setup_agree(run, memory_check(run, &m), m.line) ||
+        !setup_agree(run, fsize_check_limit(run, &m) == 0, m.line))
         return EXIT_USAGE;
-    if (s->world_rank == 0)
-        ok = setup_check_files(s, &m) == 0 && setup_open_outputs(s, &m) == 0;
-    if (!ok && s->world_rank == 0)
-        setup_close_outputs(s);
+    if (run->world_rank == 0)
+        ok = setup_check_files(run, &m) == 0 && setup_open_outputs(run, &m) == 0;
+    if (!ok && run->world_rank == 0)
+        setup_close_outputs(run);
     int flag = ok;
     MPI_Bcast(&flag, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!setup_agree(s, flag && ok, m.line))
+    if (!setup_agree(run, flag && ok, m.line))
         return EXIT_USAGE;
     /* Every process uses rank 0's directory (a node-local $USER may differ). */
-    MPI_Bcast(s->dir, (int)sizeof s->dir, MPI_CHAR, 0, MPI_COMM_WORLD);
-    setup_info(s);
+    MPI_Bcast(run->dir, (int)sizeof run->dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    setup_info(run);
     return -1;
 }
 
-int setup_check(struct run *s, int argc, char **argv, struct cli_msg *m)
+int setup_check(struct run *run, int argc, char **argv, struct cli_msg *m)
 {
-    memset(s, 0, sizeof *s);
-    s->info = MPI_INFO_NULL;
-    s->clock = setup_clock;
-    s->clock_name = "MPI_Wtime";
-    s->refusal = m;
-    MPI_Comm_rank(MPI_COMM_WORLD, &s->world_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &s->world_size);
+    memset(run, 0, sizeof *run);
+    run->info = MPI_INFO_NULL;
+    run->clock = setup_clock;
+    run->clock_name = "MPI_Wtime";
+    run->refusal = m;
+    MPI_Comm_rank(MPI_COMM_WORLD, &run->world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &run->world_size);
     struct cli_msg mine = {""};
     struct cli_warnings w = {0};
     m->line[0] = '\0';
-    bool ok = setup_agree(s, setup_parse(s, argc, argv, &mine, &w) == 0, mine.line) &&
-              setup_session(s, &mine, &w) && setup_agree(s, memory_check(s, &mine), mine.line) &&
-              setup_agree(s, fsize_check_limit(s, &mine) == 0, mine.line);
-    s->warnings = w;
+    bool ok = setup_agree(run, setup_parse(run, argc, argv, &mine, &w) == 0, mine.line) &&
+              setup_session(run, &mine, &w) && setup_agree(run, memory_check(run, &mine), mine.line) &&
+              setup_agree(run, fsize_check_limit(run, &mine) == 0, mine.line);
+    run->warnings = w;
     return ok ? 0 : -1;
 }
 
@@ -524,11 +524,11 @@ int setup_check(struct run *s, int argc, char **argv, struct cli_msg *m)
 /* World rank 0, once the registry exists: the outputs written whole at the
  * end (the --results file, a JSON or CSV report), in the two slots after
  * the data files', so that a run that dies leaves none of them empty. */
-static void setup_declare_outputs(const struct run *s, int first)
+static void setup_declare_outputs(const struct run *run, int first)
 {
-    const struct config *c = &s->cfg;
+    const struct config *c = &run->cfg;
     const char *paths[2] = {c->format != FORMAT_TEXT ? c->output : NULL, c->results};
-    FILE *streams[2] = {s->out, s->results};
+    FILE *streams[2] = {run->out, run->results};
     for (int i = 0; i < 2; i++) {
         struct stat st;
         if (paths[i] && streams[i] && streams[i] != stdout && fstat(fileno(streams[i]), &st) == 0 &&
@@ -540,9 +540,9 @@ static void setup_declare_outputs(const struct run *s, int first)
 /* Local, once the registry exists: the side files of every data file that
  * a chosen variant's library makes beside it (HDF5's subfiles), by the
  * file's own name, before any create (files_side_pattern()). */
-static void setup_declare_sides(const struct run *s)
+static void setup_declare_sides(const struct run *run)
 {
-    const struct config *c = &s->cfg;
+    const struct config *c = &run->cfg;
     for (int a = 0; a < API_COUNT; a++) {
         unsigned chosen = c->apis & API_BIT(a) ? api_variants(c->api, (enum api_id)a) : 0;
         const char *prefix = NULL;
@@ -556,59 +556,59 @@ static void setup_declare_sides(const struct run *s)
     }
 }
 
-bool setup_declare_files(const struct run *s)
+bool setup_declare_files(const struct run *run)
 {
-    const struct config *c = &s->cfg;
+    const struct config *c = &run->cfg;
     int ndata = names_slot(c->num_files, 0, false), nslots = ndata + 2;
     char **paths = calloc((size_t)nslots, sizeof *paths);
     char name[SETUP_PATH_MAX];
     struct cli_msg m;
     bool ok = paths != NULL, shared, fpp;
-    setup_layouts(s, &shared, &fpp);
+    setup_layouts(run, &shared, &fpp);
     for (int f = 0; ok && f < c->num_files; f++)
         for (int a = 0; ok && a < API_COUNT; a++) {
             if (!(c->apis & API_BIT(a)))
                 continue;
             if (shared)
-                ok = setup_name(s, f, a, -1, name, &m) == 0 &&
+                ok = setup_name(run, f, a, -1, name, &m) == 0 &&
                      (paths[names_slot(f, a, false)] = strdup(name)) != NULL;
             if (ok && fpp)
-                ok = setup_name(s, f, a, s->world_rank, name, &m) == 0 &&
+                ok = setup_name(run, f, a, run->world_rank, name, &m) == 0 &&
                      (paths[names_slot(f, a, true)] = strdup(name)) != NULL;
         }
     const char *outputs[2] = {c->format != FORMAT_TEXT ? c->output : NULL, c->results};
-    for (int i = 0; ok && s->world_rank == 0 && i < 2; i++)
+    for (int i = 0; ok && run->world_rank == 0 && i < 2; i++)
         ok = !outputs[i] || (paths[ndata + i] = strdup(outputs[i])) != NULL;
-    ok = ok && files_init(nslots, paths, c->nocleanup, s->world_rank == 0) == 0;
+    ok = ok && files_init(nslots, paths, c->nocleanup, run->world_rank == 0) == 0;
     if (ok)
-        setup_declare_sides(s);
-    if (ok && s->world_rank == 0)
-        setup_declare_outputs(s, ndata);
+        setup_declare_sides(run);
+    if (ok && run->world_rank == 0)
+        setup_declare_outputs(run, ndata);
     for (int i = 0; paths && i < nslots; i++)
         free(paths[i]);
     free(paths);
     if (!agree_all(MPI_COMM_WORLD, ok)) {
-        if (s->world_rank == 0)
+        if (run->world_rank == 0)
             fprintf(stderr, "h5perf: out of memory for the names of %d data files\n", nslots);
         return false;
     }
     return true;
 }
 
-int setup_name(const struct run *s, int f, int api, int rank, char *out, struct cli_msg *m)
+int setup_name(const struct run *run, int f, int api, int rank, char *out, struct cli_msg *m)
 {
     const struct api_desc *d = api_desc((enum api_id)api);
-    return d ? names_file(s->dir, f + 1, rank, d->suffix, out, SETUP_PATH_MAX, m) : -1;
+    return d ? names_file(run->dir, f + 1, rank, d->suffix, out, SETUP_PATH_MAX, m) : -1;
 }
 
-void setup_release(struct run *s)
+void setup_release(struct run *run)
 {
-    if (s->out && s->out != stdout)
-        fclose(s->out);
-    if (s->results)
-        fclose(s->results);
-    s->out = s->report = s->results = NULL;
-    if (s->info != MPI_INFO_NULL)
-        MPI_Info_free(&s->info);
-    session_release(&s->session);
+    if (run->out && run->out != stdout)
+        fclose(run->out);
+    if (run->results)
+        fclose(run->results);
+    run->out = run->report = run->results = NULL;
+    if (run->info != MPI_INFO_NULL)
+        MPI_Info_free(&run->info);
+    session_release(&run->session);
 }
