@@ -6,10 +6,14 @@
  * by a constant (the guide's 1D), one view of the process's whole selection
  * per variable when the steps are ranges of it (a subarray of an array in C
  * order), else a view per step. A variable without a view first puts the
- * default view back when one before it left its own. Every return code and
+ * default view back when one before it left its own. The joined variant
+ * (--mpiio.joined) sets, per step index, one view joining every variable's
+ * step and moves them in one call (docs/mpiio.md). Every return code and
  * byte count is checked (ompio returns success with a short count on a full
  * disk). Must not print, time or exit. */
 #include "backend/backend.h"
+
+#include "api/mpiio_options.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -24,7 +28,8 @@ struct backend_file {
     enum backend_mode mode;
     bool writing; /* the current step writes (a read-write file moves both ways) */
     bool collective;
-    bool sync; /* --fsync */
+    bool joined; /* the joined variant, of a file of several variables */
+    bool sync;   /* --fsync */
     MPI_Info info;
     const char *path;
     const struct plan *plan;
@@ -39,7 +44,7 @@ struct backend_file {
     bool view_left;
     MPI_Datatype etype; /* the view's elementary type (MPI_BYTE, or an element) */
     MPI_Datatype filetype;
-    MPI_Datatype piece; /* a run of a tiled view */
+    MPI_Datatype piece; /* a run of a tiled view; the joined variant's memory type */
 };
 
 static void mpiio_free_type(MPI_Datatype *t)
@@ -74,6 +79,7 @@ static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, 
         return err_set(e, "MPI-IO", op, path, -1, -1, "out of memory");
     f->mode = mode;
     f->collective = ctx->set->collective;
+    f->joined = ctx->set->variant == MPIIO_JOINED && plan->nvars > 1;
     f->sync = ctx->set->fsync;
     f->info = ctx->info;
     f->path = path;
@@ -225,6 +231,12 @@ static int mpiio_var_begin(struct backend_file *f, int var, const struct plan_ac
     f->view_set = f->view_tried = false;
     mpiio_free_types(f);
     f->view = VIEW_NONE;
+    /* The joined variant sets a view per step index, over the variables
+     * (mpiio_transfer_vars). */
+    if (f->joined) {
+        f->view_left = true;
+        return 0;
+    }
     if (!acc->view_any || (!f->collective && acc->split_runs))
         return mpiio_default_view(f, e);
     f->view_left = true;
@@ -418,6 +430,97 @@ static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, voi
     return mpiio_transfer_runs(f, s, buf, e);
 }
 
+/* The byte just past the last run of step s (its runs in file order). */
+static int64_t mpiio_step_end(const struct plan_step *s)
+{
+    int64_t end = 0;
+    for (int i = 0; i < s->nruns; i++) {
+        const struct model_runs *r = &plan_runs(s)[i];
+        if (r->count[0] > 0 && r->count[1] > 0 && r->len > 0) {
+            int64_t e = r->disp + (r->count[0] - 1) * r->stride[0] +
+                        (r->count[1] - 1) * r->stride[1] + r->len;
+            end = e > end ? e : end;
+        }
+    }
+    return end;
+}
+
+/* The joined view's types of the n steps (each of another variable) into
+ * f->filetype (each step's runs at its place, displacements relative to
+ * *disp, the first run's) and f->piece (each step's bytes at its buffer,
+ * relative to bufs[0]); *bytes their sum. A view's displacements must not
+ * go back: the variables' steps follow one another in the file. */
+static int mpiio_joined_types(struct backend_file *f, const struct plan_step *steps, int n,
+                              void *const *bufs, int64_t *disp, int64_t *bytes)
+{
+    MPI_Datatype *types = calloc((size_t)n, sizeof *types);
+    int *ones = calloc((size_t)n, sizeof *ones), *lens = calloc((size_t)n, sizeof *lens);
+    MPI_Aint *zeros = calloc((size_t)n, sizeof *zeros), *at = calloc((size_t)n, sizeof *at);
+    int rc = types && ones && lens && zeros && at ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    int m = 0;
+    int64_t end = 0;
+    *disp = *bytes = 0;
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+        const struct plan_step *s = &steps[i];
+        if (s->nruns == 0 || s->bytes == 0)
+            continue;
+        if (m == 0)
+            *disp = plan_runs(s)[0].disp;
+        if (plan_runs(s)[0].disp < end)
+            rc = MPI_ERR_TYPE;
+        else
+            rc = mpiio_runs_types(plan_runs(s), s->nruns, *disp, &types[m]);
+        end = mpiio_step_end(s);
+        ones[m] = 1;
+        lens[m] = (int)s->bytes;
+        at[m] = (MPI_Aint)((const unsigned char *)bufs[i] - (const unsigned char *)bufs[0]);
+        *bytes += s->bytes;
+        m += rc == MPI_SUCCESS;
+    }
+    f->etype = MPI_BYTE;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_create_struct(m, ones, zeros, types, &f->filetype);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&f->filetype);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_create_hindexed(m, lens, at, MPI_BYTE, &f->piece);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Type_commit(&f->piece);
+    for (int i = 0; types && i < m; i++)
+        MPI_Type_free(&types[i]);
+    free(types);
+    free(ones);
+    free(lens);
+    free(zeros);
+    free(at);
+    return rc;
+}
+
+/* The joined variant (docs/mpiio.md, "Joined calls"): the n steps (each of
+ * another variable, begun) through one view joining them, set
+ * collectively, and one call (the _all one with -C) of one memory type
+ * over their buffers. A process whose types failed joins the view with the
+ * default one and the collective call moving nothing (mpiio_set_view,
+ * mpiio_join). Without a variable to join, the plain call. */
+static int mpiio_transfer_vars(struct backend_file *f, const struct plan_step *steps, int n,
+                               void *const *bufs, struct err *e)
+{
+    if (n == 0)
+        return 0;
+    if (!f->joined)
+        return mpiio_transfer(f, &steps[0], bufs[0], e);
+    f->writing = steps[0].write;
+    mpiio_free_types(f);
+    int64_t disp, bytes;
+    int rc = mpiio_joined_types(f, steps, n, bufs, &disp, &bytes);
+    f->view_set = false;
+    if (mpiio_set_view(f, rc, disp, e) < 0)
+        return mpiio_join(f, bufs[0], -1);
+    MPI_Status st;
+    rc = mpiio_at(f, 0, bufs[0], 1, f->piece, f->collective, &st);
+    return mpiio_check(f, rc, &st, f->piece, disp, bytes, e);
+}
+
 static int mpiio_var_end(struct backend_file *f, struct err *e)
 {
     (void)e;
@@ -484,6 +587,7 @@ const struct backend_ops backend_mpiio = {
     .open = mpiio_open,
     .var_begin = mpiio_var_begin,
     .transfer = mpiio_transfer,
+    .transfer_vars = mpiio_transfer_vars,
     .var_end = mpiio_var_end,
     .close = mpiio_close,
     .check_source = backend_check_flat,
