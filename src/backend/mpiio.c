@@ -14,6 +14,7 @@
 #include "backend/backend.h"
 
 #include "api/mpiio_options.h"
+#include "backend/mpiio_types.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -102,56 +103,6 @@ static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, 
             return err_mpi(e, "truncate", path, -1, -1, rc);
     }
     return 0;
-}
-
-/* One model_runs as a datatype of bytes whose displacements are
- * relative to base: count[1] runs of len, stride[1] apart, repeated
- * count[0] times stride[0] apart. */
-static int mpiio_runs_type(const struct model_runs *r, int64_t base, MPI_Datatype *out)
-{
-    MPI_Datatype row = MPI_DATATYPE_NULL, rows = MPI_DATATYPE_NULL;
-    int rc = MPI_Type_create_hvector((int)r->count[1], (int)r->len, (MPI_Aint)r->stride[1],
-                                     MPI_BYTE, &row);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_create_hvector((int)r->count[0], 1, (MPI_Aint)r->stride[0], row, &rows);
-    if (rc == MPI_SUCCESS) {
-        int one = 1;
-        MPI_Aint disp = (MPI_Aint)(r->disp - base);
-        rc = MPI_Type_create_struct(1, &one, &disp, &rows, out);
-    }
-    if (row != MPI_DATATYPE_NULL)
-        MPI_Type_free(&row);
-    if (rows != MPI_DATATYPE_NULL)
-        MPI_Type_free(&rows);
-    return rc;
-}
-
-/* The filetype of n runs, one after another in the file, displacements
- * relative to base (the first run's). */
-static int mpiio_runs_types(const struct model_runs *runs, int n, int64_t base, MPI_Datatype *out)
-{
-    if (n == 1)
-        return mpiio_runs_type(&runs[0], base, out);
-    MPI_Datatype *types = calloc((size_t)n, sizeof *types);
-    int *ones = calloc((size_t)n, sizeof *ones);
-    MPI_Aint *zeros = calloc((size_t)n, sizeof *zeros);
-    int rc = types && ones && zeros ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    /* Every entry, so that a failure part-way frees only types made. */
-    for (int i = 0; types && i < n; i++)
-        types[i] = MPI_DATATYPE_NULL;
-    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
-        ones[i] = 1;
-        rc = mpiio_runs_type(&runs[i], base, &types[i]);
-    }
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_create_struct(n, ones, zeros, types, out);
-    for (int i = 0; types && i < n; i++)
-        if (types[i] != MPI_DATATYPE_NULL)
-            MPI_Type_free(&types[i]);
-    free(types);
-    free(ones);
-    free(zeros);
-    return rc;
 }
 
 /* The whole selection of a box of an array stored in C order: a subarray
@@ -430,72 +381,6 @@ static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, voi
     return mpiio_transfer_runs(f, s, buf, e);
 }
 
-/* The byte just past the last run of step s (its runs in file order). */
-static int64_t mpiio_step_end(const struct plan_step *s)
-{
-    int64_t end = 0;
-    for (int i = 0; i < s->nruns; i++) {
-        const struct model_runs *r = &plan_runs(s)[i];
-        if (r->count[0] > 0 && r->count[1] > 0 && r->len > 0) {
-            int64_t e = r->disp + (r->count[0] - 1) * r->stride[0] +
-                        (r->count[1] - 1) * r->stride[1] + r->len;
-            end = e > end ? e : end;
-        }
-    }
-    return end;
-}
-
-/* The joined view's types of the n steps (each of another variable) into
- * f->filetype (each step's runs at its place, displacements relative to
- * *disp, the first run's) and f->piece (each step's bytes at its buffer,
- * relative to bufs[0]); *bytes their sum. A view's displacements must not
- * go back: the variables' steps follow one another in the file. */
-static int mpiio_joined_types(struct backend_file *f, const struct plan_step *steps, int n,
-                              void *const *bufs, int64_t *disp, int64_t *bytes)
-{
-    MPI_Datatype *types = calloc((size_t)n, sizeof *types);
-    int *ones = calloc((size_t)n, sizeof *ones), *lens = calloc((size_t)n, sizeof *lens);
-    MPI_Aint *zeros = calloc((size_t)n, sizeof *zeros), *at = calloc((size_t)n, sizeof *at);
-    int rc = types && ones && lens && zeros && at ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    int m = 0;
-    int64_t end = 0;
-    *disp = *bytes = 0;
-    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
-        const struct plan_step *s = &steps[i];
-        if (s->nruns == 0 || s->bytes == 0)
-            continue;
-        if (m == 0)
-            *disp = plan_runs(s)[0].disp;
-        if (plan_runs(s)[0].disp < end)
-            rc = MPI_ERR_TYPE;
-        else
-            rc = mpiio_runs_types(plan_runs(s), s->nruns, *disp, &types[m]);
-        end = mpiio_step_end(s);
-        ones[m] = 1;
-        lens[m] = (int)s->bytes;
-        at[m] = (MPI_Aint)((const unsigned char *)bufs[i] - (const unsigned char *)bufs[0]);
-        *bytes += s->bytes;
-        m += rc == MPI_SUCCESS;
-    }
-    f->etype = MPI_BYTE;
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_create_struct(m, ones, zeros, types, &f->filetype);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_commit(&f->filetype);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_create_hindexed(m, lens, at, MPI_BYTE, &f->piece);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_commit(&f->piece);
-    for (int i = 0; types && i < m; i++)
-        MPI_Type_free(&types[i]);
-    free(types);
-    free(ones);
-    free(lens);
-    free(zeros);
-    free(at);
-    return rc;
-}
-
 /* The joined variant (docs/mpiio.md, "Joined calls"): the n steps (each of
  * another variable, begun) through one view joining them, set
  * collectively, and one call (the _all one with -C) of one memory type
@@ -512,12 +397,13 @@ static int mpiio_transfer_vars(struct backend_file *f, const struct plan_step *s
     f->writing = steps[0].write;
     mpiio_free_types(f);
     int64_t disp, bytes;
-    int rc = mpiio_joined_types(f, steps, n, bufs, &disp, &bytes);
+    f->etype = MPI_BYTE;
+    int rc = mpiio_joined_types(steps, n, bufs, &f->filetype, &f->piece, &disp, &bytes);
     f->view_set = false;
     if (mpiio_set_view(f, rc, disp, e) < 0)
         return mpiio_join(f, bufs[0], -1);
     MPI_Status st;
-    rc = mpiio_at(f, 0, bufs[0], 1, f->piece, f->collective, &st);
+    rc = mpiio_at(f, 0, bufs[0], bytes > 0, f->piece, f->collective, &st);
     return mpiio_check(f, rc, &st, f->piece, disp, bytes, e);
 }
 
@@ -548,12 +434,40 @@ static int mpiio_close(struct backend_file *f, struct err *e)
     return rc != MPI_SUCCESS ? err_mpi(e, "close", path, -1, -1, rc) : synced;
 }
 
+/* Whether the processes of plan's shared file take turns (a token passed
+ * between the steps, in groups of more than one process: MADbench2's
+ * --read-mod and --write-mod above 1). */
+static bool mpiio_plan_turns(const struct plan *plan)
+{
+    for (int ph = 0; !plan->per_process && ph < plan->nphases; ph++)
+        for (int v = 0; v < plan->nvars; v++) {
+            struct plan_access acc;
+            plan_access(plan, ph, v, &acc);
+            for (int64_t k = 0; k < acc.nsteps; k++) {
+                struct plan_step s;
+                plan_step(plan, ph, v, k, &s);
+                if (s.kind == PLAN_STEP_TOKEN_WAIT && s.turns != 1)
+                    return true;
+            }
+        }
+    return false;
+}
+
 /* A view of a box of an array in C order is a subarray, whose dimensions
- * are ints; and a run or a call's runs are counted in ints. */
+ * are ints; and a run or a call's runs are counted in ints. The joined
+ * variant's independent calls follow a view set collectively at every step
+ * index, which processes taking turns do not reach together. */
 static int mpiio_check_plan(const struct backend_settings *set, const struct plan *plan,
                             const struct pattern_measure *m, char *why, size_t len)
 {
-    (void)set;
+    if (set->variant == MPIIO_JOINED && !set->collective && plan->nvars > 1 &&
+        mpiio_plan_turns(plan)) {
+        snprintf(why, len,
+                 "--mpiio.joined sets a file view at every step, collectively, which processes "
+                 "taking turns (--read-mod, --write-mod above 1) do not reach together; give -C "
+                 "or turns of 1");
+        return -1;
+    }
     struct plan_access acc;
     plan_access(plan, 0, 0, &acc);
     if (m->views && acc.array_base >= 0 && acc.nwhole > 0) {
