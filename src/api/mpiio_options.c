@@ -21,6 +21,20 @@ static const struct api_variant mpiio_variants[MPIIO_VARIANT_COUNT] = {
     {"joined", "MPIO (joined)", MPIIO_JOINED, true, false, NULL},
 };
 
+/* The advisor's choice (docs/advisor.md, "Choices"): one call moves every
+ * variable's step (docs/mpiio.md, "Joined calls"); a candidate is the
+ * variant's run. */
+static const struct opt_advice mpiio_joined_advice = {
+    .baseline_key = "mpiio_joined",
+    .search_key = "mpiio_joined",
+    .kind = OPT_ADVICE_FLAG,
+    .nsearch = 2,
+    .search = {0, 1},
+    .needs = OPT_ADVICE_NEEDS_VARS,
+    .why = "one call moves every variable's step through one file view",
+    .variant = MPIIO_JOINED,
+    .value = "only"};
+
 const struct opt_row mpiio_joined_row = OPT_API_JOIN(
     struct mpiio_settings, "--mpiio.joined", joined,
     .help = "also move step k of every variable in one\n"
@@ -28,7 +42,8 @@ const struct opt_row mpiio_joined_row = OPT_API_JOIN(
             "parts (MPI_File_write_at_all with -C, else\n"
             "MPI_File_write_at), beside a call per\n"
             "variable; =only: the joined calls alone",
-    .apis = API_BIT(API_MPIIO), .json_key = "mpiio_joined", .json_everywhere = true);
+    .apis = API_BIT(API_MPIIO), .json_key = "mpiio_joined", .json_everywhere = true,
+    .advice = &mpiio_joined_advice);
 
 static const struct opt_row *const mpiio_rows[] = {
     &mpiio_joined_row,
