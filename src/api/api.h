@@ -195,7 +195,7 @@ struct api_advice {
     X(MPIIO, mpiio, "MPIO", "MPI-IO", ".mpio",                                                     \
       API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE | API_CAP_FILE_VIEW |          \
           API_CAP_QUIET_SHORT_READ,                                                                \
-      INT64_C(2147483647), API_POSIX, NULL, NULL, &mpiio_opts, &mpiio_advice)                             \
+      INT64_C(2147483647), API_POSIX, NULL, NULL, &mpiio_opts, &mpiio_advice)                      \
     X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_FILE_VIEW_COLLECTIVE |             \
           API_CAP_QUIET_SHORT_READ | API_CAP_CLOSE_WRITES_EVERYWHERE,                              \

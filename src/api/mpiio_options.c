@@ -35,15 +35,15 @@ static const struct opt_advice mpiio_joined_advice = {
     .variant = MPIIO_JOINED,
     .value = "only"};
 
-const struct opt_row mpiio_joined_row = OPT_API_JOIN(
-    struct mpiio_settings, "--mpiio.joined", joined,
-    .help = "also move step k of every variable in one\n"
-            "call through one file view joining their\n"
-            "parts (MPI_File_write_at_all with -C, else\n"
-            "MPI_File_write_at), beside a call per\n"
-            "variable; =only: the joined calls alone",
-    .apis = API_BIT(API_MPIIO), .json_key = "mpiio_joined", .json_everywhere = true,
-    .advice = &mpiio_joined_advice);
+const struct opt_row mpiio_joined_row =
+    OPT_API_JOIN(struct mpiio_settings, "--mpiio.joined", joined,
+                 .help = "also move step k of every variable in one\n"
+                         "call through one file view joining their\n"
+                         "parts (MPI_File_write_at_all with -C, else\n"
+                         "MPI_File_write_at), beside a call per\n"
+                         "variable; =only: the joined calls alone",
+                 .apis = API_BIT(API_MPIIO), .json_key = "mpiio_joined", .json_everywhere = true,
+                 .advice = &mpiio_joined_advice);
 
 static const struct opt_row *const mpiio_rows[] = {
     &mpiio_joined_row,

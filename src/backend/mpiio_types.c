@@ -72,8 +72,7 @@ static int64_t mpiio_step_end(const struct plan_step *s)
 }
 
 int mpiio_joined_types(const struct plan_step *steps, int n, void *const *bufs,
-                       MPI_Datatype *filetype, MPI_Datatype *memtype, int64_t *disp,
-                       int64_t *bytes)
+                       MPI_Datatype *filetype, MPI_Datatype *memtype, int64_t *disp, int64_t *bytes)
 {
     MPI_Datatype *types = calloc((size_t)n, sizeof *types);
     int *ones = calloc((size_t)n, sizeof *ones), *lens = calloc((size_t)n, sizeof *lens);

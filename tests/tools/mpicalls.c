@@ -28,9 +28,9 @@ enum {
     MC_KINDS
 };
 static const char *const call_names[MC_KINDS] = {
-    "MPI_File_write",   "MPI_File_write_all",   "MPI_File_write_at", "MPI_File_write_at_all",
-    "MPI_File_read",    "MPI_File_read_all",    "MPI_File_read_at",  "MPI_File_read_at_all",
-    "MPI_File_set_view"};
+    "MPI_File_write",        "MPI_File_write_all",   "MPI_File_write_at",
+    "MPI_File_write_at_all", "MPI_File_read",        "MPI_File_read_all",
+    "MPI_File_read_at",      "MPI_File_read_at_all", "MPI_File_set_view"};
 static long calls[MC_KINDS];
 
 __attribute__((destructor)) static void calls_write(void)
