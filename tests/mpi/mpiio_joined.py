@@ -13,14 +13,15 @@ per step per process joined, one per variable and step plain.
 import glob
 import json
 import os
+import re
 
 import numpy as np
 
 import block
 import madbench
 import particles
-from common import case
-from harness import TempDir, expect, expect_eq, launcher_is_hydra, listing, run
+from common import Skip, case
+from harness import TempDir, built_apis, expect, expect_eq, launcher_is_hydra, listing, run
 from map import KEEP, check_fpp, check_shared
 from mpiio_views import DECOMPS, NPROCS, views_map
 from results import validate
@@ -219,3 +220,33 @@ def mpiio_joined_calls():
                           "config.mpiio_joined", r)
                 row = "    MPI-IO  shared%s " % (", joined" if joined else "")
                 expect(any(l.startswith(row) for l in r.lines), "the report's row", r)
+
+
+@case
+def mpiio_joined_overhead_pairs_joined_rows():
+    """The report's "Library overhead" table divides PnetCDF's nonblocking
+    row (a variant that joins variables) by MPI-IO's joined row, and
+    PnetCDF's blocking row by MPI-IO's default one (docs/mpiio.md): each
+    ratio is its row's average write and read over its reference's, from
+    the figures the table above prints."""
+    if "pnetcdf" not in built_apis():
+        raise Skip("this build of h5perf does not include PnetCDF")
+    with TempDir() as d:
+        r = run(2, "--pattern block --global 16x8x4 --vars 3 --layout shared -A mpiio,pnetcdf "
+                   "--mpiio.joined --pnetcdf.nonblocking -C", env={"HDF5_PARAPREFIX": d})
+        expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr", r)
+        rows, ratios = {}, {}
+        for l in r.lines:
+            m = re.match(r"    (MPI-IO|PnetCDF) +(shared(?:, \w+)?) +([\d.]+) +([\d.]+) +([\d.]+)"
+                         r" +([\d.]+) +([\d.]+) +([\d.]+)$", l)
+            if m:
+                rows[(m.group(1), m.group(2))] = (float(m.group(4)), float(m.group(7)))
+            m = re.match(r"    PnetCDF +(shared(?:, \w+)?) +([\d.]+) +([\d.]+)$", l)
+            if m:
+                ratios[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+        for row, ref in (("shared", "shared"), ("shared, nonblocking", "shared, joined")):
+            for k in range(2):
+                want = rows[("PnetCDF", row)][k] / rows[("MPI-IO", ref)][k]
+                expect(abs(ratios[row][k] - want) <= 0.01 + 0.01 * want,
+                       "%s over MPI-IO %s: %s, expected %.2f" % (row, ref, ratios[row][k],
+                                                                 want), r)
