@@ -27,16 +27,6 @@ void api_addf(char *buf, size_t len, size_t *at, const char *fmt, ...)
     *at += n > 0 ? (size_t)n : 0;
 }
 
-/* MPI-IO's calls, independent or collective (docs/advisor.md, "The answer"). */
-static void mpiio_advice_calls(const struct api_advice_in *in, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s",
-             in->collective ? "MPI_File_write_at_all, MPI_File_read_at_all"
-                            : "MPI_File_write_at, MPI_File_read_at");
-}
-
-const struct api_advice mpiio_advice = {.calls = mpiio_advice_calls, .words = NULL};
-
 const struct api_desc *api_desc(enum api_id id)
 {
     return (int)id >= 0 && id < API_COUNT ? &api_descs[id] : NULL;

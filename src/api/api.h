@@ -195,7 +195,7 @@ struct api_advice {
     X(MPIIO, mpiio, "MPIO", "MPI-IO", ".mpio",                                                     \
       API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE | API_CAP_FILE_VIEW |          \
           API_CAP_QUIET_SHORT_READ,                                                                \
-      INT64_C(2147483647), API_POSIX, NULL, NULL, NULL, &mpiio_advice)                             \
+      INT64_C(2147483647), API_POSIX, NULL, NULL, &mpiio_opts, &mpiio_advice)                      \
     X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_FILE_VIEW_COLLECTIVE |             \
           API_CAP_QUIET_SHORT_READ | API_CAP_CLOSE_WRITES_EVERYWHERE,                              \
@@ -216,10 +216,10 @@ enum api_id {
 };
 #define API_BIT(id) (1u << (id))
 
-/* The APIs' own options (api/hdf5_options.c, api/pnetcdf_options.c). */
-extern const struct api_opts hdf5_opts, pnetcdf_opts;
-/* What the advisor says of them (api.c: MPI-IO's; the others' beside
- * their options). */
+/* The APIs' own options (api/mpiio_options.c, api/hdf5_options.c,
+ * api/pnetcdf_options.c). */
+extern const struct api_opts mpiio_opts, hdf5_opts, pnetcdf_opts;
+/* What the advisor says of them (beside their options). */
 extern const struct api_advice mpiio_advice, hdf5_advice, pnetcdf_advice;
 
 struct api_desc {

@@ -6,10 +6,15 @@
  * by a constant (the guide's 1D), one view of the process's whole selection
  * per variable when the steps are ranges of it (a subarray of an array in C
  * order), else a view per step. A variable without a view first puts the
- * default view back when one before it left its own. Every return code and
+ * default view back when one before it left its own. The joined variant
+ * (--mpiio.joined) sets, per step index, one view joining every variable's
+ * step and moves them in one call (docs/mpiio.md). Every return code and
  * byte count is checked (ompio returns success with a short count on a full
  * disk). Must not print, time or exit. */
 #include "backend/backend.h"
+
+#include "api/mpiio_options.h"
+#include "backend/mpiio_types.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -24,7 +29,8 @@ struct backend_file {
     enum backend_mode mode;
     bool writing; /* the current step writes (a read-write file moves both ways) */
     bool collective;
-    bool sync; /* --fsync */
+    bool joined; /* the joined variant, of a file of several variables */
+    bool sync;   /* --fsync */
     MPI_Info info;
     const char *path;
     const struct plan *plan;
@@ -39,7 +45,7 @@ struct backend_file {
     bool view_left;
     MPI_Datatype etype; /* the view's elementary type (MPI_BYTE, or an element) */
     MPI_Datatype filetype;
-    MPI_Datatype piece; /* a run of a tiled view */
+    MPI_Datatype piece; /* a run of a tiled view; the joined variant's memory type */
 };
 
 static void mpiio_free_type(MPI_Datatype *t)
@@ -74,6 +80,7 @@ static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, 
         return err_set(e, "MPI-IO", op, path, -1, -1, "out of memory");
     f->mode = mode;
     f->collective = ctx->set->collective;
+    f->joined = ctx->set->variant == MPIIO_JOINED && plan->nvars > 1;
     f->sync = ctx->set->fsync;
     f->info = ctx->info;
     f->path = path;
@@ -96,56 +103,6 @@ static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, 
             return err_mpi(e, "truncate", path, -1, -1, rc);
     }
     return 0;
-}
-
-/* One model_runs as a datatype of bytes whose displacements are
- * relative to base: count[1] runs of len, stride[1] apart, repeated
- * count[0] times stride[0] apart. */
-static int mpiio_runs_type(const struct model_runs *r, int64_t base, MPI_Datatype *out)
-{
-    MPI_Datatype row = MPI_DATATYPE_NULL, rows = MPI_DATATYPE_NULL;
-    int rc = MPI_Type_create_hvector((int)r->count[1], (int)r->len, (MPI_Aint)r->stride[1],
-                                     MPI_BYTE, &row);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_create_hvector((int)r->count[0], 1, (MPI_Aint)r->stride[0], row, &rows);
-    if (rc == MPI_SUCCESS) {
-        int one = 1;
-        MPI_Aint disp = (MPI_Aint)(r->disp - base);
-        rc = MPI_Type_create_struct(1, &one, &disp, &rows, out);
-    }
-    if (row != MPI_DATATYPE_NULL)
-        MPI_Type_free(&row);
-    if (rows != MPI_DATATYPE_NULL)
-        MPI_Type_free(&rows);
-    return rc;
-}
-
-/* The filetype of n runs, one after another in the file, displacements
- * relative to base (the first run's). */
-static int mpiio_runs_types(const struct model_runs *runs, int n, int64_t base, MPI_Datatype *out)
-{
-    if (n == 1)
-        return mpiio_runs_type(&runs[0], base, out);
-    MPI_Datatype *types = calloc((size_t)n, sizeof *types);
-    int *ones = calloc((size_t)n, sizeof *ones);
-    MPI_Aint *zeros = calloc((size_t)n, sizeof *zeros);
-    int rc = types && ones && zeros ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    /* Every entry, so that a failure part-way frees only types made. */
-    for (int i = 0; types && i < n; i++)
-        types[i] = MPI_DATATYPE_NULL;
-    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
-        ones[i] = 1;
-        rc = mpiio_runs_type(&runs[i], base, &types[i]);
-    }
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_create_struct(n, ones, zeros, types, out);
-    for (int i = 0; types && i < n; i++)
-        if (types[i] != MPI_DATATYPE_NULL)
-            MPI_Type_free(&types[i]);
-    free(types);
-    free(ones);
-    free(zeros);
-    return rc;
 }
 
 /* The whole selection of a box of an array stored in C order: a subarray
@@ -225,6 +182,12 @@ static int mpiio_var_begin(struct backend_file *f, int var, const struct plan_ac
     f->view_set = f->view_tried = false;
     mpiio_free_types(f);
     f->view = VIEW_NONE;
+    /* The joined variant sets a view per step index, over the variables
+     * (mpiio_transfer_vars). */
+    if (f->joined) {
+        f->view_left = true;
+        return 0;
+    }
     if (!acc->view_any || (!f->collective && acc->split_runs))
         return mpiio_default_view(f, e);
     f->view_left = true;
@@ -418,6 +381,32 @@ static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, voi
     return mpiio_transfer_runs(f, s, buf, e);
 }
 
+/* The joined variant (docs/mpiio.md, "Joined calls"): the n steps (each of
+ * another variable, begun) through one view joining them, set
+ * collectively, and one call (the _all one with -C) of one memory type
+ * over their buffers. A process whose types failed joins the view with the
+ * default one and the collective call moving nothing (mpiio_set_view,
+ * mpiio_join). Without a variable to join, the plain call. */
+static int mpiio_transfer_vars(struct backend_file *f, const struct plan_step *steps, int n,
+                               void *const *bufs, struct err *e)
+{
+    if (n == 0)
+        return 0;
+    if (!f->joined)
+        return mpiio_transfer(f, &steps[0], bufs[0], e);
+    f->writing = steps[0].write;
+    mpiio_free_types(f);
+    int64_t disp, bytes;
+    f->etype = MPI_BYTE;
+    int rc = mpiio_joined_types(steps, n, bufs, &f->filetype, &f->piece, &disp, &bytes);
+    f->view_set = false;
+    if (mpiio_set_view(f, rc, disp, e) < 0)
+        return mpiio_join(f, bufs[0], -1);
+    MPI_Status st;
+    rc = mpiio_at(f, 0, bufs[0], bytes > 0, f->piece, f->collective, &st);
+    return mpiio_check(f, rc, &st, f->piece, disp, bytes, e);
+}
+
 static int mpiio_var_end(struct backend_file *f, struct err *e)
 {
     (void)e;
@@ -445,12 +434,40 @@ static int mpiio_close(struct backend_file *f, struct err *e)
     return rc != MPI_SUCCESS ? err_mpi(e, "close", path, -1, -1, rc) : synced;
 }
 
+/* Whether the processes of plan's shared file take turns (a token passed
+ * between the steps, in groups of more than one process: MADbench2's
+ * --read-mod and --write-mod above 1). */
+static bool mpiio_plan_turns(const struct plan *plan)
+{
+    for (int ph = 0; !plan->per_process && ph < plan->nphases; ph++)
+        for (int v = 0; v < plan->nvars; v++) {
+            struct plan_access acc;
+            plan_access(plan, ph, v, &acc);
+            for (int64_t k = 0; k < acc.nsteps; k++) {
+                struct plan_step s;
+                plan_step(plan, ph, v, k, &s);
+                if (s.kind == PLAN_STEP_TOKEN_WAIT && s.turns != 1)
+                    return true;
+            }
+        }
+    return false;
+}
+
 /* A view of a box of an array in C order is a subarray, whose dimensions
- * are ints; and a run or a call's runs are counted in ints. */
+ * are ints; and a run or a call's runs are counted in ints. The joined
+ * variant's independent calls follow a view set collectively at every step
+ * index, which processes taking turns do not reach together. */
 static int mpiio_check_plan(const struct backend_settings *set, const struct plan *plan,
                             const struct pattern_measure *m, char *why, size_t len)
 {
-    (void)set;
+    if (set->variant == MPIIO_JOINED && !set->collective && plan->nvars > 1 &&
+        mpiio_plan_turns(plan)) {
+        snprintf(why, len,
+                 "--mpiio.joined sets a file view at every step, collectively, which processes "
+                 "taking turns (--read-mod, --write-mod above 1) do not reach together; give -C "
+                 "or turns of 1");
+        return -1;
+    }
     struct plan_access acc;
     plan_access(plan, 0, 0, &acc);
     if (m->views && acc.array_base >= 0 && acc.nwhole > 0) {
@@ -484,6 +501,7 @@ const struct backend_ops backend_mpiio = {
     .open = mpiio_open,
     .var_begin = mpiio_var_begin,
     .transfer = mpiio_transfer,
+    .transfer_vars = mpiio_transfer_vars,
     .var_end = mpiio_var_end,
     .close = mpiio_close,
     .check_source = backend_check_flat,

@@ -141,8 +141,24 @@ static void table_ratio(FILE *out, double num, double den)
         fprintf(out, " %7.2f", num / den);
 }
 
+/* The reference API's variant a row of API a's variant v is divided by: a
+ * variant of the reference that joins variables, when v joins them and
+ * that variant ran on the layout (a library's joined calls over MPI-IO's,
+ * docs/mpiio.md), else the reference's default. */
+static int table_ref_variant(const struct results_log *log, int nprocs, int a, int v, int layout,
+                             int ref_api)
+{
+    const struct api_variant *var = api_variant((enum api_id)a, v);
+    for (int k = 1; var && var->joins_vars && api_variant((enum api_id)ref_api, k); k++)
+        if (api_variant((enum api_id)ref_api, k)->joins_vars &&
+            table_find(log, nprocs, ref_api, k, layout))
+            return k;
+    return 0;
+}
+
 /* One ratio table: rows API x variant x layout, each over the reference
- * run: MPI-IO on the same layout, or the file per process with the same
+ * run: MPI-IO on the same layout (its joined calls for a variant that
+ * joins variables, where they ran), or the file per process with the same
  * API (and the variant a file of one process runs). */
 static void table_ratios(FILE *out, const struct report_settings *cfg,
                          const struct results_log *log, int nprocs, bool over_api)
@@ -155,7 +171,8 @@ static void table_ratios(FILE *out, const struct report_settings *cfg,
             continue;
         const struct api_result *r = table_find(log, nprocs, a, v, layout);
         const struct api_result *ref =
-            over_api ? table_find(log, nprocs, ref_api, 0, layout)
+            over_api ? table_find(log, nprocs, ref_api,
+                                  table_ref_variant(log, nprocs, a, v, layout, ref_api), layout)
                      : table_find(log, nprocs, a, api_variant_per_process((enum api_id)a, v), fpp);
         if (!r || !ref)
             continue;

@@ -261,6 +261,47 @@ def advise_pnetcdf_nonblocking_on_a_synthetic_clock():
                                                         c["samples"]["write"]), r)
 
 
+JOINED = NONBLOCKING.replace("api: pnetcdf", "api: mpiio").replace(
+    "apis: [pnetcdf]", "apis: [mpiio]\n  align_data: [packed]")
+
+
+@case
+def advise_mpiio_joined_on_a_synthetic_clock():
+    """MPI-IO's joined calls as a candidate, offered by their row alone
+    (docs/design.md, "Offering a choice in the advisor"): its run is the
+    variant alone (--mpiio.joined=only), measured by its figures. On the
+    null backend a transfer of the plain calls takes 0.01 s and of the
+    joined variant 0.001 s: the joined candidate is 10 times the baseline,
+    verified and recommended with its option, its calls and its JSON
+    field."""
+    with TempDir() as d:
+        advice = os.path.join(d, "advice.json")
+        r = advise(d, JOINED, "5", exe=os.environ["ENGINE_NULL"],
+                   env={"H5PERF_NULL_SECONDS": "0.01", "H5PERF_NULL_VARIANT_SECONDS": "0.001"},
+                   more=" --results " + advice)
+        expect_eq(r.rc, 0, "exit status", r)
+        (n, measured, _, _), rows, rec = answer(r)
+        expect_eq((n, measured), (2, 2), "candidates measured", r)
+        expect_eq(states(rows), [("-A mpiio --layout shared -C --mpiio.joined=only", "verified"),
+                                 ("-A mpiio --layout shared -C", "in race")],
+                  "the table's rows and states", r)
+        expect_eq(ROW.search(rows[0]).group(0).split()[0], "10.00", "the variant's ratio", r)
+        expect_eq([x.strip() for x in rec[2:5]], [
+            "in words: mpiio, layout shared, collective transfers, a process's whole part per "
+            "call, every variable's step in one call through one view",
+            "hints: none (the library's own)",
+            "MPI-IO: MPI_File_set_view joining every variable's step, MPI_File_write_at_all, "
+            "MPI_File_read_at_all"], "the recommendation", r)
+        expect(rec[1].strip().endswith("-A mpiio --layout shared -C --mpiio.joined=only -w"),
+               "the recommended command", r)
+        with open(advice) as fh:
+            adv = json.load(fh)
+        validate(adv, r)
+        got = sorted((c["choices"]["mpiio_joined"], c["state"])
+                     for c in adv["sets"][0]["candidates"])
+        expect_eq(got, [(False, "in race"), (True, "verified")], "the JSON choices", r)
+
+
 @case
 def advise_real_recommendation_runs():
     """A real race (2 processes, a small array, 20 s): exit 0, the budget

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "api/hdf5_options.h"
+#include "api/mpiio_options.h"
 #include "api/pnetcdf_options.h"
 #include "check.h"
 #include "cli/cli.h"
@@ -47,6 +48,11 @@ static int finish(const char *const *args, struct config *cfg, struct cli_msg *m
 static struct hdf5_settings *hdf5_in(struct config *cfg)
 {
     return (struct hdf5_settings *)(void *)cfg->api[API_PHDF5].own.bytes;
+}
+
+static struct mpiio_settings *mpiio_in(struct config *cfg)
+{
+    return (struct mpiio_settings *)(void *)cfg->api[API_MPIIO].own.bytes;
 }
 
 static struct pnetcdf_settings *pnetcdf_in(struct config *cfg)
@@ -99,7 +105,7 @@ static void test_rows(void)
             rows++;
         }
     }
-    CHECK_I64(rows, 7);
+    CHECK_I64(rows, 8);
     struct config cfg;
     struct cli_msg msg;
     CHECK_I64(finish(A("-A", "posix,mpiio", "--hdf5.driver", "mpio"), &cfg, &msg), -1);
@@ -136,6 +142,16 @@ static void test_rows(void)
     CHECK_I64(cfg.iterations, 2);
     CHECK_I64(parse(A("--pnetcdf.nonblocking", "-i", "2"), &cfg, &msg), 0);
     CHECK_I64(pnetcdf_in(&cfg)->nonblocking, OPT_JOIN_BESIDE);
+    /* MPI-IO's --mpiio.joined likewise. */
+    CHECK_I64(finish(A("-A", "posix,phdf5", "--mpiio.joined"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --mpiio.joined: applies to MPI-IO only, but -A 'posix,phdf5' "
+                        "does not select it");
+    CHECK_I64(parse(A("--mpiio.joined=only"), &cfg, &msg), 0);
+    CHECK_I64(mpiio_in(&cfg)->joined, OPT_JOIN_ONLY);
+    CHECK_I64(finish(A("--pattern", "block", "--global", "8", "-A", "mpiio", "--mpiio.joined"),
+                     &cfg, &msg),
+              0);
+    CHECK_I64(mpiio_in(&cfg)->joined, OPT_JOIN_BESIDE);
 }
 
 static void test_parse(void)
@@ -346,7 +362,23 @@ static void test_variants(void)
     }
     CHECK_STR(api_report_name(API_PHDF5, 1), "PHDF5 (w/subfiling driver)");
     CHECK_STR(api_report_name(API_MPIIO, 0), "MPIO");
-    CHECK(api_variant(API_MPIIO, 0) == NULL);
+    /* MPI-IO: a call per variable, and with --mpiio.joined every
+     * variable's step in one call; both in a file per process too. */
+    config_init(&cfg);
+    CHECK_I64(api_variants(cfg.api, API_MPIIO), 1);
+    mpiio_in(&cfg)->joined = OPT_JOIN_BESIDE;
+    CHECK_I64(api_variants(cfg.api, API_MPIIO), 3);
+    mpiio_in(&cfg)->joined = OPT_JOIN_ONLY;
+    CHECK_I64(api_variants(cfg.api, API_MPIIO), 2);
+    static const char *const mpiio_labels[] = {"shared", "shared, joined"};
+    for (int v = 0; v < MPIIO_VARIANT_COUNT; v++) {
+        CHECK(api_variant(API_MPIIO, v)->joins_vars == (v == MPIIO_JOINED));
+        CHECK(!api_variant(API_MPIIO, v)->threads);
+        CHECK_I64(api_variant_per_process(API_MPIIO, v), v);
+        api_variant_text(API_MPIIO, v, "shared", text, sizeof text);
+        CHECK_STR(text, mpiio_labels[v]);
+    }
+    CHECK_STR(api_report_name(API_MPIIO, 1), "MPIO (joined)");
     /* PnetCDF: blocking calls, and with --pnetcdf.nonblocking every
      * variable's step posted and completed by one wait; both in a file
      * per process too, neither with threads. */

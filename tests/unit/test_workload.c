@@ -167,7 +167,8 @@ static const struct {
     {ARRAY "search:\n  colours: [red]",
      "h5perf: workload 'w.yaml', line 3, search: unknown key 'colours' (expected apis, layouts, "
      "io_modes, alignments, thresholds, align_data, chunk_shapes, transfer_sizes, "
-     "buffer_offsets, collective_metadata, metadata_block_sizes, pnetcdf_nonblocking, "
+     "buffer_offsets, mpiio_joined, collective_metadata, metadata_block_sizes, "
+     "pnetcdf_nonblocking, "
      "mpiio_components or hints)"},
     {ARRAY "arrays: []", "h5perf: workload 'w.yaml', line 2: key 'arrays' given twice"},
     {"arrays: [{global: [64], decomposition: {grid: [2]}}\n",
@@ -418,10 +419,12 @@ static void test_pnetcdf_candidates(void)
     CHECK_STR(m.line, "");
     if (m.line[0])
         return;
-    /* The choice of PnetCDF's row (its opt_advice), after HDF5's two. */
+    /* The choice of PnetCDF's row (its opt_advice), after MPI-IO's one and
+     * HDF5's two. */
     int nb = workload_dim_of("pnetcdf_nonblocking");
-    CHECK_I64(nb, WORKLOAD_DIM_OPTIONS + 2);
-    CHECK_I64(workload_dim_of("collective_metadata"), WORKLOAD_DIM_OPTIONS);
+    CHECK_I64(nb, WORKLOAD_DIM_OPTIONS + 3);
+    CHECK_I64(workload_dim_of("mpiio_joined"), WORKLOAD_DIM_OPTIONS);
+    CHECK_I64(workload_dim_of("collective_metadata"), WORKLOAD_DIM_OPTIONS + 1);
     CHECK_I64(workload_dim_of("no_such_choice"), -1);
     if (nb < 0)
         return;
@@ -468,6 +471,66 @@ static void test_pnetcdf_candidates(void)
     CHECK_I64(workload_baseline_configs(&w, 2, cfg, &m), -1);
     CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 4, baseline.pnetcdf_nonblocking: applies "
                       "to pnetcdf, not phdf5 (arrays[0] 'arrays[0]')");
+    workload_release(&w);
+}
+
+/* MPI-IO's joined calls (--mpiio.joined) as a choice: from its row alone,
+ * a candidate of MPI-IO only, measured as its variant, run =only; not of a
+ * set of one variable. */
+static void test_mpiio_candidates(void)
+{
+    static const char text[] = "arrays: [{global: [64, 8], decomposition: {grid: [2, 1]}, "
+                               "variables: 3}]\n"
+                               "search:\n"
+                               "  apis: [mpiio]\n"
+                               "  layouts: [shared]\n"
+                               "  align_data: [packed]\n"
+                               "  io_modes: [collective]\n"
+                               "  alignments: [1]\n"
+                               "  transfer_sizes: [whole]\n"
+                               "  hints: {romio_cb_write: [], romio_cb_read: []}\n";
+    struct workload w;
+    struct cli_msg m = {""};
+    static struct workload_config cfg[8];
+    char line[WORKLOAD_TEXT_MAX];
+    int n = -1;
+    CHECK(workload_parse("w.yaml", text, sizeof text - 1, &w, &m) == 0);
+    CHECK_STR(m.line, "");
+    if (m.line[0])
+        return;
+    int j = workload_dim_of("mpiio_joined");
+    CHECK_I64(j, WORKLOAD_DIM_OPTIONS);
+    if (j < 0)
+        return;
+    CHECK_I64(w.baseline.v[j], 0);
+    CHECK_I64(w.search.dim[j].n, 2);
+    /* The plain calls and the joined ones. */
+    CHECK_I64(workload_candidates(&w, 0, 2, 8, cfg, &n, &m), 0);
+    CHECK_I64(n, 2);
+    const char *lead = "mpiexec -n 2 h5perf --pattern block --global 64x8 --grid 2x1 "
+                       "--element-size 8 --vars 3 ";
+    static const struct {
+        const char *tail;
+        int variant;
+    } want[] = {
+        {"-A mpiio --layout shared -C -w", 0},
+        {"-A mpiio --layout shared -C --mpiio.joined=only -w", 1},
+    };
+    for (int i = 0; i < 2 && n == 2; i++) {
+        char expect[WORKLOAD_TEXT_MAX];
+        snprintf(expect, sizeof expect, "%s%s", lead, want[i].tail);
+        workload_config_text(&cfg[i], line, sizeof line);
+        CHECK_STR(line, expect);
+        CHECK_I64(cfg[i].variant, want[i].variant);
+    }
+    /* One variable: nothing to join. */
+    struct workload_choice c = w.baseline;
+    c.v[WORKLOAD_API] = API_MPIIO;
+    c.v[j] = 1;
+    w.sets[0].nvars = 1;
+    CHECK_I64(workload_config(&w, 0, &c, 2, &cfg[0], &m), 1);
+    CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 1, arrays[0]: one call moves every "
+                      "variable's step through one file view, and arrays[0] has one variable");
     workload_release(&w);
 }
 
@@ -564,6 +627,7 @@ int main(void)
     test_candidates();
     test_hdf5_candidates();
     test_pnetcdf_candidates();
+    test_mpiio_candidates();
     test_map_variables();
     test_examples();
     return check_done("test_workload");

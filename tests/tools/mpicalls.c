@@ -1,0 +1,75 @@
+/* Test shim (LD_PRELOAD) that records, without touching h5perf's code,
+ * which MPI-IO data calls a process made, through MPI's profiling
+ * interface (each call counted, then made as PMPI_File_...): at exit it
+ * writes to $H5PERF_CALLS_LOG.<pid> one line per kind of call it saw,
+ *   MPI_File_write_at_all <calls>, MPI_File_read_at <calls>, ...
+ *                                 the transfers (write/read, explicit
+ *                                 offset or view's pointer, independent
+ *                                 or _all)
+ *   MPI_File_set_view <calls>     the views set
+ * so that tests/mpi/mpiio_joined.py can tell a call per variable from
+ * every variable's step moved in one call (docs/mpiio.md, "Joined
+ * calls"). */
+#include <mpi.h>
+#include <stdio.h>
+
+#include "calls_log.h"
+
+enum {
+    MC_WRITE,
+    MC_WRITE_ALL,
+    MC_WRITE_AT,
+    MC_WRITE_AT_ALL,
+    MC_READ,
+    MC_READ_ALL,
+    MC_READ_AT,
+    MC_READ_AT_ALL,
+    MC_SET_VIEW,
+    MC_KINDS
+};
+static const char *const call_names[MC_KINDS] = {
+    "MPI_File_write",        "MPI_File_write_all",   "MPI_File_write_at",
+    "MPI_File_write_at_all", "MPI_File_read",        "MPI_File_read_all",
+    "MPI_File_read_at",      "MPI_File_read_at_all", "MPI_File_set_view"};
+static long calls[MC_KINDS];
+
+__attribute__((destructor)) static void calls_write(void)
+{
+    FILE *f = calls_log_open();
+    if (!f)
+        return;
+    for (int k = 0; k < MC_KINDS; k++)
+        if (calls[k])
+            fprintf(f, "%s %ld\n", call_names[k], calls[k]);
+    fclose(f);
+}
+
+#define MOVE(NAME, KIND, BUF)                                                                      \
+    int MPI_File_##NAME(MPI_File fh, BUF buf, int count, MPI_Datatype type, MPI_Status *st)        \
+    {                                                                                              \
+        calls[KIND]++;                                                                             \
+        return PMPI_File_##NAME(fh, buf, count, type, st);                                         \
+    }
+#define MOVE_AT(NAME, KIND, BUF)                                                                   \
+    int MPI_File_##NAME(MPI_File fh, MPI_Offset off, BUF buf, int count, MPI_Datatype type,        \
+                        MPI_Status *st)                                                            \
+    {                                                                                              \
+        calls[KIND]++;                                                                             \
+        return PMPI_File_##NAME(fh, off, buf, count, type, st);                                    \
+    }
+
+MOVE(write, MC_WRITE, const void *)
+MOVE(write_all, MC_WRITE_ALL, const void *)
+MOVE(read, MC_READ, void *)
+MOVE(read_all, MC_READ_ALL, void *)
+MOVE_AT(write_at, MC_WRITE_AT, const void *)
+MOVE_AT(write_at_all, MC_WRITE_AT_ALL, const void *)
+MOVE_AT(read_at, MC_READ_AT, void *)
+MOVE_AT(read_at_all, MC_READ_AT_ALL, void *)
+
+int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+                      const char *datarep, MPI_Info info)
+{
+    calls[MC_SET_VIEW]++;
+    return PMPI_File_set_view(fh, disp, etype, filetype, datarep, info);
+}
