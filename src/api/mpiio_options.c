@@ -91,6 +91,24 @@ static void mpiio_advice_words(const struct api_advice_in *in, char *buf, size_t
 
 const struct api_advice mpiio_advice = {.calls = mpiio_advice_calls, .words = mpiio_advice_words};
 
+/* The reports' header line of --mpiio.joined: which calls run, and that
+ * the joined run beside the plain one follows it in the same processes,
+ * warmed by it (docs/mpiio.md). */
+static bool mpiio_calls_text(const struct api_settings *s, char *buf, size_t len)
+{
+    int j = mpiio_settings_of(s)->joined;
+    snprintf(buf, len, "%s",
+             j == OPT_JOIN_ONLY ? "joined alone"
+                                : "a call per variable, then joined in the same processes (warmed "
+                                  "by the first run; --mpiio.joined=only: alone)");
+    return j != OPT_JOIN_OFF;
+}
+
+static const struct api_header mpiio_headers[] = {
+    {"MPI-IO calls", mpiio_calls_text},
+    {NULL, NULL},
+};
+
 const struct api_opts mpiio_opts = {
     .prefix = "mpiio",
     .help_heading = "MPI-IO (-A mpiio) takes",
@@ -103,7 +121,7 @@ const struct api_opts mpiio_opts = {
     .finish = NULL,
     .check_file = NULL,
     .json_run = mpiio_json_run,
-    .headers = NULL,
+    .headers = mpiio_headers,
     /* Unread: no MPI-IO variant needs threads (api_variant.threads). */
     .threads_row = &mpiio_joined_row,
     .joins_row = &mpiio_joined_row,
