@@ -289,13 +289,14 @@ static int advise_search(const struct run *run, const struct backend_ops *const 
                "launch with OMPI_MCA_io set, docs/advisor.md)\n",
                io ? io : "the MPI library's default");
     errno = 0;
-    int status =
-        advise_json_status(run, !writer || advise_json_begin(&doc, run->cfg.results, w, cfgs[0].nprocs,
-                                                           run->cfg.budget, io) == 0);
+    int status = advise_json_status(run, !writer || advise_json_begin(&doc, run->cfg.results, w,
+                                                                      cfgs[0].nprocs,
+                                                                      run->cfg.budget, io) == 0);
     for (int i = 0; i < w->nsets && status == EXIT_OK; i++) {
         struct workload_config *c = calloc((size_t)counts[i] + 1, sizeof *c);
         int other = 0,
-            n = c ? advise_collect(run, w, i, counts[i], &cfgs[i], c, &other, true, &checked[i]) : -1;
+            n = c ? advise_collect(run, w, i, counts[i], &cfgs[i], c, &other, true, &checked[i])
+                  : -1;
         struct advise_answer a;
         if (n < 0 || advise_race(run, ops, w, i, c, n, share, &a) < 0) {
             free(c);
@@ -340,7 +341,8 @@ static int advise_check_all(const struct run *run, const struct workload *w,
             return cli_fail(m, "h5perf: --advise: out of memory for the candidates of %s",
                             w->sets[i].key);
         }
-        int rc = advise_check_set(run, w, i, c, n, share * (1 - ADVISE_VERIFY_SHARE), &checked[i], m);
+        int rc =
+            advise_check_set(run, w, i, c, n, share * (1 - ADVISE_VERIFY_SHARE), &checked[i], m);
         free(c);
         if (rc < 0)
             return -1;
@@ -373,7 +375,8 @@ int advise_run(const struct run *run, const struct backend_ops *const ops[API_CO
     if (ok && run->world_rank == 0)
         ok = advise_check_maps(&w, &m) == 0;
     if (ok && run->world_rank == 0 && run->cfg.results)
-        ok = advise_json_check(run->cfg.spelled[OPT_RESULTS], run->cfg.results, run->cfg.advise, &m) == 0;
+        ok = advise_json_check(run->cfg.spelled[OPT_RESULTS], run->cfg.results, run->cfg.advise,
+                               &m) == 0;
     /* Every process parsed the same bytes: process 0's line is theirs. */
     ok = agree_all(MPI_COMM_WORLD, ok);
     int status = EXIT_USAGE;
@@ -400,7 +403,8 @@ int advise_run(const struct run *run, const struct backend_ops *const ops[API_CO
             fprintf(stderr, "%s\n", m.line);
     }
     if (ok)
-        status = run->world_rank == 0 ? advise_print(run, &w, cfgs, counts, checked, &left) : EXIT_OK;
+        status =
+            run->world_rank == 0 ? advise_print(run, &w, cfgs, counts, checked, &left) : EXIT_OK;
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (status == EXIT_OK && run->cfg.budget > 0)
         status = advise_search(run, ops, &w, cfgs, counts, checked);

@@ -22,8 +22,8 @@
 
 /* Rank 0: the scratch file's hints as the library reports them, and the
  * directory's file system, into f (returned: room for len bytes). */
-static void advise_hints_probe(const struct run *run, const struct workload *w, struct hint_facts *f,
-                               char *returned, size_t len)
+static void advise_hints_probe(const struct run *run, const struct workload *w,
+                               struct hint_facts *f, char *returned, size_t len)
 {
     /* The quiet runs write under HDF5_PARAPREFIX (names.h): the same file
      * system. */

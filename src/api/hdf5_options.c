@@ -173,16 +173,15 @@ static const struct opt_row hdf5_ioc_row = OPT_API_COUNT(
     .json = hdf5_json_unset, .json_everywhere = true);
 /* A joining option (OPT_API_JOIN) whose parser first asks whether this
  * build's HDF5 has the calls. */
-static const struct opt_row hdf5_multi_row =
-    OPT_API_OTHER("--hdf5.multi-dataset", "only", "only or no value", hdf5_multi_option,
-                  .field = OPT_FIELD_OF(struct hdf5_settings, int, multi_dataset),
-                  .value_optional = true,
-                  .help = "also move every variable of a file in one call\n"
-                          "(H5Dwrite_multi, H5Dread_multi; HDF5 1.14 or\n"
-                          "newer), beside one call per variable; =only:\n"
-                          "the multi-dataset calls alone",
-                  .apis = API_BIT(API_PHDF5), .json_key = "hdf5_multi_dataset",
-                  .json = opt_join_json, .json_everywhere = true);
+static const struct opt_row hdf5_multi_row = OPT_API_OTHER(
+    "--hdf5.multi-dataset", "only", "only or no value", hdf5_multi_option,
+    .field = OPT_FIELD_OF(struct hdf5_settings, int, multi_dataset), .value_optional = true,
+    .help = "also move every variable of a file in one call\n"
+            "(H5Dwrite_multi, H5Dread_multi; HDF5 1.14 or\n"
+            "newer), beside one call per variable; =only:\n"
+            "the multi-dataset calls alone",
+    .apis = API_BIT(API_PHDF5), .json_key = "hdf5_multi_dataset", .json = opt_join_json,
+    .json_everywhere = true);
 
 /* The advisor's choices of HDF5's metadata (docs/advisor.md, "Choices"). */
 static const struct opt_advice hdf5_coll_metadata_advice = {
@@ -193,23 +192,21 @@ static const struct opt_advice hdf5_coll_metadata_advice = {
     .search = {0, 1},
     .needs = OPT_ADVICE_NEEDS_SHARED,
     .why = "collective metadata acts among the processes of a file"};
-static const struct opt_advice hdf5_meta_block_advice = {
-    .baseline_key = "metadata_block_size",
-    .search_key = "metadata_block_sizes",
-    .kind = OPT_ADVICE_SIZE,
-    .dflt = 2048,
-    .nsearch = 1,
-    .search = {2048}};
+static const struct opt_advice hdf5_meta_block_advice = {.baseline_key = "metadata_block_size",
+                                                         .search_key = "metadata_block_sizes",
+                                                         .kind = OPT_ADVICE_SIZE,
+                                                         .dflt = 2048,
+                                                         .nsearch = 1,
+                                                         .search = {2048}};
 
-const struct opt_row hdf5_coll_metadata_row =
-    OPT_API_FLAG(struct hdf5_settings, "--hdf5.collective-metadata", coll_metadata,
-                 .help = "collective metadata operations: the processes\n"
-                         "read metadata together and write it in one\n"
-                         "collective call (H5Pset_all_coll_metadata_ops,\n"
-                         "H5Pset_coll_metadata_write)",
-                 .dflt = "[independent]", .apis = API_BIT(API_PHDF5),
-                 .json_key = "hdf5_collective_metadata", .json_everywhere = true,
-                 .advice = &hdf5_coll_metadata_advice);
+const struct opt_row hdf5_coll_metadata_row = OPT_API_FLAG(
+    struct hdf5_settings, "--hdf5.collective-metadata", coll_metadata,
+    .help = "collective metadata operations: the processes\n"
+            "read metadata together and write it in one\n"
+            "collective call (H5Pset_all_coll_metadata_ops,\n"
+            "H5Pset_coll_metadata_write)",
+    .dflt = "[independent]", .apis = API_BIT(API_PHDF5), .json_key = "hdf5_collective_metadata",
+    .json_everywhere = true, .advice = &hdf5_coll_metadata_advice);
 const struct opt_row hdf5_meta_block_row = OPT_API_SIZE(
     struct hdf5_settings, "--hdf5.metadata-block-size", meta_block,
     .help = "bytes HDF5 sets aside at a time for small\n"

@@ -35,15 +35,15 @@ static const struct opt_advice pnetcdf_nonblocking_advice = {
     .variant = PNETCDF_NONBLOCKING,
     .value = "only"};
 
-const struct opt_row pnetcdf_nonblocking_row = OPT_API_JOIN(
-    struct pnetcdf_settings, "--pnetcdf.nonblocking", nonblocking,
-    .help = "also post every variable's step without\n"
-            "blocking and complete them in one wait\n"
-            "(ncmpi_iput_varn, ncmpi_wait_all with -C),\n"
-            "beside one blocking call per variable;\n"
-            "=only: the nonblocking calls alone",
-    .apis = API_BIT(API_PNETCDF), .json_key = "pnetcdf_nonblocking", .json_everywhere = true,
-    .advice = &pnetcdf_nonblocking_advice);
+const struct opt_row pnetcdf_nonblocking_row =
+    OPT_API_JOIN(struct pnetcdf_settings, "--pnetcdf.nonblocking", nonblocking,
+                 .help = "also post every variable's step without\n"
+                         "blocking and complete them in one wait\n"
+                         "(ncmpi_iput_varn, ncmpi_wait_all with -C),\n"
+                         "beside one blocking call per variable;\n"
+                         "=only: the nonblocking calls alone",
+                 .apis = API_BIT(API_PNETCDF), .json_key = "pnetcdf_nonblocking",
+                 .json_everywhere = true, .advice = &pnetcdf_nonblocking_advice);
 
 static const struct opt_row *const pnetcdf_rows[] = {
     &pnetcdf_nonblocking_row,

@@ -59,9 +59,9 @@ struct opt_advice {
     int64_t dflt; /* the baseline's default; a size at its default is not on the command line */
     int nsearch;  /* the search's default candidates */
     int64_t search[OPT_ADVICE_MAX_SEARCH];
-    unsigned needs;   /* enum opt_advice_needs */
-    const char *why;  /* what it does, before ", and ..." when needs leaves it out */
-    int variant;      /* the variant of its API a value other than dflt is measured as; 0: the run */
+    unsigned needs;  /* enum opt_advice_needs */
+    const char *why; /* what it does, before ", and ..." when needs leaves it out */
+    int variant;     /* the variant of its API a value other than dflt is measured as; 0: the run */
     /* The value a candidate gives a flag ("only": its variant alone,
      * --pnetcdf.nonblocking=only); NULL: the flag alone. */
     const char *value;

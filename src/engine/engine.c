@@ -1,10 +1,9 @@
 /* engine_run(): the loops of docs/original.md §3.2-3.6 over the session's
  * run points (session/session.h): one function per level (process count,
  * run point, iteration; one file's phases in engine_file.c); the
- * per-iteration work (files, reductions) is in engine_iteration(). It knows no pattern and no API: the
- * plan says what each process does, the backend how, the pattern's report
- * hooks what the text report says. Only world rank 0 writes the report;
- * per-rank lines go through the sink. */
+ * per-iteration work (files, reductions) is in engine_iteration(). It knows no pattern and no API:
+ * the plan says what each process does, the backend how, the pattern's report hooks what the text
+ * report says. Only world rank 0 writes the report; per-rank lines go through the sink. */
 #include "engine/engine.h"
 #include "engine/engine_point.h"
 

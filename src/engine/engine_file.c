@@ -192,8 +192,7 @@ bool engine_file(struct point_run *r, int slot, double *t, struct verify_state *
 }
 
 /* Collective: one line per process whose data did not verify, to stderr. */
-void engine_report_mismatch(const struct point_run *r, const struct verify_state *v,
-                            int iteration)
+void engine_report_mismatch(const struct point_run *r, const struct verify_state *v, int iteration)
 {
     char line[4800] = "";
     if (v->bad)
@@ -204,4 +203,3 @@ void engine_report_mismatch(const struct point_run *r, const struct verify_state
                  r->sp->label_exact, iteration, v->bad, v->first_offset, v->expected, v->found);
     sink_gather(r->ctx.comm, line, stderr, NULL);
 }
-

@@ -47,7 +47,6 @@ bool engine_file(struct point_run *r, int slot, double *t, struct verify_state *
                  FILE *dbg);
 
 /* Collective: one line per process whose data did not verify, to stderr. */
-void engine_report_mismatch(const struct point_run *r, const struct verify_state *v,
-                            int iteration);
+void engine_report_mismatch(const struct point_run *r, const struct verify_state *v, int iteration);
 
 #endif

@@ -38,8 +38,8 @@ static int fsize_probe(const struct run *run, int64_t size)
 
 static void fsize_probe_fit(const struct run *run, int errnum, char *buf, size_t len)
 {
-    snprintf(buf, len, "in '%s': its file system refuses a file of that size (%s)", fsize_where(run),
-             strerror(errnum));
+    snprintf(buf, len, "in '%s': its file system refuses a file of that size (%s)",
+             fsize_where(run), strerror(errnum));
 }
 
 static void fsize_probe_hold(const struct run *run, int errnum, char *buf, size_t len)
@@ -65,8 +65,8 @@ static void fsize_limit_text(const struct run *run, const char *verb, char *buf,
     char size[32] = "?";
     if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur <= (rlim_t)INT64_MAX)
         cli_bytes(size, sizeof size, (int64_t)rl.rlim_cur);
-    snprintf(buf, len, "the file-size limit (ulimit -f) of process %d%s (%s)", run->world_rank, verb,
-             size);
+    snprintf(buf, len, "the file-size limit (ulimit -f) of process %d%s (%s)", run->world_rank,
+             verb, size);
 }
 
 static void fsize_rlimit_fit(const struct run *run, int errnum, char *buf, size_t len)

@@ -348,7 +348,8 @@ bool memory_check(const struct run *run, struct cli_msg *m)
     mine.nlimits = memory_cgroup_limits(mine.cgroup, mine.limits, MEMORY_LEVELS);
     MPI_Comm node;
     int rank = 0, size = 1;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, run->world_rank, MPI_INFO_NULL, &node);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, run->world_rank, MPI_INFO_NULL,
+                        &node);
     MPI_Comm_rank(node, &rank);
     MPI_Comm_size(node, &size);
     struct memory_report *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;

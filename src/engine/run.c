@@ -55,8 +55,8 @@ static void run_warn(const struct run *run, int errnum, const char *what)
     int count = 0;
     MPI_Reduce(&mine[0], &count, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (run->world_rank == 0 && all[0])
-        fprintf(stderr, "h5perf: warning: %d of %d processes %s (%s)\n", count, run->world_size, what,
-                strerror(all[1]));
+        fprintf(stderr, "h5perf: warning: %d of %d processes %s (%s)\n", count, run->world_size,
+                what, strerror(all[1]));
 }
 
 bool h5perf_threads(int argc, char **argv)

@@ -126,7 +126,8 @@ static int setup_parse(struct run *run, int argc, char **argv, struct cli_msg *m
  * (malloc'd; NULL for a pattern without one): whole, or its common part
  * and the process's own (input_send()). Returns true on every process if
  * every process has it; else m holds process 0's refusal. */
-static bool setup_input(const struct run *run, unsigned char **bytes, size_t *len, struct cli_msg *m)
+static bool setup_input(const struct run *run, unsigned char **bytes, size_t *len,
+                        struct cli_msg *m)
 {
     const struct pattern_desc *pd = pattern_of(&run->cfg);
     *bytes = NULL;
@@ -302,7 +303,8 @@ static int setup_check_files(struct run *run, struct cli_msg *m)
     if (names_dir(c->paraprefix, getenv("USER") ? getenv("USER") : getenv("LOGIN"), !c->read_only,
                   run->dir, sizeof run->dir, &run->dir_created, m) < 0)
         return -1;
-    if (!c->read_only && (names_probe(c->paraprefix, run->dir, m) < 0 || fsize_check_dir(run, m) < 0))
+    if (!c->read_only &&
+        (names_probe(c->paraprefix, run->dir, m) < 0 || fsize_check_dir(run, m) < 0))
         return -1;
     char name[SETUP_PATH_MAX];
     if (c->direct && !c->read_only && names_direct(run->dir, c->spelled[OPT_DIRECT], NULL, m) < 0)
@@ -313,11 +315,12 @@ static int setup_check_files(struct run *run, struct cli_msg *m)
         for (int a = 0; a < API_COUNT; a++) {
             if (!(c->apis & API_BIT(a)))
                 continue;
-            if (shared &&
-                (setup_name(run, f, a, -1, name, m) < 0 || setup_check_name(run, a, -1, name, m) < 0))
+            if (shared && (setup_name(run, f, a, -1, name, m) < 0 ||
+                           setup_check_name(run, a, -1, name, m) < 0))
                 return -1;
             for (int r = 0; fpp && r < c->max_procs; r++)
-                if (setup_name(run, f, a, r, name, m) < 0 || setup_check_name(run, a, r, name, m) < 0)
+                if (setup_name(run, f, a, r, name, m) < 0 ||
+                    setup_check_name(run, a, r, name, m) < 0)
                     return -1;
         }
     return 0;
@@ -513,7 +516,8 @@ int setup_check(struct run *run, int argc, char **argv, struct cli_msg *m)
     struct cli_warnings w = {0};
     m->line[0] = '\0';
     bool ok = setup_agree(run, setup_parse(run, argc, argv, &mine, &w) == 0, mine.line) &&
-              setup_session(run, &mine, &w) && setup_agree(run, memory_check(run, &mine), mine.line) &&
+              setup_session(run, &mine, &w) &&
+              setup_agree(run, memory_check(run, &mine), mine.line) &&
               setup_agree(run, fsize_check_limit(run, &mine) == 0, mine.line);
     run->warnings = w;
     return ok ? 0 : -1;

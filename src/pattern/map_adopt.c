@@ -201,8 +201,8 @@ static void map_place(struct map_input *in, const struct model_box *src, struct 
 static int map_broken(const struct config *c, struct map_input *in, struct cli_msg *m)
 {
     map_input_release(in);
-    return cli_fail(m, "h5perf: %s '%s': internal error: a broken map", map_file_spelled(map_own(c)),
-                    map_file_raw(map_own(c)));
+    return cli_fail(m, "h5perf: %s '%s': internal error: a broken map",
+                    map_file_spelled(map_own(c)), map_file_raw(map_own(c)));
 }
 
 int map_adopt_part(const struct config *c, int rank, const unsigned char *bytes, size_t len,
@@ -228,8 +228,8 @@ int map_adopt_part(const struct config *c, int rank, const unsigned char *bytes,
     if (!in || !store) {
         free(in);
         free(store);
-        return cli_fail(m, "h5perf: %s '%s': out of memory for the map", map_file_spelled(map_own(c)),
-                        map_file_raw(map_own(c)));
+        return cli_fail(m, "h5perf: %s '%s': out of memory for the map",
+                        map_file_spelled(map_own(c)), map_file_raw(map_own(c)));
     }
     in->storage = store;
     in->nprocs = h.nprocs;

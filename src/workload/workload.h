@@ -82,15 +82,15 @@ struct workload_set {
  * baseline or a candidate (docs/advisor.md, "Choices"). Values are whole
  * numbers, in the units given. */
 enum workload_dim {
-    WORKLOAD_API = 0,         /* enum api_id (api/api.h): -A */
-    WORKLOAD_LAYOUT,          /* enum plan_layout (plan/point.h): --layout */
-    WORKLOAD_COLLECTIVE,      /* 0 independent, 1 collective: -C */
-    WORKLOAD_ALIGNMENT,       /* bytes, 1: none; HDF5's and PnetCDF's variables: -a */
-    WORKLOAD_THRESHOLD,       /* bytes, HDF5's alignment threshold: -T */
-    WORKLOAD_ALIGN_DATA,      /* bytes, 0: packed; POSIX and MPI-IO shared files: --align-data */
-    WORKLOAD_CHUNK,           /* 0: each process's block, else a shape: --chunk-shape */
-    WORKLOAD_TRANSFER_SIZE,   /* bytes per call, 0: a process's whole part: --transfer-size */
-    WORKLOAD_BUFFER_OFFSET,   /* bytes past a page boundary of the transfer buffers */
+    WORKLOAD_API = 0,       /* enum api_id (api/api.h): -A */
+    WORKLOAD_LAYOUT,        /* enum plan_layout (plan/point.h): --layout */
+    WORKLOAD_COLLECTIVE,    /* 0 independent, 1 collective: -C */
+    WORKLOAD_ALIGNMENT,     /* bytes, 1: none; HDF5's and PnetCDF's variables: -a */
+    WORKLOAD_THRESHOLD,     /* bytes, HDF5's alignment threshold: -T */
+    WORKLOAD_ALIGN_DATA,    /* bytes, 0: packed; POSIX and MPI-IO shared files: --align-data */
+    WORKLOAD_CHUNK,         /* 0: each process's block, else a shape: --chunk-shape */
+    WORKLOAD_TRANSFER_SIZE, /* bytes per call, 0: a process's whole part: --transfer-size */
+    WORKLOAD_BUFFER_OFFSET, /* bytes past a page boundary of the transfer buffers */
     /* Then the choices of the APIs' own options, one per row with an
      * opt_advice (base/option.h), in the APIs' order and their rows'
      * (--hdf5.collective-metadata, ...): workload_dim_count() in all. */

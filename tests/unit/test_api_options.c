@@ -171,8 +171,7 @@ static void test_parse(void)
         CHECK_STR(msg.line, "h5perf: --hdf5.multi-dataset 'yes': expected only (its calls alone) "
                             "or no value (beside the default calls)");
     else
-        CHECK(strncmp(msg.line, "h5perf: --hdf5.multi-dataset: the HDF5 of this build (", 54) ==
-              0);
+        CHECK(strncmp(msg.line, "h5perf: --hdf5.multi-dataset: the HDF5 of this build (", 54) == 0);
     if (hdf5_built_multi_dataset()) {
         CHECK_I64(parse(A("--hdf5.multi-dataset=only"), &cfg, &msg), 0);
         CHECK_I64(hdf5_in(&cfg)->multi_dataset, OPT_JOIN_ONLY);

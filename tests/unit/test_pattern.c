@@ -603,8 +603,7 @@ static void check_limit(const struct guide_params *pp, int64_t ntransfers)
         col0 = pp->interleaved ? n - (pp->nprocs - 1) * b - 1 : pp->bytes - 1;
         end0[0] = col0;
     }
-    CHECK_I64(file_offset(&pt, ntransfers - 1, pt.xfer_bytes - 1),
-              physical_of(pp, s, row0, col0));
+    CHECK_I64(file_offset(&pt, ntransfers - 1, pt.xfer_bytes - 1), physical_of(pp, s, row0, col0));
     check_slab_end(&pt, ntransfers - 1, end0);
 }
 
