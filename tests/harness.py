@@ -5,6 +5,7 @@ unset, so data files land directly in it), a timeout so that a hang fails the
 test, and stderr split into h5perf's own lines (starting "h5perf:") and
 mpiexec's notices, which tests ignore.
 """
+import glob
 import os
 import shlex
 import shutil
@@ -145,6 +146,28 @@ def listing(path):
         for f in files:
             out.append(os.path.relpath(os.path.join(root, f), path))
     return sorted(out)
+
+
+def run_counted(np, args, d, shim, env=None, timeout=150):
+    """A run of h5perf under a call-counting shim (tests/tools/calls_log.h;
+    shim names the environment variable of its library: NCCALLS, H5CALLS,
+    MPICALLS), its data files in d: exit 0 and nothing on stderr are
+    asserted. Returns the run and each process's lines, sorted, of the
+    processes that logged any (mpiexec runs under the shim too and makes no
+    call); the logs are removed."""
+    log = os.path.join(d, "calls")
+    e = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ[shim], "H5PERF_CALLS_LOG": log}
+    e.update(env or {})
+    r = run(np, args, env=e, timeout=timeout)
+    expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+    out = []
+    for path in sorted(glob.glob(log + ".*")):
+        with open(path) as fh:
+            lines = sorted(fh.read().splitlines())
+        os.unlink(path)
+        if lines:
+            out.append(lines)
+    return r, out
 
 
 def h5read(path, dataset):

@@ -11,7 +11,6 @@ is read through HDF5's own subfiling driver (h5read --subfiling). Which
 transfer calls HDF5 received, and how MPI was initialised, comes from a
 shim (tests/tools/h5calls.c).
 """
-import glob
 import json
 import os
 import re
@@ -26,7 +25,7 @@ import particles
 import plots
 from common import Skip, case
 from faults import interrupted_run, kill_every_rank, slow_env, wait_until_gone
-from harness import TempDir, expect, expect_eq, hdf5_version, listing, run
+from harness import TempDir, expect, expect_eq, hdf5_version, listing, run, run_counted
 from results import validate
 
 STUB = "#pio_tmp_1.h5"
@@ -261,28 +260,10 @@ def hdf5_subfiling_guide():
         expect_eq(listing(d), [], "files left")
 
 
-def calls_of(log):
-    """The h5calls lines of every process (tests/tools/h5calls.c)."""
-    out = []
-    for path in sorted(glob.glob(log + ".*")):
-        with open(path) as fh:
-            out.append(sorted(fh.read().splitlines()))
-    return out
-
-
 def logged(d, nprocs, args, env=None):
-    """A run under the h5calls shim; every process's lines. The shim is in
-    mpiexec too (which calls neither), so only processes' logs with lines
-    are kept."""
-    log = os.path.join(d, "calls")
-    e = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["H5CALLS"], "H5PERF_CALLS_LOG": log}
-    e.update(env or {})
-    r = run(nprocs, args, env=e)
-    expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
-    got = [c for c in calls_of(log) if c]
-    for path in glob.glob(log + ".*"):
-        os.unlink(path)
-    return r, got
+    """A run under the h5calls shim (tests/tools/h5calls.c); every
+    process's lines."""
+    return run_counted(nprocs, args, d, "H5CALLS", env)
 
 
 @case

@@ -10,7 +10,6 @@ map again under ROMIO (OMPI_MCA_io=romio321, where the library is Open
 MPI). The calls counted by a shim (tests/tools/mpicalls.c): one transfer
 per step per process joined, one per variable and step plain.
 """
-import glob
 import json
 import os
 import re
@@ -21,7 +20,8 @@ import block
 import madbench
 import particles
 from common import Skip, case
-from harness import TempDir, built_apis, expect, expect_eq, launcher_is_hydra, listing, run
+from harness import (TempDir, built_apis, expect, expect_eq, launcher_is_hydra, listing, run,
+                     run_counted)
 from map import KEEP, check_fpp, check_shared
 from mpiio_views import DECOMPS, NPROCS, views_map
 from results import validate
@@ -177,19 +177,6 @@ def mpiio_joined_madbench_turns_refused():
         expect_eq(listing(d), [], "files")
 
 
-def calls_of(log):
-    """The mpicalls lines of every process that made MPI-IO calls
-    (tests/tools/mpicalls.c; mpiexec, under the shim too, makes none)."""
-    out = []
-    for path in sorted(glob.glob(log + ".*")):
-        with open(path) as fh:
-            lines = sorted(fh.read().splitlines())
-        os.unlink(path)
-        if lines:
-            out.append(lines)
-    return out
-
-
 @case
 def mpiio_joined_calls():
     """What each variant calls, counted by a shim: 3 variables of 2 steps
@@ -204,17 +191,13 @@ def mpiio_joined_calls():
         for flag, want in (("", ["write_at%s 6", "read_at%s 6"]),
                            (JOINED, ["write_at%s 2", "read_at%s 2", "set_view 4"])):
             with TempDir() as d, TempDir() as o:
-                log, out = os.path.join(o, "calls"), os.path.join(o, "r.json")
+                out = os.path.join(o, "r.json")
                 args = ("--pattern block --global 16x8 --grid 2x1 --layout shared --vars 3 "
                         "-A mpiio %s --transfer-size 256 -p 2 -D v %s --results %s" % (
                             flag, mode, out))
-                r = run(2, args, env={"HDF5_PARAPREFIX": d, KEEP: "1",
-                                      "LD_PRELOAD": os.environ["MPICALLS"],
-                                      "H5PERF_CALLS_LOG": log}, timeout=120)
-                expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args,
-                          r)
+                r, got = run_counted(2, args, d, "MPICALLS", {KEEP: "1"}, timeout=120)
                 lines = sorted("MPI_File_" + (w % suffix if "%" in w else w) for w in want)
-                expect_eq(calls_of(log), [lines] * 2, "MPI-IO's calls (%s)" % args, r)
+                expect_eq(got, [lines] * 2, "MPI-IO's calls (%s)" % args, r)
                 block.check_raw(os.path.join(d, "#pio_tmp_1.mpio"), whole)
                 doc = json.load(open(out))
                 validate(doc, r)

@@ -9,7 +9,6 @@ back the same way, its calls counted by a shim (tests/tools/nccalls.c).
 Skipped (exit 77) when the build has no PnetCDF; the one case for such a
 build checks that -A pnetcdf is refused.
 """
-import glob
 import json
 import os
 import shutil
@@ -21,7 +20,7 @@ import block
 import particles
 from cdf5 import header, values
 from common import FIG2, FIG3, Skip, case, data_file
-from harness import TempDir, built_apis, expect, expect_eq, h5read, listing, run
+from harness import TempDir, built_apis, expect, expect_eq, h5read, listing, run, run_counted
 from layouts_2d import logical_2d
 from results import validate as validate_json
 
@@ -363,27 +362,10 @@ def pnetcdf_nonblocking_particles():
     particles_case(4, "list:5,0,3,0", 0, 8, NB, "pnetcdf")
 
 
-def calls_of(log):
-    """The nccalls lines of every process that made PnetCDF calls
-    (tests/tools/nccalls.c; mpiexec, under the shim too, makes none)."""
-    out = []
-    for path in sorted(glob.glob(log + ".*")):
-        with open(path) as fh:
-            lines = sorted(fh.read().splitlines())
-        os.unlink(path)
-        if lines:
-            out.append(lines)
-    return out
-
-
 def logged(d, nprocs, args):
-    """A run under the nccalls shim, its files kept in d: the run and every
-    process's lines."""
-    log = os.path.join(d, "calls")
-    r = run(nprocs, args, env={"HDF5_PARAPREFIX": d, KEEP: "1", "LD_PRELOAD": os.environ["NCCALLS"],
-                               "H5PERF_CALLS_LOG": log}, timeout=120)
-    expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
-    return r, calls_of(log)
+    """A run under the nccalls shim (tests/tools/nccalls.c), its files kept
+    in d: the run and every process's lines."""
+    return run_counted(nprocs, args, d, "NCCALLS", {KEEP: "1"}, timeout=120)
 
 
 @case
