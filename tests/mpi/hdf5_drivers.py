@@ -285,58 +285,40 @@ def hdf5_multi_dataset_block():
     then with one H5Dwrite_multi (H5Dread_multi) per step for all 3
     variables, the calls counted by a shim: 2 steps each (--transfer-size
     half a block), so 6 H5Dwrite and 2 H5Dwrite_multi of 3 datasets per
-    process; the file the multi-dataset run leaves holds every element, and
+    process; with =only, the multi-dataset calls alone (no run of one call
+    per variable before them in the same processes): no H5Dwrite or H5Dread,
+    one run. The file the multi-dataset run leaves holds every element, and
     collective calls report HDF5's actual I/O mode."""
     need_multi()
     shape = (16, 8)
     whole = block.expected(shape, 8, 3)
     for mode in ("", "-C"):
-        with TempDir() as d:
-            out = os.path.join(d, "r.json")
-            args = ("--pattern block --global 16x8 --grid 2x1 --layout shared --vars 3 -A phdf5 "
-                    "--hdf5.multi-dataset --transfer-size 256 -p 2 -D v %s --results %s"
-                    % (mode, out))
-            r, got = logged(d, 2, args, {"HDF5_NOCLEANUP": "1"})
-            expect_eq(got, [["H5Dread 6", "H5Dread_multi 2 6", "H5Dwrite 6",
-                             "H5Dwrite_multi 2 6", "MPI_Init"]] * 2, "HDF5's calls (%s)" % mode)
-            for v in range(3):
-                expect(np.array_equal(values(os.path.join(d, STUB), "v%d" % v),
-                                      whole[v].reshape(-1).astype(np.uint64)), "v%d" % v)
-            doc = json.load(open(out))
-            validate(doc, r)
-            runs = [(x["variant"], x["hdf5"]["multi_dataset"], "actual_io_mode" in x)
-                    for x in doc["runs"]]
-            expect_eq(runs, [(None, False, mode == "-C"), ("multi-dataset", True, mode == "-C")],
-                      "the runs (%s)" % mode)
-            expect(any(l.startswith("    HDF5    shared, multi-dataset ") for l in r.lines),
-                   "the report's row", r)
+        for form in ("", "=only"):
+            with TempDir() as d:
+                out = os.path.join(d, "r.json")
+                args = ("--pattern block --global 16x8 --grid 2x1 --layout shared --vars 3 "
+                        "-A phdf5 --hdf5.multi-dataset%s --transfer-size 256 -p 2 -D v %s "
+                        "--results %s" % (form, mode, out))
+                r, got = logged(d, 2, args, {"HDF5_NOCLEANUP": "1"})
+                calls = ["H5Dread_multi 2 6", "H5Dwrite_multi 2 6", "MPI_Init"]
+                if not form:
+                    calls += ["H5Dread 6", "H5Dwrite 6"]
+                expect_eq(got, [sorted(calls)] * 2, "HDF5's calls (%s)" % args)
+                for v in range(3):
+                    expect(np.array_equal(values(os.path.join(d, STUB), "v%d" % v),
+                                          whole[v].reshape(-1).astype(np.uint64)), "v%d" % v)
+                doc = json.load(open(out))
+                validate(doc, r)
+                runs = [(x["variant"], x["hdf5"]["multi_dataset"], "actual_io_mode" in x)
+                        for x in doc["runs"]]
+                plain = [] if form else [(None, False, mode == "-C")]
+                expect_eq(runs, plain + [("multi-dataset", True, mode == "-C")],
+                          "the runs (%s)" % args)
+                expect_eq(doc["config"]["hdf5_multi_dataset"], "only" if form else True,
+                          "config.hdf5_multi_dataset")
+                expect(any(l.startswith("    HDF5    shared, multi-dataset ") for l in r.lines),
+                       "the report's row", r)
 
-
-@case
-def hdf5_multi_dataset_only_block():
-    """--hdf5.multi-dataset=only: the multi-dataset calls alone, so that
-    they start as cold as an application's would: the same 3 variables of
-    2 steps as above, no H5Dwrite or H5Dread, one run each of the
-    variant, every element in the file."""
-    need_multi()
-    whole = block.expected((16, 8), 8, 3)
-    for mode in ("", "-C"):
-        with TempDir() as d:
-            out = os.path.join(d, "r.json")
-            args = ("--pattern block --global 16x8 --grid 2x1 --layout shared --vars 3 -A phdf5 "
-                    "--hdf5.multi-dataset=only --transfer-size 256 -p 2 -D v %s --results %s"
-                    % (mode, out))
-            r, got = logged(d, 2, args, {"HDF5_NOCLEANUP": "1"})
-            expect_eq(got, [["H5Dread_multi 2 6", "H5Dwrite_multi 2 6", "MPI_Init"]] * 2,
-                      "HDF5's calls (%s)" % mode)
-            for v in range(3):
-                expect(np.array_equal(values(os.path.join(d, STUB), "v%d" % v),
-                                      whole[v].reshape(-1).astype(np.uint64)), "v%d" % v)
-            doc = json.load(open(out))
-            validate(doc, r)
-            expect_eq([(x["variant"], x["hdf5"]["multi_dataset"]) for x in doc["runs"]],
-                      [("multi-dataset", True)], "the runs (%s)" % mode)
-            expect_eq(doc["config"]["hdf5_multi_dataset"], "only", "config.hdf5_multi_dataset")
 
 @case
 def hdf5_multi_dataset_particles():

@@ -374,62 +374,41 @@ def pnetcdf_nonblocking_calls():
     each (--transfer-size half a block), 2 processes. Blocking: 6 put_vara
     and 6 get_vara per process (_all with -C). Nonblocking: 6 iput_vara and
     6 iget_vara, completed by 4 waits of 3 requests (2 steps written, 2
-    read), ncmpi_wait_all with -C, ncmpi_wait without. The kept file holds
-    every element; the report's row and the JSON's runs carry the
-    variant."""
+    read), ncmpi_wait_all with -C, ncmpi_wait without. With =only, the
+    nonblocking variant alone (no blocking run before it in the same
+    processes, as an application's run): no blocking call, one run. The
+    kept file holds every element; the report's row and the JSON's runs
+    carry the variant."""
     need_pnetcdf()
     whole = block.expected((16, 8), 8, 3)
     for mode, suffix, wait in (("", "", "ncmpi_wait"), ("-C", "_all", "ncmpi_wait_all")):
-        with TempDir() as d, TempDir() as o:
-            out = os.path.join(o, "r.json")
-            args = ("--pattern block --global 16x8 --grid 2x1 --layout shared --vars 3 -A pnetcdf "
-                    "%s --transfer-size 256 -p 2 -D v %s --results %s" % (NB, mode, out))
-            r, got = logged(d, 2, args)
-            expect_eq(got, [sorted(["ncmpi_put_vara%s 6" % suffix, "ncmpi_get_vara%s 6" % suffix,
-                                    "ncmpi_iput_vara 6", "ncmpi_iget_vara 6",
-                                    "%s 4 12" % wait])] * 2, "PnetCDF's calls (%s)" % mode)
-            nc = os.path.join(d, "#pio_tmp_1.nc")
-            validate(nc)
-            for v in range(3):
-                check_nc(nc, "v%d" % v, "uint64", whole[v])
-            doc = json.load(open(out))
-            validate_json(doc, r)
-            runs = [(x["layout"], x["variant"], x["pnetcdf"]) for x in doc["runs"]]
-            expect_eq(runs, [("shared", None, {"nonblocking": False}),
-                             ("shared", "nonblocking", {"nonblocking": True})], "the runs", r)
-            expect(doc["config"]["pnetcdf_nonblocking"], "config.pnetcdf_nonblocking", r)
-            expect(any(l.startswith("    PnetCDF shared, nonblocking ") for l in r.lines),
-                   "the report's row", r)
-
-
-@case
-def pnetcdf_nonblocking_only_calls():
-    """--pnetcdf.nonblocking=only: the nonblocking variant alone, so that it
-    starts as cold as a run of the application would (no blocking run
-    before it in the same processes): the same 3 variables of 2 steps as
-    above, and no blocking call at all; one run each, of the variant; the
-    kept file holds every element."""
-    need_pnetcdf()
-    whole = block.expected((16, 8), 8, 3)
-    for mode, wait in (("", "ncmpi_wait"), ("-C", "ncmpi_wait_all")):
-        with TempDir() as d, TempDir() as o:
-            out = os.path.join(o, "r.json")
-            args = ("--pattern block --global 16x8 --grid 2x1 --layout shared --vars 3 -A pnetcdf "
-                    "%s=only %s --transfer-size 256 -p 2 -D v --results %s" % (NB, mode, out))
-            r, got = logged(d, 2, args)
-            expect_eq(got, [sorted(["ncmpi_iput_vara 6", "ncmpi_iget_vara 6",
-                                    "%s 4 12" % wait])] * 2, "PnetCDF's calls (%s)" % mode)
-            nc = os.path.join(d, "#pio_tmp_1.nc")
-            validate(nc)
-            for v in range(3):
-                check_nc(nc, "v%d" % v, "uint64", whole[v])
-            doc = json.load(open(out))
-            validate_json(doc, r)
-            runs = [(x["layout"], x["variant"], x["pnetcdf"]) for x in doc["runs"]]
-            expect_eq(runs, [("shared", "nonblocking", {"nonblocking": True})], "the runs", r)
-            expect_eq(doc["config"]["pnetcdf_nonblocking"], "only", "config.pnetcdf_nonblocking", r)
-            expect(not any(l.startswith("    PnetCDF shared ") for l in r.lines),
-                   "no row of the blocking calls", r)
+        for form in ("", "=only"):
+            with TempDir() as d, TempDir() as o:
+                out = os.path.join(o, "r.json")
+                args = ("--pattern block --global 16x8 --grid 2x1 --layout shared --vars 3 "
+                        "-A pnetcdf %s%s --transfer-size 256 -p 2 -D v %s --results %s"
+                        % (NB, form, mode, out))
+                r, got = logged(d, 2, args)
+                calls = ["ncmpi_iput_vara 6", "ncmpi_iget_vara 6", "%s 4 12" % wait]
+                if not form:
+                    calls += ["ncmpi_put_vara%s 6" % suffix, "ncmpi_get_vara%s 6" % suffix]
+                expect_eq(got, [sorted(calls)] * 2, "PnetCDF's calls (%s)" % args)
+                nc = os.path.join(d, "#pio_tmp_1.nc")
+                validate(nc)
+                for v in range(3):
+                    check_nc(nc, "v%d" % v, "uint64", whole[v])
+                doc = json.load(open(out))
+                validate_json(doc, r)
+                runs = [(x["layout"], x["variant"], x["pnetcdf"]) for x in doc["runs"]]
+                alone = [("shared", "nonblocking", {"nonblocking": True})]
+                plain = [] if form else [("shared", None, {"nonblocking": False})]
+                expect_eq(runs, plain + alone, "the runs", r)
+                expect_eq(doc["config"]["pnetcdf_nonblocking"], "only" if form else True,
+                          "config.pnetcdf_nonblocking", r)
+                expect(any(l.startswith("    PnetCDF shared, nonblocking ") for l in r.lines),
+                       "the report's row", r)
+                expect(any(l.startswith("    PnetCDF shared ") for l in r.lines) != bool(form),
+                       "a row of the blocking calls, only beside them", r)
 
 
 @case
