@@ -393,6 +393,46 @@ static void test_hdf5_candidates(void)
     workload_release(&w);
 }
 
+/* The candidates' words before their choices, of a 64x8 array of 3
+ * variables on 2 processes. */
+#define LEAD_3_VARS                                                                                \
+    "mpiexec -n 2 h5perf --pattern block --global 64x8 --grid 2x1 --element-size 8 --vars 3 "
+
+/* A candidate's command line (its tail after lead) and the variant it is
+ * measured as. */
+struct want_line {
+    const char *tail;
+    int variant;
+};
+
+/* The n candidates in cfg are those of want, in order. */
+static void check_candidates(const struct workload_config *cfg, int n, const char *lead,
+                             const struct want_line *want, int nwant)
+{
+    char line[WORKLOAD_TEXT_MAX], expect[WORKLOAD_TEXT_MAX];
+    CHECK_I64(n, nwant);
+    for (int i = 0; i < nwant && n == nwant; i++) {
+        snprintf(expect, sizeof expect, "%s%s", lead, want[i].tail);
+        workload_config_text(&cfg[i], line, sizeof line);
+        CHECK_STR(line, expect);
+        CHECK_I64(cfg[i].variant, want[i].variant);
+    }
+}
+
+/* A joining choice (dim, of api) where set 0 of w has one variable: not a
+ * candidate, with why. */
+static void check_one_variable(struct workload *w, enum api_id api, int dim, const char *why)
+{
+    static struct workload_config cfg;
+    struct cli_msg m = {""};
+    struct workload_choice c = w->baseline;
+    c.v[WORKLOAD_API] = api;
+    c.v[dim] = 1;
+    w->sets[0].nvars = 1;
+    CHECK_I64(workload_config(w, 0, &c, 2, &cfg, &m), 1);
+    CHECK_STR(m.line, why);
+}
+
 /* PnetCDF's nonblocking calls: a candidate of PnetCDF alone, as its option,
  * measured as its variant; not of a set of one variable; a baseline of
  * another API refused with the key's line. */
@@ -413,7 +453,6 @@ static void test_pnetcdf_candidates(void)
     struct workload w;
     struct cli_msg m = {""};
     static struct workload_config cfg[8];
-    char line[WORKLOAD_TEXT_MAX];
     int n = -1;
     CHECK(workload_parse("w.yaml", text, sizeof text - 1, &w, &m) == 0);
     CHECK_STR(m.line, "");
@@ -432,32 +471,16 @@ static void test_pnetcdf_candidates(void)
     CHECK_I64(w.search.dim[nb].n, 2);
     /* phdf5 (1), pnetcdf blocking and nonblocking (2). */
     CHECK_I64(workload_candidates(&w, 0, 2, 8, cfg, &n, &m), 0);
-    CHECK_I64(n, 3);
-    const char *lead = "mpiexec -n 2 h5perf --pattern block --global 64x8 --grid 2x1 "
-                       "--element-size 8 --vars 3 ";
-    static const struct {
-        const char *tail;
-        int variant;
-    } want[] = {
+    static const struct want_line want[] = {
         {"-A phdf5 --layout shared -C -w", 0},
         {"-A pnetcdf --layout shared -C -w", 0},
         {"-A pnetcdf --layout shared -C --pnetcdf.nonblocking=only -w", 1},
     };
-    for (int i = 0; i < 3 && n == 3; i++) {
-        char expect[WORKLOAD_TEXT_MAX];
-        snprintf(expect, sizeof expect, "%s%s", lead, want[i].tail);
-        workload_config_text(&cfg[i], line, sizeof line);
-        CHECK_STR(line, expect);
-        CHECK_I64(cfg[i].variant, want[i].variant);
-    }
+    check_candidates(cfg, n, LEAD_3_VARS, want, 3);
     /* One variable: nothing for one wait to join. */
-    struct workload_choice c = w.baseline;
-    c.v[WORKLOAD_API] = API_PNETCDF;
-    c.v[nb] = 1;
-    w.sets[0].nvars = 1;
-    CHECK_I64(workload_config(&w, 0, &c, 2, &cfg[0], &m), 1);
-    CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 1, arrays[0]: nonblocking calls complete "
-                      "every variable's step in one wait, and arrays[0] has one variable");
+    check_one_variable(&w, API_PNETCDF, nb,
+                       "h5perf: workload 'w.yaml', line 1, arrays[0]: nonblocking calls complete "
+                       "every variable's step in one wait, and arrays[0] has one variable");
     workload_release(&w);
     static const char base[] = "arrays: [{global: [64], decomposition: {grid: [2]}, "
                                "variables: 2}]\n"
@@ -492,7 +515,6 @@ static void test_mpiio_candidates(void)
     struct workload w;
     struct cli_msg m = {""};
     static struct workload_config cfg[8];
-    char line[WORKLOAD_TEXT_MAX];
     int n = -1;
     CHECK(workload_parse("w.yaml", text, sizeof text - 1, &w, &m) == 0);
     CHECK_STR(m.line, "");
@@ -506,31 +528,15 @@ static void test_mpiio_candidates(void)
     CHECK_I64(w.search.dim[j].n, 2);
     /* The plain calls and the joined ones. */
     CHECK_I64(workload_candidates(&w, 0, 2, 8, cfg, &n, &m), 0);
-    CHECK_I64(n, 2);
-    const char *lead = "mpiexec -n 2 h5perf --pattern block --global 64x8 --grid 2x1 "
-                       "--element-size 8 --vars 3 ";
-    static const struct {
-        const char *tail;
-        int variant;
-    } want[] = {
+    static const struct want_line want[] = {
         {"-A mpiio --layout shared -C -w", 0},
         {"-A mpiio --layout shared -C --mpiio.joined=only -w", 1},
     };
-    for (int i = 0; i < 2 && n == 2; i++) {
-        char expect[WORKLOAD_TEXT_MAX];
-        snprintf(expect, sizeof expect, "%s%s", lead, want[i].tail);
-        workload_config_text(&cfg[i], line, sizeof line);
-        CHECK_STR(line, expect);
-        CHECK_I64(cfg[i].variant, want[i].variant);
-    }
+    check_candidates(cfg, n, LEAD_3_VARS, want, 2);
     /* One variable: nothing to join. */
-    struct workload_choice c = w.baseline;
-    c.v[WORKLOAD_API] = API_MPIIO;
-    c.v[j] = 1;
-    w.sets[0].nvars = 1;
-    CHECK_I64(workload_config(&w, 0, &c, 2, &cfg[0], &m), 1);
-    CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 1, arrays[0]: one call moves every "
-                      "variable's step through one file view, and arrays[0] has one variable");
+    check_one_variable(&w, API_MPIIO, j,
+                       "h5perf: workload 'w.yaml', line 1, arrays[0]: one call moves every "
+                       "variable's step through one file view, and arrays[0] has one variable");
     workload_release(&w);
 }
 
