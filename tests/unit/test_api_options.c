@@ -13,6 +13,7 @@
 #include "api/mpiio_options.h"
 #include "api/pnetcdf_options.h"
 #include "check.h"
+#include "cli_args.h"
 #include "cli/cli.h"
 #include "cli/option.h"
 #include "report/csv.h"
@@ -20,27 +21,6 @@
 #include "report/text.h"
 #include "session/session.h"
 #include "options/options.h"
-
-static int parse(const char *const *args, struct config *cfg, struct cli_msg *msg)
-{
-    const char *argv[32] = {"h5perf"};
-    int argc = 1;
-    while (args[argc - 1])
-        argv[argc] = args[argc - 1], argc++;
-    config_init(cfg);
-    return opt_parse(argc, (char *const *)argv, cfg, msg);
-}
-
-#define A(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-/* Parses args and finishes them for 4 processes: 0, or -1 with msg. */
-static int finish(const char *const *args, struct config *cfg, struct cli_msg *msg)
-{
-    struct cli_warnings w;
-    if (parse(args, cfg, msg) != 0)
-        return -1;
-    return config_finish(cfg, 4, &w, msg);
-}
 
 /* HDF5's and PnetCDF's own settings in cfg (api/hdf5_options.h,
  * api/pnetcdf_options.h), set directly as a build with what they ask

@@ -9,33 +9,13 @@
 #include <string.h>
 
 #include "check.h"
+#include "cli_args.h"
 #include "cli/cli.h"
 #include "options/options.h"
 #include "pattern/app_finish.h"
 #include "pattern/madbench.h"
 #include "pattern/map.h"
 #include "pattern/pattern.h"
-
-static int parse(const char *const *args, struct config *cfg, struct cli_msg *msg)
-{
-    const char *argv[32] = {"h5perf"};
-    int argc = 1;
-    while (args[argc - 1])
-        argv[argc] = args[argc - 1], argc++;
-    config_init(cfg);
-    return opt_parse(argc, (char *const *)argv, cfg, msg);
-}
-
-#define A(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-/* Parses args and finishes them for 4 processes: 0, or -1 with msg. */
-static int finish(const char *const *args, struct config *cfg, struct cli_msg *msg)
-{
-    struct cli_warnings w;
-    if (parse(args, cfg, msg) != 0)
-        return -1;
-    return config_finish(cfg, 4, &w, msg);
-}
 
 /* Every pattern's own rows: one owner, a slot of its own, found by its
  * name, refused under another pattern. */
