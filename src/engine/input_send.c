@@ -10,23 +10,21 @@
 #include "engine/agree.h"
 #include "engine/input.h"
 
-/* Sends (from process 0) or receives n bytes at buf, INT_MAX at a time. */
-static void input_move(unsigned char *buf, int64_t n, int peer, bool send, MPI_Comm comm)
+/* How n bytes move: broadcast from process 0, sent to peer, received from
+ * process 0. */
+enum input_how { INPUT_BCAST, INPUT_SEND, INPUT_RECV };
+
+/* Moves the n bytes at buf, INT_MAX at a time (an MPI count is an int). */
+static void input_move(unsigned char *buf, int64_t n, enum input_how how, int peer, MPI_Comm comm)
 {
     for (int64_t at = 0; at < n; at += INT_MAX) {
         int part = n - at < INT_MAX ? (int)(n - at) : INT_MAX;
-        if (send)
+        if (how == INPUT_BCAST)
+            MPI_Bcast(buf + at, part, MPI_BYTE, 0, comm);
+        else if (how == INPUT_SEND)
             MPI_Send(buf + at, part, MPI_BYTE, peer, 0, comm);
         else
-            MPI_Recv(buf + at, part, MPI_BYTE, peer, 0, comm, MPI_STATUS_IGNORE);
-    }
-}
-
-static void input_bcast(unsigned char *buf, int64_t n, MPI_Comm comm)
-{
-    for (int64_t at = 0; at < n; at += INT_MAX) {
-        int part = n - at < INT_MAX ? (int)(n - at) : INT_MAX;
-        MPI_Bcast(buf + at, part, MPI_BYTE, 0, comm);
+            MPI_Recv(buf + at, part, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
     }
 }
 
@@ -58,7 +56,7 @@ bool input_send(const struct pattern_desc *pd, MPI_Comm comm, int64_t n, unsigne
                      pd->title);
             return false;
         }
-        input_bcast(*bytes, n, comm);
+        input_move(*bytes, n, INPUT_BCAST, 0, comm);
         *len = (size_t)n;
         return true;
     }
@@ -87,16 +85,16 @@ bool input_send(const struct pattern_desc *pd, MPI_Comm comm, int64_t n, unsigne
     if (rank == 0)
         /* Process 0's part comes right after the common part. */
         memcpy(own, *bytes, (size_t)(common + mine));
-    input_bcast(own, common, comm);
+    input_move(own, common, INPUT_BCAST, 0, comm);
     if (rank == 0) {
         int64_t at = common + mine;
         for (int p = 1; p < nprocs; p++) {
-            input_move(*bytes + at, sizes[p], p, true, comm);
+            input_move(*bytes + at, sizes[p], INPUT_SEND, p, comm);
             at += sizes[p];
         }
         free(*bytes);
     } else {
-        input_move(own + common, mine, 0, false, comm);
+        input_move(own + common, mine, INPUT_RECV, 0, comm);
     }
     free(sizes);
     *bytes = own;
