@@ -270,13 +270,8 @@ static bool hdf5_metadata_text(const struct api_settings *s, char *buf, size_t l
  * hdf5.md). */
 static bool hdf5_calls_text(const struct api_settings *s, char *buf, size_t len)
 {
-    int multi = hdf5_settings_of(s)->multi_dataset;
-    snprintf(buf, len, "%s",
-             multi == OPT_JOIN_ONLY
-                 ? "multi-dataset alone"
-                 : "one per variable, then multi-dataset in the same processes (warmed by the "
-                   "first run; --hdf5.multi-dataset=only: alone)");
-    return multi != OPT_JOIN_OFF;
+    return opt_join_text(hdf5_settings_of(s)->multi_dataset, "one per variable", "multi-dataset",
+                         "the first run", hdf5_multi_row.long_name, buf, len);
 }
 
 static const struct api_header hdf5_headers[] = {
@@ -291,8 +286,7 @@ static unsigned hdf5_chosen(const struct api_settings *s)
 {
     const struct hdf5_settings *h = hdf5_settings_of(s);
     unsigned drivers = h->drivers ? h->drivers : 1u << HDF5_DRIVER_MPIO;
-    return (h->multi_dataset == OPT_JOIN_ONLY ? 0 : drivers) |
-           (h->multi_dataset != OPT_JOIN_OFF ? drivers << HDF5_DRIVER_COUNT : 0);
+    return opt_join_mask(h->multi_dataset, drivers, drivers << HDF5_DRIVER_COUNT);
 }
 
 /* How row was given (NULL: not), and its value as typed. */

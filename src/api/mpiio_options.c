@@ -53,9 +53,7 @@ static const struct opt_row *const mpiio_rows[] = {
 /* A call per variable always; with --mpiio.joined, joined calls too. */
 static unsigned mpiio_chosen(const struct api_settings *s)
 {
-    int j = mpiio_settings_of(s)->joined;
-    return (j == OPT_JOIN_ONLY ? 0 : 1u << MPIIO_PLAIN) |
-           (j != OPT_JOIN_OFF ? 1u << MPIIO_JOINED : 0);
+    return opt_join_mask(mpiio_settings_of(s)->joined, 1u << MPIIO_PLAIN, 1u << MPIIO_JOINED);
 }
 
 static void mpiio_json_run(struct jsonw *w, int v)
@@ -96,12 +94,8 @@ const struct api_advice mpiio_advice = {.calls = mpiio_advice_calls, .words = mp
  * warmed by it (docs/mpiio.md). */
 static bool mpiio_calls_text(const struct api_settings *s, char *buf, size_t len)
 {
-    int j = mpiio_settings_of(s)->joined;
-    snprintf(buf, len, "%s",
-             j == OPT_JOIN_ONLY ? "joined alone"
-                                : "a call per variable, then joined in the same processes (warmed "
-                                  "by the first run; --mpiio.joined=only: alone)");
-    return j != OPT_JOIN_OFF;
+    return opt_join_text(mpiio_settings_of(s)->joined, "a call per variable", "joined",
+                         "the first run", mpiio_joined_row.long_name, buf, len);
 }
 
 static const struct api_header mpiio_headers[] = {

@@ -54,9 +54,8 @@ static const struct opt_row *const pnetcdf_rows[] = {
  * too. */
 static unsigned pnetcdf_chosen(const struct api_settings *s)
 {
-    int nb = pnetcdf_settings_of(s)->nonblocking;
-    return (nb == OPT_JOIN_ONLY ? 0 : 1u << PNETCDF_BLOCKING) |
-           (nb != OPT_JOIN_OFF ? 1u << PNETCDF_NONBLOCKING : 0);
+    return opt_join_mask(pnetcdf_settings_of(s)->nonblocking, 1u << PNETCDF_BLOCKING,
+                         1u << PNETCDF_NONBLOCKING);
 }
 
 /* What CDF-5 and PnetCDF 1.12.3 cannot carry (docs/pnetcdf.md, "Limits"):
@@ -120,12 +119,8 @@ static void pnetcdf_advice_words(const struct api_advice_in *in, char *buf, size
  * (docs/pnetcdf.md, "The variant alone"). */
 static bool pnetcdf_calls_text(const struct api_settings *s, char *buf, size_t len)
 {
-    int nb = pnetcdf_settings_of(s)->nonblocking;
-    snprintf(buf, len, "%s",
-             nb == OPT_JOIN_ONLY ? "nonblocking alone"
-                                 : "blocking, then nonblocking in the same processes (warmed by "
-                                   "the blocking run; --pnetcdf.nonblocking=only: alone)");
-    return nb != OPT_JOIN_OFF;
+    return opt_join_text(pnetcdf_settings_of(s)->nonblocking, "blocking", "nonblocking",
+                         "the blocking run", pnetcdf_nonblocking_row.long_name, buf, len);
 }
 
 static const struct api_header pnetcdf_headers[] = {

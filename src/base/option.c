@@ -38,6 +38,17 @@ int opt_join_parse(void *dest, const struct opt_row *row, const char *spelled, c
     return 0;
 }
 
+bool opt_join_text(int join, const char *plain, const char *joined, const char *first,
+                   const char *option, char *buf, size_t len)
+{
+    if (join == OPT_JOIN_ONLY)
+        snprintf(buf, len, "%s alone", joined);
+    else
+        snprintf(buf, len, "%s, then %s in the same processes (warmed by %s; %s=only: alone)",
+                 plain, joined, first, option);
+    return join != OPT_JOIN_OFF;
+}
+
 void opt_join_json(struct jsonw *w, const void *src, const struct opt_row *row)
 {
     int v = *(const int *)(const void *)((const char *)src + row->field);

@@ -186,6 +186,20 @@ int opt_join_parse(void *dest, const struct opt_row *row, const char *spelled, c
                    struct cli_msg *msg);
 void opt_join_json(struct jsonw *w, const void *src, const struct opt_row *row);
 
+/* The variants a joining option's value join chooses: plain (the API's
+ * calls per variable) unless only, and joined (its joining variant) when
+ * given. */
+static inline unsigned opt_join_mask(int join, unsigned plain, unsigned joined)
+{
+    return (join == OPT_JOIN_ONLY ? 0 : plain) | (join != OPT_JOIN_OFF ? joined : 0);
+}
+
+/* A joining option's line in the reports' headers, into buf: "JOINED
+ * alone", or "PLAIN, then JOINED in the same processes (warmed by FIRST;
+ * OPTION=only: alone)"; false (no line) when not given. */
+bool opt_join_text(int join, const char *plain, const char *joined, const char *first,
+                   const char *option, char *buf, size_t len);
+
 /* An API's joining option --PREFIX.NAME[=only], the int field F of its
  * settings struct S (enum opt_join). */
 #define OPT_API_JOIN(S, L, F, ...)                                                                 \
