@@ -434,25 +434,6 @@ static int mpiio_close(struct backend_file *f, struct err *e)
     return rc != MPI_SUCCESS ? err_mpi(e, "close", path, -1, -1, rc) : synced;
 }
 
-/* Whether the processes of plan's shared file take turns (a token passed
- * between the steps, in groups of more than one process: MADbench2's
- * --read-mod and --write-mod above 1). */
-static bool mpiio_plan_turns(const struct plan *plan)
-{
-    for (int ph = 0; !plan->per_process && ph < plan->nphases; ph++)
-        for (int v = 0; v < plan->nvars; v++) {
-            struct plan_access acc;
-            plan_access(plan, ph, v, &acc);
-            for (int64_t k = 0; k < acc.nsteps; k++) {
-                struct plan_step s;
-                plan_step(plan, ph, v, k, &s);
-                if (s.kind == PLAN_STEP_TOKEN_WAIT && s.turns != 1)
-                    return true;
-            }
-        }
-    return false;
-}
-
 /* Whether plan has pauses between its transfers (busy work, barriers,
  * tokens: the madbench pattern's). */
 static bool mpiio_plan_pauses(const struct plan *plan)
@@ -473,26 +454,20 @@ static bool mpiio_plan_pauses(const struct plan *plan)
 
 /* A view of a box of an array in C order is a subarray, whose dimensions
  * are ints; and a run or a call's runs are counted in ints. The joined
- * variant's independent calls follow a view set collectively at every step
- * index, which processes taking turns do not reach together. */
+ * variant takes no plan with pauses yet. */
 static int mpiio_check_plan(const struct backend_settings *set, const struct plan *plan,
                             const struct pattern_measure *m, char *why, size_t len)
 {
     /* Not yet: under MPICH's ROMIO the joined calls of the madbench
      * pattern write bytes between its file blocks (docs/mpiio.md, "Joined
-     * calls"); refused rather than measured wrong. */
+     * calls"); refused rather than measured wrong. When this is lifted,
+     * processes taking turns without -C must still be refused: the joined
+     * view is set collectively at every step, which they do not reach
+     * together. */
     if (set->variant == MPIIO_JOINED && plan->nvars > 1 && mpiio_plan_pauses(plan)) {
         snprintf(why, len,
                  "--mpiio.joined is not available for a plan with pauses (the madbench "
                  "pattern) yet: under ROMIO its joined calls write between the file blocks");
-        return -1;
-    }
-    if (set->variant == MPIIO_JOINED && !set->collective && plan->nvars > 1 &&
-        mpiio_plan_turns(plan)) {
-        snprintf(why, len,
-                 "--mpiio.joined sets a file view at every step, collectively, which processes "
-                 "taking turns (--read-mod, --write-mod above 1) do not reach together; give -C "
-                 "or turns of 1");
         return -1;
     }
     struct plan_access acc;
