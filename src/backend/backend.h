@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "api/api.h"
-#include "backend/err.h"
+#include "base/err.h"
 #include "base/iomode.h"
 #include "base/measure.h"
 #include "plan/plan.h"

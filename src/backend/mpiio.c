@@ -14,6 +14,7 @@
 #include "backend/backend.h"
 
 #include "api/mpiio_options.h"
+#include "backend/err_lib.h"
 #include "backend/mpiio_types.h"
 
 #include <inttypes.h>

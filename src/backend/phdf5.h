@@ -7,6 +7,7 @@
 
 #include "api/hdf5_options.h"
 #include "backend/backend.h"
+#include "backend/err_lib.h"
 
 /* HDF5's own settings of the run (backend_settings.api_settings): the
  * configuration's, or none given. */

@@ -11,6 +11,7 @@
  * (docs/design.md, "Collective calls after a local failure"). Must not
  * print, time or exit. */
 #include "api/pnetcdf_options.h"
+#include "backend/err_lib.h"
 #include "backend/pnetcdf.h"
 
 #include <inttypes.h>

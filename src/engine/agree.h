@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "backend/err.h"
+#include "base/err.h"
 
 /* Collective: true on every process iff ok on every process. */
 bool agree_all(MPI_Comm comm, bool ok);

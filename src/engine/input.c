@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backend/err.h"
+#include "backend/err_lib.h"
 
 #ifdef H5PERF_HAVE_PNETCDF
 #include <pnetcdf.h>

@@ -8,7 +8,7 @@
 #include <mpi.h>
 #include <stdbool.h>
 
-#include "backend/err.h"
+#include "base/err.h"
 
 #include "engine/phase.h"
 #include "report/results.h"

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "backend/err.h"
+#include "base/err.h"
 
 /* Local. Starts the monitor (seconds <= 0: none). Returns 0, or -1 if the
  * thread could not be started (the run then goes on unwatched). */

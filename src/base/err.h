@@ -1,6 +1,8 @@
 /* The error record of one process: what failed, where, and the system or
  * library text. The first error wins; later ones are ignored. Functions that
- * fail return err_*(...), which is -1. Nothing here prints or exits. */
+ * fail return err_*(...), which is -1. Nothing here prints or exits; the
+ * backends fill records from MPI and HDF5 errors through backend/err_lib.h,
+ * the engine keeps, agrees on and prints them. */
 #ifndef H5PERF_ERR_H
 #define H5PERF_ERR_H
 
@@ -38,23 +40,6 @@ int err_set(struct err *e, const char *api, const char *op, const char *path, in
 /* The same with strerror(errnum) as text. Returns -1. */
 int err_errno(struct err *e, const char *api, const char *op, const char *path, int64_t offset,
               int64_t length, int errnum);
-
-/* The same with MPI_Error_string(mpi_code) as text; marks `exists` for
- * MPI_ERR_FILE_EXISTS. Returns -1. */
-int err_mpi(struct err *e, const char *op, const char *path, int64_t offset, int64_t length,
-            int mpi_code);
-
-/* The same with the innermost message of the current HDF5 error stack as
- * text (the stack is then cleared); marks `exists` when that message says
- * the file exists (MPI_ERR_FILE_EXISTS, EEXIST). Call it before any other
- * HDF5 API call (even H5Pclose or H5Sclose): those clear the stack. Returns
- * -1. */
-int err_hdf5(struct err *e, const char *op, const char *path, int64_t offset, int64_t length);
-
-/* err_hdf5() with printf-style context before the HDF5 text: "<context>:
- * <innermost message>". Returns -1. */
-int err_hdf5_ctx(struct err *e, const char *op, const char *path, int64_t offset, int64_t length,
-                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* One line (no newline) describing e as seen by world rank `rank`:
  * "h5perf: rank 1: POSIX write '/d/#pio_tmp_1.posix' at offset 8192, length
