@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/model.h"
+#include "api/file_model.h"
 
 /* Capabilities of an API. */
 enum {
@@ -185,7 +185,7 @@ struct api_advice {
 
 /* X(ID, key, report name, error name, file suffix, capabilities, the most
  * bytes one call may move (0: no limit), the API it is layered over (-1:
- * none), its model of its files (model.h; NULL: a flat file), how to get it
+ * none), its model of its files (file_model.h; NULL: a flat file), how to get it
  * into a build when it is optional (NULL: always built), its own options
  * (NULL: none), the advisor's words of it (NULL: none, no calls shown)).
  * The key is -A's word and the name in JSON and CSV; the report name is
@@ -231,7 +231,7 @@ struct api_desc {
     unsigned caps;                   /* API_CAP_* */
     int64_t max_call_bytes;          /* 0: no limit */
     int over;                        /* the API it is layered over, or -1 */
-    const struct api_model *model;   /* its files when not flat (model.h), or NULL */
+    const struct api_model *model;   /* its files when not flat (file_model.h), or NULL */
     const char *build_hint;          /* how to build it in, when optional */
     const struct api_opts *opts;     /* its own options and variants, or NULL */
     const struct api_advice *advice; /* the advisor's words of it, or NULL */

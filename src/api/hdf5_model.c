@@ -1,8 +1,8 @@
-/* HDF5's model (model.h): an HDF5 file with -a > 1 places every
+/* HDF5's model (file_model.h): an HDF5 file with -a > 1 places every
  * allocation of at least -T bytes at a multiple of -a (docs/differences.md,
  * "HDF5 alignment"), as measured with HDF5 1.10.8. The sizes come from the
  * pattern (variable and chunk bytes), never recomputed here. */
-#include "api/model.h"
+#include "api/file_model.h"
 
 /* Metadata blocks below this size are what HDF5 1.10 allocates for a file's
  * objects (its default metadata block size); a threshold above it aligns

@@ -1,7 +1,7 @@
-/* PnetCDF's model (model.h): a CDF-5 file's header, then each variable at
+/* PnetCDF's model (file_model.h): a CDF-5 file's header, then each variable at
  * a multiple of -a (nc_var_align_size; of 512 bytes without -a),
  * docs/pnetcdf.md, "Alignment". */
-#include "api/model.h"
+#include "api/file_model.h"
 
 /* A CDF-5 header: 12 bytes, the dimensions' list (24 bytes per dimension
  * with its name), the empty attributes' list and the variables' list (below

@@ -22,7 +22,7 @@ int env_parse(struct config *cfg, const char *mpi_info, const char *nocleanup,
               const char *paraprefix, int max_key, int max_val, struct cli_msg *msg);
 
 /* -a: refuses the file of a selected API that places its data itself
- * (api/model.h: HDF5, PnetCDF) and would end beyond 64-bit offsets at
+ * (api/file_model.h: HDF5, PnetCDF) and would end beyond 64-bit offsets at
  * nprocs processes, for files as f describes them, and an -a the library
  * does not take (extents.c); lead names what sizes the file, as the
  * pattern does (pattern_validate_extent). Returns 0 or -1. */

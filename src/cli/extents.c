@@ -1,5 +1,5 @@
 /* config_validate_extent() (cli.h): the files of the selected APIs that
- * place data themselves (HDF5's and PnetCDF's alignment, api/model.h) must
+ * place data themselves (HDF5's and PnetCDF's alignment, api/file_model.h) must
  * fit in 64-bit offsets, -a must be one the library takes, and the files
  * within the library's own limits (api_opts.check_file); asked of every
  * API alike, the words the API's. Pure: no MPI. */

@@ -1,4 +1,4 @@
-/* context_init(): the run context of report/context.h. The file-system type
+/* context_init(): the run context of report/run_context.h. The file-system type
  * is the name the kernel gives the mount holding the directory (Linux
  * /proc/self/mountinfo, else /proc/1/mountinfo for a chroot), else a name
  * for its statfs magic, else "unknown"; its layout, what statfs, stat and

@@ -1,10 +1,10 @@
-/* Filling the run context of report/context.h: versions, hosts, the target
+/* Filling the run context of report/run_context.h: versions, hosts, the target
  * directory's file system, times. Reads the system; writes nothing. */
 #ifndef H5PERF_ENGINE_CONTEXT_H
 #define H5PERF_ENGINE_CONTEXT_H
 
 #include "engine/setup.h"
-#include "report/context.h"
+#include "report/run_context.h"
 
 /* Collective over MPI_COMM_WORLD (the host names are gathered): fills c on
  * world rank 0 with everything but the end time and exit status; on other

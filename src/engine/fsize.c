@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "api/model.h"
+#include "api/file_model.h"
 #include "cli/sweep.h"
 #include "engine/names.h"
 
@@ -137,7 +137,7 @@ static int fsize_flat(const struct run *run, const struct fsize_target *t, struc
                     fit);
 }
 
-/* Each API that places its data itself (api/model.h): its largest file,
+/* Each API that places its data itself (api/file_model.h): its largest file,
  * which ends beyond its data (end > flat) with -a. */
 static int fsize_aligned(const struct run *run, const struct fsize_target *t, struct cli_msg *m)
 {

@@ -1,7 +1,7 @@
 /* The data files' sizes against where they go, before any exists
  * (docs/differences.md, "File sizes"): the largest file of the sweep, its
  * data and what the libraries that place data themselves could make of it
- * (api/model.h), against each process's file-size limit (ulimit -f) and
+ * (api/file_model.h), against each process's file-size limit (ulimit -f) and
  * against the file system of the data directory. A refusal names the
  * option that makes the file too large: the data's, --align-data or
  * --shift, or -a. */

@@ -5,7 +5,7 @@
 #define H5PERF_OUTPUTS_H
 
 #include "engine/setup.h"
-#include "report/context.h"
+#include "report/run_context.h"
 #include "report/results.h"
 
 /* Collective over MPI_COMM_WORLD. World rank 0 writes and closes; rank 0

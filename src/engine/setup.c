@@ -15,7 +15,7 @@
 #include "backend/backend.h"
 #include "cli/cli.h"
 #include "cli/option.h"
-#include "api/model.h"
+#include "api/file_model.h"
 #include "cli/sweep.h"
 #include "engine/agree.h"
 #include "engine/check.h"

@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/dims.h"
-#include "api/model.h"
+#include "api/file_model.h"
 #include "pattern/app.h"
 #include "pattern/app_finish.h"
 #include "pattern/block.h"

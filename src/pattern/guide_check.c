@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "api/model.h"
+#include "api/file_model.h"
 #include "cli/size.h"
 #include "cli/sweep.h"
 #include "pattern/guide.h"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "api/model.h"
+#include "api/file_model.h"
 #include "pattern/app_finish.h"
 #include "pattern/madbench.h"
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/model.h"
+#include "api/file_model.h"
 #include "pattern/app_finish.h"
 #include "report/table.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "base/jsonw.h"
-#include "report/context.h"
+#include "report/run_context.h"
 #include "report/results.h"
 #include "report/settings.h"
 

@@ -1,4 +1,4 @@
-/* What --version prints: the versions of the run context (report/context.h),
+/* What --version prints: the versions of the run context (report/run_context.h),
  * the same facts the JSON results record under "context". Formats only; no
  * MPI, no computation of its own. */
 #ifndef H5PERF_VERSION_H
@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "report/context.h"
+#include "report/run_context.h"
 
 /* Writes, one "name: value" line each (docs/install.md):
  *   h5perf 0.1.0

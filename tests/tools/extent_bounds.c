@@ -1,4 +1,4 @@
-/* Prints the bounds HDF5's model of its files (api/model.h) puts on the end
+/* Prints the bounds HDF5's model of its files (api/file_model.h) puts on the end
  * of the HDF5 data file of h5perf's own arguments started with one process,
  * "LOWER UPPER", for the MPI case that checks them against the files the
  * HDF5 this build links writes (tests/mpi/layouts_1d.py). The file is the

@@ -1,4 +1,4 @@
-/* Unit tests of HDF5's model of its files (api/model.h) of the guide's files as
+/* Unit tests of HDF5's model of its files (api/file_model.h) of the guide's files as
  * its pattern measures them: the flat size, and the HDF5 file's end with
  * alignment against the ends HDF5 1.10.8, 1.14.5 and 2.0.0 were measured to
  * reach (1 process, -e 8K, -a 1M: docs/differences.md, "HDF5 alignment"):
@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "cli/cli.h"
-#include "api/model.h"
+#include "api/file_model.h"
 #include "pattern/pattern.h"
 #include "options/options.h"
 

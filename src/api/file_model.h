@@ -4,8 +4,8 @@
  * validation and the file-size probe ask every API alike (docs/design.md,
  * "Adding an API"). An API table entry points at its model (api.h); flat
  * APIs have none. Pure: no MPI, no I/O. */
-#ifndef H5PERF_API_MODEL_H
-#define H5PERF_API_MODEL_H
+#ifndef H5PERF_API_FILE_MODEL_H
+#define H5PERF_API_FILE_MODEL_H
 
 #include <stdbool.h>
 #include <stdint.h>

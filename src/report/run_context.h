@@ -2,8 +2,8 @@
  * the target directory and its file system, times, the command line, the
  * adjustments announced and how the invocation ended. Plain data filled by
  * the engine (engine/context.c); no MPI, no I/O here. */
-#ifndef H5PERF_CONTEXT_H
-#define H5PERF_CONTEXT_H
+#ifndef H5PERF_RUN_CONTEXT_H
+#define H5PERF_RUN_CONTEXT_H
 
 #include "api/api.h"
 #include "base/msg.h"
