@@ -13,6 +13,7 @@
 #include "base/option.h"
 #include "engine/engine.h"
 #include "engine/files.h"
+#include "engine/setup_files.h"
 #include "options/options.h"
 #include "report/results.h"
 #include "workload/race.h"

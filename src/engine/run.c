@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 #include "engine/files.h"
 #include "engine/outputs.h"
+#include "engine/setup_files.h"
 #include "engine/sink.h"
 #include "engine/watchdog.h"
 #include "exit_status.h"

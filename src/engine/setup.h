@@ -55,18 +55,6 @@ int setup_run(struct run *run, int argc, char **argv);
  * setup_release() frees it. */
 int setup_check(struct run *run, int argc, char **argv, struct cli_msg *m);
 
-/* The data file name of file f (0-based) and an API (docs/original.md §4.1),
- * into out (SETUP_PATH_MAX bytes); rank >= 0: that process's own file (the
- * block pattern's fpp layout). Returns 0, or -1 with m set if it does not
- * fit. */
-int setup_name(const struct run *run, int f, int api, int rank, char *out, struct cli_msg *m);
-
-/* Collective over MPI_COMM_WORLD, after setup_run(): creates the
- * created-files registry (files.h) with every data file name this run may
- * create, before any exists. Returns true on every process if all succeeded
- * (else world rank 0 has printed why). */
-bool setup_declare_files(const struct run *run);
-
 /* Frees what setup_run() made and closes the -o and --results files (if
  * run.c has not). Local. */
 void setup_release(struct run *run);
