@@ -45,8 +45,19 @@ const struct opt_row mpiio_joined_row =
                  .apis = API_BIT(API_MPIIO), .json_key = "mpiio_joined", .json_everywhere = true,
                  .advice = &mpiio_joined_advice);
 
+/* MPI-IO's atomic mode (docs/mpiio.md, "Atomic mode"): sequential
+ * consistency of conflicting accesses, which the library may pay for with
+ * a lock around each call (ROMIO's fcntl locks). */
+static const struct opt_row mpiio_atomic_row =
+    OPT_API_FLAG(struct mpiio_settings, "--mpiio.atomic", atomic,
+                 .help = "MPI-IO's atomic mode on every file\n"
+                         "(MPI_File_set_atomicity after each open):\n"
+                         "what sequential consistency costs",
+                 .apis = API_BIT(API_MPIIO), .json_key = "mpiio_atomic", .json_everywhere = true);
+
 static const struct opt_row *const mpiio_rows[] = {
     &mpiio_joined_row,
+    &mpiio_atomic_row,
     NULL,
 };
 
@@ -98,8 +109,16 @@ static bool mpiio_calls_text(const struct api_settings *s, char *buf, size_t len
                          "the first run", mpiio_joined_row.long_name, buf, len);
 }
 
+/* The reports' header line of --mpiio.atomic. */
+static bool mpiio_atomic_text(const struct api_settings *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "atomic mode (MPI_File_set_atomicity) on every file");
+    return mpiio_settings_of(s)->atomic;
+}
+
 static const struct api_header mpiio_headers[] = {
     {"MPI-IO calls", mpiio_calls_text},
+    {"MPI-IO consistency", mpiio_atomic_text},
     {NULL, NULL},
 };
 

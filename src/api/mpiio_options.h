@@ -1,8 +1,10 @@
 /* MPI-IO's own options (--mpiio.*, docs/mpiio.md) and the variants they
  * choose: a call per variable and step, and with --mpiio.joined step k of
  * every variable of a file in one call through one file view joining the
- * variables' parts. The flag chooses a variant and nothing else: the
- * backend (backend/mpiio.c) reads the run point's variant. Pure. */
+ * variables' parts (a flag that chooses a variant and nothing else: the
+ * backend reads the run point's variant); --mpiio.atomic, MPI-IO's atomic
+ * mode on every file (read by the backend, backend/mpiio.c, in the
+ * settings it is handed). Pure. */
 #ifndef H5PERF_MPIIO_OPTIONS_H
 #define H5PERF_MPIIO_OPTIONS_H
 
@@ -14,7 +16,8 @@
  * which store them in the configuration's MPI-IO api_settings. Known to
  * these two files only. */
 struct mpiio_settings {
-    int joined; /* --mpiio.joined: enum opt_join */
+    int joined;  /* --mpiio.joined: enum opt_join */
+    bool atomic; /* --mpiio.atomic: MPI_File_set_atomicity(fh, 1) after each open */
 };
 
 static inline const struct mpiio_settings *mpiio_settings_of(const struct api_settings *s)

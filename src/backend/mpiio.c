@@ -98,6 +98,15 @@ static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, 
         return err_mpi(e, op, path, -1, -1, rc);
     }
     *out = f;
+    /* --mpiio.atomic (docs/mpiio.md, "Atomic mode"), in the settings
+     * MPI-IO's backend alone casts: collective, as the open, and before the
+     * truncation, which may fail on one process only. */
+    const struct mpiio_settings *own = ctx->set->api_settings;
+    if (own && own->atomic) {
+        rc = MPI_File_set_atomicity(f->fh, 1);
+        if (rc != MPI_SUCCESS)
+            return err_mpi(e, "set atomicity", path, -1, -1, rc);
+    }
     if (mode == BACKEND_WRITE && may_truncate) {
         rc = MPI_File_set_size(f->fh, 0);
         if (rc != MPI_SUCCESS)

@@ -8,7 +8,7 @@ The cases live in topic modules next to this file (layouts_1d, layouts_2d,
 files, report, failures, faults, results, caches, memory, block, particles, map, madbench,
 iomode, pnetcdf, plots, load, examples, conformance, measuring, hdf5_drivers, hdf5_choices,
 file_system,
-refusals, mpiio_views, mpiio_joined), each registering its cases with common.case; this file only imports
+refusals, mpiio_views, mpiio_joined, mpiio_atomic), each registering its cases with common.case; this file only imports
 them and runs one by name.
 """
 import inspect
@@ -46,6 +46,7 @@ import buffers  # noqa: E402,F401
 import advise  # noqa: E402,F401
 import mpiio_views  # noqa: E402,F401
 import mpiio_joined  # noqa: E402,F401
+import mpiio_atomic  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
 
 # The ctest labels of a case beside "mpi": its module's pattern or API, and
@@ -60,7 +61,7 @@ MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"
                  "hdf5_drivers": ["api_phdf5"], "hdf5_choices": ["api_phdf5"],
                  "conformance": ["conformance"],
                  "mpiio_views": ["api_mpiio", "pattern_map"],
-                 "mpiio_joined": ["api_mpiio"]}
+                 "mpiio_joined": ["api_mpiio"], "mpiio_atomic": ["api_mpiio"]}
 NAME_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "hdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf", "guide": "pattern_guide", "block": "pattern_block",
                "particles": "pattern_particles", "map": "pattern_map",

@@ -7,6 +7,9 @@
  *                                 offset or view's pointer, independent
  *                                 or _all)
  *   MPI_File_set_view <calls>     the views set
+ *   MPI_File_set_atomicity <calls>
+ *                                 the calls that turned atomic mode on
+ *                                 (flag true; --mpiio.atomic)
  * so that tests/mpi/mpiio_joined.py can tell a call per variable from
  * every variable's step moved in one call (docs/mpiio.md, "Joined
  * calls"). */
@@ -25,12 +28,13 @@ enum {
     MC_READ_AT,
     MC_READ_AT_ALL,
     MC_SET_VIEW,
+    MC_SET_ATOMICITY,
     MC_KINDS
 };
 static const char *const call_names[MC_KINDS] = {
-    "MPI_File_write",        "MPI_File_write_all",   "MPI_File_write_at",
-    "MPI_File_write_at_all", "MPI_File_read",        "MPI_File_read_all",
-    "MPI_File_read_at",      "MPI_File_read_at_all", "MPI_File_set_view"};
+    "MPI_File_write",    "MPI_File_write_all",    "MPI_File_write_at", "MPI_File_write_at_all",
+    "MPI_File_read",     "MPI_File_read_all",     "MPI_File_read_at",  "MPI_File_read_at_all",
+    "MPI_File_set_view", "MPI_File_set_atomicity"};
 static long calls[MC_KINDS];
 
 __attribute__((destructor)) static void calls_write(void)
@@ -72,4 +76,11 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
 {
     calls[MC_SET_VIEW]++;
     return PMPI_File_set_view(fh, disp, etype, filetype, datarep, info);
+}
+
+int MPI_File_set_atomicity(MPI_File fh, int flag)
+{
+    if (flag)
+        calls[MC_SET_ATOMICITY]++;
+    return PMPI_File_set_atomicity(fh, flag);
 }

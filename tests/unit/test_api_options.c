@@ -85,7 +85,7 @@ static void test_rows(void)
             rows++;
         }
     }
-    CHECK_I64(rows, 8);
+    CHECK_I64(rows, 9);
     struct config cfg;
     struct cli_msg msg;
     CHECK_I64(finish(A("-A", "posix,mpiio", "--hdf5.driver", "mpio"), &cfg, &msg), -1);
@@ -132,6 +132,13 @@ static void test_rows(void)
                      &cfg, &msg),
               0);
     CHECK_I64(mpiio_in(&cfg)->joined, OPT_JOIN_BESIDE);
+    /* --mpiio.atomic: a flag of MPI-IO's own settings, refused likewise. */
+    CHECK_I64(finish(A("-A", "posix,phdf5", "--mpiio.atomic"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --mpiio.atomic: applies to MPI-IO only, but -A 'posix,phdf5' "
+                        "does not select it");
+    CHECK_I64(finish(A("-A", "mpiio", "--mpiio.atomic"), &cfg, &msg), 0);
+    CHECK_I64(mpiio_in(&cfg)->atomic, 1);
+    CHECK_I64(mpiio_in(&cfg)->joined, OPT_JOIN_OFF);
 }
 
 static void test_parse(void)
@@ -202,17 +209,17 @@ static void test_metadata(void)
     struct config cfg;
     struct cli_msg msg;
     char text[96];
-    static const char *const labels[] = {"MPI-IO calls", "HDF5 metadata", "HDF5 calls",
-                                         "PnetCDF calls"};
-    static const enum api_id apis[] = {API_MPIIO, API_PHDF5, API_PHDF5, API_PNETCDF};
+    static const char *const labels[] = {"MPI-IO calls", "MPI-IO consistency", "HDF5 metadata",
+                                         "HDF5 calls", "PnetCDF calls"};
+    static const enum api_id apis[] = {API_MPIIO, API_MPIIO, API_PHDF5, API_PHDF5, API_PNETCDF};
     enum api_id a = API_COUNT;
     int n = 0;
     for (const struct api_header *x; (x = api_header_at(n, &a)); n++)
-        if (n < 4) {
+        if (n < 5) {
             CHECK_STR(x->label, labels[n]);
             CHECK_I64(a, apis[n]);
         }
-    CHECK_I64(n, 4);
+    CHECK_I64(n, 5);
     const struct api_header *h = header_labelled("HDF5 metadata", &a);
     CHECK(h == &hdf5_opts.headers[0] && a == API_PHDF5);
     if (!h)
