@@ -5,10 +5,12 @@
 #include "plan/point.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/jsonw.h"
+#include "report/reference.h"
 #include "report/text.h"
 
 /* The worst status over every run. */
@@ -481,8 +483,42 @@ static void json_bounded(struct jsonw *w, const struct report_settings *cfg,
     jsonw_end(w);
 }
 
+/* A library's run of the application patterns: its ratio over the
+ * reference API's run with the same method (report/reference.h), as the
+ * text report's "Library overhead" table has it (docs/results.md). */
+static void json_overhead(struct jsonw *w, const struct results_log *log,
+                          const struct api_result *r)
+{
+    const struct api_result *ref = reference_run(log, r);
+    if (!ref)
+        return;
+    jsonw_key(w, "overhead");
+    jsonw_object(w);
+    jsonw_key(w, "over");
+    jsonw_object(w);
+    jsonw_key(w, "api");
+    jsonw_string(w, api_desc(ref->api)->key);
+    const struct api_variant *v = api_variant(ref->api, ref->variant);
+    jsonw_key_string(w, "variant", v ? v->label : NULL);
+    jsonw_end(w);
+    static const struct {
+        const char *key;
+        enum timer_id t;
+    } figures[2] = {{"write", TIMER_WRITE_GROSS}, {"read", TIMER_READ_GROSS}};
+    for (int i = 0; i < 2; i++) {
+        double num = reference_figure(r, figures[i].t), den = reference_figure(ref, figures[i].t);
+        jsonw_key(w, figures[i].key);
+        if (isnan(num) || isnan(den) || den <= 0)
+            jsonw_null(w);
+        else
+            jsonw_number(w, num / den);
+    }
+    jsonw_end(w);
+}
+
 static void json_run(struct jsonw *w, const struct json_parts *parts,
-                     const struct report_settings *cfg, const struct api_result *r)
+                     const struct report_settings *cfg, const struct results_log *log,
+                     const struct api_result *r)
 {
     enum timer_id m[TIMER_COUNT];
     int nm = results_measures(r, cfg, m);
@@ -508,6 +544,7 @@ static void json_run(struct jsonw *w, const struct json_parts *parts,
         json_size(w, "shift", r->shift);
     }
     json_size(w, "buffer_offset", r->buf_offset);
+    json_overhead(w, log, r);
     json_size(w, "bytes", r->bytes);
     jsonw_key(w, "status");
     jsonw_string(w, results_status_name(results_status(r)));
@@ -563,7 +600,7 @@ int json_write(FILE *out, const struct report_settings *cfg, const struct json_p
     jsonw_key(&w, "runs");
     jsonw_array(&w);
     for (int i = 0; i < log->count; i++)
-        json_run(&w, parts, cfg, &log->runs[i]);
+        json_run(&w, parts, cfg, log, &log->runs[i]);
     jsonw_end(&w);
     jsonw_end(&w);
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "plan/point.h"
+#include "report/reference.h"
 
 void table_header(FILE *out, const struct report_settings *cfg, const char *hdf5_version,
                   const char *workload)
@@ -104,13 +105,6 @@ static bool table_placed(const struct api_result *r)
 
 /* The figure the ratios compare: the median with three iterations or more,
  * else the throughput of the mean time; NAN if the measure failed. */
-static double table_figure(const struct api_result *r, enum timer_id t)
-{
-    struct timer_summary s;
-    if (!r || results_measure_summary(r, t, &s) == 0)
-        return NAN;
-    return s.n >= 3 ? s.mbs_med : s.mbs_avg;
-}
 
 static void table_cells(FILE *out, const struct report_settings *cfg, const struct api_result *r,
                         enum timer_id t, bool phase)
@@ -141,49 +135,71 @@ static void table_ratio(FILE *out, double num, double den)
         fprintf(out, " %7.2f", num / den);
 }
 
-/* The reference API's variant a row of API a's variant v is divided by: a
- * variant of the reference that joins variables, when v joins them and
- * that variant ran on the layout (a library's joined calls over MPI-IO's,
- * docs/mpiio.md), else the reference's default. */
-static int table_ref_variant(const struct results_log *log, int nprocs, int a, int v, int layout,
-                             int ref_api)
+/* A table's reference run of variant k: the first at the process count
+ * and layout, as table_find(). */
+struct table_query {
+    const struct results_log *log;
+    int nprocs, layout;
+};
+
+static bool table_ref_ran(int k, const void *arg)
 {
-    const struct api_variant *var = api_variant((enum api_id)a, v);
-    for (int k = 1; var && var->joins_vars && api_variant((enum api_id)ref_api, k); k++)
-        if (api_variant((enum api_id)ref_api, k)->joins_vars &&
-            table_find(log, nprocs, ref_api, k, layout))
-            return k;
-    return 0;
+    const struct table_query *q = arg;
+    return table_find(q->log, q->nprocs, api_reference(), k, q->layout) != NULL;
+}
+
+/* The reference run of row (a, v, layout): MPI-IO on the same layout, with
+ * the same method (reference_variant()). */
+static const struct api_result *table_ref(const struct results_log *log, int nprocs, int a, int v,
+                                          int layout)
+{
+    struct table_query q = {log, nprocs, layout};
+    return table_find(log, nprocs, api_reference(), reference_variant(a, v, table_ref_ran, &q),
+                      layout);
 }
 
 /* One ratio table: rows API x variant x layout, each over the reference
- * run: MPI-IO on the same layout (its joined calls for a variant that
- * joins variables, where they ran), or the file per process with the same
- * API (and the variant a file of one process runs). */
+ * run: MPI-IO on the same layout with the same method (table_ref()), or
+ * the file per process with the same API (and the variant a file of one
+ * process runs). Where a row of the library overhead is over a variant of
+ * MPI-IO (its joined calls), an "Over" column names each row's reference,
+ * so that the table says which run every ratio divides by. */
 static void table_ratios(FILE *out, const struct report_settings *cfg,
                          const struct results_log *log, int nprocs, bool over_api)
 {
-    bool wrote = false;
+    bool wrote = false, named = false;
     int ref_api = api_reference(), fpp = table_per_process_layout(), a, v, layout;
     int width = table_layout_width(cfg);
+    for (int i = 0; over_api && table_row(cfg, i, &a, &v, &layout); i++) {
+        const struct api_result *ref = a != ref_api ? table_ref(log, nprocs, a, v, layout) : NULL;
+        named |= ref && ref->variant != 0 && table_find(log, nprocs, a, v, layout);
+    }
     for (int i = 0; table_row(cfg, i, &a, &v, &layout); i++) {
         if ((over_api && a == ref_api) || (!over_api && layout == fpp))
             continue;
         const struct api_result *r = table_find(log, nprocs, a, v, layout);
         const struct api_result *ref =
-            over_api ? table_find(log, nprocs, ref_api,
-                                  table_ref_variant(log, nprocs, a, v, layout, ref_api), layout)
+            over_api ? table_ref(log, nprocs, a, v, layout)
                      : table_find(log, nprocs, a, api_variant_per_process((enum api_id)a, v), fpp);
         if (!r || !ref)
             continue;
-        if (!wrote)
+        if (!wrote && named)
+            fprintf(out, "    %-7s %-*s %-7s %-*s %7s %7s\n", "API", width, "Layout", "Over", width,
+                    "", "Write", "Read");
+        else if (!wrote)
             fprintf(out, "    %-7s %-*s %7s %7s\n", "API", width, "Layout", "Write", "Read");
         wrote = true;
         char text[96];
         table_layout_text(a, v, layout, text, sizeof text);
         fprintf(out, "    %-7s %-*s", api_desc((enum api_id)a)->err_name, width, text);
-        table_ratio(out, table_figure(r, TIMER_WRITE_GROSS), table_figure(ref, TIMER_WRITE_GROSS));
-        table_ratio(out, table_figure(r, TIMER_READ_GROSS), table_figure(ref, TIMER_READ_GROSS));
+        if (named) {
+            table_layout_text(ref_api, ref->variant, layout, text, sizeof text);
+            fprintf(out, " %-7s %-*s", api_desc((enum api_id)ref_api)->err_name, width, text);
+        }
+        table_ratio(out, reference_figure(r, TIMER_WRITE_GROSS),
+                    reference_figure(ref, TIMER_WRITE_GROSS));
+        table_ratio(out, reference_figure(r, TIMER_READ_GROSS),
+                    reference_figure(ref, TIMER_READ_GROSS));
         fputc('\n', out);
     }
     if (!wrote)
@@ -206,7 +222,7 @@ static void table_size_text(char *buf, size_t len, int64_t v)
 static void table_figures(FILE *out, const struct report_settings *cfg, const struct api_result *r)
 {
     for (int t = 0; t < 2; t++) {
-        double f = table_figure(r, t ? TIMER_READ_GROSS : TIMER_WRITE_GROSS);
+        double f = reference_figure(r, t ? TIMER_READ_GROSS : TIMER_WRITE_GROSS);
         if (isnan(f) || (t ? cfg->write_only : cfg->read_only))
             fprintf(out, " %9s", "-");
         else

@@ -214,27 +214,46 @@ def mpiio_joined_calls():
 def mpiio_joined_overhead_pairs_joined_rows():
     """The report's "Library overhead" table divides PnetCDF's nonblocking
     row (a variant that joins variables) by MPI-IO's joined row, and
-    PnetCDF's blocking row by MPI-IO's default one (docs/mpiio.md): each
-    ratio is its row's average write and read over its reference's, from
-    the figures the table above prints."""
+    PnetCDF's blocking row and HDF5's by MPI-IO's default one
+    (docs/mpiio.md, "Like with like"), and says so in its "Over" column:
+    each line exactly, its ratios the open-to-close averages of the JSON's
+    runs over their references'. The JSON's runs carry the same ratios
+    and references (overhead.over); MPI-IO's own runs have none."""
     if "pnetcdf" not in built_apis():
         raise Skip("this build of h5perf does not include PnetCDF")
-    with TempDir() as d:
-        r = run(2, "--pattern block --global 16x8x4 --vars 3 --layout shared -A mpiio,pnetcdf "
-                   "--mpiio.joined --pnetcdf.nonblocking -C", env={"HDF5_PARAPREFIX": d})
+    with TempDir() as d, TempDir() as o:
+        out = os.path.join(o, "r.json")
+        r = run(2, "--pattern block --global 16x8x4 --vars 3 --layout shared -A mpiio,phdf5,pnetcdf "
+                   "--mpiio.joined --pnetcdf.nonblocking -C -p 2 --results %s" % out,
+                env={"HDF5_PARAPREFIX": d})
         expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr", r)
-        rows, ratios = {}, {}
-        for l in r.lines:
-            m = re.match(r"    (MPI-IO|PnetCDF) +(shared(?:, \w+)?) +([\d.]+) +([\d.]+) +([\d.]+)"
-                         r" +([\d.]+) +([\d.]+) +([\d.]+)$", l)
-            if m:
-                rows[(m.group(1), m.group(2))] = (float(m.group(4)), float(m.group(7)))
-            m = re.match(r"    PnetCDF +(shared(?:, \w+)?) +([\d.]+) +([\d.]+)$", l)
-            if m:
-                ratios[m.group(1)] = (float(m.group(2)), float(m.group(3)))
-        for row, ref in (("shared", "shared"), ("shared, nonblocking", "shared, joined")):
-            for k in range(2):
-                want = rows[("PnetCDF", row)][k] / rows[("MPI-IO", ref)][k]
-                expect(abs(ratios[row][k] - want) <= 0.01 + 0.01 * want,
-                       "%s over MPI-IO %s: %s, expected %.2f" % (row, ref, ratios[row][k],
-                                                                 want), r)
+        doc = json.load(open(out))
+        validate(doc, r)
+
+        def avg(api, variant, measure):
+            run_ = [x for x in doc["runs"] if (x["api"], x["variant"]) == (api, variant)][0]
+            m = [x for x in run_["measures"] if x["measure"] == measure][0]
+            return m["summary"]["mib_per_s"]["avg"]
+
+        want = ["Library overhead: throughput over MPI-IO's on the same layout (averages)",
+                "    API     Layout              Over                          Write    Read"]
+        rows = (("HDF5", "phdf5", None, "shared", "shared", None),
+                ("PnetCDF", "pnetcdf", None, "shared", "shared", None),
+                ("PnetCDF", "pnetcdf", "nonblocking", "shared, nonblocking", "shared, joined",
+                 "joined"))
+        for name, api, variant, text, over, ref in rows:
+            ratios = [avg(api, variant, m) / avg("mpiio", ref, m)
+                      for m in ("write_open_close", "read_open_close")]
+            want.append("    %-7s %-19s %-7s %-19s %7.2f %7.2f" % (name, text, "MPI-IO", over,
+                                                                 ratios[0], ratios[1]))
+            got = [x for x in doc["runs"] if (x["api"], x["variant"]) == (api, variant)][0]
+            expect_eq(got["overhead"]["over"], {"api": "mpiio", "variant": ref},
+                      "overhead.over of %s %s" % (api, variant), r)
+            for k, key in enumerate(("write", "read")):
+                expect(abs(got["overhead"][key] - ratios[k]) <= 1e-9 * ratios[k],
+                       "overhead.%s of %s %s: %s, expected %s" % (
+                           key, api, variant, got["overhead"][key], ratios[k]), r)
+        i = r.lines.index(want[0])
+        expect_eq(r.lines[i:i + len(want)], want, "the Library overhead table", r)
+        expect_eq([x.get("overhead") for x in doc["runs"] if x["api"] == "mpiio"], [None, None],
+                  "MPI-IO's runs' overhead", r)
