@@ -319,13 +319,51 @@ def block_imbalance(inputs):
                         _layouts(inputs), series_of, True, 2)
 
 
+def _lighter(color):
+    """A "#rrggbb" halfway to white: a variant's bars beside its API's."""
+    rgb = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join("%02x" % ((c + 255) // 2) for c in rgb)
+
+
+def _variant_ratio_points(res, p, api, variant, m):
+    """(points, stats) of a variant's runs over the MPI-IO run h5perf
+    named as their reference (res.variant_over), per layout, where both
+    ran."""
+    both = []
+    for layout in LAYOUTS:
+        key = (p, api, variant, layout)
+        if key not in res.variant_over or key + (m,) not in res.variant_main:
+            continue
+        ref = res.variant_over[key]
+        den = (res.main.get((p, "mpiio", layout, m)) if ref is None else
+               res.variant_main.get((p, "mpiio", ref, layout, m)))
+        if den is not None:
+            both.append((layout, res.variant_main[key + (m,)], den))
+    return ([_ratio_point(a, b, layout) for layout, a, b in both],
+            [st for _, a, b in both for st in (a, b)])
+
+
 def block_over_mpiio(inputs):
-    """The library's overhead: each API's median over MPI-IO's on the same layout."""
+    """The library's overhead: each API's median over MPI-IO's on the same
+    layout; a variant that h5perf divided by MPI-IO's run with the same
+    method (run.overhead, docs/mpiio.md "Like with like") over that run,
+    as bars of its own ("pnetcdf nonblocking/mpiio joined")."""
     def series_of(res, p, m):
-        return [("%s/mpiio" % api, API_COLORS[api]) +
-                _ratio_points(res, [(layout, (p, api, layout, m), (p, "mpiio", layout, m))
-                                    for layout in LAYOUTS]) + ([api, "mpiio"],)
-                for api in APIS if api != "mpiio"]
+        out = [("%s/mpiio" % api, API_COLORS[api]) +
+               _ratio_points(res, [(layout, (p, api, layout, m), (p, "mpiio", layout, m))
+                                   for layout in LAYOUTS]) + ([api, "mpiio"],)
+               for api in APIS if api != "mpiio"]
+        pairs = []
+        for (q, api, variant, _), ref in sorted(res.variant_over.items(),
+                                                key=lambda kv: tuple(map(str, kv[0]))):
+            if q == p and (api, variant, ref) not in pairs:
+                pairs.append((api, variant, ref))
+        for api, variant, ref in pairs:
+            label = "%s %s/mpiio%s" % (api, variant, " " + ref if ref else "")
+            out.append((label, _lighter(API_COLORS[api])) +
+                       _variant_ratio_points(res, p, api, variant, m) +
+                       ([api, "mpiio"],))
+        return out
     return _block_plots(inputs, "block-over-mpiio", "%s: each API over MPI-IO on the same "
                         "layout, %s", "layout", "ratio", _layouts(inputs), series_of)
 

@@ -214,6 +214,24 @@ class Results:
             want = self.first if placeable(c[1], c[2]) else PACKED
             if c[4:] == want:
                 self.main[c[:4]] = s
+        # A variant's runs of the block and particles patterns whose
+        # reference h5perf named (run.overhead.over: MPI-IO's run with the
+        # same method, docs/mpiio.md "Like with like"), placed as main: by
+        # (processes, API, variant, layout, measure), and each one's
+        # reference variant (None: MPI-IO's default run, in main), so that
+        # the overhead charts divide like by like. MPI-IO's own variant runs
+        # are references. Documents of earlier builds have none.
+        self.variant_main, self.variant_over = {}, {}
+        for run in self.variant_runs if self.by_layout else []:
+            want = self.first if placeable(run["api"], run["layout"]) else PACKED
+            if run_placement(run) != want:
+                continue
+            key = (run["processes"], run["api"], run["variant"], run["layout"])
+            over = run.get("overhead")
+            if isinstance(over, dict) and isinstance(over.get("over"), dict):
+                self.variant_over[key] = over["over"].get("variant")
+            for m in run["measures"]:
+                self.variant_main[key + (m["measure"],)] = measure_stats(run, m)
 
     def _listed(self, name):
         """config.block's or config.particles' --align-data or --shift list,
@@ -510,9 +528,11 @@ def variant_note(res):
     for r in res.variant_runs:
         if r["variant"] not in kinds:
             kinds.append(r["variant"])
-    return ("note: '%s': %d run%s of API variants (%s) left out; h5perf's own report "
+    charted = (" but from the overhead charts, which divide them by MPI-IO's run with the "
+               "same method" if res.variant_over else "")
+    return ("note: '%s': %d run%s of API variants (%s) left out%s; h5perf's own report "
             "compares them (docs/hdf5.md)" % (res.path, n, "" if n == 1 else "s",
-                                             "; ".join(kinds)))
+                                             "; ".join(kinds), charted))
 # The schemas, beside this module where it is installed (share/h5perf), or
 # in docs/ of the source tree.
 HERE = os.path.dirname(os.path.realpath(__file__))
