@@ -468,16 +468,18 @@ static bool mpiio_plan_pauses(const struct plan *plan)
 static int mpiio_check_plan(const struct backend_settings *set, const struct plan *plan,
                             const struct pattern_measure *m, char *why, size_t len)
 {
-    /* Not yet: under MPICH's ROMIO the joined calls of the madbench
-     * pattern write bytes between its file blocks (docs/mpiio.md, "Joined
-     * calls"); refused rather than measured wrong. When this is lifted,
-     * processes taking turns without -C must still be refused: the joined
-     * view is set collectively at every step, which they do not reach
-     * together. */
+    /* Not yet: a joined view over the madbench pattern's slots leaves
+     * holes no process ever writes, and ROMIO's data sieving (MPICH's, and
+     * Open MPI's romio321) fills them past the end of the file with stale
+     * bytes of its buffer (docs/mpiio.md, "Joined calls"); refused rather
+     * than written wrong. When this is lifted, processes taking turns
+     * without -C must still be refused: the joined view is set
+     * collectively at every step, which they do not reach together. */
     if (set->variant == MPIIO_JOINED && plan->nvars > 1 && mpiio_plan_pauses(plan)) {
         snprintf(why, len,
                  "--mpiio.joined is not available for a plan with pauses (the madbench "
-                 "pattern) yet: under ROMIO its joined calls write between the file blocks");
+                 "pattern) yet: ROMIO's data sieving writes stale bytes into the holes "
+                 "between its file blocks");
         return -1;
     }
     struct plan_access acc;
