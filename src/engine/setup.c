@@ -343,15 +343,19 @@ int setup_run(struct run *run, int argc, char **argv)
         !setup_agree(run, fsize_check_limit(run, &m) == 0, m.line))
         return EXIT_USAGE;
     if (run->world_rank == 0)
-        ok = setup_check_files(run, &m) == 0 && setup_open_outputs(run, &m) == 0;
-    if (!ok && run->world_rank == 0)
-        setup_close_outputs(run);
-    int flag = ok;
-    MPI_Bcast(&flag, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!setup_agree(run, flag && ok, m.line))
+        ok = setup_check_files(run, &m) == 0;
+    if (!setup_agree(run, ok, m.line))
         return EXIT_USAGE;
-    /* Every process uses rank 0's directory (a node-local $USER may differ). */
+    /* Every process uses rank 0's directory (a node-local $USER may differ),
+     * and checks its own data file names there; then rank 0 opens the
+     * outputs, once nothing can refuse the run. */
     MPI_Bcast(run->dir, (int)sizeof run->dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (!setup_agree(run, setup_check_own_files(run, &m) == 0, m.line))
+        return EXIT_USAGE;
+    if (run->world_rank == 0 && !(ok = setup_open_outputs(run, &m) == 0))
+        setup_close_outputs(run);
+    if (!setup_agree(run, ok, m.line))
+        return EXIT_USAGE;
     setup_info(run);
     return -1;
 }

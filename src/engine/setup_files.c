@@ -137,7 +137,9 @@ static void setup_layouts(const struct run *run, bool *shared, bool *fpp)
 }
 
 /* Rank 0: the directory exists (creating the $USER level), accepts a new
- * file, and holds none of our data file names unless --overwrite. */
+ * file, and holds none of the run's shared data file names unless
+ * --overwrite. Each process's own names (a file per process) are its own
+ * to check: setup_check_own_files(). */
 int setup_check_files(struct run *run, struct cli_msg *m)
 {
     const struct config *c = &run->cfg;
@@ -153,18 +155,30 @@ int setup_check_files(struct run *run, struct cli_msg *m)
         return -1;
     bool shared, fpp;
     setup_layouts(run, &shared, &fpp);
-    for (int f = 0; f < c->num_files; f++)
-        for (int a = 0; a < API_COUNT; a++) {
-            if (!(c->apis & API_BIT(a)))
-                continue;
-            if (shared && (setup_name(run, f, a, -1, name, m) < 0 ||
-                           setup_check_name(run, a, -1, name, m) < 0))
+    for (int f = 0; shared && f < c->num_files; f++)
+        for (int a = 0; a < API_COUNT; a++)
+            if ((c->apis & API_BIT(a)) && (setup_name(run, f, a, -1, name, m) < 0 ||
+                                           setup_check_name(run, a, -1, name, m) < 0))
                 return -1;
-            for (int r = 0; fpp && r < c->max_procs; r++)
-                if (setup_name(run, f, a, r, name, m) < 0 ||
-                    setup_check_name(run, a, r, name, m) < 0)
-                    return -1;
-        }
+    return 0;
+}
+
+/* Every process, in rank 0's directory: its own data file names (a file
+ * per process), as setup_check_files() checks the shared ones, so that no
+ * process checks the names of all (docs/scale.md). */
+int setup_check_own_files(struct run *run, struct cli_msg *m)
+{
+    const struct config *c = &run->cfg;
+    bool shared, fpp;
+    setup_layouts(run, &shared, &fpp);
+    if (!fpp || run->world_rank >= c->max_procs)
+        return 0;
+    char name[SETUP_PATH_MAX];
+    for (int f = 0; f < c->num_files; f++)
+        for (int a = 0; a < API_COUNT; a++)
+            if ((c->apis & API_BIT(a)) && (setup_name(run, f, a, run->world_rank, name, m) < 0 ||
+                                           setup_check_name(run, a, run->world_rank, name, m) < 0))
+                return -1;
     return 0;
 }
 

@@ -9,10 +9,15 @@
 #include "engine/setup.h"
 
 /* Rank 0, in setup_run(): the directory exists (creating the $USER
- * level), accepts a new file, and holds none of this run's data file names
- * unless --overwrite (or, --read-only, each is a source that serves every
- * run point reading it). Returns 0, or -1 with m set. */
+ * level), accepts a new file, and holds none of this run's shared data
+ * file names unless --overwrite (or, --read-only, each is a source that
+ * serves every run point reading it). Returns 0, or -1 with m set. */
 int setup_check_files(struct run *run, struct cli_msg *m);
+
+/* Every process, after setup_check_files() and with its directory: the
+ * process's own data file names (a file per process), each checked as the
+ * shared ones are. Returns 0, or -1 with m set. */
+int setup_check_own_files(struct run *run, struct cli_msg *m);
 
 /* The data file name of file f (0-based) and an API (docs/original.md §4.1),
  * into out (SETUP_PATH_MAX bytes); rank >= 0: that process's own file (the

@@ -54,6 +54,35 @@ def existing_file_untouched():
 
 
 @case
+def existing_own_file_of_another_process_untouched():
+    """A file per process: each process checks its own names (not rank 0
+    all of them), and a name of process 2 or 1 that exists refuses the
+    run with that name, exit 2, before any file exists: neither the
+    report (-o) nor any data file is made, the existing file unchanged.
+    With two such names, the lowest process's is the one line."""
+    for ranks in ([2], [1, 2]):
+        with TempDir() as d, TempDir() as o:
+            victims = [os.path.join(d, "#pio_tmp_1.%d.mpio" % q) for q in ranks]
+            for v in victims:
+                with open(v, "wb") as fh:
+                    fh.write(b"precious")
+            report = os.path.join(o, "report.txt")
+            r = run(3, "--pattern block --global 48x8 --layout fpp -A posix,mpiio -o %s" % report,
+                    env={"HDF5_PARAPREFIX": d})
+            expect_eq(r.rc, 2, "exit status", r)
+            expect_eq(r.h5perf_err, [
+                "h5perf: data file '%s' already exists and was not created by this run (an "
+                "earlier run with HDF5_NOCLEANUP may have left it); remove it or give "
+                "--overwrite" % victims[0]], "message", r)
+            expect_eq(listing(o), [], "the report is not made", r)
+            expect_eq(listing(d), sorted(os.path.basename(v) for v in victims),
+                      "files in the directory", r)
+            for v in victims:
+                with open(v, "rb") as fh:
+                    expect_eq(fh.read(), b"precious", "content of %s" % v)
+
+
+@case
 def overwrite_never_follows_symlinks():
     with TempDir() as d:
         victim = os.path.join(d, "victim")
