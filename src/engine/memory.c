@@ -165,6 +165,9 @@ int memory_cgroup_limits(char *own_path, struct memory_limit *out, int max)
 /* What one process tells the first process of its host. */
 struct memory_report {
     int world_rank; /* runs of P processes use the world ranks below P */
+    /* Its largest buffer at each process count of the session
+     * (session_count.own_buffer). */
+    int64_t buffers[CONFIG_MAX_SWEEP];
     char cgroup[MEMORY_PATH];
     int nlimits;
     struct memory_limit limits[MEMORY_LEVELS];
@@ -179,19 +182,21 @@ static bool memory_inside(const char *path, const char *ancestor)
     return strncmp(path, ancestor, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-/* The buffers of the processes of count k on this host (the session
- * knows each process's largest, docs/design.md "The run plan"), each with
- * view more (a call's file view and the plan's structures), of all
- * (inside NULL) or of those whose cgroup is inside that one; their number
- * in *procs. */
+/* The buffers of the processes of count k (of session s) on this host,
+ * each as its process reported it (memory_report.buffers), each with view
+ * more (a call's file view and the plan's structures), of all (inside
+ * NULL) or of those whose cgroup is inside that one; their number in
+ * *procs. */
 static int64_t memory_sum(const struct memory_report *r, int n, const char *inside,
-                          const struct session_count *k, int64_t view, int *procs)
+                          const struct session *s, const struct session_count *k, int64_t view,
+                          int *procs)
 {
     int64_t sum = 0;
+    int at = (int)(k - s->counts);
     *procs = 0;
     for (int i = 0; i < n; i++)
         if (r[i].world_rank < k->nprocs && (!inside || memory_inside(r[i].cgroup, inside))) {
-            int64_t b = k->buffers[r[i].world_rank];
+            int64_t b = r[i].buffers[at];
             b = b > INT64_MAX - view ? INT64_MAX : b + view;
             sum = sum > INT64_MAX - b ? INT64_MAX : sum + b;
             (*procs)++;
@@ -294,7 +299,7 @@ static bool memory_host_at(const struct session *s, const struct memory_report *
     MPI_Get_processor_name(host, &hl);
     int64_t buf = k->max_buffer, view = memory_view(s, k), plan = memory_plan(s, k);
     int64_t extra = view > INT64_MAX - plan ? INT64_MAX : view + plan;
-    int64_t sum = memory_sum(r, n, NULL, k, extra, &procs), avail = memory_host_available();
+    int64_t sum = memory_sum(r, n, NULL, s, k, extra, &procs), avail = memory_host_available();
     snprintf(where, sizeof where, "on host '%s'", host);
     if (avail >= 0 && sum > avail)
         return memory_refuse(s, k->nprocs, buf, view, plan, procs, where, sum, false, avail, m);
@@ -306,7 +311,7 @@ static bool memory_host_at(const struct session *s, const struct memory_report *
                 for (int q = 0; q < r[j].nlimits; q++)
                     if (strcmp(r[j].limits[q].path, cg) == 0 && r[j].limits[q].avail < allows)
                         allows = r[j].limits[q].avail;
-            sum = memory_sum(r, n, cg, k, extra, &procs);
+            sum = memory_sum(r, n, cg, s, k, extra, &procs);
             snprintf(where, sizeof where, "in memory cgroup '%s' on host '%s'", cg, host);
             if (sum > allows)
                 return memory_refuse(s, k->nprocs, buf, view, plan, procs, where, sum, true, allows,
@@ -345,6 +350,8 @@ bool memory_check(const struct run *run, struct cli_msg *m)
         return true;
     struct memory_report mine = {0};
     mine.world_rank = run->world_rank;
+    for (int k = 0; k < run->session.ncounts; k++)
+        mine.buffers[k] = run->session.counts[k].own_buffer;
     mine.nlimits = memory_cgroup_limits(mine.cgroup, mine.limits, MEMORY_LEVELS);
     MPI_Comm node;
     int rank = 0, size = 1;

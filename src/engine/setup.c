@@ -171,7 +171,8 @@ static bool setup_session(struct run *run, struct cli_msg *m, struct cli_warning
     /* A pattern whose input divides (pattern.h, input_parts) adopts this
      * process's part. */
     int part = pattern_of(&run->cfg)->input_parts ? run->world_rank : -1;
-    ok = session_build_part(&run->session, &run->cfg, bytes, len, part, setup_dims, m) == 0 &&
+    ok = session_build_part(&run->session, &run->cfg, bytes, len, part, run->world_rank, setup_dims,
+                            m) == 0 &&
          engine_check(&run->session, run->world_rank, m) == 0;
     if (ok)
         engine_warn_slow(&run->session, w);

@@ -151,12 +151,12 @@ static int session_measure(struct session *s, struct cli_msg *m)
     const struct pattern_desc *pd = s->pattern;
     for (int k = 0; k < s->ncounts; k++) {
         struct session_count *sc = &s->counts[k];
+        /* Every process's buffer at one point, while it is measured: the
+         * patterns' measure() gives them all; the count keeps this
+         * process's alone. */
         int64_t *mine = calloc((size_t)sc->nprocs, sizeof *mine);
-        sc->buffers = calloc((size_t)sc->nprocs, sizeof *sc->buffers);
-        if (!mine || !sc->buffers) {
-            free(mine);
+        if (!mine)
             return cli_fail(m, "h5perf: out of memory for the buffers of %d processes", sc->nprocs);
-        }
         for (int i = sc->first; i < sc->first + sc->n; i++) {
             struct session_point *sp = &s->points[i];
             session_labels(c, pd, sp);
@@ -170,8 +170,8 @@ static int session_measure(struct session *s, struct cli_msg *m)
             for (int r = 0; r < sc->nprocs; r++)
                 mine[r] += sp->p.buf_offset;
             sp->m.smaller_chunks = pd->smaller_chunks;
-            for (int r = 0; r < sc->nprocs; r++)
-                sc->buffers[r] = mine[r] > sc->buffers[r] ? mine[r] : sc->buffers[r];
+            if (s->own >= 0 && s->own < sc->nprocs && mine[s->own] > sc->own_buffer)
+                sc->own_buffer = mine[s->own];
             if (sp->m.max_buffer > sc->max_buffer)
                 sc->max_buffer = sp->m.max_buffer;
         }
@@ -183,16 +183,17 @@ static int session_measure(struct session *s, struct cli_msg *m)
 int session_build_input(struct session *s, const struct config *c, const unsigned char *input,
                         size_t len, pattern_dims_fn dims, struct cli_msg *m)
 {
-    return session_build_part(s, c, input, len, -1, dims, m);
+    return session_build_part(s, c, input, len, -1, -1, dims, m);
 }
 
 int session_build_part(struct session *s, const struct config *c, const unsigned char *input,
-                       size_t len, int rank, pattern_dims_fn dims, struct cli_msg *m)
+                       size_t len, int part, int own, pattern_dims_fn dims, struct cli_msg *m)
 {
     memset(s, 0, sizeof *s);
     s->cfg = c;
+    s->own = own;
     s->pattern = pattern_of(c);
-    if (input && s->pattern->adopt && s->pattern->adopt(c, rank, input, len, &s->input, m) < 0) {
+    if (input && s->pattern->adopt && s->pattern->adopt(c, part, input, len, &s->input, m) < 0) {
         s->input = NULL;
         return -1;
     }
@@ -205,8 +206,6 @@ int session_build_part(struct session *s, const struct config *c, const unsigned
 
 void session_release(struct session *s)
 {
-    for (int k = 0; k < s->ncounts; k++)
-        free(s->counts[k].buffers);
     free(s->points);
     s->points = NULL;
     if (s->input && s->pattern && s->pattern->input_release)

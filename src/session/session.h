@@ -24,8 +24,12 @@ struct session_point {
  * over them. */
 struct session_count {
     int nprocs;
-    int first, n;     /* its points: points[first .. first + n - 1] */
-    int64_t *buffers; /* [nprocs] */
+    int first, n; /* its points: points[first .. first + n - 1] */
+    /* This process's largest buffer at this count (the process
+     * session_build_part() was given; 0 when it takes no part): what the
+     * memory check adds up per host, each process telling its own, so that
+     * no process holds every process's (docs/scale.md). */
+    int64_t own_buffer;
     int64_t max_buffer;
 };
 
@@ -37,6 +41,7 @@ struct session {
     struct session_point *points;
     int ncounts;
     struct session_count counts[CONFIG_MAX_SWEEP];
+    int own; /* the world rank whose buffers own_buffer keeps; -1: none */
 };
 
 /* Local: the run points of the finished configuration c (kept by
@@ -49,11 +54,13 @@ struct session {
 int session_build_input(struct session *s, const struct config *c, const unsigned char *input,
                         size_t len, pattern_dims_fn dims, struct cli_msg *m);
 
-/* Local: the same, on the bytes process rank received (pattern.h,
- * input_parts): the common part and its own (rank -1: load()'s bytes
- * whole, as session_build_input() takes them). */
+/* Local: the same, on the bytes process part received (pattern.h,
+ * input_parts): the common part and its own (part -1: load()'s bytes
+ * whole, as session_build_input() takes them); own: the world rank of
+ * this process, whose buffers the counts keep (own_buffer; -1: none, as
+ * session_build_input()). */
 int session_build_part(struct session *s, const struct config *c, const unsigned char *input,
-                       size_t len, int rank, pattern_dims_fn dims, struct cli_msg *m);
+                       size_t len, int part, int own, pattern_dims_fn dims, struct cli_msg *m);
 
 void session_release(struct session *s);
 
