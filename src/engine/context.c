@@ -114,40 +114,96 @@ static void context_file_system(struct run_context *c, const char *dir)
 #endif
 }
 
-/* Collective: the distinct processor names, in order of first appearance;
- * *by_rank (rank 0, to free) gets every rank's name, one per line. */
-static void context_hosts(struct run_context *c, int rank, char **by_rank)
+/* Every rank's processor name, as rank 0 holds them: the gathered lines
+ * and, per rank, where its name starts and its length. */
+struct context_names {
+    char *text;      /* every rank's name, one per line, in rank order */
+    const char **at; /* [ranks] */
+    int *len;        /* [ranks] */
+    int n;
+};
+
+static bool context_same(const struct context_names *h, int a, int b)
+{
+    return h->len[a] == h->len[b] && memcmp(h->at[a], h->at[b], (size_t)h->len[a]) == 0;
+}
+
+static uint64_t context_hash(const char *p, int n)
+{
+    uint64_t x = 1469598103934665603ULL; /* FNV-1a */
+    for (int i = 0; i < n; i++)
+        x = (x ^ (unsigned char)p[i]) * 1099511628211ULL;
+    return x;
+}
+
+/* Rank 0: the distinct names, in order of first appearance, into c, each
+ * rank's name looked up once in a hash set (linear in the processes;
+ * docs/scale.md). */
+static void context_distinct(struct run_context *c, const struct context_names *h)
+{
+    size_t slots = 2, used = 0;
+    while (slots < 2 * (size_t)h->n)
+        slots *= 2;
+    int *set = malloc(slots * sizeof *set);
+    char *out = malloc(strlen(h->text) + 1);
+    if (!set || !out) {
+        free(set);
+        free(out);
+        return;
+    }
+    for (size_t i = 0; i < slots; i++)
+        set[i] = -1;
+    for (int r = 0; r < h->n; r++) {
+        size_t i = (size_t)context_hash(h->at[r], h->len[r]) & (slots - 1);
+        while (set[i] >= 0 && !context_same(h, set[i], r))
+            i = (i + 1) & (slots - 1);
+        if (set[i] >= 0)
+            continue;
+        set[i] = r;
+        memcpy(out + used, h->at[r], (size_t)h->len[r]);
+        used += (size_t)h->len[r];
+        out[used++] = '\n';
+        c->hosts++;
+    }
+    out[used] = '\0';
+    c->host_names = out;
+    free(set);
+}
+
+/* Collective: every rank's processor name gathered on rank 0 into *h
+ * (h->text NULL elsewhere, or when out of memory), and the distinct ones
+ * into c. */
+static void context_hosts(struct run_context *c, int rank, struct context_names *h)
 {
     char name[MPI_MAX_PROCESSOR_NAME + 2];
     int len = 0;
     MPI_Get_processor_name(name, &len);
     name[len] = '\n';
     name[len + 1] = '\0';
-    char *all = NULL;
-    sink_gather(MPI_COMM_WORLD, name, NULL, rank == 0 ? &all : NULL);
-    if (!all)
+    memset(h, 0, sizeof *h);
+    sink_gather(MPI_COMM_WORLD, name, NULL, rank == 0 ? &h->text : NULL);
+    if (!h->text)
         return;
-    *by_rank = strdup(all);
-    char *out = all; /* compacted in place: distinct lines only */
-    for (char *p = all, *next; *p; p = next) {
-        char *nl = strchr(p, '\n');
-        next = nl ? nl + 1 : p + strlen(p);
-        size_t n = (size_t)(next - p);
-        bool seen = false;
-        for (char *q = all; q < out && !seen;) {
-            char *qn = strchr(q, '\n');
-            size_t qlen = (size_t)(qn - q) + 1;
-            seen = qlen == n && memcmp(q, p, n) == 0;
-            q += qlen;
-        }
-        if (!seen) {
-            memmove(out, p, n);
-            out += n;
-            c->hosts++;
-        }
+    MPI_Comm_size(MPI_COMM_WORLD, &h->n);
+    h->at = malloc((size_t)h->n * sizeof *h->at);
+    h->len = malloc((size_t)h->n * sizeof *h->len);
+    const char *p = h->text;
+    for (int r = 0; h->at && h->len && r < h->n; r++) {
+        const char *nl = strchr(p, '\n');
+        h->at[r] = p;
+        h->len[r] = nl ? (int)(nl - p) : (int)strlen(p);
+        p = nl ? nl + 1 : p + h->len[r];
     }
-    *out = '\0';
-    c->host_names = all;
+    if (h->at && h->len)
+        context_distinct(c, h);
+}
+
+static void context_names_free(struct context_names *h)
+{
+    free(h->text);
+    free(h->at);
+    free(h->len);
+    memset(h, 0, sizeof *h);
 }
 
 static void context_mpi(struct run_context *c)
@@ -162,33 +218,20 @@ static void context_mpi(struct run_context *c)
     snprintf(c->mpi_version, sizeof c->mpi_version, "%d.%d", v, sv);
 }
 
-/* The name of rank r in the '\n'-separated list, as [*name, *name + len). */
-static void context_rank_name(const char *by_rank, int r, const char **name, size_t *len)
-{
-    const char *p = by_rank;
-    for (int i = 0; i < r && p; i++) {
-        p = strchr(p, '\n');
-        p = p ? p + 1 : NULL;
-    }
-    *name = p ? p : "";
-    *len = p ? strcspn(p, "\n") : 0;
-}
-
 /* Does every process of a run of p read data written on its own host?
  * The pattern says whose data each process reads back (-1: parts of
- * every process's, local only when all are on one host). */
-static bool context_reads_local(const struct session *s, const char *by_rank, int p)
+ * every process's, local only when all are on one host). Linear in p. */
+static bool context_reads_local(const struct session *s, const struct context_names *h, int p)
 {
-    for (int r = 0; r < p; r++) {
-        const char *a, *b;
-        size_t la, lb;
+    bool one_host_checked = false;
+    for (int r = 0; r < p && r < h->n; r++) {
         int src = s->pattern->read_source(s->cfg, p, r);
-        context_rank_name(by_rank, r, &a, &la);
-        for (int q = src < 0 ? 0 : src; q < (src < 0 ? p : src + 1); q++) {
-            context_rank_name(by_rank, q, &b, &lb);
-            if (la != lb || memcmp(a, b, la) != 0)
+        if (src >= 0 && src < h->n && !context_same(h, r, src))
+            return false;
+        for (int q = 0; src < 0 && !one_host_checked && q < p && q < h->n; q++)
+            if (!context_same(h, q, 0))
                 return false;
-        }
+        one_host_checked |= src < 0;
     }
     return true;
 }
@@ -211,12 +254,13 @@ static int64_t context_file_bytes(const struct session *s, const struct session_
  * through its cache, and small enough to stay there. Each file is written, read back and removed
  * before the next (docs/original.md §3.6), so one file's datasets at a process count is what
  * must fit. */
-static void context_page_cache(struct run_context *c, const struct session *s, const char *by_rank)
+static void context_page_cache(struct run_context *c, const struct session *s,
+                               const struct context_names *h)
 {
     const struct config *cfg = s->cfg;
     /* --direct's APIs (its row of the option table) bypass the cache. */
     unsigned apis = cfg->apis & ~(cfg->direct ? opt_row_of(OPT_DIRECT)->apis : 0u);
-    if (!by_rank || cfg->write_only || cfg->read_only || !apis)
+    if (!h->at || !h->len || cfg->write_only || cfg->read_only || !apis)
         return;
     char counts[128] = "";
     size_t n = 0;
@@ -225,8 +269,7 @@ static void context_page_cache(struct run_context *c, const struct session *s, c
     for (int k = 0; k < s->ncounts; k++, all++) {
         int p = s->counts[k].nprocs;
         int64_t bytes = context_file_bytes(s, &s->counts[k]);
-        if (!context_reads_local(s, by_rank, p) || bytes < 0 ||
-            (avail >= 0 && (double)bytes > avail))
+        if (!context_reads_local(s, h, p) || bytes < 0 || (avail >= 0 && (double)bytes > avail))
             continue;
         if (n < sizeof counts - 16)
             n += (size_t)snprintf(counts + n, sizeof counts - n, "%s%d", local ? ", " : "", p);
@@ -337,12 +380,12 @@ static void context_batch(struct batch_job *b)
 void context_init(struct run_context *c, const struct run *run, int argc, char **argv)
 {
     memset(c, 0, sizeof *c);
-    char *by_rank = NULL;
-    context_hosts(c, run->world_rank, &by_rank);
+    struct context_names names;
+    context_hosts(c, run->world_rank, &names);
     if (run->world_rank != 0)
         return;
-    context_page_cache(c, &run->session, by_rank);
-    free(by_rank);
+    context_page_cache(c, &run->session, &names);
+    context_names_free(&names);
     if (c->page_cache[0])
         fprintf(stderr, "%s\n", c->page_cache);
     context_versions(c);
