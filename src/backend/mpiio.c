@@ -33,6 +33,7 @@ struct backend_file {
     bool joined; /* the joined variant, of a file of several variables */
     bool sync;   /* --fsync */
     MPI_Info info;
+    bool own_info; /* info is this file's own (mpiio_hints()), freed at its close */
     const char *path;
     const struct plan *plan;
     struct plan_access acc; /* the current variable's (whole points into it when local) */
@@ -63,6 +64,85 @@ static void mpiio_free_types(struct backend_file *f)
     mpiio_free_type(&f->etype);
 }
 
+/* Whether plan has pauses between its transfers (busy work, barriers,
+ * tokens: the madbench pattern's). */
+static bool mpiio_plan_pauses(const struct plan *plan)
+{
+    for (int ph = 0; ph < plan->nphases; ph++)
+        for (int v = 0; v < plan->nvars; v++) {
+            struct plan_access acc;
+            plan_access(plan, ph, v, &acc);
+            for (int64_t k = 0; k < acc.nsteps; k++) {
+                struct plan_step s;
+                plan_step(plan, ph, v, k, &s);
+                if (s.kind != PLAN_STEP_IO)
+                    return true;
+            }
+        }
+    return false;
+}
+
+/* Whether the processes of plan's shared file take turns (a token passed
+ * between the steps, in groups of more than one process: MADbench2's
+ * --read-mod and --write-mod above 1). */
+static bool mpiio_plan_turns(const struct plan *plan)
+{
+    for (int ph = 0; !plan->per_process && ph < plan->nphases; ph++)
+        for (int v = 0; v < plan->nvars; v++) {
+            struct plan_access acc;
+            plan_access(plan, ph, v, &acc);
+            for (int64_t k = 0; k < acc.nsteps; k++) {
+                struct plan_step s;
+                plan_step(plan, ph, v, k, &s);
+                if (s.kind == PLAN_STEP_TOKEN_WAIT && s.turns != 1)
+                    return true;
+            }
+        }
+    return false;
+}
+
+/* The hints a file is opened with: the given ones (HDF5_MPI_INFO), and,
+ * for the joined variant of a plan with pauses (the madbench pattern),
+ * ROMIO's data sieving for writes off unless the given hints name it. Its
+ * joined view over MADbench2's slots leaves holes no process writes, which
+ * ROMIO's data sieving would fill past the end of the file with stale
+ * bytes of its buffer (docs/mpiio.md, "Joined calls"); off, ROMIO writes
+ * each share's bytes alone, as MADbench2 does. Other MPI-IO libraries
+ * ignore the hint. */
+static void mpiio_hints(struct backend_file *f, MPI_Info given)
+{
+    f->info = given;
+    f->own_info = false;
+    if (!f->joined || !mpiio_plan_pauses(f->plan))
+        return;
+    /* Whether the given hints name it (by key: MPI_Info_get is deprecated
+     * in MPI 4 and MPI_Info_get_string is not in MPI 3.1). */
+    int nkeys = 0;
+    if (given != MPI_INFO_NULL && MPI_Info_get_nkeys(given, &nkeys) != MPI_SUCCESS)
+        return;
+    for (int k = 0; k < nkeys; k++) {
+        char key[MPI_MAX_INFO_KEY + 1];
+        if (MPI_Info_get_nthkey(given, k, key) != MPI_SUCCESS || strcmp(key, "romio_ds_write") == 0)
+            return;
+    }
+    MPI_Info own = MPI_INFO_NULL;
+    if ((given != MPI_INFO_NULL ? MPI_Info_dup(given, &own) : MPI_Info_create(&own)) != MPI_SUCCESS)
+        return;
+    if (MPI_Info_set(own, "romio_ds_write", "disable") != MPI_SUCCESS) {
+        MPI_Info_free(&own);
+        return;
+    }
+    f->info = own;
+    f->own_info = true;
+}
+
+static void mpiio_free_hints(struct backend_file *f)
+{
+    if (f->own_info)
+        MPI_Info_free(&f->info);
+    f->own_info = false;
+}
+
 /* The backend_file is allocated before the collective MPI_File_open, so that
  * no process fails after the open and is left to close the file alone
  * (MPI_File_close is collective). A failed calloc still skips the open on
@@ -83,17 +163,18 @@ static int mpiio_open(struct backend_file **out, const struct backend_ctx *ctx, 
     f->collective = ctx->set->collective;
     f->joined = ctx->set->variant == MPIIO_JOINED && plan->nvars > 1;
     f->sync = ctx->set->fsync;
-    f->info = ctx->info;
     f->path = path;
     f->plan = plan;
+    mpiio_hints(f, ctx->info);
     f->etype = f->filetype = f->piece = MPI_DATATYPE_NULL;
     int amode = MPI_MODE_RDONLY;
     if (mode == BACKEND_WRITE)
         amode = MPI_MODE_CREATE | MPI_MODE_RDWR | (may_truncate ? 0 : MPI_MODE_EXCL);
     else if (mode == BACKEND_REWRITE)
         amode = MPI_MODE_RDWR;
-    int rc = MPI_File_open(ctx->comm, path, amode, ctx->info, &f->fh);
+    int rc = MPI_File_open(ctx->comm, path, amode, f->info, &f->fh);
     if (rc != MPI_SUCCESS) {
+        mpiio_free_hints(f);
         free(f);
         return err_mpi(e, op, path, -1, -1, rc);
     }
@@ -440,46 +521,24 @@ static int mpiio_close(struct backend_file *f, struct err *e)
             synced = err_mpi(e, "flush (--fsync)", path, -1, -1, rc);
     }
     int rc = MPI_File_close(&f->fh);
+    mpiio_free_hints(f);
     free(f);
     return rc != MPI_SUCCESS ? err_mpi(e, "close", path, -1, -1, rc) : synced;
 }
 
-/* Whether plan has pauses between its transfers (busy work, barriers,
- * tokens: the madbench pattern's). */
-static bool mpiio_plan_pauses(const struct plan *plan)
-{
-    for (int ph = 0; ph < plan->nphases; ph++)
-        for (int v = 0; v < plan->nvars; v++) {
-            struct plan_access acc;
-            plan_access(plan, ph, v, &acc);
-            for (int64_t k = 0; k < acc.nsteps; k++) {
-                struct plan_step s;
-                plan_step(plan, ph, v, k, &s);
-                if (s.kind != PLAN_STEP_IO)
-                    return true;
-            }
-        }
-    return false;
-}
-
 /* A view of a box of an array in C order is a subarray, whose dimensions
  * are ints; and a run or a call's runs are counted in ints. The joined
- * variant takes no plan with pauses yet. */
+ * variant's independent calls follow a view set collectively at every step
+ * index, which processes taking turns do not reach together. */
 static int mpiio_check_plan(const struct backend_settings *set, const struct plan *plan,
                             const struct pattern_measure *m, char *why, size_t len)
 {
-    /* Not yet: a joined view over the madbench pattern's slots leaves
-     * holes no process ever writes, and ROMIO's data sieving (MPICH's, and
-     * Open MPI's romio321) fills them past the end of the file with stale
-     * bytes of its buffer (docs/mpiio.md, "Joined calls"); refused rather
-     * than written wrong. When this is lifted, processes taking turns
-     * without -C must still be refused: the joined view is set
-     * collectively at every step, which they do not reach together. */
-    if (set->variant == MPIIO_JOINED && plan->nvars > 1 && mpiio_plan_pauses(plan)) {
+    if (set->variant == MPIIO_JOINED && !set->collective && plan->nvars > 1 &&
+        mpiio_plan_turns(plan)) {
         snprintf(why, len,
-                 "--mpiio.joined is not available for a plan with pauses (the madbench "
-                 "pattern) yet: ROMIO's data sieving writes stale bytes into the holes "
-                 "between its file blocks");
+                 "--mpiio.joined sets a file view at every step, collectively, which processes "
+                 "taking turns (--read-mod, --write-mod above 1) do not reach together; give -C "
+                 "or turns of 1");
         return -1;
     }
     struct plan_access acc;

@@ -147,20 +147,35 @@ def mpiio_joined_map_romio():
 
 @case
 def mpiio_joined_madbench():
-    """The madbench pattern's plans (pauses between transfers) are refused
-    with --mpiio.joined for now, before any file exists: under MPICH's
-    ROMIO its joined calls wrote bytes between the file blocks (CI's MPICH
-    pass, 2026-11-28; docs/mpiio.md)."""
-    for mode in ("", "-C"):
-        with TempDir() as d:
-            r = run(4, "--pattern madbench --pixels 100 --bins 3 --scalapack-block 16 "
-                       "--file-block 4096 -A mpiio %s -D v %s" % (JOINED, mode),
-                    env={"HDF5_PARAPREFIX": d})
-            expect_eq(r.rc, 2, "exit status", r)
-            expect_eq(len(r.h5perf_err), 1, "one line", r)
-            expect("--mpiio.joined is not available for a plan with pauses" in r.h5perf_err[0],
-                   "the refusal", r)
-            expect_eq(listing(d), [], "files")
+    """MADbench2's bins are a file's variables: 4 processes, shared and fpp,
+    independent (turns of 1) and collective, under the default MPI-IO and
+    ROMIO; every kept file read back by numpy (madbench.check_files): each
+    share at its offset, and the slots' holes never written. Under ROMIO
+    the joined view over the slots would have data sieving fill the holes
+    with stale bytes; h5perf opens such a file with romio_ds_write=disable
+    (docs/mpiio.md, "Joined calls")."""
+    g = madbench.Geom(4, 100, 3, 16, 4096)
+    for io in ({}, romio()) if romio() else ({},):
+        for mode in ("", "-C"):
+            with TempDir() as d:
+                checked(4, "--pattern madbench --pixels 100 --bins 3 --scalapack-block 16 "
+                        "--file-block 4096 -A mpiio %s -D v %s" % (JOINED, mode), d, io,
+                        timeout=170, row=False)
+                madbench.check_files(d, g, ["mpiio"])
+                expect_eq(len(listing(d)), 5, "files")
+
+
+@case
+def mpiio_joined_madbench_hint_given():
+    """A romio_ds_write hint given in HDF5_MPI_INFO is passed as given:
+    with disable, the files are MADbench2's, as without it."""
+    g = madbench.Geom(4, 100, 3, 16, 4096)
+    with TempDir() as d:
+        env = dict(romio(), HDF5_MPI_INFO="romio_ds_write=disable")
+        checked(4, "--pattern madbench --pixels 100 --bins 3 --scalapack-block 16 "
+                "--file-block 4096 -A mpiio %s -D v" % JOINED, d, env,
+                timeout=170, row=False)
+        madbench.check_files(d, g, ["mpiio"])
 
 
 @case
@@ -172,8 +187,8 @@ def mpiio_joined_madbench_turns_refused():
                    "4096 -A mpiio %s --write-mod 4" % JOINED, env={"HDF5_PARAPREFIX": d})
         expect_eq(r.rc, 2, "exit status", r)
         expect_eq(len(r.h5perf_err), 1, "one line", r)
-        expect("--mpiio.joined is not available for a plan with pauses" in r.h5perf_err[0],
-               "the refusal (the madbench pattern's, before its turns')", r)
+        expect("--mpiio.joined sets a file view at every step, collectively" in r.h5perf_err[0],
+               "the refusal", r)
         expect_eq(listing(d), [], "files")
 
 
