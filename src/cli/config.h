@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "api/api.h"
-#include "cli/dist_types.h"
 #include "plan/point.h"
 
 /* Options whose spelling and raw value are remembered for messages (an
@@ -51,9 +50,6 @@ enum opt_id {
     OPT_ELEMENT_SIZE,
     OPT_VARS,
     OPT_LAYOUT,
-    OPT_PARTICLES,
-    OPT_DISTRIBUTION,
-    OPT_SEED,
     OPT_ALIGN_DATA,
     OPT_SHIFT,
     OPT_VERSION,
@@ -89,7 +85,9 @@ struct info_entry {
  * which satisfies the logical block size of any device (512 or 4096). */
 #define CONFIG_DIRECT_ALIGN 4096
 
-/* --distribution list: at most this many counts (one per process). */
+/* --distribution list (the particles pattern's own settings,
+ * pattern/particles_options.h): at most this many counts (one per
+ * process). */
 #define CONFIG_MAX_LIST 1024
 
 /* --align-data and --shift: at most this many values each. */
@@ -101,11 +99,15 @@ struct info_entry {
 
 /* The patterns of the table (pattern/pattern.c checks), the most rows a
  * pattern owns (OPT_ID_PATTERN) and the bytes its settings struct may
- * take (each NAME_options.c asserts its own fits; the block pattern's
- * array, grids and chunk take 80). */
+ * take (each NAME_options.c asserts its own fits). The largest is the
+ * particles pattern's: its --distribution list, held whole (a string of
+ * argv would have to be parsed again by every reader), and 64 bytes more;
+ * each pattern's slot has that size, 5 times about 8 KiB in struct config,
+ * which is made once per run and per advised workload set and handed on
+ * by pointer, never copied per run point. */
 #define CONFIG_PATTERNS        5
 #define PATTERN_MAX_ROWS       8
-#define PATTERN_SETTINGS_BYTES 128
+#define PATTERN_SETTINGS_BYTES (64 + 8 * CONFIG_MAX_LIST)
 
 /* A pattern's own settings as the configuration holds them (docs/design.md,
  * "Options"), as an API's are (api/api.h): its struct
@@ -192,12 +194,6 @@ struct config {
     int nlayouts;              /* --layout, 0 = default (all three) */
     int layouts[LAYOUT_COUNT]; /* enum plan_layout, in the order given */
 
-    /* The particles pattern (--pattern particles; docs/particles.md), with
-     * --vars and --layout above. dist.mean is --particles (0 = default);
-     * dist.list is NULL here: plans point it at dist_list. */
-    struct particle_dist dist;
-    int64_t dist_list[CONFIG_MAX_LIST];
-
     int64_t transfer_size; /* --transfer-size: most bytes per call, 0 = the whole selection */
 
     /* The block and particles patterns' placement in raw shared files
@@ -212,8 +208,9 @@ struct config {
     struct api_settings api[API_COUNT];
     /* Each pattern's own options, as its rows store them, opaque here,
      * indexed as pattern_table (pattern/pattern.h; pattern/NAME_options.h
-     * has each pattern's): the block, map and madbench patterns'. The
-     * guide's and the particles pattern's options are still fields above. */
+     * has each pattern's): the block, particles, map and madbench
+     * patterns'. The guide's options are still fields above (-e, -B, -x,
+     * -X, -g, -I, -c...). */
     struct pattern_settings patterns[CONFIG_PATTERNS];
     /* --buffer-offset (every pattern, docs/performance.md "Buffer offset"):
      * bytes past a page boundary where the transfer buffers start, each

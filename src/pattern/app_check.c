@@ -16,6 +16,7 @@
 #include "pattern/block_options.h"
 #include "pattern/particles.h"
 #include "pattern/particles_dist.h"
+#include "pattern/particles_options.h"
 
 static void grid_text(char *buf, size_t len, int n, const int *grid)
 {
@@ -159,9 +160,10 @@ int block_validate(const struct config *c, const struct run_point *pts, int n, s
  * else --particles (its default if not given). */
 static void val_counts_option(const struct config *c, char *buf, size_t len)
 {
-    enum opt_id id = c->spelled[OPT_DISTRIBUTION] ? OPT_DISTRIBUTION : OPT_PARTICLES;
-    snprintf(buf, len, "%s '%s'", c->spelled[id] ? c->spelled[id] : "--particles",
-             c->raw[id] ? c->raw[id] : "1048576");
+    const struct opt_row *row =
+        particles_spelled(c, &particles_dist_row) ? &particles_dist_row : &particles_count_row;
+    const char *spelled = particles_spelled(c, row), *raw = particles_raw(c, row);
+    snprintf(buf, len, "%s '%s'", spelled ? spelled : "--particles", raw ? raw : "1048576");
 }
 
 /* As block_place_fail(), for the particles' variables. */

@@ -16,6 +16,7 @@
 #include "options/options.h"
 #include "pattern/block_options.h"
 #include "pattern/map_options.h"
+#include "pattern/particles_options.h"
 
 /* The spelling of a core option's row in the words (opt_word()). */
 static const char *wl_opt_word(enum opt_id id)
@@ -274,11 +275,11 @@ static void wl_add_set(struct wl_words *b, const struct workload *w, const struc
     } else {
         wl_add(b, "particles");
         if (s->per_process) {
-            wl_add(b, "%s", wl_opt_word(OPT_PARTICLES));
+            wl_add(b, "%s", opt_word(&particles_count_row));
             wl_add(b, "%lld", (long long)s->per_process);
         }
         if (s->distribution) {
-            wl_add(b, "%s", wl_opt_word(OPT_DISTRIBUTION));
+            wl_add(b, "%s", opt_word(&particles_dist_row));
             wl_add(b, "%s", s->distribution);
         }
         procs = s->nlist == 0; /* a list fixes the count */
