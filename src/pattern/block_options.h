@@ -3,7 +3,8 @@
  * chunked layout (--chunk-shape), one field per own row of
  * block_options.c, which store them in the configuration's block
  * pattern_settings (cli/config.h), opaque to every file but the
- * pattern's and the advisor's words of a workload (the rows' spelling).
+ * pattern's, the advisor's words of a workload (the rows' spelling) and
+ * the fidelity harness's limit program (bench/limit.c: the array).
  * The options it shares with the other application patterns (--vars,
  * --element-size, --layout, --transfer-size, --align-data, --shift)
  * stay the core's. Pure. */
