@@ -15,6 +15,8 @@
 #include "cli/cli.h"
 #include "cli/sweep.h"
 #include "options/options.h"
+#include "pattern/block_options.h"
+#include "pattern/pattern.h"
 
 static const char limit_usage[] =
     "usage: mpiexec -n P limit [--dir=DIR] -A posix|mpiio [h5perf options of one run]\n"
@@ -27,11 +29,18 @@ static const char limit_usage[] =
  * that the limit implements. Any other option (a later --fsync, say) is
  * refused rather than silently ignored. */
 static const enum opt_id limit_allowed[] = {
-    OPT_API,        OPT_BLOCK,        OPT_CHUNK,      OPT_COLLECTIVE,  OPT_DSETS,     OPT_BYTES,
-    OPT_FILES,      OPT_GEOMETRY,     OPT_ITERATIONS, OPT_INTERLEAVED, OPT_MIN_PROCS, OPT_MAX_PROCS,
-    OPT_WRITE_ONLY, OPT_MIN_XFER,     OPT_MAX_XFER,   OPT_HELP,        OPT_PATTERN,   OPT_GLOBAL,
-    OPT_GRID,       OPT_ELEMENT_SIZE, OPT_VARS,       OPT_LAYOUT,
+    OPT_API,       OPT_BLOCK,     OPT_CHUNK,        OPT_COLLECTIVE, OPT_DSETS,
+    OPT_BYTES,     OPT_FILES,     OPT_GEOMETRY,     OPT_ITERATIONS, OPT_INTERLEAVED,
+    OPT_MIN_PROCS, OPT_MAX_PROCS, OPT_WRITE_ONLY,   OPT_MIN_XFER,   OPT_MAX_XFER,
+    OPT_HELP,      OPT_PATTERN,   OPT_ELEMENT_SIZE, OPT_VARS,       OPT_LAYOUT,
 };
+
+/* And of the patterns' own options, their rows (docs/design.md,
+ * "Options"): the block pattern's array and grid. */
+static bool limit_own_allowed(const struct opt_row *row)
+{
+    return row == &block_global_row || row == &block_grid_row;
+}
 
 /* "h5perf: ..." lines of the shared parser become "limit: ...". */
 static int limit_fail_msg(const struct limit *l, const struct cli_msg *m)
@@ -42,6 +51,14 @@ static int limit_fail_msg(const struct limit *l, const struct cli_msg *m)
     if (l->rank == 0)
         fprintf(stderr, "limit: %s\n", text);
     return LIMIT_USAGE;
+}
+
+/* "option '--seed' is not supported by the limit program". */
+static int limit_unsupported(const struct limit *l, const char *spelled)
+{
+    struct cli_msg m;
+    snprintf(m.line, sizeof m.line, "option '%s' is not supported by the limit program", spelled);
+    return limit_fail_msg(l, &m);
 }
 
 static int limit_refuse(const struct limit *l, const char *what)
@@ -60,13 +77,13 @@ static int limit_check(const struct limit *l)
         bool ok = false;
         for (size_t i = 0; i < sizeof limit_allowed / sizeof limit_allowed[0]; i++)
             ok = ok || limit_allowed[i] == (enum opt_id)id;
-        if (!ok && c->spelled[id]) {
-            struct cli_msg m;
-            snprintf(m.line, sizeof m.line, "option '%s' is not supported by the limit program",
-                     c->spelled[id]);
-            return limit_fail_msg(l, &m);
-        }
+        if (!ok && c->spelled[id])
+            return limit_unsupported(l, c->spelled[id]);
     }
+    const struct opt_row *row;
+    for (int i = 0; (row = opt_row_at(i)); i++)
+        if (pattern_owner(row) >= 0 && !limit_own_allowed(row) && opt_spelled(c, row))
+            return limit_unsupported(l, opt_spelled(c, row));
     if (!c->spelled[OPT_API] || (c->apis != API_BIT(API_POSIX) && c->apis != API_BIT(API_MPIIO)))
         return limit_refuse(l,
                             "-A: give exactly one of posix and mpiio (compare phdf5 with mpiio)");
@@ -75,7 +92,7 @@ static int limit_check(const struct limit *l)
         return limit_refuse(l, "-p/-P: one process count only: -p and -P equal to the processes "
                                "started");
     if (l->session.npoints != 1)
-        return limit_refuse(l, c->spelled[OPT_LAYOUT] || c->spelled[OPT_GLOBAL]
+        return limit_refuse(l, c->spelled[OPT_LAYOUT] || opt_spelled(c, &block_global_row)
                                    ? "--layout: one layout only: shared, chunked or fpp"
                                    : "-x/-X: one transfer size only: -x equal to -X");
     return LIMIT_OK;
@@ -180,14 +197,15 @@ static void limit_json_tail(const struct limit *l, const double *sec, const long
 static void limit_json_block(const struct limit *l, const double *sec, const long long *peak)
 {
     const struct config *c = &l->cfg;
+    const struct block_settings *b = block_of(c);
     printf("{\"program\":\"limit\",\"api\":\"%s\",\"io_mode\":\"%s\",\"pattern\":\"block\","
            "\"layout\":\"%s\",\"processes\":%d,\"global\":[",
            l->mpiio ? "mpiio" : "posix", l->collective ? "collective" : "independent",
            layout_name(l->sp->p.layout), l->nprocs);
-    for (int d = 0; d < c->ndims; d++)
-        printf("%s%" PRId64, d ? "," : "", c->global[d]);
+    for (int d = 0; d < b->ndims; d++)
+        printf("%s%" PRId64, d ? "," : "", b->global[d]);
     printf("],\"grid\":[");
-    for (int d = 0; d < c->ndims; d++)
+    for (int d = 0; d < b->ndims; d++)
         printf("%s%d", d ? "," : "", l->sp->p.grid[d]);
     printf("],\"element_size\":%d,\"vars\":%d,\"iterations\":%d,\"write_only\":%s,", c->elem,
            c->nvars, c->iterations, c->write_only ? "true" : "false");

@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "api/api.h"
-#include "cli/dist_types.h"
 #include "plan/point.h"
 
 /* Options whose spelling and raw value are remembered for messages (an
@@ -48,15 +47,9 @@ enum opt_id {
     OPT_READ_SHIFT,
     OPT_NO_MEMORY_CHECK,
     OPT_PATTERN,
-    OPT_GLOBAL,
-    OPT_GRID,
     OPT_ELEMENT_SIZE,
     OPT_VARS,
     OPT_LAYOUT,
-    OPT_READ_GRID,
-    OPT_PARTICLES,
-    OPT_DISTRIBUTION,
-    OPT_SEED,
     OPT_ALIGN_DATA,
     OPT_SHIFT,
     OPT_VERSION,
@@ -71,7 +64,6 @@ enum opt_id {
     OPT_ADVISE,
     OPT_BUFFER_OFFSET,
     OPT_BUDGET,
-    OPT_CHUNK_SHAPE,
     OPT_COUNT
 };
 
@@ -93,7 +85,9 @@ struct info_entry {
  * which satisfies the logical block size of any device (512 or 4096). */
 #define CONFIG_DIRECT_ALIGN 4096
 
-/* --distribution list: at most this many counts (one per process). */
+/* --distribution list (the particles pattern's own settings,
+ * pattern/particles_options.h): at most this many counts (one per
+ * process). */
 #define CONFIG_MAX_LIST 1024
 
 /* --align-data and --shift: at most this many values each. */
@@ -105,10 +99,15 @@ struct info_entry {
 
 /* The patterns of the table (pattern/pattern.c checks), the most rows a
  * pattern owns (OPT_ID_PATTERN) and the bytes its settings struct may
- * take. */
+ * take (each NAME_options.c asserts its own fits). The largest is the
+ * particles pattern's: its --distribution list, held whole (a string of
+ * argv would have to be parsed again by every reader), and 64 bytes more;
+ * each pattern's slot has that size, 5 times about 8 KiB in struct config,
+ * which is made once per run and per advised workload set and handed on
+ * by pointer, never copied per run point. */
 #define CONFIG_PATTERNS        5
 #define PATTERN_MAX_ROWS       8
-#define PATTERN_SETTINGS_BYTES 64
+#define PATTERN_SETTINGS_BYTES (64 + 8 * CONFIG_MAX_LIST)
 
 /* A pattern's own settings as the configuration holds them (docs/design.md,
  * "Options"), as an API's are (api/api.h): its struct
@@ -180,14 +179,14 @@ struct config {
     double max_time;         /* --max-time: seconds per run point with --confidence; 0 = none */
     double budget;           /* --budget: seconds --advise may race for; 0 = list only */
 
-    /* The block pattern (--pattern block; docs/block.md). */
-    int pattern;                    /* --pattern: its index in pattern_table (0: guide) */
-    int ndims;                      /* --global's dimensions, 0 = not given */
-    int64_t global[MODEL_MAX_DIMS]; /* --global, in elements */
-    int grid[MODEL_MAX_DIMS];       /* --grid, zeros = MPI_Dims_create's */
-    int read_grid[MODEL_MAX_DIMS];  /* --read-grid, zeros = the write grid */
-    int elem;                       /* --element-size, 0 = default (8) */
-    int nvars;                      /* --vars, 0 = default (block 1, particles 8, map 1) */
+    int pattern; /* --pattern: its index in pattern_table (0: guide) */
+
+    /* The application patterns' shared settings (block, particles, map,
+     * and madbench's --layout; docs/design.md, "Options"): the options
+     * several of them take, rows of pattern/app_options.c, from here to
+     * shifts[]; each pattern's own options are in patterns[] below. */
+    int elem;  /* --element-size, 0 = default (8) */
+    int nvars; /* --vars, 0 = default (block 1, particles 8, map 1) */
     /* --vars as a list, one count per decomposition (--pattern map): how
      * many (0: one count, in nvars) and the counts. */
     int nvar_counts;
@@ -195,19 +194,12 @@ struct config {
     int nlayouts;              /* --layout, 0 = default (all three) */
     int layouts[LAYOUT_COUNT]; /* enum plan_layout, in the order given */
 
-    /* The particles pattern (--pattern particles; docs/particles.md), with
-     * --vars and --layout above. dist.mean is --particles (0 = default);
-     * dist.list is NULL here: plans point it at dist_list. */
-    struct particle_dist dist;
-    int64_t dist_list[CONFIG_MAX_LIST];
-
-    /* Both application patterns' placement in raw shared files
-     * (docs/particles.md, "Alignment"), each value in turn; none given:
-     * packed (one value, 0). */
     int64_t transfer_size; /* --transfer-size: most bytes per call, 0 = the whole selection */
-    int nalign, nshift;
 
-    /* --align-data and --shift (the block and particles patterns). */
+    /* The block and particles patterns' placement in raw shared files
+     * (docs/particles.md, "Alignment"), --align-data and --shift, each
+     * value in turn; none given: packed (one value, 0). */
+    int nalign, nshift;
     int64_t align_data[CONFIG_MAX_PLACES]; /* --align-data, bytes > 0 */
     int64_t shifts[CONFIG_MAX_PLACES];     /* --shift, bytes >= 0 */
 
@@ -216,12 +208,10 @@ struct config {
     struct api_settings api[API_COUNT];
     /* Each pattern's own options, as its rows store them, opaque here,
      * indexed as pattern_table (pattern/pattern.h; pattern/NAME_options.h
-     * has each pattern's). */
+     * has each pattern's): the block, particles, map and madbench
+     * patterns'. The guide's options are still fields above (-e, -B, -x,
+     * -X, -g, -I, -c...). */
     struct pattern_settings patterns[CONFIG_PATTERNS];
-    /* --chunk-shape (--pattern block, docs/block.md): the chunk of the
-     * chunked layout's HDF5 datasets, in elements, as many dimensions as
-     * --global; zeros: each process's block. */
-    int64_t chunk_shape[MODEL_MAX_DIMS];
     /* --buffer-offset (every pattern, docs/performance.md "Buffer offset"):
      * bytes past a page boundary where the transfer buffers start, each
      * value in turn; none given: page-aligned (one value, 0). */

@@ -1,4 +1,4 @@
-/* dims.h: the values of --global, --grid, --read-grid and --layout. */
+/* dims.h: the scanner of dimensions and the value of --layout. */
 #include "cli/dims.h"
 
 #include <stdbool.h>
@@ -42,31 +42,6 @@ void dims_text(char *buf, size_t len, int n, const int64_t *dims)
     }
 }
 
-/* --global (elements), --grid and --read-grid (processes). */
-static int dims_values(struct config *cfg, enum opt_id id, const char *spelled, const char *value,
-                       struct cli_msg *msg)
-{
-    int64_t d[MODEL_MAX_DIMS];
-    bool global = id == OPT_GLOBAL;
-    int n = dims_scan(value, global ? INT64_MAX : 2147483647, d);
-    if (n < 0)
-        return cli_fail(msg,
-                        "h5perf: %s '%s': expected 1 to 3 whole numbers of %s separated by x, "
-                        "e.g. %s",
-                        spelled, value, global ? "elements" : "processes",
-                        global ? "512x512x512" : "4x4x4");
-    int *grid = id == OPT_GRID ? cfg->grid : cfg->read_grid;
-    for (int i = 0; i < MODEL_MAX_DIMS; i++) {
-        if (global)
-            cfg->global[i] = i < n ? d[i] : 0;
-        else
-            grid[i] = i < n ? (int)d[i] : 0;
-    }
-    if (global)
-        cfg->ndims = n;
-    return 0;
-}
-
 static int dims_layouts_option(struct config *cfg, const char *spelled, const char *value,
                                struct cli_msg *msg)
 {
@@ -98,9 +73,6 @@ static int dims_layouts_option(struct config *cfg, const char *spelled, const ch
 int dims_option(void *dest, const struct opt_row *row, const char *spelled, const char *value,
                 struct cli_msg *msg)
 {
-    struct config *cfg = dest;
-    enum opt_id id = row->id;
-    if (id == OPT_LAYOUT)
-        return dims_layouts_option(cfg, spelled, value, msg);
-    return dims_values(cfg, id, spelled, value, msg);
+    (void)row;
+    return dims_layouts_option(dest, spelled, value, msg);
 }

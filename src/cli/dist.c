@@ -47,8 +47,8 @@ static bool dist_decimal(const char *s, double max, double *out)
     return true;
 }
 
-static int dist_list(struct config *cfg, const char *spelled, const char *value, const char *list,
-                     struct cli_msg *msg)
+static int dist_list(struct particle_dist *d, int64_t *counts, const char *spelled,
+                     const char *value, const char *list, struct cli_msg *msg)
 {
     int n = 0;
     for (const char *s = list;; n++) {
@@ -62,35 +62,35 @@ static int dist_list(struct config *cfg, const char *spelled, const char *value,
                             "h5perf: %s '%s': count '%.*s' is not a whole number from 0 to "
                             "%lld",
                             spelled, value, (int)len, s, (long long)PARTICLES_MAX_COUNT);
-        cfg->dist_list[n] = (int64_t)v;
+        counts[n] = (int64_t)v;
         if (s[len] == '\0')
             break;
         s += len + 1;
     }
-    cfg->dist.nlist = n + 1;
+    d->nlist = n + 1;
     return 0;
 }
 
-static int dist_distribution(struct config *cfg, const char *spelled, const char *value,
-                             struct cli_msg *msg)
+int dist_value(struct particle_dist *d, int64_t *list, const char *spelled, const char *value,
+               struct cli_msg *msg)
 {
     const char *colon = strchr(value, ':');
     size_t len = colon ? (size_t)(colon - value) : strlen(value);
     const char *arg = colon ? colon + 1 : NULL;
     if (len == 7 && strncmp(value, "uniform", len) == 0 && !arg) {
-        cfg->dist.kind = DIST_UNIFORM;
+        d->kind = DIST_UNIFORM;
         return 0;
     }
     if (len == 9 && strncmp(value, "imbalance", len) == 0 && arg) {
-        cfg->dist.kind = DIST_IMBALANCE;
-        if (dist_decimal(arg, 1.0, &cfg->dist.param))
+        d->kind = DIST_IMBALANCE;
+        if (dist_decimal(arg, 1.0, &d->param))
             return 0;
         return cli_fail(msg, "h5perf: %s '%s': F is a fraction from 0 to 1, e.g. imbalance:0.5",
                         spelled, value);
     }
     if (len == 6 && strncmp(value, "normal", len) == 0 && arg) {
-        cfg->dist.kind = DIST_NORMAL;
-        if (dist_decimal(arg, (double)PARTICLES_MAX_COUNT, &cfg->dist.param))
+        d->kind = DIST_NORMAL;
+        if (dist_decimal(arg, (double)PARTICLES_MAX_COUNT, &d->param))
             return 0;
         return cli_fail(msg,
                         "h5perf: %s '%s': SD is the standard deviation in particles, a number "
@@ -98,8 +98,8 @@ static int dist_distribution(struct config *cfg, const char *spelled, const char
                         spelled, value, (long long)PARTICLES_MAX_COUNT);
     }
     if (len == 4 && strncmp(value, "list", len) == 0 && arg) {
-        cfg->dist.kind = DIST_LIST;
-        return dist_list(cfg, spelled, value, arg, msg);
+        d->kind = DIST_LIST;
+        return dist_list(d, list, spelled, value, arg, msg);
     }
     return cli_fail(msg,
                     "h5perf: %s '%s': expected uniform, imbalance:F, normal:SD or "
@@ -107,46 +107,38 @@ static int dist_distribution(struct config *cfg, const char *spelled, const char
                     spelled, value);
 }
 
-int dist_option(void *dest, const struct opt_row *row, const char *spelled, const char *value,
-                struct cli_msg *msg)
+int dist_seed_value(struct particle_dist *d, const char *spelled, const char *value,
+                    struct cli_msg *msg)
 {
-    struct config *cfg = dest;
-    enum opt_id id = row->id;
     uint64_t v;
-    if (id == OPT_DISTRIBUTION)
-        return dist_distribution(cfg, spelled, value, msg);
-    if (id == OPT_SEED) {
-        if (dist_whole(value, strlen(value), (uint64_t)INT64_MAX, &v)) {
-            cfg->dist.seed = v;
-            return 0;
-        }
-        return cli_fail(msg, "h5perf: %s '%s': expected a whole number from 0 to %lld", spelled,
-                        value, (long long)INT64_MAX);
+    if (dist_whole(value, strlen(value), (uint64_t)INT64_MAX, &v)) {
+        d->seed = v;
+        return 0;
     }
+    return cli_fail(msg, "h5perf: %s '%s': expected a whole number from 0 to %lld", spelled, value,
+                    (long long)INT64_MAX);
+}
+
+int dist_mean_value(struct particle_dist *d, const char *spelled, const char *value,
+                    struct cli_msg *msg)
+{
+    uint64_t v;
     if (dist_whole(value, strlen(value), (uint64_t)PARTICLES_MAX_COUNT, &v) && v > 0) {
-        cfg->dist.mean = (int64_t)v;
+        d->mean = (int64_t)v;
         return 0;
     }
     return cli_fail(msg, "h5perf: %s '%s': expected a whole number of particles from 1 to %lld",
                     spelled, value, (long long)PARTICLES_MAX_COUNT);
 }
 
-void dist_text(const struct config *cfg, char *buf, size_t len)
+void dist_text(const struct particle_dist *d, char *buf, size_t len)
 {
-    const struct particle_dist *d = &cfg->dist;
     size_t used = (size_t)snprintf(buf, len, "%s", dist_kind_name(d->kind));
     if (d->kind == DIST_IMBALANCE || d->kind == DIST_NORMAL)
         snprintf(buf + used, len - used, ":%.15g", d->param);
     for (int i = 0; d->kind == DIST_LIST && i < d->nlist && used < len; i++)
         used += (size_t)snprintf(buf + used, len - used, "%s%lld", i ? "," : ":",
-                                 (long long)cfg->dist_list[i]);
-}
-
-struct particle_dist dist_of(const struct config *cfg)
-{
-    struct particle_dist d = cfg->dist;
-    d.list = cfg->dist_list;
-    return d;
+                                 (long long)d->list[i]);
 }
 
 const char *dist_kind_name(enum particle_dist_kind k)

@@ -1,8 +1,9 @@
 /* How many particles each process holds (docs/particles.md): the same count
  * everywhere, a linear spread from (1-F)N to (1+F)N, a deterministic draw
  * around N, or a list of one count per process, and the largest count.
- * Types only: the configuration holds one (cli/config.h), the particles
- * pattern counts with it (pattern/particles_dist.h). */
+ * Types only: the particles pattern's settings hold one
+ * (pattern/particles_options.h), and it counts with it
+ * (pattern/particles_dist.h). */
 #ifndef H5PERF_DIST_TYPES_H
 #define H5PERF_DIST_TYPES_H
 

@@ -13,8 +13,10 @@
 #include "pattern/app.h"
 #include "pattern/app_finish.h"
 #include "pattern/block.h"
+#include "pattern/block_options.h"
 #include "pattern/particles.h"
 #include "pattern/particles_dist.h"
+#include "pattern/particles_options.h"
 
 static void grid_text(char *buf, size_t len, int n, const int *grid)
 {
@@ -28,10 +30,11 @@ static void grid_text(char *buf, size_t len, int n, const int *grid)
  * elements over 3 processes". */
 static void split_text(const struct config *c, const int *grid, char *buf, size_t len)
 {
-    for (int d = 0; d < c->ndims; d++)
-        if (c->global[d] % grid[d] != 0) {
+    const struct block_settings *b = block_of(c);
+    for (int d = 0; d < b->ndims; d++)
+        if (b->global[d] % grid[d] != 0) {
             snprintf(buf, len, "dimension %d: %" PRId64 " elements over %d processes", d + 1,
-                     c->global[d], grid[d]);
+                     b->global[d], grid[d]);
             return;
         }
     buf[0] = '\0';
@@ -40,7 +43,8 @@ static void split_text(const struct config *c, const int *grid, char *buf, size_
 static int val_grid(const struct config *c, const struct run_point *p, bool read,
                     enum pattern_violation v, struct cli_msg *m)
 {
-    const char *g = c->spelled[OPT_GLOBAL], *graw = c->raw[OPT_GLOBAL];
+    const struct block_settings *b = block_of(c);
+    const char *g = block_spelled(c, &block_global_row), *graw = block_raw(c, &block_global_row);
     int nprocs = p->nprocs;
     if (v == PATTERN_OVERFLOW)
         return cli_fail(m,
@@ -48,14 +52,14 @@ static int val_grid(const struct config *c, const struct run_point *p, bool read
                         "64-bit offsets",
                         g, graw, c->nvars, c->nvars == 1 ? "" : "s", c->elem,
                         c->nvars == 1 ? "es" : "");
-    const int *grid = read ? c->read_grid : p->grid;
+    const int *grid = read ? b->read_grid : p->grid;
     char text[64], why[128];
-    grid_text(text, sizeof text, c->ndims, grid);
+    grid_text(text, sizeof text, b->ndims, grid);
     split_text(c, grid, why, sizeof why);
-    enum opt_id id = read ? OPT_READ_GRID : OPT_GRID;
-    if (c->spelled[id])
-        return cli_fail(m, "h5perf: %s '%s': does not divide %s '%s' (%s)", c->spelled[id],
-                        c->raw[id], g, graw, why);
+    const struct opt_row *row = read ? &block_read_grid_row : &block_grid_row;
+    if (block_spelled(c, row))
+        return cli_fail(m, "h5perf: %s '%s': does not divide %s '%s' (%s)", block_spelled(c, row),
+                        block_raw(c, row), g, graw, why);
     return cli_fail(m,
                     "h5perf: %s '%s': with %d process%s MPI_Dims_create's grid %s does not "
                     "divide it (%s); give --grid, or other process counts (-p, -P)",
@@ -126,13 +130,14 @@ int block_validate(const struct config *c, const struct run_point *pts, int n, s
             if (v == PATTERN_OVERFLOW && block_place_fail(c, &pts[i], &a, m) < 0)
                 return -1;
             if (v != PATTERN_OK)
-                return val_grid(c, &pts[i], read && c->read_grid[0] > 0, v, m);
+                return val_grid(c, &pts[i], read && block_of(c)->read_grid[0] > 0, v, m);
             int64_t g[MODEL_MAX_DIMS];
             for (int d = 0; d < a.ndims; d++)
                 g[d] = a.global[d] / a.grid[d];
             box = model_product(a.ndims, g) * a.elem;
             char lead[160];
-            snprintf(lead, sizeof lead, "%s '%s'", c->spelled[OPT_GLOBAL], c->raw[OPT_GLOBAL]);
+            snprintf(lead, sizeof lead, "%s '%s'", block_spelled(c, &block_global_row),
+                     block_raw(c, &block_global_row));
             if (app_call_limit(c, &pts[i], app_call_bytes(c, box, a.elem), lead,
                                c->transfer_size ? "each process's call is"
                                                 : "each process's block is",
@@ -141,7 +146,7 @@ int block_validate(const struct config *c, const struct run_point *pts, int n, s
         }
         /* The point's file: the whole array, or one process's block in
          * its own file (fpp). */
-        int64_t total = model_product(c->ndims, c->global) * c->elem;
+        int64_t total = model_product(block_of(c)->ndims, block_of(c)->global) * c->elem;
         bool fpp = layout_desc(pts[i].layout)->per_process;
         struct extent_file f = {c->nvars, fpp ? box : total,
                                 pts[i].layout == LAYOUT_CHUNKED ? box : 0};
@@ -155,9 +160,10 @@ int block_validate(const struct config *c, const struct run_point *pts, int n, s
  * else --particles (its default if not given). */
 static void val_counts_option(const struct config *c, char *buf, size_t len)
 {
-    enum opt_id id = c->spelled[OPT_DISTRIBUTION] ? OPT_DISTRIBUTION : OPT_PARTICLES;
-    snprintf(buf, len, "%s '%s'", c->spelled[id] ? c->spelled[id] : "--particles",
-             c->raw[id] ? c->raw[id] : "1048576");
+    const struct opt_row *row =
+        particles_spelled(c, &particles_dist_row) ? &particles_dist_row : &particles_count_row;
+    const char *spelled = particles_spelled(c, row), *raw = particles_raw(c, row);
+    snprintf(buf, len, "%s '%s'", spelled ? spelled : "--particles", raw ? raw : "1048576");
 }
 
 /* As block_place_fail(), for the particles' variables. */

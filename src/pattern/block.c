@@ -10,6 +10,7 @@
 
 #include "cli/dims.h"
 #include "pattern/app_finish.h"
+#include "pattern/block_options.h"
 #include "report/table.h"
 
 #define BLOCK_MB 1048576.0
@@ -17,17 +18,18 @@
 void block_params(const struct config *c, const struct run_point *p, bool read,
                   struct app_params *out)
 {
+    const struct block_settings *b = block_of(c);
     *out = (struct app_params){.nprocs = p->nprocs,
-                               .ndims = c->ndims,
+                               .ndims = b->ndims,
                                .elem = c->elem,
                                .nvars = c->nvars,
                                .layout = p->layout,
                                .align = p->align,
                                .shift = p->shift};
     for (int d = 0; d < MODEL_MAX_DIMS; d++) {
-        out->global[d] = c->global[d];
-        out->grid[d] = read && c->read_grid[0] > 0 ? c->read_grid[d] : p->grid[d];
-        out->chunk[d] = c->chunk_shape[d];
+        out->global[d] = b->global[d];
+        out->grid[d] = read && b->read_grid[0] > 0 ? b->read_grid[d] : p->grid[d];
+        out->chunk[d] = b->chunk_shape[d];
     }
 }
 
@@ -84,13 +86,14 @@ static int block_plan(const struct config *c, const struct run_point *p, int ran
 
 static int block_grid_dims(const struct config *c)
 {
-    return c->grid[0] > 0 ? 0 : c->ndims;
+    return block_of(c)->grid[0] > 0 ? 0 : block_of(c)->ndims;
 }
 
 static int block_points(const struct config *c, int nprocs, const int grid[MODEL_MAX_DIMS],
                         struct run_point *out, int max)
 {
-    return app_points(c, nprocs, c->grid[0] > 0 ? c->grid : grid, out, max);
+    const struct block_settings *b = block_of(c);
+    return app_points(c, nprocs, b->grid[0] > 0 ? b->grid : grid, out, max);
 }
 
 /* The runs of phase ph of a process's box, in one call and in the phase
@@ -122,7 +125,8 @@ static void block_measure(const struct config *c, const struct run_point *p,
     if (block_state(c, p, 0, &st) < 0)
         return;
     const struct app_geom *w = &st.geom[0], *r = &st.geom[1];
-    m->phase_bytes = model_product(c->ndims, c->global) * c->elem * c->nvars;
+    const struct block_settings *b = block_of(c);
+    m->phase_bytes = model_product(b->ndims, b->global) * c->elem * c->nvars;
     m->max_buffer = w->rank_bytes > r->rank_bytes ? w->rank_bytes : r->rank_bytes;
     for (int ph = 0; ph < 2; ph++) {
         int64_t call = app_step_bytes(&st, ph);
@@ -134,20 +138,21 @@ static void block_measure(const struct config *c, const struct run_point *p,
         m->phase_runs = runs_phase > m->phase_runs ? runs_phase : m->phase_runs;
     }
     m->nvars = c->nvars;
-    m->var_bytes = model_product(c->ndims, c->global) * c->elem;
+    m->var_bytes = model_product(b->ndims, b->global) * c->elem;
     if (p->layout == LAYOUT_CHUNKED)
-        m->max_chunk = c->chunk_shape[0] > 0 ? model_product(c->ndims, c->chunk_shape) * c->elem
+        m->max_chunk = b->chunk_shape[0] > 0 ? model_product(b->ndims, b->chunk_shape) * c->elem
                                              : w->rank_bytes;
     m->flat_bytes = app_file_end(w, c->nvars);
-    for (int d = 0; d < c->ndims; d++)
-        m->max_dim = c->global[d] > m->max_dim ? c->global[d] : m->max_dim;
+    for (int d = 0; d < b->ndims; d++)
+        m->max_dim = b->global[d] > m->max_dim ? b->global[d] : m->max_dim;
     for (int k = 0; buffers && k < p->nprocs; k++)
         buffers[k] = m->max_buffer;
 }
 
 static void block_option(const struct config *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s '%s'", c->spelled[OPT_GLOBAL], c->raw[OPT_GLOBAL]);
+    snprintf(buf, len, "%s '%s'", block_spelled(c, &block_global_row),
+             block_raw(c, &block_global_row));
 }
 
 static void block_lead(const struct config *c, const struct run_point *p, char *buf, size_t len)
@@ -175,7 +180,7 @@ static void block_file_lead(const struct config *c, char *buf, size_t len)
 static int block_read_source(const struct config *c, int nprocs, int rank)
 {
     (void)nprocs;
-    return c->read_grid[0] > 0 ? -1 : rank;
+    return block_of(c)->read_grid[0] > 0 ? -1 : rank;
 }
 
 /* --- the report and the results ----------------------------------------- */
@@ -183,17 +188,18 @@ static int block_read_source(const struct config *c, int nprocs, int rank)
 static void block_header(FILE *out, const struct config *c, int rank, const char *hdf5_version,
                          int max_info_val)
 {
+    const struct block_settings *b = block_of(c);
     char dims[96], line[256];
     (void)rank, (void)max_info_val;
-    dims_text(dims, sizeof dims, c->ndims, c->global);
-    int64_t n = model_product(c->ndims, c->global);
+    dims_text(dims, sizeof dims, b->ndims, b->global);
+    int64_t n = model_product(b->ndims, b->global);
     double mb = (double)n * c->elem * c->nvars / BLOCK_MB;
     snprintf(line, sizeof line,
              "Block pattern: array %s of %d-byte elements, %d variable%s, %.2f MB per phase\n",
              dims, c->elem, c->nvars, c->nvars == 1 ? "" : "s", mb);
-    if (c->chunk_shape[0] > 0) {
+    if (b->chunk_shape[0] > 0) {
         char chunk[96];
-        dims_text(chunk, sizeof chunk, c->ndims, c->chunk_shape);
+        dims_text(chunk, sizeof chunk, b->ndims, b->chunk_shape);
         size_t used = strlen(line);
         snprintf(line + used, sizeof line - used, "HDF5 chunks of the chunked layout: %s\n", chunk);
     }
@@ -213,7 +219,7 @@ static void block_nprocs_end(FILE *out, const struct config *c, const struct res
         }
     int64_t g[MODEL_MAX_DIMS] = {grid[0], grid[1], grid[2]};
     char gt[64], what[96];
-    dims_text(gt, sizeof gt, c->ndims, g);
+    dims_text(gt, sizeof gt, block_of(c)->ndims, g);
     snprintf(what, sizeof what, "grid %s", gt);
     struct report_settings rs;
     config_report_settings(c, &rs);
@@ -229,13 +235,13 @@ static void block_json_config(struct jsonw *w, const struct config *c)
 {
     jsonw_key(w, "block");
     jsonw_object(w);
-    opt_json_rows(w, c, block_rows, -1, false);
+    pattern_json_rows(w, c, &pattern_block);
     jsonw_end(w);
 }
 
 static void block_json_run(struct jsonw *w, const struct config *c, const struct api_result *r)
 {
-    jsonw_key_grid(w, "grid", c->ndims, r->grid);
+    jsonw_key_grid(w, "grid", block_of(c)->ndims, r->grid);
 }
 
 const struct pattern_desc pattern_block = {

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/dims.h"
 #include "pattern/app_finish.h"
+#include "pattern/block_options.h"
 
 /* "4x4x4" of a grid. */
 static void grid_text(char *buf, size_t len, int n, const int *grid)
@@ -49,27 +50,31 @@ static void procs_text(char *buf, size_t len, int64_t p)
 }
 
 /* --grid or --read-grid: as many dimensions as --global. */
-static int block_grid_dims(const struct config *cfg, enum opt_id id, const int *grid,
+static int block_grid_dims(const struct config *cfg, const struct opt_row *row, const int *grid,
                            struct cli_msg *msg)
 {
-    if (!cfg->spelled[id] || grid_dims(grid) == cfg->ndims)
+    const struct block_settings *b = block_of(cfg);
+    if (!block_spelled(cfg, row) || grid_dims(grid) == b->ndims)
         return 0;
-    return cli_fail(msg, "h5perf: %s '%s': has %d dimension%s, %s '%s' has %d", cfg->spelled[id],
-                    cfg->raw[id], grid_dims(grid), grid_dims(grid) == 1 ? "" : "s",
-                    cfg->spelled[OPT_GLOBAL], cfg->raw[OPT_GLOBAL], cfg->ndims);
+    return cli_fail(msg, "h5perf: %s '%s': has %d dimension%s, %s '%s' has %d",
+                    block_spelled(cfg, row), block_raw(cfg, row), grid_dims(grid),
+                    grid_dims(grid) == 1 ? "" : "s", block_spelled(cfg, &block_global_row),
+                    block_raw(cfg, &block_global_row), b->ndims);
 }
 
 /* With --grid the run has its product of processes: -p and -P, if given,
  * must say the same. */
 static int block_grid_procs(struct config *cfg, int world_size, struct cli_msg *msg)
 {
-    int64_t p = grid_procs(cfg->ndims, cfg->grid);
+    const struct block_settings *b = block_of(cfg);
+    const char *grid = block_spelled(cfg, &block_grid_row);
+    int64_t p = grid_procs(b->ndims, b->grid);
     char g[64], n[64];
-    grid_text(g, sizeof g, cfg->ndims, cfg->grid);
+    grid_text(g, sizeof g, b->ndims, b->grid);
     procs_text(n, sizeof n, p);
     if (p < 0 || p > world_size)
-        return cli_fail(msg, "h5perf: %s '%s': needs %s, only %d %s started",
-                        cfg->spelled[OPT_GRID], cfg->raw[OPT_GRID], n, world_size,
+        return cli_fail(msg, "h5perf: %s '%s': needs %s, only %d %s started", grid,
+                        block_raw(cfg, &block_grid_row), n, world_size,
                         world_size == 1 ? "was" : "were");
     const enum opt_id ids[2] = {OPT_MIN_PROCS, OPT_MAX_PROCS};
     const int values[2] = {cfg->min_procs, cfg->max_procs};
@@ -78,8 +83,7 @@ static int block_grid_procs(struct config *cfg, int world_size, struct cli_msg *
             return cli_fail(msg,
                             "h5perf: %s '%s': %s '%s' runs %lld processes; leave out -p and -P "
                             "or give them its product",
-                            cfg->spelled[ids[i]], cfg->raw[ids[i]], cfg->spelled[OPT_GRID], g,
-                            (long long)p);
+                            cfg->spelled[ids[i]], cfg->raw[ids[i]], grid, g, (long long)p);
     cfg->min_procs = cfg->max_procs = (int)p;
     return 0;
 }
@@ -107,35 +111,37 @@ int app_finish_shared_fpp(struct config *cfg, const char *why, struct cli_msg *m
  * as the --grid that wrote it. */
 static int block_read_grid(const struct config *cfg, struct cli_msg *msg)
 {
-    if (!cfg->spelled[OPT_READ_GRID])
+    const struct block_settings *b = block_of(cfg);
+    const char *rg = block_spelled(cfg, &block_read_grid_row);
+    const char *rraw = block_raw(cfg, &block_read_grid_row);
+    const char *grid = block_spelled(cfg, &block_grid_row);
+    if (!rg)
         return 0;
-    const char *rg = cfg->spelled[OPT_READ_GRID];
     if (cfg->nlayouts != 1 || cfg->layouts[0] != LAYOUT_SHARED)
         return cli_fail(msg,
                         "h5perf: %s '%s': reads the shared layout back (the others follow the "
                         "writer's grid); give --layout shared",
-                        rg, cfg->raw[OPT_READ_GRID]);
+                        rg, rraw);
     if (cfg->write_only)
         return cli_fail(msg, "h5perf: %s: cannot be combined with %s (there is no read phase)", rg,
                         cfg->spelled[OPT_WRITE_ONLY]);
-    if (!cfg->spelled[OPT_GRID])
+    if (!grid)
         return cli_fail(msg, "h5perf: %s '%s': give the writing grid with --grid as well", rg,
-                        cfg->raw[OPT_READ_GRID]);
+                        rraw);
     /* A stonewalled write leaves each block partly unwritten: another grid
      * would read what no process wrote (docs/measuring.md). */
     if (cfg->stonewall > 0)
         return cli_fail(msg,
                         "h5perf: %s '%s': reads with another grid than the write, which %s "
                         "leaves partly unwritten; give one of them",
-                        rg, cfg->raw[OPT_READ_GRID], cfg->spelled[OPT_STONEWALL]);
-    int64_t rp = grid_procs(cfg->ndims, cfg->read_grid);
-    int64_t wp = grid_procs(cfg->ndims, cfg->grid);
+                        rg, rraw, cfg->spelled[OPT_STONEWALL]);
+    int64_t rp = grid_procs(b->ndims, b->read_grid);
+    int64_t wp = grid_procs(b->ndims, b->grid);
     char rn[64];
     procs_text(rn, sizeof rn, rp);
     if (rp != wp)
-        return cli_fail(msg, "h5perf: %s '%s': has %s, %s '%s' has %lld", rg,
-                        cfg->raw[OPT_READ_GRID], rn, cfg->spelled[OPT_GRID], cfg->raw[OPT_GRID],
-                        (long long)wp);
+        return cli_fail(msg, "h5perf: %s '%s': has %s, %s '%s' has %lld", rg, rraw, rn, grid,
+                        block_raw(cfg, &block_grid_row), (long long)wp);
     return 0;
 }
 
@@ -240,24 +246,26 @@ int app_finish_places(const struct config *cfg, struct cli_msg *msg)
  * array, each within it, a chunk below HDF5's 4 GiB. */
 static int block_chunk_shape(const struct config *cfg, struct cli_msg *msg)
 {
-    const char *opt = cfg->spelled[OPT_CHUNK_SHAPE], *raw = cfg->raw[OPT_CHUNK_SHAPE];
+    const struct block_settings *b = block_of(cfg);
+    const char *opt = block_spelled(cfg, &block_chunk_shape_row);
+    const char *raw = block_raw(cfg, &block_chunk_shape_row);
+    const char *global = block_spelled(cfg, &block_global_row);
+    const char *graw = block_raw(cfg, &block_global_row);
     if (!opt)
         return 0;
     int n = 0;
-    while (n < MODEL_MAX_DIMS && cfg->chunk_shape[n] > 0)
+    while (n < MODEL_MAX_DIMS && b->chunk_shape[n] > 0)
         n++;
-    if (n != cfg->ndims)
+    if (n != b->ndims)
         return cli_fail(msg, "h5perf: %s '%s': has %d dimension%s, %s '%s' has %d", opt, raw, n,
-                        n == 1 ? "" : "s", cfg->spelled[OPT_GLOBAL], cfg->raw[OPT_GLOBAL],
-                        cfg->ndims);
+                        n == 1 ? "" : "s", global, graw, b->ndims);
     for (int d = 0; d < n; d++)
-        if (cfg->chunk_shape[d] > cfg->global[d])
+        if (b->chunk_shape[d] > b->global[d])
             return cli_fail(msg,
                             "h5perf: %s '%s': dimension %d is %lld elements, beyond the "
                             "array's %lld (%s '%s'); each is from 1 to the array's",
-                            opt, raw, d + 1, (long long)cfg->chunk_shape[d],
-                            (long long)cfg->global[d], cfg->spelled[OPT_GLOBAL],
-                            cfg->raw[OPT_GLOBAL]);
+                            opt, raw, d + 1, (long long)b->chunk_shape[d], (long long)b->global[d],
+                            global, graw);
     bool chunked = false;
     for (int l = 0; l < cfg->nlayouts; l++)
         chunked |= cfg->layouts[l] == LAYOUT_CHUNKED;
@@ -269,7 +277,7 @@ static int block_chunk_shape(const struct config *cfg, struct cli_msg *msg)
                         opt, raw, cfg->spelled[OPT_LAYOUT], cfg->raw[OPT_LAYOUT]);
     int64_t bytes = cfg->elem;
     for (int d = 0; d < n; d++)
-        if (__builtin_mul_overflow(bytes, cfg->chunk_shape[d], &bytes))
+        if (__builtin_mul_overflow(bytes, b->chunk_shape[d], &bytes))
             bytes = INT64_MAX;
     if (bytes > (int64_t)UINT32_MAX)
         return cli_fail(msg,
@@ -284,7 +292,8 @@ int block_finish(struct config *cfg, int world_size, struct cli_warnings *w, str
     (void)w;
     if (app_finish_common(cfg, msg) < 0)
         return -1;
-    if (!cfg->ndims)
+    const struct block_settings *b = block_of(cfg);
+    if (!b->ndims)
         return cli_fail(msg,
                         "h5perf: %s block: give the array with --global, e.g. --global "
                         "512x512x512",
@@ -300,9 +309,9 @@ int block_finish(struct config *cfg, int world_size, struct cli_warnings *w, str
         for (int l = 0; l < LAYOUT_COUNT; l++)
             cfg->layouts[l] = l;
     }
-    if (block_grid_dims(cfg, OPT_GRID, cfg->grid, msg) < 0 ||
-        block_grid_dims(cfg, OPT_READ_GRID, cfg->read_grid, msg) < 0 ||
-        (cfg->spelled[OPT_GRID] && block_grid_procs(cfg, world_size, msg) < 0) ||
+    if (block_grid_dims(cfg, &block_grid_row, b->grid, msg) < 0 ||
+        block_grid_dims(cfg, &block_read_grid_row, b->read_grid, msg) < 0 ||
+        (block_spelled(cfg, &block_grid_row) && block_grid_procs(cfg, world_size, msg) < 0) ||
         block_read_grid(cfg, msg) < 0)
         return -1;
     if (cfg->read_only && (cfg->nlayouts != 1 || cfg->layouts[0] != LAYOUT_SHARED))

@@ -13,13 +13,14 @@
 #include "cli/dist.h"
 #include "pattern/app.h"
 #include "pattern/app_finish.h"
+#include "pattern/particles_options.h"
 #include "report/table.h"
 
 void particles_params(const struct config *c, const struct run_point *p,
                       struct particle_params *out)
 {
     *out = (struct particle_params){.nprocs = p->nprocs,
-                                    .dist = dist_of(c),
+                                    .dist = particles_dist(c),
                                     .nvars = c->nvars,
                                     .layout = p->layout,
                                     .align = p->align,
@@ -161,20 +162,19 @@ static int particles_read_source(const struct config *c, int nprocs, int rank)
 static void particles_header(FILE *out, const struct config *c, int rank, const char *hdf5_version,
                              int max_info_val)
 {
+    struct particle_dist d = particles_dist(c);
     char dist[256], line[512];
     size_t n = 0;
     (void)rank, (void)max_info_val;
-    dist_text(c, dist, sizeof dist);
+    dist_text(&d, dist, sizeof dist);
     n += (size_t)snprintf(line + n, sizeof line - n, "Particles pattern: %s", dist);
-    if (c->dist.kind == DIST_UNIFORM)
-        n += (size_t)snprintf(line + n, sizeof line - n, ", %lld per process",
-                              (long long)c->dist.mean);
-    else if (c->dist.kind != DIST_LIST)
+    if (d.kind == DIST_UNIFORM)
+        n += (size_t)snprintf(line + n, sizeof line - n, ", %lld per process", (long long)d.mean);
+    else if (d.kind != DIST_LIST)
         n += (size_t)snprintf(line + n, sizeof line - n, " around %lld per process",
-                              (long long)c->dist.mean);
-    if (c->dist.kind == DIST_NORMAL)
-        n += (size_t)snprintf(line + n, sizeof line - n, ", seed %llu",
-                              (unsigned long long)c->dist.seed);
+                              (long long)d.mean);
+    if (d.kind == DIST_NORMAL)
+        n += (size_t)snprintf(line + n, sizeof line - n, ", seed %llu", (unsigned long long)d.seed);
     n += (size_t)snprintf(line + n, sizeof line - n, ", %d variable%s of 4-byte elements (",
                           c->nvars, c->nvars == 1 ? "" : "s");
     for (int v = 0; v < c->nvars && n < sizeof line; v++)
@@ -191,7 +191,7 @@ static void particles_header(FILE *out, const struct config *c, int rank, const 
 static void particles_nprocs_end(FILE *out, const struct config *c, const struct results_log *log,
                                  int nprocs)
 {
-    struct particle_dist d = dist_of(c);
+    struct particle_dist d = particles_dist(c);
     int64_t total, least, most;
     char what[128];
     particles_summary(&d, nprocs, &total, &least, &most);
@@ -209,21 +209,12 @@ static const struct pattern_report particles_report = {
 
 static void particles_json_config(struct jsonw *w, const struct config *c)
 {
-    char dist[256];
-    dist_text(c, dist, sizeof dist);
     jsonw_key(w, "particles");
     jsonw_object(w);
-    jsonw_key(w, "per_process");
-    if (c->dist.kind == DIST_LIST)
-        jsonw_null(w);
-    else
-        jsonw_int(w, c->dist.mean);
-    jsonw_key_string(w, "distribution", dist);
-    jsonw_key(w, "seed");
-    if (c->dist.kind == DIST_NORMAL)
-        jsonw_int(w, (int64_t)c->dist.seed); /* --seed: at most INT64_MAX */
-    else
-        jsonw_null(w);
+    opt_json_rows(w, particles_of(c),
+                  (const struct opt_row *const[]){&particles_count_row, &particles_dist_row,
+                                                  &particles_seed_row},
+                  3, false);
     jsonw_key(w, "vars");
     jsonw_array(w);
     for (int v = 0; v < c->nvars; v++)
@@ -240,7 +231,7 @@ static void particles_json_config(struct jsonw *w, const struct config *c)
  * one process. */
 static void particles_json_run(struct jsonw *w, const struct config *c, const struct api_result *r)
 {
-    struct particle_dist d = dist_of(c);
+    struct particle_dist d = particles_dist(c);
     int64_t total, least, most;
     particles_summary(&d, r->nprocs, &total, &least, &most);
     jsonw_key(w, "particles");

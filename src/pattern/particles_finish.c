@@ -9,6 +9,7 @@
 #include "pattern/app_finish.h"
 #include "pattern/particles.h"
 #include "pattern/particles_dist.h"
+#include "pattern/particles_options.h"
 
 #define PARTICLES_DEFAULT_MEAN 1048576
 
@@ -16,13 +17,14 @@
  * -p and -P, if given, must say the same. */
 static int particles_list_procs(struct config *cfg, int world_size, struct cli_msg *msg)
 {
-    int n = cfg->dist.nlist;
-    const char *d = cfg->spelled[OPT_DISTRIBUTION];
+    int n = particles_of(cfg)->dist.nlist;
+    const char *d = particles_spelled(cfg, &particles_dist_row);
+    const char *draw = particles_raw(cfg, &particles_dist_row);
     if (n > world_size)
         return cli_fail(msg,
                         "h5perf: %s '%s': needs %d process%s (one count each), only %d %s "
                         "started",
-                        d, cfg->raw[OPT_DISTRIBUTION], n, n == 1 ? "" : "es", world_size,
+                        d, draw, n, n == 1 ? "" : "es", world_size,
                         world_size == 1 ? "was" : "were");
     const enum opt_id ids[2] = {OPT_MIN_PROCS, OPT_MAX_PROCS};
     const int values[2] = {cfg->min_procs, cfg->max_procs};
@@ -31,19 +33,21 @@ static int particles_list_procs(struct config *cfg, int world_size, struct cli_m
             return cli_fail(msg,
                             "h5perf: %s '%s': %s '%s' has %d counts, one per process; leave out "
                             "-p and -P or give them %d",
-                            cfg->spelled[ids[i]], cfg->raw[ids[i]], d, cfg->raw[OPT_DISTRIBUTION],
-                            n, n);
+                            cfg->spelled[ids[i]], cfg->raw[ids[i]], d, draw, n, n);
     cfg->min_procs = cfg->max_procs = n;
     return 0;
 }
 
 void particles_data_option(const struct config *cfg, char *buf, size_t len)
 {
-    enum opt_id id = cfg->spelled[OPT_DISTRIBUTION] != NULL ? OPT_DISTRIBUTION : OPT_PARTICLES;
-    if (cfg->spelled[id])
-        snprintf(buf, len, "%s '%s'", cfg->spelled[id], cfg->raw[id]);
+    const struct opt_row *row = particles_spelled(cfg, &particles_dist_row) != NULL
+                                    ? &particles_dist_row
+                                    : &particles_count_row;
+    if (particles_spelled(cfg, row))
+        snprintf(buf, len, "%s '%s'", particles_spelled(cfg, row), particles_raw(cfg, row));
     else
-        snprintf(buf, len, "--particles %lld (the default)", (long long)cfg->dist.mean);
+        snprintf(buf, len, "--particles %lld (the default)",
+                 (long long)particles_of(cfg)->dist.mean);
 }
 
 int particles_finish(struct config *cfg, int world_size, struct cli_warnings *w,
@@ -60,22 +64,25 @@ int particles_finish(struct config *cfg, int world_size, struct cli_warnings *w,
                         PARTICLES_MAX_VARS);
     if (!cfg->nvars)
         cfg->nvars = PARTICLES_MAX_VARS;
-    if (cfg->spelled[OPT_SEED] && cfg->dist.kind != DIST_NORMAL)
+    struct particle_dist *dist = &particles_edit(cfg)->dist;
+    const char *seed = particles_spelled(cfg, &particles_seed_row);
+    const char *count = particles_spelled(cfg, &particles_count_row);
+    if (seed && dist->kind != DIST_NORMAL)
         return cli_fail(msg,
                         "h5perf: %s: applies to --distribution normal (the other "
                         "distributions draw nothing)",
-                        cfg->spelled[OPT_SEED]);
-    if (!cfg->spelled[OPT_SEED])
-        cfg->dist.seed = 1;
-    if (cfg->dist.kind == DIST_LIST) {
-        if (cfg->spelled[OPT_PARTICLES])
-            return cli_fail(msg, "h5perf: %s: %s '%s' gives every process's count",
-                            cfg->spelled[OPT_PARTICLES], cfg->spelled[OPT_DISTRIBUTION],
-                            cfg->raw[OPT_DISTRIBUTION]);
+                        seed);
+    if (!seed)
+        dist->seed = 1;
+    if (dist->kind == DIST_LIST) {
+        if (count)
+            return cli_fail(msg, "h5perf: %s: %s '%s' gives every process's count", count,
+                            particles_spelled(cfg, &particles_dist_row),
+                            particles_raw(cfg, &particles_dist_row));
         if (particles_list_procs(cfg, world_size, msg) < 0)
             return -1;
-    } else if (!cfg->dist.mean) {
-        cfg->dist.mean = PARTICLES_DEFAULT_MEAN;
+    } else if (!dist->mean) {
+        dist->mean = PARTICLES_DEFAULT_MEAN;
     }
     return app_finish_shared_fpp(cfg,
                                  "the particles pattern stores shared or fpp (its counts "

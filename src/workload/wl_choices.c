@@ -12,6 +12,7 @@
 #include "cli/dims.h"
 #include "cli/places.h"
 #include "options/options.h"
+#include "pattern/block_options.h"
 #include "plan/point.h"
 #include "workload/wl_internal.h"
 
@@ -33,8 +34,9 @@ struct wl_dim {
     /* The APIs a value other than dflt applies to, beside its row's
      * (opt_row.apis); 0 and a row's 0: every API. */
     unsigned apis;
-    /* Its option: a row of the core's table (enum opt_id), or an API's own
-     * row (opt_row set): its spelling and the APIs it is taken by. */
+    /* Its option: a row of the core's table (enum opt_id), or an API's or
+     * a pattern's own row (opt_row set): its spelling and the APIs it is
+     * taken by. */
     int opt;
     const struct opt_row *row;
 };
@@ -111,7 +113,7 @@ static const struct wl_dim wl_dims[WORKLOAD_DIM_OPTIONS] = {
                              .apis = API_BIT(API_POSIX) | API_BIT(API_MPIIO),
                              .opt = OPT_ALIGN_DATA},
     [WORKLOAD_CHUNK] =
-        {"chunk", "chunk_shapes", WL_CHUNK, .dflt = 0, 1, {0}, .opt = OPT_CHUNK_SHAPE},
+        {"chunk", "chunk_shapes", WL_CHUNK, .dflt = 0, 1, {0}, .row = &block_chunk_shape_row},
     [WORKLOAD_TRANSFER_SIZE] = {"transfer_size",
                                 "transfer_sizes",
                                 WL_SIZE,

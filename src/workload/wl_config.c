@@ -14,7 +14,9 @@
 #include "plan/point.h"
 #include "workload/wl_internal.h"
 #include "options/options.h"
+#include "pattern/block_options.h"
 #include "pattern/map_options.h"
+#include "pattern/particles_options.h"
 
 /* The spelling of a core option's row in the words (opt_word()). */
 static const char *wl_opt_word(enum opt_id id)
@@ -253,9 +255,9 @@ static void wl_add_set(struct wl_words *b, const struct workload *w, const struc
     wl_add(b, "%s", wl_opt_word(OPT_PATTERN));
     if (s->kind == WORKLOAD_GRID) {
         wl_add(b, "block");
-        wl_add_dims(b, wl_opt_word(OPT_GLOBAL), s->ndims, s->global);
+        wl_add_dims(b, opt_word(&block_global_row), s->ndims, s->global);
         if (s->grid[0]) {
-            wl_add_grid(b, wl_opt_word(OPT_GRID), s->ndims, s->grid);
+            wl_add_grid(b, opt_word(&block_grid_row), s->ndims, s->grid);
             procs = false; /* the grid fixes the count */
         }
         wl_add(b, "%s", wl_opt_word(OPT_ELEMENT_SIZE));
@@ -263,7 +265,7 @@ static void wl_add_set(struct wl_words *b, const struct workload *w, const struc
         wl_add(b, "%s", wl_opt_word(OPT_VARS));
         wl_add(b, "%d", s->nvars ? s->nvars : 1);
         if (s->read_back == WORKLOAD_READ_GRID)
-            wl_add_grid(b, wl_opt_word(OPT_READ_GRID), s->ndims, s->read_grid);
+            wl_add_grid(b, opt_word(&block_read_grid_row), s->ndims, s->read_grid);
     } else if (s->kind == WORKLOAD_MAP) {
         wl_add(b, "map");
         wl_add_map(b, w, s);
@@ -273,11 +275,11 @@ static void wl_add_set(struct wl_words *b, const struct workload *w, const struc
     } else {
         wl_add(b, "particles");
         if (s->per_process) {
-            wl_add(b, "%s", wl_opt_word(OPT_PARTICLES));
+            wl_add(b, "%s", opt_word(&particles_count_row));
             wl_add(b, "%lld", (long long)s->per_process);
         }
         if (s->distribution) {
-            wl_add(b, "%s", wl_opt_word(OPT_DISTRIBUTION));
+            wl_add(b, "%s", opt_word(&particles_dist_row));
             wl_add(b, "%s", s->distribution);
         }
         procs = s->nlist == 0; /* a list fixes the count */

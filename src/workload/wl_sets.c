@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/dist.h"
+#include "pattern/particles_options.h"
 #include "cli/option.h"
 #include "pattern/particles_dist.h"
 #include "workload/wl_internal.h"
@@ -342,14 +342,13 @@ static int wl_distribution(struct wl *c, yaml_node_t *v, void *arg)
     const char *t = wl_scalar(c, v, "a distribution: uniform, imbalance:F, normal:SD or list:...");
     if (!t)
         return -1;
-    struct config *cfg = malloc(sizeof *cfg);
-    if (!cfg)
+    struct particles_settings *own = calloc(1, sizeof *own);
+    if (!own)
         return wl_fail(c, v, "out of memory");
-    config_init(cfg);
-    const struct opt_row *row = opt_row_of(OPT_DISTRIBUTION);
-    int rc = dist_option(cfg, row, opt_word(row), t, c->msg);
-    s->nlist = cfg->dist.kind == DIST_LIST ? cfg->dist.nlist : 0;
-    free(cfg);
+    const struct opt_row *row = &particles_dist_row;
+    int rc = row->parse(own, row, opt_word(row), t, c->msg);
+    s->nlist = own->dist.kind == DIST_LIST ? own->dist.nlist : 0;
+    free(own);
     if (rc < 0)
         return wl_fail(c, v, "%s", wl_option_reason(c->msg->line, opt_word(row), t));
     s->line_dist = wl_line(v);

@@ -14,6 +14,8 @@
 #include "runs_bytes.h"
 #include "plan/model.h"
 #include "pattern/app.h"
+#include "pattern/block.h"
+#include "pattern/block_options.h"
 #include "pattern/pattern.h"
 
 #define MAXN 256 /* elements of the largest array walked */
@@ -137,13 +139,14 @@ static void block_config(struct config *cfg, int n, const int64_t *dims, const i
 {
     config_init(cfg);
     cfg->pattern = pattern_find("block", 5);
-    cfg->ndims = n;
+    struct block_settings *b = block_settings_edit(pattern_settings_edit(cfg, &pattern_block));
+    b->ndims = n;
     cfg->elem = elem;
     cfg->nvars = nvars;
     cfg->transfer_size = xfer;
     for (int d = 0; d < n; d++) {
-        cfg->global[d] = dims[d];
-        cfg->grid[d] = grid[d];
+        b->global[d] = dims[d];
+        b->grid[d] = grid[d];
     }
 }
 

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "pattern/particles.h"
+#include "pattern/particles_options.h"
 #include "plan/point.h"
 
 static struct particle_dist dist(enum particle_dist_kind k, int64_t mean, double param)
@@ -133,10 +134,11 @@ static void particles_config(struct config *cfg, struct particle_dist d, int npr
     config_init(cfg);
     cfg->pattern = pattern_find("particles", 9);
     cfg->nvars = nvars;
-    cfg->dist = d;
+    struct particles_settings *own = particles_edit(cfg);
+    own->dist = d;
     for (int r = 0; d.kind == DIST_LIST && r < d.nlist; r++)
-        cfg->dist_list[r] = d.list[r];
-    cfg->dist.list = NULL;
+        own->list[r] = d.list[r];
+    own->dist.list = NULL;
     cfg->min_procs = cfg->max_procs = nprocs;
 }
 

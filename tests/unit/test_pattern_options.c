@@ -4,7 +4,8 @@
  * its pattern's settings and records how it was given there, not in
  * config.spelled; finishing fills the defaults there and refuses it under
  * another pattern with the generated line; the settings are copied with
- * the configuration. No MPI. */
+ * the configuration (the block pattern's, the particles' list with it).
+ * No MPI. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,8 +14,10 @@
 #include "cli/cli.h"
 #include "options/options.h"
 #include "pattern/app_finish.h"
+#include "pattern/block_options.h"
 #include "pattern/madbench.h"
 #include "pattern/map.h"
+#include "pattern/particles_options.h"
 #include "pattern/pattern.h"
 
 /* Every pattern's own rows: one owner, a slot of its own, found by its
@@ -42,7 +45,7 @@ static void test_rows(void)
             own++;
         }
     }
-    CHECK_I64(own, 9); /* madbench's 8, map's 1 */
+    CHECK_I64(own, 16); /* madbench's 8, map's 1, block's 4, particles' 3 */
     /* A row the patterns share is the core's record. */
     CHECK_I64(pattern_owner(&app_layout_row), -1);
 }
@@ -93,10 +96,59 @@ static void test_map(void)
                         "E3SM-IO map, or a text map: docs/map.md)");
 }
 
+static void test_block(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    CHECK_I64(finish(A("--pattern", "block", "--global", "8x4", "--grid", "2x2", "--layout",
+                       "shared", "--read-grid", "4x1"),
+                     &cfg, &msg),
+              0);
+    const struct block_settings *b = block_of(&cfg);
+    CHECK_I64(b->ndims, 2);
+    CHECK_I64(b->global[1], 4);
+    CHECK_I64(b->grid[0], 2);
+    CHECK_I64(b->read_grid[0], 4);
+    CHECK_STR(block_spelled(&cfg, &block_global_row), "--global");
+    CHECK_STR(block_raw(&cfg, &block_read_grid_row), "4x1");
+    CHECK(block_spelled(&cfg, &block_chunk_shape_row) == NULL);
+    /* Copied whole with the configuration. */
+    struct config copy = cfg;
+    CHECK_I64(block_of(&copy)->global[0], 8);
+    CHECK_I64(finish(A("--pattern", "block", "--global", "8", "--grid", "2x2"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --grid '2x2': has 2 dimensions, --global '8' has 1");
+    CHECK_I64(finish(A("--pattern", "particles", "--global", "8"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --global: applies to --pattern block, not to --pattern particles");
+}
+
+static void test_particles(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    CHECK_I64(finish(A("--pattern", "particles", "--distribution", "list:3,0,5,1"), &cfg, &msg), 0);
+    struct particle_dist d = particles_dist(&cfg);
+    CHECK_I64(d.kind, DIST_LIST);
+    CHECK_I64(d.nlist, 4);
+    CHECK_I64(d.list[2], 5);
+    CHECK(d.list == particles_of(&cfg)->list);
+    CHECK_I64(cfg.min_procs, 4);
+    CHECK_STR(particles_raw(&cfg, &particles_dist_row), "list:3,0,5,1");
+    CHECK_I64(finish(A("--pattern", "particles", "--seed", "7"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --seed: applies to --distribution normal (the other "
+                        "distributions draw nothing)");
+    CHECK_I64(finish(A("--pattern", "particles", "--distribution", "normal:10", "--seed", "7"),
+                     &cfg, &msg),
+              0);
+    CHECK_I64(particles_of(&cfg)->dist.seed, 7);
+    CHECK_I64(particles_of(&cfg)->dist.mean, 1048576);
+}
+
 int main(void)
 {
     test_rows();
     test_madbench();
     test_map();
+    test_block();
+    test_particles();
     return check_done("test_pattern_options");
 }
