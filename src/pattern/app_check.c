@@ -12,6 +12,7 @@
 #include "api/file_model.h"
 #include "pattern/app.h"
 #include "pattern/app_finish.h"
+#include "pattern/app_check.h"
 #include "pattern/block.h"
 #include "pattern/block_options.h"
 #include "pattern/particles.h"

@@ -2,7 +2,7 @@
  * patterns share: their variables, layouts, placement of flat shared files
  * and the transfer size of their calls; and how the results echo them.
  * Pure. */
-#include "pattern/app_finish.h"
+#include "pattern/app_options.h"
 
 #include <string.h>
 

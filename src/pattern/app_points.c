@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "pattern/app.h"
-#include "pattern/app_finish.h"
+#include "pattern/app_points.h"
 #include "report/text.h"
 
 bool app_placeable(int layout, enum api_id api)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli/dims.h"
-#include "pattern/app_finish.h"
+#include "pattern/app_points.h"
 #include "pattern/block_options.h"
 #include "report/table.h"
 

@@ -18,6 +18,9 @@ void block_params(const struct config *c, const struct run_point *p, bool read,
  * call limits (app_check.c). Returns 0, or -1 with m. */
 int block_validate(const struct config *c, const struct run_point *pts, int n, struct cli_msg *m);
 
+/* Its finish (pattern.h): defaults and refusals (block_finish.c). */
+int block_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg);
+
 /* Its rows of the option table (block_options.c), NULL after the last. */
 extern const struct opt_row *const block_rows[];
 

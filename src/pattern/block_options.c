@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "cli/dims.h"
-#include "pattern/app_finish.h"
+#include "pattern/app_options.h"
 #include "pattern/block.h"
 #include "pattern/block_options.h"
 #include "base/jsonw.h"

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pattern/app_finish.h"
+#include "pattern/app_points.h"
 
 /* One operation of a phase: MADbench2's busy_work, or io_distmatrix
  * reading or writing a bin. */

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "api/file_model.h"
 #include "pattern/app_finish.h"
+#include "pattern/app_check.h"
 #include "pattern/madbench.h"
 
 static void madbench_defaults(struct madbench_settings *s)

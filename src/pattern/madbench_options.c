@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pattern/app_finish.h"
+#include "pattern/app_options.h"
 #include "pattern/madbench.h"
 #include "pattern/madbench_options.h"
 #include "base/jsonw.h"

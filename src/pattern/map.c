@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "api/file_model.h"
-#include "pattern/app_finish.h"
+#include "pattern/app_check.h"
+#include "pattern/app_points.h"
 #include "report/table.h"
 
 /* "--map 'g.nc'" */

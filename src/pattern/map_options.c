@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "pattern/app_finish.h"
+#include "pattern/app_options.h"
 #include "pattern/map.h"
 #include "base/jsonw.h"
 

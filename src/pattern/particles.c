@@ -12,7 +12,8 @@
 
 #include "cli/dist.h"
 #include "pattern/app.h"
-#include "pattern/app_finish.h"
+#include "pattern/app_points.h"
+#include "pattern/app_options.h"
 #include "pattern/particles_options.h"
 #include "report/table.h"
 

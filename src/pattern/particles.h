@@ -23,6 +23,10 @@ void particles_data_option(const struct config *c, char *buf, size_t len);
 int particles_validate(const struct config *c, const struct run_point *pts, int n,
                        struct cli_msg *m);
 
+/* Its finish (pattern.h): defaults and refusals (particles_finish.c). */
+int particles_finish(struct config *cfg, int world_size, struct cli_warnings *w,
+                     struct cli_msg *msg);
+
 /* Its rows of the option table (particles_options.c), NULL after the last. */
 extern const struct opt_row *const particles_rows[];
 

@@ -5,7 +5,7 @@
  * configuration is particles.c's (its variables are named, not counted),
  * which these rows write the first keys of. Pure. */
 #include "cli/dist.h"
-#include "pattern/app_finish.h"
+#include "pattern/app_options.h"
 #include "pattern/particles.h"
 #include "pattern/particles_options.h"
 #include "base/jsonw.h"

@@ -13,7 +13,7 @@
 #include "cli_args.h"
 #include "cli/cli.h"
 #include "options/options.h"
-#include "pattern/app_finish.h"
+#include "pattern/app_options.h"
 #include "pattern/block_options.h"
 #include "pattern/madbench.h"
 #include "pattern/map.h"
