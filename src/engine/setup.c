@@ -345,18 +345,24 @@ int setup_run(struct run *run, int argc, char **argv)
         return EXIT_USAGE;
     if (run->world_rank == 0)
         ok = setup_check_files(run, &m) == 0;
-    if (!setup_agree(run, ok, m.line))
-        return EXIT_USAGE;
+    bool agreed = setup_agree(run, ok, m.line);
     /* Every process uses rank 0's directory (a node-local $USER may differ),
      * and checks its own data file names there; then rank 0 opens the
-     * outputs, once nothing can refuse the run. */
-    MPI_Bcast(run->dir, (int)sizeof run->dir, MPI_CHAR, 0, MPI_COMM_WORLD);
-    if (!setup_agree(run, setup_check_own_files(run, &m) == 0, m.line))
+     * outputs, once nothing else can refuse the run. A refusal undoes what
+     * rank 0 made: the outputs and the $USER level. */
+    if (agreed) {
+        MPI_Bcast(run->dir, (int)sizeof run->dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+        agreed = setup_agree(run, setup_check_own_files(run, &m) == 0, m.line);
+    }
+    if (agreed && run->world_rank == 0)
+        ok = setup_open_outputs(run, &m) == 0;
+    if (agreed)
+        agreed = setup_agree(run, ok, m.line);
+    if (!agreed) {
+        if (run->world_rank == 0)
+            setup_close_outputs(run);
         return EXIT_USAGE;
-    if (run->world_rank == 0 && !(ok = setup_open_outputs(run, &m) == 0))
-        setup_close_outputs(run);
-    if (!setup_agree(run, ok, m.line))
-        return EXIT_USAGE;
+    }
     setup_info(run);
     return -1;
 }

@@ -80,6 +80,17 @@ def existing_own_file_of_another_process_untouched():
             for v in victims:
                 with open(v, "rb") as fh:
                     expect_eq(fh.read(), b"precious", "content of %s" % v)
+    # Refused by process 1 (-o names its own file), after process 0 made the
+    # $USER level: the level is removed again.
+    with TempDir() as d:
+        name = os.path.join(d, "bob", "#pio_tmp_1.1.posix")
+        r = run(2, ["--pattern", "block", "--global", "32x8", "--layout", "fpp", "-A", "posix",
+                    "-o", name], env={"HDF5_PARAPREFIX": d, "USER": "bob"})
+        expect_eq(r.rc, 2, "exit status, -o a file of process 1", r)
+        expect_eq(r.h5perf_err, [
+            "h5perf: -o '%s': is the POSIX data file '%s' of this run; give the report a file "
+            "of its own" % (name, name)], "message, -o a file of process 1", r)
+        expect_eq(listing(d), [], "nothing left, not even the $USER directory", r)
 
 
 @case
