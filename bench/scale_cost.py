@@ -96,12 +96,13 @@ def command(name, p, bins, work, steps):
 def read_probe(path, p):
     """The probe's lines: {rank: {field: ns}}."""
     keys = ("start", "init_in", "init_out", "first_io", "last_io", "finalize", "children",
-            "fs_ns", "fs_calls", "cpu_init_out", "cpu_first_io", "cpu_finalize")
+            "fs_ns", "fs_calls", "cpu_init_out", "cpu_first_io", "cpu_last_io",
+            "cpu_finalize")
     ranks = {}
     with open(path) as f:
         for line in f:
             w = line.split()
-            if len(w) == 15 and w[0] == "probe":
+            if len(w) == 16 and w[0] == "probe":
                 ranks[int(w[1])] = dict(zip(keys, (int(x) for x in w[3:])))
     if sorted(ranks) != list(range(p)):
         raise fidelity_run.RunError("probe: %d lines of %d processes" % (len(ranks), p))
@@ -133,6 +134,8 @@ def figures(ranks, wall, t0_ns):
                                          for r in ranks.values()) * s,
         "cpu_in_mpi": statistics.median(r["cpu_finalize"] - r["cpu_init_out"]
                                         for r in ranks.values()) * s,
+        "cpu_io": statistics.median(r["cpu_last_io"] - r["cpu_first_io"]
+                                    for r in ranks.values()) * s,
         "cpu_in_mpi_rank0": (ranks[0]["cpu_finalize"] - ranks[0]["cpu_init_out"]) * s,
     }
 
@@ -201,6 +204,8 @@ def costs(steps):
          "fs_rank0", "bare", "fs_rank0", 1),
         ("step", "agreement per collective step (D steps per phase, write and read)",
          "step_h5perf", "steps_s", "step_limit", "steps_s", 1.0 / (2 * steps)),
+        ("step_cpu", "processor time per collective step per process (median process)",
+         "step_h5perf", "cpu_io", "step_limit", "cpu_io", 1.0 / (2 * steps)),
         ("end", "after the last data call to MPI_Finalize (merge, decisions, report)",
          "h5perf", "end", "bare", "end", 1),
         ("latency", "--latency on minus off (after the last data call)", "latency", "end",
