@@ -21,6 +21,10 @@ between MPI_Init and the first data call. Contenders, in each repetition
   iter6          the same with -i 6
   confidence     -i 6 --confidence 50 --max-iterations 6: the same six
                  iterations, with process 0's decision after each
+  fpp            --pattern block -A posix --global 512P --layout fpp (8-byte
+                 elements: 4 KiB per process, a file per process), whose
+                 file-system checks on process 0 look at every process's
+                 file name
   step_h5perf    -A mpiio -C -e 4K -x 4K -X 4K -B 4K -d D --results: D
                  collective steps per phase, each followed by h5perf's
                  agreement
@@ -61,7 +65,7 @@ import fidelity_run  # noqa: E402
 TINY = ["-A", "posix", "-e", "4K", "-x", "4K", "-X", "4K", "-B", "4K"]
 STEP = ["-A", "mpiio", "-C", "-e", "4K", "-x", "4K", "-X", "4K", "-B", "4K"]
 CONTENDERS = ("bare", "h5perf", "no_cleaner", "no_memcheck", "latency", "results", "iter6",
-              "confidence", "step_h5perf", "step_limit")
+              "confidence", "fpp", "step_h5perf", "step_limit")
 TIMEOUT = 900
 
 
@@ -85,6 +89,9 @@ def command(name, p, bins, work, steps):
         return h5 + TINY + pp + ["-i", "6"], {}
     if name == "confidence":
         return h5 + TINY + pp + ["-i", "6", "--confidence", "50", "--max-iterations", "6"], {}
+    if name == "fpp":
+        return h5 + ["--pattern", "block", "-A", "posix", "--global", str(512 * p), "--layout",
+                     "fpp"] + pp, {}
     if name == "step_h5perf":
         return h5 + STEP + pp + ["-d", str(steps), "--results",
                                  os.path.join(work, "scale-results.json")], {}
@@ -202,6 +209,8 @@ def costs(steps):
          "startup", "no_memcheck", "startup", 1),
         ("fscheck", "file-system calls before the first data call, process 0", "h5perf",
          "fs_rank0", "bare", "fs_rank0", 1),
+        ("fscheck_fpp", "file-system calls before the first data call, process 0, a file per "
+         "process minus one shared file", "fpp", "fs_rank0", "h5perf", "fs_rank0", 1),
         ("step", "agreement per collective step (D steps per phase, write and read)",
          "step_h5perf", "steps_s", "step_limit", "steps_s", 1.0 / (2 * steps)),
         ("step_cpu", "processor time per collective step per process (median process)",
