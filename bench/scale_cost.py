@@ -104,12 +104,12 @@ def read_probe(path, p):
     """The probe's lines: {rank: {field: ns}}."""
     keys = ("start", "init_in", "init_out", "first_io", "last_io", "finalize", "children",
             "fs_ns", "fs_calls", "cpu_init_out", "cpu_first_io", "cpu_last_io",
-            "cpu_finalize")
+            "cpu_finalize", "n_tree", "n_linear", "n_comm")
     ranks = {}
     with open(path) as f:
         for line in f:
             w = line.split()
-            if len(w) == 16 and w[0] == "probe":
+            if len(w) == 19 and w[0] == "probe":
                 ranks[int(w[1])] = dict(zip(keys, (int(x) for x in w[3:])))
     if sorted(ranks) != list(range(p)):
         raise fidelity_run.RunError("probe: %d lines of %d processes" % (len(ranks), p))
@@ -144,6 +144,12 @@ def figures(ranks, wall, t0_ns):
         "cpu_io": statistics.median(r["cpu_last_io"] - r["cpu_first_io"]
                                     for r in ranks.values()) * s,
         "cpu_in_mpi_rank0": (ranks[0]["cpu_finalize"] - ranks[0]["cpu_init_out"]) * s,
+        # What process 0 does more than the median process.
+        "cpu_rank0_extra": (ranks[0]["cpu_finalize"] - ranks[0]["cpu_init_out"]) * s -
+        statistics.median(r["cpu_finalize"] - r["cpu_init_out"] for r in ranks.values()) * s,
+        # Process 0's collective calls and communicators created.
+        "n_tree": ranks[0]["n_tree"], "n_linear": ranks[0]["n_linear"],
+        "n_comm": ranks[0]["n_comm"],
     }
 
 
@@ -199,6 +205,8 @@ def costs(steps):
          "process)", "h5perf", "cpu_in_mpi", "bare", "cpu_in_mpi", 1),
         ("run_cpu_rank0", "processor time of process 0 from MPI_Init to MPI_Finalize",
          "h5perf", "cpu_in_mpi_rank0", "bare", "cpu_in_mpi_rank0", 1),
+        ("rank0_cpu_extra", "process 0's processor time beyond the median process's",
+         "h5perf", "cpu_rank0_extra", "bare", "cpu_rank0_extra", 1),
         ("pre_mpi", "before MPI_Init (the cleanup process's fork among it)", "h5perf",
          "pre_mpi", "bare", "pre_mpi", 1),
         ("cleanup", "cleanup process: whole run with it minus without it", "h5perf", "wall",
@@ -341,6 +349,21 @@ def write_report(doc, out):
                 "elapsed figure grows with P there whatever h5perf does (docs/scale.md)." % (
                     doc["machine"]["nproc"]))
             lines.append("")
+    lines += ["## Collective calls of process 0, and file-system calls before its first data call",
+              "", "Counted by the probe from MPI_Init to MPI_Finalize (medians over "
+              "repetitions): tree = all-reduce, reduce, broadcast, barrier, scans (log P "
+              "each); linear = gathers, scatters, all-gathers, all-to-all (a part per "
+              "process); comm = communicators created; fs = process 0's own file-system "
+              "calls before its first data call.", "",
+              "| P | contender | tree | linear | comm | fs |", "|---|---|---|---|---|---|"]
+    for p in procs:
+        for name in CONTENDERS:
+            got = [rep[name] for rep in by_p[p].values() if "n_tree" in rep.get(name, {})]
+            if got:
+                lines.append("| %d | %s | %g | %g | %g | %g |" % (
+                    p, name, *(statistics.median(g[k] for g in got)
+                               for k in ("n_tree", "n_linear", "n_comm", "fs_calls_rank0"))))
+    lines.append("")
     with open(os.path.join(out, "README.md"), "w") as f:
         f.write("\n".join(lines))
     return fits
@@ -363,6 +386,7 @@ def main(argv):
     ap.add_argument("--refit", action="store_true",
                     help="write the README again from the out directory's samples.json")
     a = ap.parse_args(argv)
+    a.build = os.path.abspath(a.build)
     if a.refit:
         with open(os.path.join(a.out, "samples.json")) as f:
             write_report(json.load(f), a.out)

@@ -6,7 +6,7 @@
  * clock for every process of the host):
  *   probe RANK SIZE START INIT_IN INIT_OUT FIRST_IO LAST_IO FINALIZE PRE_MPI_CHILDREN
  *         FS_NS FS_CALLS CPU_INIT_OUT CPU_FIRST_IO CPU_LAST_IO
- *         CPU_FINALIZE
+ *         CPU_FINALIZE N_TREE N_LINEAR N_COMM
  * START is the probe's constructor (before main), FIRST_IO and LAST_IO the
  * first and last pwrite or pread (0 if none), PRE_MPI_CHILDREN the fork()s
  * before MPI_Init (h5perf's cleanup process), FS_NS and FS_CALLS the time
@@ -17,7 +17,12 @@
  * (fopen's open) are not seen. CPU_* are the process's own processor
  * time (user and system, getrusage) at MPI_Init's return, after its first
  * and its last data call and at MPI_Finalize: the work of each process, which
- * oversubscription does not multiply as it does the elapsed times. With $SCALE_PROBE_NO_CLEANER
+ * oversubscription does not multiply as it does the elapsed times. N_* are
+ * the collective calls the process made from MPI_Init to MPI_Finalize:
+ * those whose time grows as log P (all-reduce, reduce, broadcast,
+ * barrier, scans), those that move a part per process to or from one
+ * (gather, scatter and their v and all forms, all-to-all), and the
+ * communicators it created (split, split by type, dup, create). With $SCALE_PROBE_NO_CLEANER
  * set, memfd_create of h5perf's registry ("h5perf-files") fails with
  * ENOSYS, so that h5perf runs without its cleanup process (it warns).
  * It adds a clock read and a getrusage to each data call (about a
@@ -45,6 +50,7 @@ static int64_t t_start, t_init_in, t_init_out, t_first_io, t_last_io;
 static int pre_mpi_children;
 static int64_t fs_ns, fs_calls;
 static int64_t cpu_init_out, cpu_first_io, cpu_last_io;
+static long n_tree, n_linear, n_comm;
 static int mpi_up;
 
 static int64_t probe_now(void)
@@ -233,6 +239,54 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
+/* A collective, counted and made as PMPI_NAME. */
+#define PROBE_COLL(counter, name, params, args)                                                    \
+    int MPI_##name params                                                                          \
+    {                                                                                              \
+        counter++;                                                                                 \
+        return PMPI_##name args;                                                                   \
+    }
+
+PROBE_COLL(n_tree, Allreduce, (const void *a, void *b, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c),
+           (a, b, n, t, o, c))
+PROBE_COLL(n_tree, Reduce,
+           (const void *a, void *b, int n, MPI_Datatype t, MPI_Op o, int r, MPI_Comm c),
+           (a, b, n, t, o, r, c))
+PROBE_COLL(n_tree, Bcast, (void *a, int n, MPI_Datatype t, int r, MPI_Comm c), (a, n, t, r, c))
+PROBE_COLL(n_tree, Barrier, (MPI_Comm c), (c))
+PROBE_COLL(n_tree, Scan, (const void *a, void *b, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c),
+           (a, b, n, t, o, c))
+PROBE_COLL(n_tree, Exscan, (const void *a, void *b, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c),
+           (a, b, n, t, o, c))
+PROBE_COLL(n_linear, Gather,
+           (const void *a, int n, MPI_Datatype t, void *b, int m, MPI_Datatype u, int r,
+            MPI_Comm c),
+           (a, n, t, b, m, u, r, c))
+PROBE_COLL(n_linear, Gatherv,
+           (const void *a, int n, MPI_Datatype t, void *b, const int *m, const int *d,
+            MPI_Datatype u, int r, MPI_Comm c),
+           (a, n, t, b, m, d, u, r, c))
+PROBE_COLL(n_linear, Scatter,
+           (const void *a, int n, MPI_Datatype t, void *b, int m, MPI_Datatype u, int r,
+            MPI_Comm c),
+           (a, n, t, b, m, u, r, c))
+PROBE_COLL(n_linear, Scatterv,
+           (const void *a, const int *n, const int *d, MPI_Datatype t, void *b, int m,
+            MPI_Datatype u, int r, MPI_Comm c),
+           (a, n, d, t, b, m, u, r, c))
+PROBE_COLL(n_linear, Allgather,
+           (const void *a, int n, MPI_Datatype t, void *b, int m, MPI_Datatype u, MPI_Comm c),
+           (a, n, t, b, m, u, c))
+PROBE_COLL(n_linear, Alltoall,
+           (const void *a, int n, MPI_Datatype t, void *b, int m, MPI_Datatype u, MPI_Comm c),
+           (a, n, t, b, m, u, c))
+PROBE_COLL(n_comm, Comm_split, (MPI_Comm c, int colour, int key, MPI_Comm *out),
+           (c, colour, key, out))
+PROBE_COLL(n_comm, Comm_split_type, (MPI_Comm c, int type, int key, MPI_Info i, MPI_Comm *out),
+           (c, type, key, i, out))
+PROBE_COLL(n_comm, Comm_dup, (MPI_Comm c, MPI_Comm *out), (c, out))
+PROBE_COLL(n_comm, Comm_create, (MPI_Comm c, MPI_Group g, MPI_Comm *out), (c, g, out))
+
 int MPI_Finalize(void)
 {
     int64_t t = probe_now(), cpu = probe_cpu();
@@ -242,13 +296,14 @@ int MPI_Finalize(void)
     const char *path = getenv("SCALE_PROBE_FILE");
     if (path) {
         char line[384];
-        int n =
-            snprintf(line, sizeof line,
-                     "probe %d %d %lld %lld %lld %lld %lld %lld %d %lld %lld %lld %lld %lld %lld\n",
-                     rank, size, (long long)t_start, (long long)t_init_in, (long long)t_init_out,
-                     (long long)t_first_io, (long long)t_last_io, (long long)t, pre_mpi_children,
-                     (long long)fs_ns, (long long)fs_calls, (long long)cpu_init_out,
-                     (long long)cpu_first_io, (long long)cpu_last_io, (long long)cpu);
+        int n = snprintf(
+            line, sizeof line,
+            "probe %d %d %lld %lld %lld %lld %lld %lld %d %lld %lld %lld %lld %lld %lld %ld %ld "
+            "%ld\n",
+            rank, size, (long long)t_start, (long long)t_init_in, (long long)t_init_out,
+            (long long)t_first_io, (long long)t_last_io, (long long)t, pre_mpi_children,
+            (long long)fs_ns, (long long)fs_calls, (long long)cpu_init_out, (long long)cpu_first_io,
+            (long long)cpu_last_io, (long long)cpu, n_tree, n_linear, n_comm);
         int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
         /* One write of a short line to an O_APPEND file: whole, in some order. */
         if (fd >= 0 && n > 0) {
