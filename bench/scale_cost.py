@@ -39,9 +39,9 @@ samples.json (every run's figures), and the least-squares fits of each
 cost's medians against P (a + b P, a + b log2 P, a + b P log2 P).
 Asserts nothing.
 
-Usage: bench/scale_cost.py [--procs 1,2,4,...] [--reps N] [--reps-large N
-       --large-from P] [--steps D] [--target DIR] [--out DIR] [--build DIR]
-       [--no-build]
+Usage: bench/scale_cost.py [--procs 1,2,4,...] [--reps N] [--reps-at P=N,...]
+       [--steps D] [--target DIR] [--out DIR] [--build DIR] [--no-build]
+       [--contenders a,b,...] [--append]
        bench/scale_cost.py --refit [--out DIR]   (README again from samples.json)
 """
 import argparse
@@ -373,9 +373,13 @@ def main(argv):
     ap = argparse.ArgumentParser(prog="bench/scale_cost.py")
     ap.add_argument("--procs", default="1,2,4,8,16,32,64,128,256")
     ap.add_argument("--reps", type=int, default=9)
-    ap.add_argument("--reps-large", type=int, default=None,
-                    help="repetitions from --large-from processes on [--reps]")
-    ap.add_argument("--large-from", type=int, default=128)
+    ap.add_argument("--reps-at", default="",
+                    help="fewer repetitions at some counts: P=N,P=N (64=5,128=3)")
+    ap.add_argument("--contenders", default=",".join(CONTENDERS),
+                    help="the contenders to run, in this order [all]")
+    ap.add_argument("--append", action="store_true",
+                    help="add to the out directory's samples.json (the same --steps) instead "
+                    "of replacing it; its counts in --procs are measured again")
     ap.add_argument("--steps", type=int, default=64)
     ap.add_argument("--target", default="/dev/shm")
     ap.add_argument("--build", default=os.path.join(ROOT, "build-release"),
@@ -406,15 +410,26 @@ def main(argv):
            "commit": fidelity.command_output(["git", "rev-parse", "--short", "HEAD"]),
            "machine": fidelity.machine(), "mpi": fidelity_run.mpi_version(),
            "target": a.target, "steps": a.steps, "samples": [], "load": []}
+    reps_at = {int(k): int(v) for k, v in (x.split("=") for x in a.reps_at.split(",") if x)}
+    chosen = tuple(a.contenders.split(","))
+    if any(c not in CONTENDERS for c in chosen):
+        sys.exit("bench/scale_cost.py: --contenders: choose among " + ",".join(CONTENDERS))
     os.makedirs(a.out, exist_ok=True)
+    if a.append:
+        with open(os.path.join(a.out, "samples.json")) as f:
+            old = json.load(f)
+        old["command"] += "; then " + doc["command"]
+        old["samples"] = [x for x in old["samples"] if x["procs"] not in procs]
+        old["load"] = [x for x in old["load"] if x[0] not in procs]
+        doc = old
     work = tempfile.mkdtemp(dir=a.target, prefix="h5perf-scale-")
     try:
         for p in procs:
-            reps = a.reps_large if a.reps_large and p >= a.large_from else a.reps
+            reps = reps_at.get(p, a.reps)
             for rep in range(reps):
                 doc["load"].append((p, rep, os.getloadavg()[0]))
-                k = rep % len(CONTENDERS)
-                for name in CONTENDERS[k:] + CONTENDERS[:k]:
+                k = rep % len(chosen)
+                for name in chosen[k:] + chosen[:k]:
                     fig = run_one(name, p, bins, work, a.steps)
                     doc["samples"].append({"procs": p, "rep": rep, "contender": name,
                                            "figures": fig})
