@@ -31,6 +31,10 @@ between MPI_Init and the first data call. Contenders, in each repetition
   step_limit     bench/limit with the same options: the same MPI-IO calls
                  without h5perf's agreement
 
+Then bench/scale_rank0 times process 0's page-cache check
+(engine/context.c's context_reads_local, compiled in) on lists of P host
+names this machine could not start (--rank0-procs), 3 times each.
+
 Each cost is a difference within a repetition (h5perf minus what it is
 measured against), so that the machine's drift cancels pair by pair;
 medians and min..max over repetitions, the load average (1 min) sampled
@@ -372,6 +376,26 @@ def write_report(doc, out):
                     p, name, *(statistics.median(g[k] for g in got)
                                for k in ("n_tree", "n_linear", "n_comm", "fs_calls_rank0"))))
     lines.append("")
+    if doc.get("rank0"):
+        lines += ["## Process 0's page-cache check at counts this machine cannot start", "",
+                  "`bench/scale_rank0 128 P...`: engine/context.c's `context_reads_local` on "
+                  "P host names, 128 processes per host, the guide's pattern; 3 runs, "
+                  "median (min..max) of the processor time.", "",
+                  "| P | processor time | min..max | elapsed (median) |", "|---|---|---|---|"]
+        pts = []
+        for p in sorted({r["procs"] for r in doc["rank0"]}):
+            c = [r["cpu_seconds"] for r in doc["rank0"] if r["procs"] == p]
+            w = [r["seconds"] for r in doc["rank0"] if r["procs"] == p]
+            pts.append((p, statistics.median(c)))
+            lines.append("| %d | %s | %s..%s | %s |" % (p, seconds(statistics.median(c)),
+                                                       seconds(min(c)), seconds(max(c)),
+                                                       seconds(statistics.median(w))))
+        if len(pts) >= 2:
+            b = sum(y * p * p for p, y in pts) / sum(float(p) ** 4 for p, _ in pts)
+            rms = math.sqrt(sum((y - b * p * p) ** 2 for p, y in pts) / len(pts))
+            lines += ["", "Least squares of b P^2: b = %.3g s (%.2f ns per P^2), rms %s." % (
+                b, b * 1e9, seconds(rms))]
+        lines.append("")
     with open(os.path.join(out, "README.md"), "w") as f:
         f.write("\n".join(lines))
     return fits
@@ -389,6 +413,8 @@ def main(argv):
                     help="add to the out directory's samples.json (the same --steps) instead "
                     "of replacing it; its counts in --procs are measured again")
     ap.add_argument("--steps", type=int, default=64)
+    ap.add_argument("--rank0-procs", default="1000,2000,4000,8000,16000",
+                    help="the process counts of bench/scale_rank0 (none: empty)")
     ap.add_argument("--target", default="/dev/shm")
     ap.add_argument("--build", default=os.path.join(ROOT, "build-release"),
                     help="a Release build, configured and built if needed [build-release]")
@@ -448,6 +474,15 @@ def main(argv):
                 p, reps, datetime.datetime.utcnow().strftime("%H:%M:%S")), flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    if a.rank0_procs:
+        exe = os.path.join(a.build, "bench", "scale_rank0")
+        doc["rank0"] = []
+        for rep in range(3):
+            out = subprocess.run([exe, "128"] + a.rank0_procs.split(","), check=True,
+                                 stdout=subprocess.PIPE, timeout=TIMEOUT).stdout.decode()
+            doc["rank0"] += [dict(json.loads(l), rep=rep) for l in out.splitlines()]
+        with open(os.path.join(a.out, "samples.json"), "w") as f:
+            json.dump(doc, f, indent=1)
     write_report(doc, a.out)
     print("bench/scale_cost.py: %s" % os.path.join(a.out, "README.md"))
 

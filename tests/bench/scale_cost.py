@@ -1,5 +1,6 @@
 """bench/scale_cost.py end to end at its smallest (docs/scale.md): 1 and 2
-processes, one repetition, 2 steps: every contender runs under the probe
+processes, one repetition, 2 steps (and bench/scale_rank0 at 10 and 20
+names): every contender runs under the probe
 (bench/scale_probe.c), every process's probe line is read, the README has
 every cost's table and samples.json every contender at each count, and
 nothing is left in the target directory. Not timed: no figure is checked.
@@ -23,7 +24,7 @@ def main():
         os.mkdir(target)
         env = harness.base_env()
         r = subprocess.run([sys.executable, SCRIPT, "--no-build", "--build", build, "--procs",
-                            "1,2", "--reps", "1", "--steps", "2", "--target", target, "--out",
+                            "1,2", "--reps", "1", "--steps", "2", "--rank0-procs", "10,20", "--target", target, "--out",
                             out], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            timeout=600)
         run = harness.Run(r.returncode, r.stdout.decode(errors="replace"),
@@ -40,6 +41,7 @@ def main():
             text = f.read()
         for cost in scale_cost.costs(2):
             harness.expect("\n## %s: " % cost[0] in text, "a table of " + cost[0])
+        harness.expect("\n## Process 0's page-cache check" in text, "the page-cache check's table")
         harness.expect_eq(harness.listing(target), [], "files left in the target")
 
 
