@@ -323,11 +323,14 @@ def write_report(doc, out):
              "of h5perf's figure minus its baseline's in the same repetition, with the "
              "min..max of those differences; `ratio` is the medians' ratio (h5perf / "
              "baseline) where both are times. Load: the 1-minute load average sampled "
-             "before each repetition, median (min..max). The contenders and the probe: "
+             "before each repetition, median (min..max) below and its median beside "
+             "each figure; it counts this benchmark's own processes too, about P while "
+             "a run of P lasts. The contenders and the probe: "
              "bench/scale_cost.py's docstring and bench/README.md; the model: "
              "docs/scale.md." % (
                  doc["machine"]["nproc"], doc["machine"]["memory_mib"], doc["target"],
                  " ".join(TINY), steps, " ".join(STEP), steps), ""]
+    load_at = {p: statistics.median(l[2] for l in doc["load"] if l[0] == p) for p in procs}
     lines += ["| P | repetitions | load |", "|---|---|---|"]
     for p in procs:
         loads = [l for l in doc["load"] if l[0] == p]
@@ -339,7 +342,7 @@ def write_report(doc, out):
     for cost in costs(steps):
         key, what = cost[0], cost[1]
         lines += ["## %s: %s" % (key, what), "",
-                  "| P | h5perf - baseline | min..max | ratio |", "|---|---|---|---|"]
+                  "| P | h5perf - baseline | min..max | ratio | load |", "|---|---|---|---|---|"]
         pts = []
         for p in procs:
             reps = list(by_p[p].values())
@@ -349,9 +352,9 @@ def write_report(doc, out):
             med = statistics.median(xs)
             pts.append((p, med))
             r = ratio(reps, cost)
-            lines.append("| %d | %s | %s..%s | %s |" % (
+            lines.append("| %d | %s | %s..%s | %s | %.1f |" % (
                 p, seconds(med), seconds(min(xs)), seconds(max(xs)),
-                "%.2f" % r if r is not None else "-"))
+                "%.2f" % r if r is not None else "-", load_at[p]))
         lines.append("")
         if len(pts) >= 3:
             f = fit(pts)
