@@ -1,9 +1,10 @@
-/* What process 0's page-cache check costs at a process count this machine
- * cannot start (docs/scale.md): engine/context.c's own
- * context_reads_local(), compiled in from its source (it is static), run on
- * a list of P host names as context_hosts() gathers them (n processes per
- * host), for the guide's pattern, timed (elapsed and processor time); one
- * JSON line per count. No MPI call is made.
+/* What process 0's host names and page-cache check cost at a process count
+ * this machine cannot start (docs/scale.md): engine/context.c's own
+ * context_distinct() and context_reads_local(), compiled in from its
+ * source (they are static), run on a list of P host names as
+ * context_hosts() gathers them (n processes per host), for the guide's
+ * pattern, timed (elapsed and processor time); one JSON line per count. No
+ * MPI call is made.
  * Usage: scale_rank0 [PER_HOST [P ...]] */
 #include "engine/context.c"
 
@@ -36,14 +37,27 @@ int main(int argc, char **argv)
             return 1;
         for (int r = 0; r < p; r++)
             at += sprintf(at, "nid%05d\n", r / per_host % 100000);
+        /* Indexed as context_hosts() indexes the gathered names. */
+        struct context_names h = {.text = names, .n = p};
+        h.at = malloc((size_t)p * sizeof *h.at);
+        h.len = malloc((size_t)p * sizeof *h.len);
+        if (!h.at || !h.len)
+            return 1;
+        for (int r = 0; r < p; r++) {
+            h.at[r] = names + (size_t)r * 9;
+            h.len[r] = 8;
+        }
+        struct run_context ctx = {0};
         double t0 = rank0_now(CLOCK_MONOTONIC), c0 = rank0_now(CLOCK_PROCESS_CPUTIME_ID);
-        bool local = context_reads_local(&s, names, p);
+        context_distinct(&ctx, &h);
+        bool local = context_reads_local(&s, &h, p);
         double t = rank0_now(CLOCK_MONOTONIC) - t0, c = rank0_now(CLOCK_PROCESS_CPUTIME_ID) - c0;
         printf("{\"procs\": %d, \"per_host\": %d, \"local\": %s, \"seconds\": %.6f, "
                "\"cpu_seconds\": %.6f}\n",
                p, per_host, local ? "true" : "false", t, c);
         fflush(stdout);
-        free(names);
+        free(ctx.host_names);
+        context_names_free(&h);
     }
     return 0;
 }
