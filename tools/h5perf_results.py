@@ -519,8 +519,10 @@ def short_names(paths):
     return out
 
 
-def variant_note(res):
-    """The note on the runs of API variants left out of res, or None."""
+def variant_note(res, charts=False):
+    """The note on the runs of API variants left out of res, or None;
+    charts: h5perf-plot's, whose overhead charts show the variants h5perf
+    named a reference for (h5perf-compare compares none of them)."""
     n = len(res.variant_runs)
     if not n:
         return None
@@ -529,7 +531,7 @@ def variant_note(res):
         if r["variant"] not in kinds:
             kinds.append(r["variant"])
     charted = (" but from the overhead charts, which divide them by MPI-IO's run with the "
-               "same method" if res.variant_over else "")
+               "same method" if charts and res.variant_over else "")
     return ("note: '%s': %d run%s of API variants (%s) left out%s; h5perf's own report "
             "compares them (docs/hdf5.md)" % (res.path, n, "" if n == 1 else "s",
                                              "; ".join(kinds), charted))
