@@ -64,41 +64,37 @@ static void mpiio_free_types(struct backend_file *f)
     mpiio_free_type(&f->etype);
 }
 
-/* Whether plan has pauses between its transfers (busy work, barriers,
- * tokens: the madbench pattern's). */
-static bool mpiio_plan_pauses(const struct plan *plan)
+/* Whether some step of plan (of a shared file only, with shared) is one
+ * that want() accepts. */
+static bool mpiio_plan_any(const struct plan *plan, bool shared,
+                           bool (*want)(const struct plan_step *s))
 {
-    for (int ph = 0; ph < plan->nphases; ph++)
+    for (int ph = 0; !(shared && plan->per_process) && ph < plan->nphases; ph++)
         for (int v = 0; v < plan->nvars; v++) {
             struct plan_access acc;
             plan_access(plan, ph, v, &acc);
             for (int64_t k = 0; k < acc.nsteps; k++) {
                 struct plan_step s;
                 plan_step(plan, ph, v, k, &s);
-                if (s.kind != PLAN_STEP_IO)
+                if (want(&s))
                     return true;
             }
         }
     return false;
 }
 
-/* Whether the processes of plan's shared file take turns (a token passed
- * between the steps, in groups of more than one process: MADbench2's
- * --read-mod and --write-mod above 1). */
-static bool mpiio_plan_turns(const struct plan *plan)
+/* A pause between transfers (busy work, a barrier, a token: the madbench
+ * pattern's). */
+static bool mpiio_step_pause(const struct plan_step *s)
 {
-    for (int ph = 0; !plan->per_process && ph < plan->nphases; ph++)
-        for (int v = 0; v < plan->nvars; v++) {
-            struct plan_access acc;
-            plan_access(plan, ph, v, &acc);
-            for (int64_t k = 0; k < acc.nsteps; k++) {
-                struct plan_step s;
-                plan_step(plan, ph, v, k, &s);
-                if (s.kind == PLAN_STEP_TOKEN_WAIT && s.turns != 1)
-                    return true;
-            }
-        }
-    return false;
+    return s->kind != PLAN_STEP_IO;
+}
+
+/* Processes taking turns: a token passed between the steps, in groups of
+ * more than one process (MADbench2's --read-mod and --write-mod above 1). */
+static bool mpiio_step_turns(const struct plan_step *s)
+{
+    return s->kind == PLAN_STEP_TOKEN_WAIT && s->turns != 1;
 }
 
 /* The hints a file is opened with: the given ones (HDF5_MPI_INFO), and,
@@ -113,7 +109,7 @@ static void mpiio_hints(struct backend_file *f, MPI_Info given)
 {
     f->info = given;
     f->own_info = false;
-    if (!f->joined || !mpiio_plan_pauses(f->plan))
+    if (!f->joined || !mpiio_plan_any(f->plan, false, mpiio_step_pause))
         return;
     /* Whether the given hints name it (by key: MPI_Info_get is deprecated
      * in MPI 4 and MPI_Info_get_string is not in MPI 3.1). */
@@ -534,7 +530,7 @@ static int mpiio_check_plan(const struct backend_settings *set, const struct pla
                             const struct pattern_measure *m, char *why, size_t len)
 {
     if (set->variant == MPIIO_JOINED && !set->collective && plan->nvars > 1 &&
-        mpiio_plan_turns(plan)) {
+        mpiio_plan_any(plan, true, mpiio_step_turns)) {
         snprintf(why, len,
                  "--mpiio.joined sets a file view at every step, collectively, which processes "
                  "taking turns (--read-mod, --write-mod above 1) do not reach together; give -C "
