@@ -17,7 +17,8 @@ enum {
     /* Transfers can be collective (-C): a process whose transfer failed must
      * go on making them, and the engine agrees before them. */
     API_CAP_COLLECTIVE_IO = 1u << 0,
-    /* Datasets are created and closed collectively (HDF5). */
+    /* Datasets are created and closed collectively (HDF5): every
+     * variable's begin is collective. */
     API_CAP_COLLECTIVE_DSET = 1u << 1,
     /* The file holds exactly its datasets back to back (POSIX, MPI-IO): its
      * size after a write phase is known, which catches data a library lost
@@ -48,6 +49,10 @@ enum {
      * file is emptied before it (phase.c; docs/design.md, "A failed phase's
      * close"). */
     API_CAP_CLOSE_WRITES_EVERYWHERE = 1u << 8,
+    /* The first variable's begin defines the whole file, collectively
+     * (PnetCDF's define mode, ended by ncmpi_enddef); the others' are
+     * local. */
+    API_CAP_COLLECTIVE_DEFINE = 1u << 9,
 };
 
 struct jsonw;
@@ -201,7 +206,7 @@ struct api_advice {
           API_CAP_QUIET_SHORT_READ | API_CAP_CLOSE_WRITES_EVERYWHERE,                              \
       0, API_MPIIO, &hdf5_model, NULL, &hdf5_opts, &hdf5_advice)                                   \
     X(PNETCDF, pnetcdf, "PnetCDF", "PnetCDF", ".nc",                                               \
-      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_LIMIT_PER_STEP |                   \
+      API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DEFINE | API_CAP_LIMIT_PER_STEP |                 \
           API_CAP_FILE_VIEW | API_CAP_QUIET_SHORT_READ,                                            \
       INT64_C(2147483647), API_MPIIO, &pnetcdf_model,                                              \
       "configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed", &pnetcdf_opts,              \

@@ -55,7 +55,8 @@ struct backend_file; /* a backend's open file, opaque to the engine */
  * (plan/plan.h); its identity, capabilities and limits are its entry of the
  * API table (api/api.h). Open and close are always collective over
  * ctx->comm. With API_CAP_COLLECTIVE_DSET the engine agrees after each
- * var_begin; with API_CAP_COLLECTIVE_IO and -C, after a local error a
+ * var_begin, with API_CAP_COLLECTIVE_DEFINE after the first (the others
+ * are local); with API_CAP_COLLECTIVE_IO and -C, after a local error a
  * process keeps making the (collective) transfers. */
 struct backend_ops {
     const struct api_desc *desc; /* &api_descs[id]; a test backend has its own */

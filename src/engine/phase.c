@@ -381,10 +381,7 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
         if (d > 0)
             excluded += phase_prepare(io, d);
         plan_access(io->plan, io->phase, d, &acc);
-        /* A variable whose begin is collective for this API: HDF5's and
-         * PnetCDF's datasets, a flat API's file view. */
-        bool var_collective = (caps & API_CAP_COLLECTIVE_DSET) ||
-                              (acc.view_any && (collective_io || !acc.split_runs));
+        bool var_collective = phase_begin_collective(io, d, &acc, false);
         phase_enter(io, "begin dataset", io->plan->flat_bytes);
         bool ok = io->ops->var_begin(f, d, &acc, e) == 0;
         watchdog_leave();

@@ -121,6 +121,12 @@ bool phase_joined(const struct phase_io *io);
 double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_t *calls,
                   struct verify_state *v, struct err *e);
 
+/* Is variable d's begin collective for this API (the processes must then
+ * agree after it)? HDF5's datasets, PnetCDF's first variable (the file's
+ * definitions), a flat API's file view set at the begin (not a joining
+ * variant's: its views are set by its transfers). acc: d's access. */
+bool phase_begin_collective(const struct phase_io *io, int d, const struct plan_access *acc,
+                            bool joined);
 /* Collective: agree on ok. */
 bool phase_agree(const struct phase_io *io, bool ok, const struct err *e);
 /* The watchdog's account of a library call about to be made. */

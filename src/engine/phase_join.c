@@ -21,33 +21,44 @@ bool phase_joined(const struct phase_io *io)
 
 /* Collective: every variable's buffer but variable 0's (phase_run()
  * filled it) as the file must hold it, or poisoned before a verified read;
- * then the processes start together, as phase.c's phase_prepare(). */
-static void phase_join_fill(const struct phase_io *io, bool check)
+ * then the processes agree whether all are ready (here, out of the timers,
+ * where phase.c's phase_prepare() has its barrier: they start together). */
+static bool phase_join_fill(const struct phase_io *io, bool check, const struct err *e)
 {
     const struct plan *p = io->plan;
     bool write = p->phases[io->phase].write;
-    for (int d = 0; d < p->nvars; d++)
+    for (int d = 0; !e->set && d < p->nvars; d++)
         if (write ? d > 0 : check)
             p->ops->fill(p, io->phase, d, io->buf + d * p->buffer_bytes, !write);
-    MPI_Barrier(io->agree);
+    return phase_agree(io, true, e);
 }
 
-/* Collective: begins every variable, agreeing after each (their begins may
- * be collective). Returns how many were begun (each to be ended, a failed
- * one too); *ok tells whether all were, on every process. */
+/* Collective: begins every variable, agreeing after each begin that is
+ * collective for this API (phase_begin_collective: HDF5's datasets,
+ * PnetCDF's definitions) and once after the last, before the transfers,
+ * which may be collective. A begin that is local (PnetCDF's after the
+ * first, a joining MPI-IO's) needs no agreement of its own: a process
+ * whose begin failed goes on beginning the others, as every process does
+ * until an agreement says stop. Returns how many were begun (each to be
+ * ended, a failed one too); *ok tells whether all were, on every process. */
 static int phase_join_begin(const struct phase_io *io, struct backend_file *f,
                             struct plan_access *acc, bool *ok, struct err *e)
 {
     int begun = 0;
+    bool mine = true, pending = true; /* a begin since the last agreement */
     *ok = true;
     for (int d = 0; *ok && d < io->plan->nvars; d++) {
         plan_access(io->plan, io->phase, d, &acc[d]);
         phase_enter(io, "begin dataset", io->plan->flat_bytes);
-        bool mine = io->ops->var_begin(f, d, &acc[d], e) == 0;
+        mine = io->ops->var_begin(f, d, &acc[d], e) == 0 && mine;
         watchdog_leave();
         begun++;
-        *ok = phase_agree(io, mine, e);
+        pending = !phase_begin_collective(io, d, &acc[d], true);
+        if (!pending)
+            *ok = phase_agree(io, mine, e);
     }
+    if (*ok && pending)
+        *ok = phase_agree(io, mine, e);
     return begun;
 }
 
@@ -150,11 +161,11 @@ double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_
     if (!acc || !steps || !bufs)
         err_set(e, "h5perf", "allocate", io->path, -1, -1, "out of memory");
     double t0 = io->clock();
-    phase_join_fill(io, io->verify && !io->plan->phases[io->phase].write);
+    bool ready = phase_join_fill(io, io->verify && !io->plan->phases[io->phase].write, e);
     double excluded = io->clock() - t0;
     bool ok = false;
     int begun = 0;
-    if (phase_agree(io, !e->set, e))
+    if (ready)
         begun = phase_join_begin(io, f, acc, &ok, e);
     if (ok) {
         double t_raw = io->clock();

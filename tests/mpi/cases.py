@@ -8,7 +8,7 @@ The cases live in topic modules next to this file (layouts_1d, layouts_2d,
 files, report, failures, faults, results, caches, memory, block, particles, map, madbench,
 iomode, pnetcdf, plots, load, examples, conformance, measuring, hdf5_drivers, hdf5_choices,
 file_system,
-refusals, mpiio_views, mpiio_joined, mpiio_atomic), each registering its cases with common.case; this file only imports
+refusals, mpiio_views, mpiio_joined, mpiio_atomic, agreements), each registering its cases with common.case; this file only imports
 them and runs one by name.
 """
 import inspect
@@ -47,6 +47,7 @@ import advise  # noqa: E402,F401
 import mpiio_views  # noqa: E402,F401
 import mpiio_joined  # noqa: E402,F401
 import mpiio_atomic  # noqa: E402,F401
+import agreements  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
 
 # The ctest labels of a case beside "mpi": its module's pattern or API, and

@@ -10,11 +10,18 @@
  *   MPI_File_set_atomicity <calls>
  *                                 the calls that turned atomic mode on
  *                                 (flag true; --mpiio.atomic)
+ *   MPI_Allreduce <calls>, MPI_Barrier <calls>
+ *                                 the process's agreements and barriers
+ *                                 (h5perf's and its libraries'), where
+ *                                 H5PERF_CALLS_AGREE is set
  * so that tests/mpi/mpiio_joined.py can tell a call per variable from
  * every variable's step moved in one call (docs/mpiio.md, "Joined
- * calls"). */
+ * calls"), and tests/mpi/pnetcdf.py that h5perf's agreements do not grow
+ * with the variables of a joined phase (docs/design.md, "Moving every
+ * variable in one call"). */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "calls_log.h"
 
@@ -29,12 +36,14 @@ enum {
     MC_READ_AT_ALL,
     MC_SET_VIEW,
     MC_SET_ATOMICITY,
+    MC_ALLREDUCE,
+    MC_BARRIER,
     MC_KINDS
 };
 static const char *const call_names[MC_KINDS] = {
-    "MPI_File_write",    "MPI_File_write_all",    "MPI_File_write_at", "MPI_File_write_at_all",
-    "MPI_File_read",     "MPI_File_read_all",     "MPI_File_read_at",  "MPI_File_read_at_all",
-    "MPI_File_set_view", "MPI_File_set_atomicity"};
+    "MPI_File_write",    "MPI_File_write_all",     "MPI_File_write_at", "MPI_File_write_at_all",
+    "MPI_File_read",     "MPI_File_read_all",      "MPI_File_read_at",  "MPI_File_read_at_all",
+    "MPI_File_set_view", "MPI_File_set_atomicity", "MPI_Allreduce",     "MPI_Barrier"};
 static long calls[MC_KINDS];
 
 __attribute__((destructor)) static void calls_write(void)
@@ -42,7 +51,8 @@ __attribute__((destructor)) static void calls_write(void)
     FILE *f = calls_log_open();
     if (!f)
         return;
-    for (int k = 0; k < MC_KINDS; k++)
+    int kinds = getenv("H5PERF_CALLS_AGREE") ? MC_KINDS : MC_ALLREDUCE;
+    for (int k = 0; k < kinds; k++)
         if (calls[k])
             fprintf(f, "%s %ld\n", call_names[k], calls[k]);
     fclose(f);
@@ -83,4 +93,16 @@ int MPI_File_set_atomicity(MPI_File fh, int flag)
     if (flag)
         calls[MC_SET_ATOMICITY]++;
     return PMPI_File_set_atomicity(fh, flag);
+}
+
+int MPI_Allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    calls[MC_ALLREDUCE]++;
+    return PMPI_Allreduce(in, out, count, type, op, comm);
+}
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    calls[MC_BARRIER]++;
+    return PMPI_Barrier(comm);
 }
