@@ -53,6 +53,11 @@ enum {
      * (PnetCDF's define mode, ended by ncmpi_enddef); the others' are
      * local. */
     API_CAP_COLLECTIVE_DEFINE = 1u << 9,
+    /* Its I/O goes through the MPI library's MPI-IO (MPI-IO itself, HDF5's
+     * MPI-IO driver, PnetCDF), whose one-time start the engine makes
+     * before the first timed phase (docs/measuring.md, "The MPI-IO
+     * library's start"). */
+    API_CAP_THROUGH_MPIIO = 1u << 10,
 };
 
 struct jsonw;
@@ -199,15 +204,15 @@ struct api_advice {
     X(POSIX, posix, "POSIX", "POSIX", ".posix", API_CAP_FLAT_FILE, 0, -1, NULL, NULL, NULL, NULL)  \
     X(MPIIO, mpiio, "MPIO", "MPI-IO", ".mpio",                                                     \
       API_CAP_FLAT_FILE | API_CAP_COLLECTIVE_IO | API_CAP_REFERENCE | API_CAP_FILE_VIEW |          \
-          API_CAP_QUIET_SHORT_READ,                                                                \
+          API_CAP_QUIET_SHORT_READ | API_CAP_THROUGH_MPIIO,                                        \
       INT64_C(2147483647), API_POSIX, NULL, NULL, &mpiio_opts, &mpiio_advice)                      \
     X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_FILE_VIEW_COLLECTIVE |             \
-          API_CAP_QUIET_SHORT_READ | API_CAP_CLOSE_WRITES_EVERYWHERE,                              \
+          API_CAP_QUIET_SHORT_READ | API_CAP_CLOSE_WRITES_EVERYWHERE | API_CAP_THROUGH_MPIIO,      \
       0, API_MPIIO, &hdf5_model, NULL, &hdf5_opts, &hdf5_advice)                                   \
     X(PNETCDF, pnetcdf, "PnetCDF", "PnetCDF", ".nc",                                               \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DEFINE | API_CAP_LIMIT_PER_STEP |                 \
-          API_CAP_FILE_VIEW | API_CAP_QUIET_SHORT_READ,                                            \
+          API_CAP_FILE_VIEW | API_CAP_QUIET_SHORT_READ | API_CAP_THROUGH_MPIIO,                    \
       INT64_C(2147483647), API_MPIIO, &pnetcdf_model,                                              \
       "configure with -DH5PERF_PNETCDF=ON where PnetCDF is installed", &pnetcdf_opts,              \
       &pnetcdf_advice)
