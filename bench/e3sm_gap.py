@@ -68,6 +68,7 @@ def parse_args(argv):
     ap.add_argument("--timeout", type=int, default=600)
     a = ap.parse_args(argv)
     a.bare = a.bare or os.path.join(os.path.dirname(a.h5perf), "bench", "e3sm_bare")
+    a.file = None  # the G case: one history file
     for exe in [a.e3sm, a.h5perf, a.bare] + ([a.h5perf_old] if a.h5perf_old else []):
         if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
             peer.fail(2, "'%s': not an executable file" % exe)
