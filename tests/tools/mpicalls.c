@@ -12,8 +12,11 @@
  *                                 (flag true; --mpiio.atomic)
  *   MPI_Allreduce <calls>, MPI_Barrier <calls>
  *                                 the process's agreements and barriers
- *                                 (h5perf's and its libraries'), where
- *                                 H5PERF_CALLS_AGREE is set
+ *                                 (h5perf's and its libraries'), and
+ *   MPI_File_open/dev/null <calls>
+ *                                 the opens of /dev/null (the MPI-IO
+ *                                 library's start), where
+ *                                 H5PERF_CALLS_ALL is set
  * so that tests/mpi/mpiio_joined.py can tell a call per variable from
  * every variable's step moved in one call (docs/mpiio.md, "Joined
  * calls"), and tests/mpi/pnetcdf.py that h5perf's agreements do not grow
@@ -22,6 +25,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "calls_log.h"
 
@@ -38,12 +42,14 @@ enum {
     MC_SET_ATOMICITY,
     MC_ALLREDUCE,
     MC_BARRIER,
+    MC_OPEN_DEVNULL,
     MC_KINDS
 };
 static const char *const call_names[MC_KINDS] = {
-    "MPI_File_write",    "MPI_File_write_all",     "MPI_File_write_at", "MPI_File_write_at_all",
-    "MPI_File_read",     "MPI_File_read_all",      "MPI_File_read_at",  "MPI_File_read_at_all",
-    "MPI_File_set_view", "MPI_File_set_atomicity", "MPI_Allreduce",     "MPI_Barrier"};
+    "MPI_File_write",        "MPI_File_write_all",     "MPI_File_write_at", "MPI_File_write_at_all",
+    "MPI_File_read",         "MPI_File_read_all",      "MPI_File_read_at",  "MPI_File_read_at_all",
+    "MPI_File_set_view",     "MPI_File_set_atomicity", "MPI_Allreduce",     "MPI_Barrier",
+    "MPI_File_open/dev/null"};
 static long calls[MC_KINDS];
 
 __attribute__((destructor)) static void calls_write(void)
@@ -51,7 +57,7 @@ __attribute__((destructor)) static void calls_write(void)
     FILE *f = calls_log_open();
     if (!f)
         return;
-    int kinds = getenv("H5PERF_CALLS_AGREE") ? MC_KINDS : MC_ALLREDUCE;
+    int kinds = getenv("H5PERF_CALLS_ALL") ? MC_KINDS : MC_ALLREDUCE;
     for (int k = 0; k < kinds; k++)
         if (calls[k])
             fprintf(f, "%s %ld\n", call_names[k], calls[k]);
@@ -105,4 +111,11 @@ int MPI_Barrier(MPI_Comm comm)
 {
     calls[MC_BARRIER]++;
     return PMPI_Barrier(comm);
+}
+
+int MPI_File_open(MPI_Comm comm, const char *name, int mode, MPI_Info info, MPI_File *fh)
+{
+    if (strcmp(name, "/dev/null") == 0)
+        calls[MC_OPEN_DEVNULL]++;
+    return PMPI_File_open(comm, name, mode, info, fh);
 }
