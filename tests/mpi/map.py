@@ -590,6 +590,58 @@ def map_e3sm_refusals():
                 expect_eq(listing(dd), [], "files after the refusal of %s" % path)
 
 
+# E3SM-IO's own maps of its F, G and I cases at 16 processes (its
+# repository's datasets/, not a dependency: bench/README.md says how it was
+# fetched), with each decomposition's array, slowest dimension first
+# (docs/map.md, "E3SM-IO's map files").
+E3SM_DATASETS = os.path.expanduser("~/.cache/h5perf-peers/e3sm-io/datasets")
+E3SM_CASES = {"f": [[866], [866], [72, 866]],
+              "g": [[285], [879], [285, 100], [879, 100], [593, 100], [285, 101]],
+              "i": [[96, 144], [15, 96, 144], [10, 96, 144], [9, 96, 144], [17, 96, 144]]}
+
+
+def e3sm_real_map(path, dims_list, nprocs):
+    """The decompositions of one of E3SM-IO's maps, read by cdf5.py: process
+    p's runs follow the earlier processes' nreqs; it has the first
+    fill_starts[p] of them (all where the map has no fill_starts)."""
+    from cdf5 import values
+    names = header(path)["vars"]
+    decomps = []
+    for k, dims in enumerate(dims_list):
+        key = "D%d." % (k + 1)
+        nreqs = values(path, key + "nreqs")[2].tolist()
+        offsets = values(path, key + "offsets")[2].tolist()
+        lengths = values(path, key + "lengths")[2].tolist()
+        fill = (values(path, key + "fill_starts")[2].tolist()
+                if key + "fill_starts" in names else nreqs)
+        expect_eq(len(nreqs), nprocs, "processes of %s's %s" % (path, key))
+        d = Decomp(dims, nprocs)
+        at = 0
+        for p in range(nprocs):
+            for r in range(at, at + fill[p]):
+                d.owner[offsets[r]:offsets[r] + lengths[r]] = p
+            at += nreqs[p]
+        decomps.append(d)
+    return decomps
+
+
+@case
+def map_e3sm_real_cases():
+    """E3SM-IO's F, G and I maps at 16 processes (its datasets, where
+    fetched: skipped otherwise), through every API, shared and a file per
+    process, independent and collective, -D v: every kept file read back
+    and checked element by element against the map as read here."""
+    if not os.path.isdir(E3SM_DATASETS):
+        raise Skip("E3SM-IO's datasets are not at %s (bench/README.md)" % E3SM_DATASETS)
+    if "pnetcdf" not in built_apis():
+        raise Skip("this build of h5perf does not include PnetCDF, which reads E3SM-IO's "
+                   "netCDF maps")
+    for case_name, dims_list in sorted(E3SM_CASES.items()):
+        path = os.path.join(E3SM_DATASETS, "map_%s_case_16p.nc" % case_name)
+        decomps = e3sm_real_map(path, dims_list, 16)
+        run_map(16, path, "", decomps, [1] * len(decomps))
+
+
 @case
 def map_results():
     """The JSON results: the configuration's map part, bytes per phase
