@@ -88,15 +88,16 @@ static void val_sweep_end(const struct config *cfg, const struct opt_row *row, i
  * their defaults, or a size in between reached by doubling. */
 static void val_xfer(const struct config *cfg, int64_t xfer, struct val_src *src)
 {
+    const struct guide_settings *g = guide_of(cfg);
     char from[96], to[96];
 
     if (val_given_as(cfg, &guide_min_xfer_row, xfer))
         val_option(cfg, &guide_min_xfer_row, NULL, 0, src);
     else if (val_given_as(cfg, &guide_max_xfer_row, xfer))
         val_option(cfg, &guide_max_xfer_row, NULL, 0, src);
-    else if (xfer == guide_of(cfg)->xfer_min)
+    else if (xfer == g->xfer_min)
         val_option(cfg, &guide_min_xfer_row, "half of -e", 1, src);
-    else if (xfer == guide_of(cfg)->xfer_max)
+    else if (xfer == g->xfer_max)
         val_option(cfg, &guide_max_xfer_row, "equal to -e", 1, src);
     else {
         memset(src, 0, sizeof *src);
@@ -104,8 +105,8 @@ static void val_xfer(const struct config *cfg, int64_t xfer, struct val_src *src
             val_option(cfg, &guide_max_xfer_row, NULL, 0, src);
         else if (guide_spelled(cfg, &guide_min_xfer_row) != NULL)
             val_option(cfg, &guide_min_xfer_row, NULL, 0, src);
-        val_sweep_end(cfg, &guide_min_xfer_row, guide_of(cfg)->xfer_min, from, sizeof from);
-        val_sweep_end(cfg, &guide_max_xfer_row, guide_of(cfg)->xfer_max, to, sizeof to);
+        val_sweep_end(cfg, &guide_min_xfer_row, g->xfer_min, from, sizeof from);
+        val_sweep_end(cfg, &guide_max_xfer_row, g->xfer_max, to, sizeof to);
         snprintf(src->note, sizeof src->note, " of the sweep from %s to %s", from, to);
         src->note_is_lead = 0;
     }
@@ -163,6 +164,7 @@ static int val_block_xfer(const struct config *cfg, int64_t xfer, struct cli_msg
 /* PATTERN_XFER_BYTES: 1D e, or 2D side S = e*P, is not a multiple of X. */
 static int val_xfer_bytes(const struct config *cfg, int nprocs, int64_t xfer, struct cli_msg *msg)
 {
+    const struct guide_settings *g = guide_of(cfg);
     struct val_src x, e;
     struct val_sizes t;
     char body[640];
@@ -171,16 +173,16 @@ static int val_xfer_bytes(const struct config *cfg, int nprocs, int64_t xfer, st
     val_xfer(cfg, xfer, &x);
     val_option(cfg, &guide_bytes_row, NULL, 0, &e);
     text_size(t.x, sizeof t.x, xfer);
-    text_size(t.e, sizeof t.e, guide_of(cfg)->bytes);
+    text_size(t.e, sizeof t.e, g->bytes);
     lead = val_lead(&x, &e, NULL);
-    if (!guide_of(cfg)->geometry_2d) {
+    if (!g->geometry_2d) {
         snprintf(body, sizeof body,
                  "the bytes per process %s%s are not a multiple of the transfer size %s%s%s", t.e,
                  val_note(&e, lead), t.x, val_note(&x, lead), x.hint);
     } else {
         /* guide_check() tests X | e*P before it tests e*P for overflow */
-        if (guide_of(cfg)->bytes <= INT64_MAX / nprocs)
-            text_size(t.n, sizeof t.n, guide_of(cfg)->bytes * nprocs);
+        if (g->bytes <= INT64_MAX / nprocs)
+            text_size(t.n, sizeof t.n, g->bytes * nprocs);
         else
             snprintf(t.n, sizeof t.n, "above 64 bits");
         snprintf(body, sizeof body,
@@ -195,6 +197,7 @@ static int val_xfer_bytes(const struct config *cfg, int nprocs, int64_t xfer, st
 /* PATTERN_BLOCK_BYTES (2D): e is not a multiple of -B. */
 static int val_block_bytes(const struct config *cfg, struct cli_msg *msg)
 {
+    const struct guide_settings *g = guide_of(cfg);
     struct val_src b, e;
     struct val_sizes t;
     char body[640];
@@ -202,8 +205,8 @@ static int val_block_bytes(const struct config *cfg, struct cli_msg *msg)
 
     val_option(cfg, &guide_block_row, "half of -e", 1, &b);
     val_option(cfg, &guide_bytes_row, NULL, 0, &e);
-    text_size(t.e, sizeof t.e, guide_of(cfg)->bytes);
-    text_size(t.b, sizeof t.b, guide_of(cfg)->block);
+    text_size(t.e, sizeof t.e, g->bytes);
+    text_size(t.b, sizeof t.b, g->block);
     lead = val_lead(&b, &e, NULL);
     snprintf(body, sizeof body,
              "the bytes per process %s%s are not a multiple of the block size %s%s%s", t.e,
@@ -214,6 +217,7 @@ static int val_block_bytes(const struct config *cfg, struct cli_msg *msg)
 /* PATTERN_OVERFLOW: the dataset (e*P bytes, or (e*P)^2 in 2D) is too big. */
 static int val_overflow(const struct config *cfg, int nprocs, struct cli_msg *msg)
 {
+    const struct guide_settings *g = guide_of(cfg);
     struct val_src e, p;
     struct val_sizes t;
     char body[640];
@@ -221,9 +225,9 @@ static int val_overflow(const struct config *cfg, int nprocs, struct cli_msg *ms
 
     val_option(cfg, &guide_bytes_row, NULL, 0, &e);
     val_option_as(cfg->spelled[OPT_MAX_PROCS], cfg->raw[OPT_MAX_PROCS], "-P", NULL, 0, &p);
-    text_size(t.e, sizeof t.e, guide_of(cfg)->bytes);
+    text_size(t.e, sizeof t.e, g->bytes);
     lead = val_lead(&e, &p, NULL);
-    if (!guide_of(cfg)->geometry_2d)
+    if (!g->geometry_2d)
         snprintf(body, sizeof body, "a dataset of %s%s x %d %s does not fit in 64 bits", t.e,
                  val_note(&e, lead), nprocs, val_procs_word(nprocs));
     else
@@ -237,12 +241,13 @@ static int val_overflow(const struct config *cfg, int nprocs, struct cli_msg *ms
 /* Bytes of one dataset with nprocs processes, or -1 if it does not fit. */
 static int64_t val_dataset_bytes(const struct config *cfg, int nprocs)
 {
+    const struct guide_settings *g = guide_of(cfg);
     int64_t side;
 
-    if (guide_of(cfg)->bytes > INT64_MAX / nprocs)
+    if (g->bytes > INT64_MAX / nprocs)
         return -1;
-    side = guide_of(cfg)->bytes * nprocs;
-    if (!guide_of(cfg)->geometry_2d)
+    side = g->bytes * nprocs;
+    if (!g->geometry_2d)
         return side;
     return side > INT64_MAX / side ? -1 : side * side;
 }
@@ -251,6 +256,7 @@ static int64_t val_dataset_bytes(const struct config *cfg, int nprocs)
  * offsets and the report's byte counts are 64-bit. */
 static int val_files(const struct config *cfg, int nprocs, struct cli_msg *msg)
 {
+    const struct guide_settings *g = guide_of(cfg);
     struct val_src d, f, e;
     struct val_sizes t;
     char body[640];
@@ -262,17 +268,17 @@ static int val_files(const struct config *cfg, int nprocs, struct cli_msg *msg)
     val_option(cfg, &guide_files_row, NULL, 0, &f);
     val_option(cfg, &guide_bytes_row, NULL, 0, &e);
     text_size(t.n, sizeof t.n, dset);
-    if (dset > INT64_MAX / guide_of(cfg)->num_dsets) {
+    if (dset > INT64_MAX / g->num_dsets) {
         snprintf(body, sizeof body,
-                 "a file of %d datasets of %s each (%d %s) does not fit in 64 bits",
-                 guide_of(cfg)->num_dsets, t.n, nprocs, val_procs_word(nprocs));
+                 "a file of %d datasets of %s each (%d %s) does not fit in 64 bits", g->num_dsets,
+                 t.n, nprocs, val_procs_word(nprocs));
         return val_line(msg, val_lead(&d, &e, NULL), body);
     }
-    file = dset * guide_of(cfg)->num_dsets;
-    if (file > INT64_MAX / guide_of(cfg)->num_files) {
+    file = dset * g->num_dsets;
+    if (file > INT64_MAX / g->num_files) {
         text_size(t.n, sizeof t.n, file);
         snprintf(body, sizeof body, "%d files of %s each (%d %s) do not fit in 64 bits",
-                 guide_of(cfg)->num_files, t.n, nprocs, val_procs_word(nprocs));
+                 g->num_files, t.n, nprocs, val_procs_word(nprocs));
         return val_line(msg, val_lead(&f, &d, &e), body);
     }
     return 0;
@@ -306,15 +312,11 @@ static int val_explain(const struct config *cfg, int nprocs, int64_t xfer, enum 
  * API came with the default -A. */
 static int val_call_limit(const struct config *cfg, const struct run_point *p, struct cli_msg *msg)
 {
+    const struct guide_settings *g = guide_of(cfg);
     const struct api_desc *api = api_desc(p->api);
     struct guide_geom pt;
-    struct guide_params pp = {guide_of(cfg)->geometry_2d ? 2 : 1,
-                              guide_of(cfg)->interleaved,
-                              guide_of(cfg)->chunk,
-                              guide_of(cfg)->bytes,
-                              guide_of(cfg)->block,
-                              p->xfer,
-                              p->nprocs};
+    struct guide_params pp = {
+        g->geometry_2d ? 2 : 1, g->interleaved, g->chunk, g->bytes, g->block, p->xfer, p->nprocs};
     if (!api->max_call_bytes || guide_init(&pt, &pp, 0, 0, NULL) != 0)
         return 0;
     /* PnetCDF moves a whole transfer in one call, MPI-IO each piece. */

@@ -38,20 +38,20 @@ const char *guide_raw(const struct config *c, const struct opt_row *row)
 
 static void guide_json_geometry(struct jsonw *w, const void *src, const struct opt_row *r)
 {
-    const struct guide_settings *c = src;
-    jsonw_key_string(w, r->json_key, c->geometry_2d ? "2d" : "1d");
+    const struct guide_settings *s = src;
+    jsonw_key_string(w, r->json_key, s->geometry_2d ? "2d" : "1d");
 }
 
 static void guide_json_layout(struct jsonw *w, const void *src, const struct opt_row *r)
 {
-    const struct guide_settings *c = src;
-    jsonw_key_string(w, r->json_key, c->interleaved ? "interleaved" : "contiguous");
+    const struct guide_settings *s = src;
+    jsonw_key_string(w, r->json_key, s->interleaved ? "interleaved" : "contiguous");
 }
 
 static void guide_json_storage(struct jsonw *w, const void *src, const struct opt_row *r)
 {
-    const struct guide_settings *c = src;
-    jsonw_key_string(w, r->json_key, c->chunk ? "chunked" : "contiguous");
+    const struct guide_settings *s = src;
+    jsonw_key_string(w, r->json_key, s->chunk ? "chunked" : "contiguous");
 }
 
 const struct opt_row guide_bytes_row =
