@@ -17,6 +17,8 @@
 #include "options/options.h"
 #include "pattern/block_options.h"
 #include "pattern/pattern.h"
+#include "pattern/guide.h"
+#include "pattern/guide_options.h"
 
 static const char limit_usage[] =
     "usage: mpiexec -n P limit [--dir=DIR] -A posix|mpiio [h5perf options of one run]\n"
@@ -29,17 +31,17 @@ static const char limit_usage[] =
  * that the limit implements. Any other option (a later --fsync, say) is
  * refused rather than silently ignored. */
 static const enum opt_id limit_allowed[] = {
-    OPT_API,       OPT_BLOCK,     OPT_CHUNK,        OPT_COLLECTIVE, OPT_DSETS,
-    OPT_BYTES,     OPT_FILES,     OPT_GEOMETRY,     OPT_ITERATIONS, OPT_INTERLEAVED,
-    OPT_MIN_PROCS, OPT_MAX_PROCS, OPT_WRITE_ONLY,   OPT_MIN_XFER,   OPT_MAX_XFER,
-    OPT_HELP,      OPT_PATTERN,   OPT_ELEMENT_SIZE, OPT_VARS,       OPT_LAYOUT,
+    OPT_API,  OPT_COLLECTIVE, OPT_ITERATIONS,   OPT_MIN_PROCS, OPT_MAX_PROCS, OPT_WRITE_ONLY,
+    OPT_HELP, OPT_PATTERN,    OPT_ELEMENT_SIZE, OPT_VARS,      OPT_LAYOUT,
 };
 
 /* And of the patterns' own options, their rows (docs/design.md,
- * "Options"): the block pattern's array and grid. */
+ * "Options"): every one of the guide's, the block pattern's array and
+ * grid. */
 static bool limit_own_allowed(const struct opt_row *row)
 {
-    return row == &block_global_row || row == &block_grid_row;
+    return pattern_owner(row) == pattern_index(&pattern_guide) || row == &block_global_row ||
+           row == &block_grid_row;
 }
 
 /* "h5perf: ..." lines of the shared parser become "limit: ...". */
@@ -219,6 +221,7 @@ static void limit_json_block(const struct limit *l, const double *sec, const lon
 static void limit_json(const struct limit *l, const double *sec, const long long *peak)
 {
     const struct config *c = &l->cfg;
+    const struct guide_settings *g = guide_of(c);
     if (l->sp->p.layout >= 0) {
         limit_json_block(l, sec, peak);
         return;
@@ -226,11 +229,11 @@ static void limit_json(const struct limit *l, const double *sec, const long long
     printf("{\"program\":\"limit\",\"api\":\"%s\",\"io_mode\":\"%s\",\"geometry\":\"%s\","
            "\"layout\":\"%s\",\"storage\":\"%s\",\"processes\":%d,",
            l->mpiio ? "mpiio" : "posix", l->collective ? "collective" : "independent",
-           c->geometry_2d ? "2d" : "1d", c->interleaved ? "interleaved" : "contiguous",
-           c->chunk && c->geometry_2d ? "chunked" : "contiguous", l->nprocs);
+           g->geometry_2d ? "2d" : "1d", g->interleaved ? "interleaved" : "contiguous",
+           g->chunk && g->geometry_2d ? "chunked" : "contiguous", l->nprocs);
     printf("\"bytes_per_process\":%" PRId64 ",\"transfer_size\":%" PRId64 ",\"block_size\":%" PRId64
            ",\"num_dsets\":%d,\"num_files\":%d,\"iterations\":%d,\"write_only\":%s,",
-           c->bytes, l->sp->p.xfer, c->block, c->num_dsets, c->num_files, c->iterations,
+           g->bytes, l->sp->p.xfer, g->block, g->num_dsets, g->num_files, c->iterations,
            c->write_only ? "true" : "false");
     printf("\"bytes\":%" PRId64 ",\"transfer_buffer\":%" PRId64 ",\"calls_per_process\":%" PRId64
            ",\"seconds\":{",

@@ -39,9 +39,4 @@ void config_leave_out(const struct config *cfg, enum api_id a, char *buf, size_t
 const char *cli_name(const struct config *cfg, enum opt_id id, const char *short_name);
 const char *cli_raw(const struct config *cfg, enum opt_id id);
 
-/* The run's settings the report writers show (report/settings.h),
- * resolved from cfg (report_settings.c). */
-struct report_settings;
-void config_report_settings(const struct config *cfg, struct report_settings *out);
-
 #endif

@@ -16,24 +16,15 @@
 enum opt_id {
     OPT_ALIGN,
     OPT_API,
-    OPT_BLOCK,
-    OPT_CHUNK,
     OPT_COLLECTIVE,
-    OPT_DSETS,
     OPT_DEBUG,
-    OPT_BYTES,
-    OPT_FILES,
-    OPT_GEOMETRY,
     OPT_ITERATIONS,
-    OPT_INTERLEAVED,
     OPT_MPI_POSIX,
     OPT_OUTPUT,
     OPT_MIN_PROCS,
     OPT_MAX_PROCS,
     OPT_THRESHOLD,
     OPT_WRITE_ONLY,
-    OPT_MIN_XFER,
-    OPT_MAX_XFER,
     OPT_OVERWRITE,
     OPT_HELP,
     OPT_WATCHDOG,
@@ -98,15 +89,15 @@ struct info_entry {
 #define CONFIG_MAX_VAR_COUNTS 64
 
 /* The patterns of the table (pattern/pattern.c checks), the most rows a
- * pattern owns (OPT_ID_PATTERN) and the bytes its settings struct may
- * take (each NAME_options.c asserts its own fits). The largest is the
+ * pattern owns (OPT_ID_PATTERN: the guide's 9) and the bytes its settings
+ * struct may take (each NAME_options.c asserts its own fits). The largest is the
  * particles pattern's: its --distribution list, held whole (a string of
  * argv would have to be parsed again by every reader), and 64 bytes more;
  * each pattern's slot has that size, 5 times about 8 KiB in struct config,
  * which is made once per run and per advised workload set and handed on
  * by pointer, never copied per run point. */
 #define CONFIG_PATTERNS        5
-#define PATTERN_MAX_ROWS       8
+#define PATTERN_MAX_ROWS       9
 #define PATTERN_SETTINGS_BYTES (64 + 8 * CONFIG_MAX_LIST)
 
 /* A pattern's own settings as the configuration holds them (docs/design.md,
@@ -132,20 +123,11 @@ struct config {
     unsigned apis;                /* API_BIT mask; never 0 after defaults */
     int64_t align;                /* -a, HDF5 alignment */
     int64_t threshold;            /* -T, HDF5 alignment threshold */
-    int64_t block;                /* -B, 0 = default (e/2) until defaults applied */
-    int64_t bytes;                /* -e, 0 = default */
-    int64_t xfer_min;             /* -x, 0 = default */
-    int64_t xfer_max;             /* -X, 0 = default */
-    int num_dsets;                /* -d */
-    int num_files;                /* -F */
     int iterations;               /* -i */
     int min_procs;                /* -p */
     int max_procs;                /* -P, 0 = world size */
     int watchdog;                 /* --watchdog seconds, 0 = default */
-    bool chunk;                   /* -c */
     bool collective;              /* -C */
-    bool geometry_2d;             /* -g */
-    bool interleaved;             /* -I */
     bool write_only;              /* -w */
     bool overwrite;               /* --overwrite */
     bool read_only;               /* --read-only */
@@ -208,9 +190,8 @@ struct config {
     struct api_settings api[API_COUNT];
     /* Each pattern's own options, as its rows store them, opaque here,
      * indexed as pattern_table (pattern/pattern.h; pattern/NAME_options.h
-     * has each pattern's): the block, particles, map and madbench
-     * patterns'. The guide's options are still fields above (-e, -B, -x,
-     * -X, -g, -I, -c...). */
+     * has each pattern's): the guide's, the block, particles, map and
+     * madbench patterns'. */
     struct pattern_settings patterns[CONFIG_PATTERNS];
     /* --buffer-offset (every pattern, docs/performance.md "Buffer offset"):
      * bytes past a page boundary where the transfer buffers start, each

@@ -19,6 +19,7 @@
 #include "engine/fsize.h"
 #include "engine/names.h"
 #include "options/options.h"
+#include "pattern/pattern.h"
 
 /* Rank 0, --read-only: the data file of an API (of process rank, -1:
  * shared) exists, is a regular file and can serve every run point that
@@ -155,7 +156,8 @@ int setup_check_files(struct run *run, struct cli_msg *m)
         return -1;
     bool shared, fpp;
     setup_layouts(run, &shared, &fpp);
-    for (int f = 0; shared && f < c->num_files; f++)
+    int nfiles = pattern_files(c);
+    for (int f = 0; shared && f < nfiles; f++)
         for (int a = 0; a < API_COUNT; a++)
             if ((c->apis & API_BIT(a)) && (setup_name(run, f, a, -1, name, m) < 0 ||
                                            setup_check_name(run, a, -1, name, m) < 0))
@@ -174,7 +176,8 @@ int setup_check_own_files(struct run *run, struct cli_msg *m)
     if (!fpp || run->world_rank >= c->max_procs)
         return 0;
     char name[SETUP_PATH_MAX];
-    for (int f = 0; f < c->num_files; f++)
+    int nfiles = pattern_files(c);
+    for (int f = 0; f < nfiles; f++)
         for (int a = 0; a < API_COUNT; a++)
             if ((c->apis & API_BIT(a)) && (setup_name(run, f, a, run->world_rank, name, m) < 0 ||
                                            setup_check_name(run, a, run->world_rank, name, m) < 0))
@@ -210,7 +213,7 @@ static void setup_declare_sides(const struct run *run)
         for (int v = 0; v < 32 && !prefix; v++)
             if (chosen >> v & 1u && api_variant((enum api_id)a, v))
                 prefix = api_variant((enum api_id)a, v)->side_prefix;
-        for (int f = 0; prefix && f < c->num_files; f++) {
+        for (int f = 0; prefix && f < pattern_files(c); f++) {
             files_side_pattern(names_slot(f, a, false), prefix);
             files_side_pattern(names_slot(f, a, true), prefix);
         }
@@ -220,13 +223,14 @@ static void setup_declare_sides(const struct run *run)
 bool setup_declare_files(const struct run *run)
 {
     const struct config *c = &run->cfg;
-    int ndata = names_slot(c->num_files, 0, false), nslots = ndata + 2;
+    int nfiles = pattern_files(c);
+    int ndata = names_slot(nfiles, 0, false), nslots = ndata + 2;
     char **paths = calloc((size_t)nslots, sizeof *paths);
     char name[SETUP_PATH_MAX];
     struct cli_msg m;
     bool ok = paths != NULL, shared, fpp;
     setup_layouts(run, &shared, &fpp);
-    for (int f = 0; ok && f < c->num_files; f++)
+    for (int f = 0; ok && f < nfiles; f++)
         for (int a = 0; ok && a < API_COUNT; a++) {
             if (!(c->apis & API_BIT(a)))
                 continue;

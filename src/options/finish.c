@@ -20,10 +20,6 @@ static void fin_simple(struct config *cfg)
         cfg->align = 1;
     if (cfg->threshold == 0)
         cfg->threshold = 1;
-    if (cfg->num_dsets == 0)
-        cfg->num_dsets = 1;
-    if (cfg->num_files == 0)
-        cfg->num_files = 1;
     if (cfg->iterations == 0)
         cfg->iterations = 1;
     if (cfg->watchdog == 0)

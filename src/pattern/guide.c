@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/sweep.h"
 #include "pattern/guide_geom.h"
+#include "pattern/guide_options.h"
 #include "report/text.h"
 
 /* What a guide plan keeps: the write and read phases' geometry (the read
@@ -27,11 +27,12 @@ static const struct guide_state *guide_state_of(const struct plan *p)
 
 static struct guide_params guide_params_of(const struct config *c, int nprocs, int64_t xfer)
 {
-    return (struct guide_params){.geometry = c->geometry_2d ? 2 : 1,
-                                 .interleaved = c->interleaved,
-                                 .chunked = c->chunk,
-                                 .bytes = c->bytes,
-                                 .block = c->block,
+    const struct guide_settings *g = guide_of(c);
+    return (struct guide_params){.geometry = g->geometry_2d ? 2 : 1,
+                                 .interleaved = g->interleaved,
+                                 .chunked = g->chunk,
+                                 .bytes = g->bytes,
+                                 .block = g->block,
                                  .xfer = xfer,
                                  .nprocs = nprocs};
 }
@@ -133,8 +134,9 @@ static int guide_plan(const struct config *c, const struct run_point *pt, int ra
                       struct plan *out)
 {
     _Static_assert(sizeof(struct guide_state) <= PLAN_STATE_BYTES, "guide_state fits in a plan");
+    const struct guide_settings *gs = guide_of(c);
     struct guide_params pp = guide_params_of(c, pt->nprocs, pt->xfer);
-    struct guide_state st = {.chunked = c->chunk};
+    struct guide_state st = {.chunked = gs->chunk};
     int source = (int)(((int64_t)rank + c->read_shift) % pt->nprocs);
     if (guide_init(&st.geom[0], &pp, rank, rank, NULL) < 0 ||
         guide_init(&st.geom[1], &pp, rank, source, NULL) < 0)
@@ -145,13 +147,13 @@ static int guide_plan(const struct config *c, const struct run_point *pt, int ra
     out->exec_rank = rank;
     out->data_rank = rank;
     out->iteration = it;
-    out->nfiles = c->num_files;
-    out->nvars = c->num_dsets;
+    out->nfiles = gs->num_files;
+    out->nvars = gs->num_dsets;
     out->nphases = 2;
     out->phases[0] = (struct plan_phase){"write", true, 0};
     out->phases[1] = (struct plan_phase){"read", false, 1};
     out->buffer_bytes = st.geom[0].xfer_bytes;
-    out->flat_bytes = (int64_t)c->num_dsets * st.geom[0].dset_bytes;
+    out->flat_bytes = (int64_t)gs->num_dsets * st.geom[0].dset_bytes;
     memcpy(out->state.bytes, &st, sizeof st);
     return 0;
 }
@@ -162,12 +164,27 @@ static int guide_grid_dims(const struct config *c)
     return 0;
 }
 
+/* The transfer sizes of docs/original.md §3.3, from -x doubling up to -X:
+ * for (int64_t x = guide_xfer_first(g); x != 0; x = guide_xfer_next(g, x)) */
+static int64_t guide_xfer_first(const struct guide_settings *g)
+{
+    return g->xfer_min <= g->xfer_max ? g->xfer_min : 0;
+}
+
+static int64_t guide_xfer_next(const struct guide_settings *g, int64_t xfer)
+{
+    if (xfer > g->xfer_max / 2)
+        return 0;
+    return xfer * 2;
+}
+
 static int guide_points(const struct config *c, int nprocs, const int grid[MODEL_MAX_DIMS],
                         struct run_point *out, int max)
 {
     int n = 0;
     (void)grid;
-    for (int64_t x = sweep_xfer_first(c); x != 0; x = sweep_xfer_next(c, x))
+    const struct guide_settings *g = guide_of(c);
+    for (int64_t x = guide_xfer_first(g); x != 0; x = guide_xfer_next(g, x))
         for (int a = 0; a < API_COUNT; a++) {
             if (!(c->apis & API_BIT(a)))
                 continue;
@@ -184,23 +201,24 @@ static int guide_points(const struct config *c, int nprocs, const int grid[MODEL
 static void guide_measure(const struct config *c, const struct run_point *pt,
                           struct pattern_measure *m, int64_t *buffers)
 {
+    const struct guide_settings *gs = guide_of(c);
     struct guide_params pp = guide_params_of(c, pt->nprocs, pt->xfer);
     struct guide_geom g;
     memset(m, 0, sizeof *m);
     if (guide_init(&g, &pp, 0, 0, NULL) < 0)
         return;
-    m->phase_bytes = (int64_t)c->num_files * c->num_dsets * g.dset_bytes;
+    m->phase_bytes = (int64_t)gs->num_files * gs->num_dsets * g.dset_bytes;
     m->max_buffer = g.xfer_bytes;
     m->max_call = g.xfer_bytes;
-    m->max_chunk = c->chunk ? model_product(g.slab.ndims, g.slab.chunk) : 0;
-    m->flat_bytes = (int64_t)c->num_dsets * g.dset_bytes;
+    m->max_chunk = gs->chunk ? model_product(g.slab.ndims, g.slab.chunk) : 0;
+    m->flat_bytes = (int64_t)gs->num_dsets * g.dset_bytes;
     m->max_dim = g.slab.dims[0];
     m->views = g.shape.count > 1;
     /* Independent calls go piece by piece (split_runs): no view. */
     m->call_runs = c->collective ? g.shape.count : 1;
     int64_t xfers = g.dset_bytes / pt->nprocs / g.xfer_bytes;
-    m->phase_runs = (int64_t)c->num_files * c->num_dsets * xfers * g.shape.count;
-    m->nvars = c->num_dsets;
+    m->phase_runs = (int64_t)gs->num_files * gs->num_dsets * xfers * g.shape.count;
+    m->nvars = gs->num_dsets;
     m->var_bytes = g.dset_bytes;
     for (int r = 0; buffers && r < pt->nprocs; r++)
         buffers[r] = g.xfer_bytes;
@@ -234,8 +252,9 @@ static void guide_chunk_lead(const struct config *c, const struct run_point *pt,
 {
     char b[32];
     (void)pt;
-    cli_bytes(b, sizeof b, c->block);
-    snprintf(buf, len, "%s with -B of %s", c->spelled[OPT_CHUNK] ? c->spelled[OPT_CHUNK] : "-c", b);
+    cli_bytes(b, sizeof b, guide_of(c)->block);
+    snprintf(buf, len, "%s with -B of %s",
+             guide_spelled(c, &guide_chunk_row) ? guide_spelled(c, &guide_chunk_row) : "-c", b);
 }
 
 static int guide_read_source(const struct config *c, int nprocs, int rank)
@@ -319,7 +338,7 @@ static const struct pattern_report guide_report = {
 /* The guide's options, at the top of the results' configuration. */
 static void guide_json_config(struct jsonw *w, const struct config *c)
 {
-    opt_json_rows(w, c, guide_rows, -1, false);
+    pattern_json_rows(w, c, &pattern_guide);
 }
 
 const struct pattern_desc pattern_guide = {
@@ -349,6 +368,7 @@ const struct pattern_desc pattern_guide = {
     .buffer_name = "transfer buffer",
     .buffer_remedy = "smaller transfer sizes or fewer processes per host",
     .file_lead = guide_file_lead,
+    .files = guide_files,
     .var_word = "dataset",
     .report = &guide_report,
     .json_config = guide_json_config,

@@ -23,6 +23,9 @@ void guide_memory_lead(const struct config *c, int nprocs, char *buf, size_t len
 /* "-d '4'" (more than one dataset), else "-e '1G'" or "-e". */
 void guide_file_lead(const struct config *c, char *buf, size_t len);
 
+/* -F: the data files of each run point. */
+int guide_files(const struct config *c);
+
 /* Its rows of the option table (guide_options.c), NULL after the last. */
 extern const struct opt_row *const guide_rows[];
 

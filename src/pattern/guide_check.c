@@ -15,6 +15,7 @@
 #include "cli/sweep.h"
 #include "pattern/guide.h"
 #include "pattern/guide_geom.h"
+#include "pattern/guide_options.h"
 #include "report/text.h"
 
 /* Where a value in a message came from. */
@@ -30,22 +31,24 @@ struct val_sizes {
     char e[32], b[32], x[32], n[32];
 };
 
-/* Did option id literally ask for this value (before any adjustment)? */
-static int val_given_as(const struct config *cfg, enum opt_id id, int64_t value)
+/* Did the guide's own row literally ask for this value (before any
+ * adjustment)? */
+static int val_given_as(const struct config *cfg, const struct opt_row *row, int64_t value)
 {
+    const char *raw = guide_raw(cfg, row);
     int64_t given = 0;
-    return cfg->raw[id] != NULL && size_parse(cfg->raw[id], &given) == 0 && given == value;
+    return raw != NULL && size_parse(raw, &given) == 0 && given == value;
 }
 
-/* The source of an option's value: the option as typed, or its default
- * ("half of -e"); a default that is the culprit asks to be given. */
-static void val_option(const struct config *cfg, enum opt_id id, const char *short_name,
-                       const char *default_what, int hint, struct val_src *src)
+/* The source of an option's value: the option as typed (spelled, raw), or
+ * its default ("half of -e"); a default that is the culprit asks to be
+ * given. */
+static void val_option_as(const char *spelled, const char *raw, const char *short_name,
+                          const char *default_what, int hint, struct val_src *src)
 {
     memset(src, 0, sizeof *src);
-    if (cfg->spelled[id] != NULL) {
-        snprintf(src->lead, sizeof src->lead, "%s '%s'", cfg->spelled[id],
-                 cfg->raw[id] != NULL ? cfg->raw[id] : "");
+    if (spelled != NULL) {
+        snprintf(src->lead, sizeof src->lead, "%s '%s'", spelled, raw != NULL ? raw : "");
         snprintf(src->note, sizeof src->note, " (%s)", src->lead);
         src->note_is_lead = 1;
         return;
@@ -58,42 +61,52 @@ static void val_option(const struct config *cfg, enum opt_id id, const char *sho
         snprintf(src->hint, sizeof src->hint, "; give %s explicitly", short_name);
 }
 
-/* One end of the transfer-size sweep: "-x '24K'" or "72KB (the default -X)". */
-static void val_sweep_end(const struct config *cfg, enum opt_id id, const char *short_name,
-                          int64_t value, char *buf, size_t len)
+/* val_option_as() of the guide's own row. */
+static void val_option(const struct config *cfg, const struct opt_row *row,
+                       const char *default_what, int hint, struct val_src *src)
 {
+    val_option_as(guide_spelled(cfg, row), guide_raw(cfg, row), row->short_name, default_what, hint,
+                  src);
+}
+
+/* One end of the transfer-size sweep: "-x '24K'" or "72KB (the default -X)". */
+static void val_sweep_end(const struct config *cfg, const struct opt_row *row, int64_t value,
+                          char *buf, size_t len)
+{
+    const char *spelled = guide_spelled(cfg, row), *raw = guide_raw(cfg, row);
     char text[32];
 
-    if (cfg->spelled[id] != NULL) {
-        snprintf(buf, len, "%s '%s'", cfg->spelled[id], cfg->raw[id] ? cfg->raw[id] : "");
+    if (spelled != NULL) {
+        snprintf(buf, len, "%s '%s'", spelled, raw ? raw : "");
         return;
     }
     text_size(text, sizeof text, value);
-    snprintf(buf, len, "%s (the default %s)", text, short_name);
+    snprintf(buf, len, "%s (the default %s)", text, row->short_name);
 }
 
 /* The source of a transfer size of the sweep: -x or -X as typed, one of
  * their defaults, or a size in between reached by doubling. */
 static void val_xfer(const struct config *cfg, int64_t xfer, struct val_src *src)
 {
+    const struct guide_settings *g = guide_of(cfg);
     char from[96], to[96];
 
-    if (val_given_as(cfg, OPT_MIN_XFER, xfer))
-        val_option(cfg, OPT_MIN_XFER, "-x", NULL, 0, src);
-    else if (val_given_as(cfg, OPT_MAX_XFER, xfer))
-        val_option(cfg, OPT_MAX_XFER, "-X", NULL, 0, src);
-    else if (xfer == cfg->xfer_min)
-        val_option(cfg, OPT_MIN_XFER, "-x", "half of -e", 1, src);
-    else if (xfer == cfg->xfer_max)
-        val_option(cfg, OPT_MAX_XFER, "-X", "equal to -e", 1, src);
+    if (val_given_as(cfg, &guide_min_xfer_row, xfer))
+        val_option(cfg, &guide_min_xfer_row, NULL, 0, src);
+    else if (val_given_as(cfg, &guide_max_xfer_row, xfer))
+        val_option(cfg, &guide_max_xfer_row, NULL, 0, src);
+    else if (xfer == g->xfer_min)
+        val_option(cfg, &guide_min_xfer_row, "half of -e", 1, src);
+    else if (xfer == g->xfer_max)
+        val_option(cfg, &guide_max_xfer_row, "equal to -e", 1, src);
     else {
         memset(src, 0, sizeof *src);
-        if (cfg->spelled[OPT_MAX_XFER] != NULL)
-            val_option(cfg, OPT_MAX_XFER, "-X", NULL, 0, src);
-        else if (cfg->spelled[OPT_MIN_XFER] != NULL)
-            val_option(cfg, OPT_MIN_XFER, "-x", NULL, 0, src);
-        val_sweep_end(cfg, OPT_MIN_XFER, "-x", cfg->xfer_min, from, sizeof from);
-        val_sweep_end(cfg, OPT_MAX_XFER, "-X", cfg->xfer_max, to, sizeof to);
+        if (guide_spelled(cfg, &guide_max_xfer_row) != NULL)
+            val_option(cfg, &guide_max_xfer_row, NULL, 0, src);
+        else if (guide_spelled(cfg, &guide_min_xfer_row) != NULL)
+            val_option(cfg, &guide_min_xfer_row, NULL, 0, src);
+        val_sweep_end(cfg, &guide_min_xfer_row, g->xfer_min, from, sizeof from);
+        val_sweep_end(cfg, &guide_max_xfer_row, g->xfer_max, to, sizeof to);
         snprintf(src->note, sizeof src->note, " of the sweep from %s to %s", from, to);
         src->note_is_lead = 0;
     }
@@ -138,10 +151,10 @@ static int val_block_xfer(const struct config *cfg, int64_t xfer, struct cli_msg
     const char *lead;
 
     val_xfer(cfg, xfer, &x);
-    val_option(cfg, OPT_BLOCK, "-B", "half of -e", 1, &b);
-    val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
+    val_option(cfg, &guide_block_row, "half of -e", 1, &b);
+    val_option(cfg, &guide_bytes_row, NULL, 0, &e);
     text_size(t.x, sizeof t.x, xfer);
-    text_size(t.b, sizeof t.b, cfg->block);
+    text_size(t.b, sizeof t.b, guide_of(cfg)->block);
     lead = val_lead(&x, &b, &e);
     snprintf(body, sizeof body, "transfer size %s%s is not a multiple of the block size %s%s%s%s",
              t.x, val_note(&x, lead), t.b, val_note(&b, lead), b.hint, x.hint);
@@ -151,24 +164,25 @@ static int val_block_xfer(const struct config *cfg, int64_t xfer, struct cli_msg
 /* PATTERN_XFER_BYTES: 1D e, or 2D side S = e*P, is not a multiple of X. */
 static int val_xfer_bytes(const struct config *cfg, int nprocs, int64_t xfer, struct cli_msg *msg)
 {
+    const struct guide_settings *g = guide_of(cfg);
     struct val_src x, e;
     struct val_sizes t;
     char body[640];
     const char *lead;
 
     val_xfer(cfg, xfer, &x);
-    val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
+    val_option(cfg, &guide_bytes_row, NULL, 0, &e);
     text_size(t.x, sizeof t.x, xfer);
-    text_size(t.e, sizeof t.e, cfg->bytes);
+    text_size(t.e, sizeof t.e, g->bytes);
     lead = val_lead(&x, &e, NULL);
-    if (!cfg->geometry_2d) {
+    if (!g->geometry_2d) {
         snprintf(body, sizeof body,
                  "the bytes per process %s%s are not a multiple of the transfer size %s%s%s", t.e,
                  val_note(&e, lead), t.x, val_note(&x, lead), x.hint);
     } else {
         /* guide_check() tests X | e*P before it tests e*P for overflow */
-        if (cfg->bytes <= INT64_MAX / nprocs)
-            text_size(t.n, sizeof t.n, cfg->bytes * nprocs);
+        if (g->bytes <= INT64_MAX / nprocs)
+            text_size(t.n, sizeof t.n, g->bytes * nprocs);
         else
             snprintf(t.n, sizeof t.n, "above 64 bits");
         snprintf(body, sizeof body,
@@ -183,15 +197,16 @@ static int val_xfer_bytes(const struct config *cfg, int nprocs, int64_t xfer, st
 /* PATTERN_BLOCK_BYTES (2D): e is not a multiple of -B. */
 static int val_block_bytes(const struct config *cfg, struct cli_msg *msg)
 {
+    const struct guide_settings *g = guide_of(cfg);
     struct val_src b, e;
     struct val_sizes t;
     char body[640];
     const char *lead;
 
-    val_option(cfg, OPT_BLOCK, "-B", "half of -e", 1, &b);
-    val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
-    text_size(t.e, sizeof t.e, cfg->bytes);
-    text_size(t.b, sizeof t.b, cfg->block);
+    val_option(cfg, &guide_block_row, "half of -e", 1, &b);
+    val_option(cfg, &guide_bytes_row, NULL, 0, &e);
+    text_size(t.e, sizeof t.e, g->bytes);
+    text_size(t.b, sizeof t.b, g->block);
     lead = val_lead(&b, &e, NULL);
     snprintf(body, sizeof body,
              "the bytes per process %s%s are not a multiple of the block size %s%s%s", t.e,
@@ -202,16 +217,17 @@ static int val_block_bytes(const struct config *cfg, struct cli_msg *msg)
 /* PATTERN_OVERFLOW: the dataset (e*P bytes, or (e*P)^2 in 2D) is too big. */
 static int val_overflow(const struct config *cfg, int nprocs, struct cli_msg *msg)
 {
+    const struct guide_settings *g = guide_of(cfg);
     struct val_src e, p;
     struct val_sizes t;
     char body[640];
     const char *lead;
 
-    val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
-    val_option(cfg, OPT_MAX_PROCS, "-P", NULL, 0, &p);
-    text_size(t.e, sizeof t.e, cfg->bytes);
+    val_option(cfg, &guide_bytes_row, NULL, 0, &e);
+    val_option_as(cfg->spelled[OPT_MAX_PROCS], cfg->raw[OPT_MAX_PROCS], "-P", NULL, 0, &p);
+    text_size(t.e, sizeof t.e, g->bytes);
     lead = val_lead(&e, &p, NULL);
-    if (!cfg->geometry_2d)
+    if (!g->geometry_2d)
         snprintf(body, sizeof body, "a dataset of %s%s x %d %s does not fit in 64 bits", t.e,
                  val_note(&e, lead), nprocs, val_procs_word(nprocs));
     else
@@ -225,12 +241,13 @@ static int val_overflow(const struct config *cfg, int nprocs, struct cli_msg *ms
 /* Bytes of one dataset with nprocs processes, or -1 if it does not fit. */
 static int64_t val_dataset_bytes(const struct config *cfg, int nprocs)
 {
+    const struct guide_settings *g = guide_of(cfg);
     int64_t side;
 
-    if (cfg->bytes > INT64_MAX / nprocs)
+    if (g->bytes > INT64_MAX / nprocs)
         return -1;
-    side = cfg->bytes * nprocs;
-    if (!cfg->geometry_2d)
+    side = g->bytes * nprocs;
+    if (!g->geometry_2d)
         return side;
     return side > INT64_MAX / side ? -1 : side * side;
 }
@@ -239,6 +256,7 @@ static int64_t val_dataset_bytes(const struct config *cfg, int nprocs)
  * offsets and the report's byte counts are 64-bit. */
 static int val_files(const struct config *cfg, int nprocs, struct cli_msg *msg)
 {
+    const struct guide_settings *g = guide_of(cfg);
     struct val_src d, f, e;
     struct val_sizes t;
     char body[640];
@@ -246,21 +264,21 @@ static int val_files(const struct config *cfg, int nprocs, struct cli_msg *msg)
 
     if (dset < 0)
         return val_overflow(cfg, nprocs, msg);
-    val_option(cfg, OPT_DSETS, "-d", NULL, 0, &d);
-    val_option(cfg, OPT_FILES, "-F", NULL, 0, &f);
-    val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
+    val_option(cfg, &guide_dsets_row, NULL, 0, &d);
+    val_option(cfg, &guide_files_row, NULL, 0, &f);
+    val_option(cfg, &guide_bytes_row, NULL, 0, &e);
     text_size(t.n, sizeof t.n, dset);
-    if (dset > INT64_MAX / cfg->num_dsets) {
+    if (dset > INT64_MAX / g->num_dsets) {
         snprintf(body, sizeof body,
-                 "a file of %d datasets of %s each (%d %s) does not fit in 64 bits", cfg->num_dsets,
+                 "a file of %d datasets of %s each (%d %s) does not fit in 64 bits", g->num_dsets,
                  t.n, nprocs, val_procs_word(nprocs));
         return val_line(msg, val_lead(&d, &e, NULL), body);
     }
-    file = dset * cfg->num_dsets;
-    if (file > INT64_MAX / cfg->num_files) {
+    file = dset * g->num_dsets;
+    if (file > INT64_MAX / g->num_files) {
         text_size(t.n, sizeof t.n, file);
         snprintf(body, sizeof body, "%d files of %s each (%d %s) do not fit in 64 bits",
-                 cfg->num_files, t.n, nprocs, val_procs_word(nprocs));
+                 g->num_files, t.n, nprocs, val_procs_word(nprocs));
         return val_line(msg, val_lead(&f, &d, &e), body);
     }
     return 0;
@@ -294,15 +312,11 @@ static int val_explain(const struct config *cfg, int nprocs, int64_t xfer, enum 
  * API came with the default -A. */
 static int val_call_limit(const struct config *cfg, const struct run_point *p, struct cli_msg *msg)
 {
+    const struct guide_settings *g = guide_of(cfg);
     const struct api_desc *api = api_desc(p->api);
     struct guide_geom pt;
-    struct guide_params pp = {cfg->geometry_2d ? 2 : 1,
-                              cfg->interleaved,
-                              cfg->chunk,
-                              cfg->bytes,
-                              cfg->block,
-                              p->xfer,
-                              p->nprocs};
+    struct guide_params pp = {
+        g->geometry_2d ? 2 : 1, g->interleaved, g->chunk, g->bytes, g->block, p->xfer, p->nprocs};
     if (!api->max_call_bytes || guide_init(&pt, &pp, 0, 0, NULL) != 0)
         return 0;
     /* PnetCDF moves a whole transfer in one call, MPI-IO each piece. */
@@ -313,7 +327,7 @@ static int val_call_limit(const struct config *cfg, const struct run_point *p, s
     struct val_src x, e;
     char len[32], xfer[32], body[1024], tail[320];
     val_xfer(cfg, pp.xfer, &x);
-    val_option(cfg, OPT_BYTES, "-e", NULL, 0, &e);
+    val_option(cfg, &guide_bytes_row, NULL, 0, &e);
     const char *lead = val_lead(&x, &e, NULL);
     text_size(len, sizeof len, call);
     text_size(xfer, sizeof xfer, pp.xfer);
@@ -354,12 +368,14 @@ static int val_direct(const struct config *cfg, struct cli_msg *msg)
 {
     if (!cfg->direct)
         return 0;
-    enum opt_id id = cfg->bytes % CONFIG_DIRECT_ALIGN ? OPT_BYTES : OPT_BLOCK;
-    int64_t v = id == OPT_BYTES ? cfg->bytes : cfg->block;
+    const struct guide_settings *g = guide_of(cfg);
+    const struct opt_row *row =
+        g->bytes % CONFIG_DIRECT_ALIGN ? &guide_bytes_row : &guide_block_row;
+    int64_t v = row == &guide_bytes_row ? g->bytes : g->block;
     if (v % CONFIG_DIRECT_ALIGN == 0)
         return val_direct_buffers(cfg, msg);
-    const char *name = cfg->spelled[id] ? cfg->spelled[id] : id == OPT_BYTES ? "-e" : "-B";
-    if (!cfg->raw[id])
+    const char *name = guide_spelled(cfg, row) ? guide_spelled(cfg, row) : row->short_name;
+    if (!guide_raw(cfg, row))
         return cli_fail(msg,
                         "h5perf: %s: the default %s (%" PRId64 " bytes) is not a multiple of %d, "
                         "the alignment O_DIRECT needs for every offset and length; give %s as a "
@@ -368,22 +384,19 @@ static int val_direct(const struct config *cfg, struct cli_msg *msg)
     return cli_fail(msg,
                     "h5perf: %s '%s': not a multiple of %d, the alignment %s needs for every "
                     "offset and length (O_DIRECT)",
-                    name, cfg->raw[id], CONFIG_DIRECT_ALIGN, cfg->spelled[OPT_DIRECT]);
+                    name, guide_raw(cfg, row), CONFIG_DIRECT_ALIGN, cfg->spelled[OPT_DIRECT]);
 }
 
 int guide_validate(const struct config *cfg, const struct run_point *pts, int n,
                    struct cli_msg *msg)
 {
+    const struct guide_settings *g = guide_of(cfg);
     msg->line[0] = '\0';
     int rc = 0;
     for (int i = 0; rc == 0 && i < n; i++) {
-        struct guide_params pp = {cfg->geometry_2d ? 2 : 1,
-                                  cfg->interleaved,
-                                  cfg->chunk,
-                                  cfg->bytes,
-                                  cfg->block,
-                                  pts[i].xfer,
-                                  pts[i].nprocs};
+        struct guide_params pp = {
+            g->geometry_2d ? 2 : 1, g->interleaved, g->chunk, g->bytes, g->block, pts[i].xfer,
+            pts[i].nprocs};
         enum pattern_violation v = guide_check(&pp);
         if (v != PATTERN_OK)
             rc = val_explain(cfg, pts[i].nprocs, pts[i].xfer, v, msg);
@@ -392,10 +405,8 @@ int guide_validate(const struct config *cfg, const struct run_point *pts, int n,
                          pattern_validate_extent(
                              cfg, pts[i].nprocs,
                              &(struct extent_file){
-                                 cfg->num_dsets, val_dataset_bytes(cfg, pts[i].nprocs),
-                                 cfg->chunk
-                                     ? (cfg->geometry_2d ? cfg->block * cfg->block : cfg->block)
-                                     : 0},
+                                 g->num_dsets, val_dataset_bytes(cfg, pts[i].nprocs),
+                                 g->chunk ? (g->geometry_2d ? g->block * g->block : g->block) : 0},
                              msg) != 0
                      ? -1
                      : 0;

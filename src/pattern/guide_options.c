@@ -1,62 +1,95 @@
 /* The guide's rows of the option table (cli/option.h): its sizes, its
- * geometry and storage, its datasets and files, and the options only its
- * runs take (--direct, --read-shift, --overhead). Pure. */
+ * geometry and storage, its datasets and files, each one option of its
+ * own settings (guide_options.h), and the options only its runs take
+ * (--direct, --read-shift, --overhead; the core's, guide_options.h says
+ * why). Pure. */
 #include "cli/option.h"
 #include "pattern/guide.h"
+#include "pattern/guide_options.h"
 #include "base/jsonw.h"
+
+_Static_assert(sizeof(struct guide_settings) <= PATTERN_SETTINGS_BYTES,
+               "cli/config.h: PATTERN_SETTINGS_BYTES");
+
+const struct pattern_settings *guide_own(const struct config *c)
+{
+    return pattern_settings_of(c, &pattern_guide);
+}
+
+const struct guide_settings *guide_of(const struct config *c)
+{
+    return guide_settings_of(guide_own(c));
+}
+
+struct guide_settings *guide_edit(struct config *c)
+{
+    return guide_settings_edit(pattern_settings_edit(c, &pattern_guide));
+}
+
+const char *guide_spelled(const struct config *c, const struct opt_row *row)
+{
+    return pattern_row_spelled(guide_own(c), &pattern_guide, row);
+}
+
+const char *guide_raw(const struct config *c, const struct opt_row *row)
+{
+    return pattern_row_raw(guide_own(c), &pattern_guide, row);
+}
 
 static void guide_json_geometry(struct jsonw *w, const void *src, const struct opt_row *r)
 {
-    const struct config *c = src;
-    jsonw_key_string(w, r->json_key, c->geometry_2d ? "2d" : "1d");
+    const struct guide_settings *s = src;
+    jsonw_key_string(w, r->json_key, s->geometry_2d ? "2d" : "1d");
 }
 
 static void guide_json_layout(struct jsonw *w, const void *src, const struct opt_row *r)
 {
-    const struct config *c = src;
-    jsonw_key_string(w, r->json_key, c->interleaved ? "interleaved" : "contiguous");
+    const struct guide_settings *s = src;
+    jsonw_key_string(w, r->json_key, s->interleaved ? "interleaved" : "contiguous");
 }
 
 static void guide_json_storage(struct jsonw *w, const void *src, const struct opt_row *r)
 {
-    const struct config *c = src;
-    jsonw_key_string(w, r->json_key, c->chunk ? "chunked" : "contiguous");
+    const struct guide_settings *s = src;
+    jsonw_key_string(w, r->json_key, s->chunk ? "chunked" : "contiguous");
 }
 
-static const struct opt_row guide_bytes =
-    OPT_SIZE(OPT_BYTES, "-e", "--num-bytes", bytes,
-             .help = "bytes per process per dataset; with -g the\n"
-                     "dataset is a square of side -e x processes",
-             .dflt = "[256K; 8K with -g]", .json_key = "bytes_per_process");
-static const struct opt_row guide_min_xfer =
-    OPT_SIZE(OPT_MIN_XFER, "-x", "--min-xfer-size", xfer_min, .help = "smallest transfer size",
-             .dflt = "[half of -e]", .json_key = "min_xfer_size");
-static const struct opt_row guide_max_xfer =
-    OPT_SIZE(OPT_MAX_XFER, "-X", "--max-xfer-size", xfer_max, .help = "largest transfer size",
-             .dflt = "[-e]", .json_key = "max_xfer_size");
-static const struct opt_row guide_block = OPT_SIZE(
-    OPT_BLOCK, "-B", "--block-size", block, .help = "block size, a divisor of every transfer size",
-    .dflt = "[half of -e]", .json_key = "block_size");
-static const struct opt_row guide_interleaved =
-    OPT_FLAG(OPT_INTERLEAVED, "-I", "--interleaved", interleaved,
-             .help = "interleaved blocks of the processes", .dflt = "[contiguous]",
-             .json_key = "layout", .json = guide_json_layout);
-static const struct opt_row guide_chunk =
-    OPT_FLAG(OPT_CHUNK, "-c", "--chunk", chunk, .help = "chunked HDF5 datasets of -B bytes",
-             .dflt = "[contiguous]", .json_key = "storage", .json = guide_json_storage);
-static const struct opt_row guide_geometry =
-    OPT_FLAG(OPT_GEOMETRY, "-g", "--geometry", geometry_2d,
-             .help = "2D geometry: square datasets of side -e times\n"
-                     "the processes, blocks of -B x -B, transfer\n"
-                     "buffers of -B x transfer size (-I: transfer\n"
-                     "size x -B); -c stores -B x -B chunks",
-             .dflt = "[1D]", .json_key = "geometry", .json = guide_json_geometry);
-static const struct opt_row guide_dsets =
-    OPT_COUNT(OPT_DSETS, "-d", "--num-dsets", num_dsets, .help = "datasets per file", .dflt = "[1]",
-              .json_key = "num_dsets");
-static const struct opt_row guide_files =
-    OPT_COUNT(OPT_FILES, "-F", "--num-files", num_files, .help = "files per run", .dflt = "[1]",
-              .json_key = "num_files");
+const struct opt_row guide_bytes_row =
+    OPT_PATTERN_SIZE(struct guide_settings, "--num-bytes", bytes, .short_name = "-e",
+                     .help = "bytes per process per dataset; with -g the\n"
+                             "dataset is a square of side -e x processes",
+                     .dflt = "[256K; 8K with -g]", .json_key = "bytes_per_process");
+const struct opt_row guide_min_xfer_row = OPT_PATTERN_SIZE(
+    struct guide_settings, "--min-xfer-size", xfer_min, .short_name = "-x",
+    .help = "smallest transfer size", .dflt = "[half of -e]", .json_key = "min_xfer_size");
+const struct opt_row guide_max_xfer_row =
+    OPT_PATTERN_SIZE(struct guide_settings, "--max-xfer-size", xfer_max, .short_name = "-X",
+                     .help = "largest transfer size", .dflt = "[-e]", .json_key = "max_xfer_size");
+const struct opt_row guide_block_row =
+    OPT_PATTERN_SIZE(struct guide_settings, "--block-size", block, .short_name = "-B",
+                     .help = "block size, a divisor of every transfer size", .dflt = "[half of -e]",
+                     .json_key = "block_size");
+const struct opt_row guide_interleaved_row =
+    OPT_PATTERN_FLAG(struct guide_settings, "--interleaved", interleaved, .short_name = "-I",
+                     .help = "interleaved blocks of the processes", .dflt = "[contiguous]",
+                     .json_key = "layout", .json = guide_json_layout);
+const struct opt_row guide_chunk_row =
+    OPT_PATTERN_FLAG(struct guide_settings, "--chunk", chunk, .short_name = "-c",
+                     .help = "chunked HDF5 datasets of -B bytes", .dflt = "[contiguous]",
+                     .json_key = "storage", .json = guide_json_storage);
+const struct opt_row guide_geometry_row =
+    OPT_PATTERN_FLAG(struct guide_settings, "--geometry", geometry_2d, .short_name = "-g",
+                     .help = "2D geometry: square datasets of side -e times\n"
+                             "the processes, blocks of -B x -B, transfer\n"
+                             "buffers of -B x transfer size (-I: transfer\n"
+                             "size x -B); -c stores -B x -B chunks",
+                     .dflt = "[1D]", .json_key = "geometry", .json = guide_json_geometry);
+const struct opt_row guide_dsets_row =
+    OPT_PATTERN_COUNT(struct guide_settings, "--num-dsets", num_dsets, .short_name = "-d",
+                      .help = "datasets per file", .dflt = "[1]", .json_key = "num_dsets");
+const struct opt_row guide_files_row =
+    OPT_PATTERN_COUNT(struct guide_settings, "--num-files", num_files, .short_name = "-F",
+                      .help = "files per run", .dflt = "[1]", .json_key = "num_files");
 static const struct opt_row guide_direct =
     OPT_FLAG(OPT_DIRECT, NULL, "--direct", direct,
              .help = "POSIX with O_DIRECT, bypassing the page cache;\n"
@@ -77,15 +110,15 @@ static const struct opt_row guide_overhead =
              .json_key = "overhead", .json_everywhere = true);
 
 const struct opt_row *const guide_rows[] = {
-    &guide_bytes,
-    &guide_min_xfer,
-    &guide_max_xfer,
-    &guide_block,
-    &guide_interleaved,
-    &guide_chunk,
-    &guide_geometry,
-    &guide_dsets,
-    &guide_files,
+    &guide_bytes_row,
+    &guide_min_xfer_row,
+    &guide_max_xfer_row,
+    &guide_block_row,
+    &guide_interleaved_row,
+    &guide_chunk_row,
+    &guide_geometry_row,
+    &guide_dsets_row,
+    &guide_files_row,
     &guide_direct,
     &guide_read_shift,
     &guide_overhead,

@@ -30,6 +30,12 @@ const struct pattern_desc *pattern_of(const struct config *c)
                                                          : pattern_table[0];
 }
 
+int pattern_files(const struct config *c)
+{
+    const struct pattern_desc *p = pattern_of(c);
+    return p->files ? p->files(c) : 1;
+}
+
 int pattern_validate_extent(const struct config *c, int nprocs, const struct extent_file *f,
                             struct cli_msg *m)
 {

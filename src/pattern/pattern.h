@@ -171,6 +171,9 @@ struct pattern_desc {
      * its variables are called ("dataset", "variable"). */
     void (*file_lead)(const struct config *c, char *buf, size_t len);
     const char *var_word;
+    /* The data files of each run point, which the engine names before
+     * any plan (the guide's -F); NULL: one. */
+    int (*files)(const struct config *c);
     /* The data process rank reads back in the read phase: its own, another
      * one's (--read-shift), or -1: parts of every process's. */
     int (*read_source)(const struct config *c, int nprocs, int rank);
@@ -191,6 +194,15 @@ extern const int pattern_count;
 
 /* The pattern of a finished configuration. */
 const struct pattern_desc *pattern_of(const struct config *c);
+
+/* The data files of each run point of a finished configuration. */
+int pattern_files(const struct config *c);
+
+/* The run's settings the report writers show (report/settings.h),
+ * resolved from cfg (report_settings.c: the core's and the guide's
+ * settings). */
+struct report_settings;
+void config_report_settings(const struct config *cfg, struct report_settings *out);
 
 /* config_validate_extent() (cli/cli.h) for a file f of the pattern of c at
  * nprocs processes, led by what sizes the file (its file_lead). Returns 0

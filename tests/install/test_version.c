@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "report/version.h"
 #include "options/options.h"
+#include "pattern/guide_options.h"
 
 /* opt_parse of "h5perf" and up to 4 arguments. */
 static int parse(const char *a0, const char *a1, const char *a2, struct config *cfg,
@@ -34,7 +35,7 @@ static void test_parse(void)
     CHECK(cfg.version);
     CHECK_STR(msg.line, "");
     CHECK_I64(parse("--version", "-e", "10Q", &cfg, &msg), 0);
-    CHECK(cfg.version && cfg.bytes == 0);
+    CHECK(cfg.version && guide_of(&cfg)->bytes == 0);
     /* the first of -h and --version wins */
     CHECK_I64(parse("--version", "-h", NULL, &cfg, &msg), 0);
     CHECK(cfg.version && !cfg.help);

@@ -12,6 +12,8 @@
 
 #include "check.h"
 #include "cli/cli.h"
+#include "pattern/guide_options.h"
+#include "pattern/pattern.h"
 #include "report/text.h"
 
 #define KB       INT64_C(1024)
@@ -104,12 +106,12 @@ static struct config default_config(void)
     c.apis = ALL_APIS;
     c.align = 1;
     c.threshold = 1;
-    c.bytes = 256 * KB;
-    c.block = 128 * KB;
-    c.xfer_min = 128 * KB;
-    c.xfer_max = 256 * KB;
-    c.num_dsets = 1;
-    c.num_files = 1;
+    guide_edit(&c)->bytes = 256 * KB;
+    guide_edit(&c)->block = 128 * KB;
+    guide_edit(&c)->xfer_min = 128 * KB;
+    guide_edit(&c)->xfer_max = 256 * KB;
+    guide_edit(&c)->num_dsets = 1;
+    guide_edit(&c)->num_files = 1;
     c.iterations = 1;
     c.min_procs = 1;
     c.max_procs = 2;
@@ -119,13 +121,13 @@ static struct config default_config(void)
 static void setup_04(struct config *c) /* -B 4K -e 64K -x 16K -X 64K -D t -F 2 -d 3 -A posix */
 {
     c->apis = API_BIT(API_POSIX);
-    c->block = 4 * KB;
-    c->bytes = 64 * KB;
-    c->xfer_min = 16 * KB;
-    c->xfer_max = 64 * KB;
+    guide_edit(c)->block = 4 * KB;
+    guide_edit(c)->bytes = 64 * KB;
+    guide_edit(c)->xfer_min = 16 * KB;
+    guide_edit(c)->xfer_max = 64 * KB;
     c->debug_times = true;
-    c->num_files = 2;
-    c->num_dsets = 3;
+    guide_edit(c)->num_files = 2;
+    guide_edit(c)->num_dsets = 3;
 }
 
 static void setup_05(struct config *c) /* -w -D r -e 128K -B 32K -A mpiio */
@@ -133,19 +135,19 @@ static void setup_05(struct config *c) /* -w -D r -e 128K -B 32K -A mpiio */
     c->apis = API_BIT(API_MPIIO);
     c->write_only = true;
     c->debug_raw = true;
-    c->bytes = 128 * KB;
-    c->block = 32 * KB;
-    c->xfer_min = 64 * KB;
-    c->xfer_max = 128 * KB;
+    guide_edit(c)->bytes = 128 * KB;
+    guide_edit(c)->block = 32 * KB;
+    guide_edit(c)->xfer_min = 64 * KB;
+    guide_edit(c)->xfer_max = 128 * KB;
 }
 
 static void setup_06(struct config *c) /* -D 3 -e 64K -B 16K -x 32K -X 32K -i 2 -A phdf5 -p 2 */
 {
     c->apis = API_BIT(API_PHDF5);
     c->debug_level = 3;
-    c->bytes = 64 * KB;
-    c->block = 16 * KB;
-    c->xfer_min = c->xfer_max = 32 * KB;
+    guide_edit(c)->bytes = 64 * KB;
+    guide_edit(c)->block = 16 * KB;
+    guide_edit(c)->xfer_min = guide_edit(c)->xfer_max = 32 * KB;
     c->iterations = 2;
     c->min_procs = 2;
 }

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "options/help.h"
 #include "cli/option.h"
+#include "pattern/guide_options.h"
 #include "pattern/pattern.h"
 #include "plan/point.h"
 #include "session/session.h"
@@ -51,6 +52,7 @@ static void cat(char *buf, size_t len, const char *fmt, ...)
 /* The fields that differ from config_init(), in a fixed order. */
 static void summary(const struct config *c, char *buf, size_t len)
 {
+    const struct guide_settings *g = guide_of(c);
     buf[0] = '\0';
     if (c->apis)
         cat(buf, len, " apis=%u", c->apis);
@@ -58,18 +60,18 @@ static void summary(const struct config *c, char *buf, size_t len)
         cat(buf, len, " a=%" PRId64, c->align);
     if (c->threshold)
         cat(buf, len, " T=%" PRId64, c->threshold);
-    if (c->bytes)
-        cat(buf, len, " e=%" PRId64, c->bytes);
-    if (c->block)
-        cat(buf, len, " B=%" PRId64, c->block);
-    if (c->xfer_min)
-        cat(buf, len, " x=%" PRId64, c->xfer_min);
-    if (c->xfer_max)
-        cat(buf, len, " X=%" PRId64, c->xfer_max);
-    if (c->num_dsets)
-        cat(buf, len, " d=%d", c->num_dsets);
-    if (c->num_files)
-        cat(buf, len, " F=%d", c->num_files);
+    if (g->bytes)
+        cat(buf, len, " e=%" PRId64, g->bytes);
+    if (g->block)
+        cat(buf, len, " B=%" PRId64, g->block);
+    if (g->xfer_min)
+        cat(buf, len, " x=%" PRId64, g->xfer_min);
+    if (g->xfer_max)
+        cat(buf, len, " X=%" PRId64, g->xfer_max);
+    if (g->num_dsets)
+        cat(buf, len, " d=%d", g->num_dsets);
+    if (g->num_files)
+        cat(buf, len, " F=%d", g->num_files);
     if (c->iterations)
         cat(buf, len, " i=%d", c->iterations);
     if (c->min_procs)
@@ -78,8 +80,8 @@ static void summary(const struct config *c, char *buf, size_t len)
         cat(buf, len, " P=%d", c->max_procs);
     if (c->watchdog)
         cat(buf, len, " wd=%d", c->watchdog);
-    cat(buf, len, "%s%s%s%s%s%s%s", c->chunk ? " c" : "", c->collective ? " C" : "",
-        c->geometry_2d ? " g" : "", c->interleaved ? " I" : "", c->write_only ? " w" : "",
+    cat(buf, len, "%s%s%s%s%s%s%s", g->chunk ? " c" : "", c->collective ? " C" : "",
+        g->geometry_2d ? " g" : "", g->interleaved ? " I" : "", c->write_only ? " w" : "",
         c->overwrite ? " overwrite" : "", c->help ? " help" : "");
     if (c->debug_level)
         cat(buf, len, " D=%d", c->debug_level);
@@ -238,28 +240,29 @@ static void test_parse_ok(void)
 struct spelled_case {
     const char *args[MAX_ARGS + 1];
     enum opt_id id;
+    const struct opt_row *row; /* a pattern's own row (no id), else NULL */
     const char *spelled, *raw;
 };
 
 static const struct spelled_case spelled_cases[] = {
-    {A("-B", "32K"), OPT_BLOCK, "-B", "32K"},
-    {A("-B32K"), OPT_BLOCK, "-B", "32K"},
-    {A("--block-size=32K"), OPT_BLOCK, "--block-size", "32K"},
-    {A("--block-size", "64K"), OPT_BLOCK, "--block-size", "64K"},
-    {A("-e", "8", "--num-bytes=16"), OPT_BYTES, "--num-bytes", "16"},
-    {A("--num-bytes=16", "-e", "8"), OPT_BYTES, "-e", "8"},
-    {A("-wIe8"), OPT_BYTES, "-e", "8"},
-    {A("-A", "posix", "-A", "mpiio"), OPT_API, "-A", "mpiio"},
-    {A("-D", "9,r"), OPT_DEBUG, "-D", "9,r"},
-    {A("-o", "-C"), OPT_OUTPUT, "-o", "-C"},
-    {A("-P", "4"), OPT_MAX_PROCS, "-P", "4"},
-    {A("--max-num-processes", "4"), OPT_MAX_PROCS, "--max-num-processes", "4"},
-    {A("-w"), OPT_WRITE_ONLY, "-w", NULL},
-    {A("--write-only"), OPT_WRITE_ONLY, "--write-only", NULL},
-    {A("-wI"), OPT_INTERLEAVED, "-I", NULL},
-    {A("--overwrite"), OPT_OVERWRITE, "--overwrite", NULL},
-    {A("-h"), OPT_HELP, "-h", NULL},
-    {A("-w"), OPT_BYTES, NULL, NULL},
+    {A("-B", "32K"), 0, &guide_block_row, "-B", "32K"},
+    {A("-B32K"), 0, &guide_block_row, "-B", "32K"},
+    {A("--block-size=32K"), 0, &guide_block_row, "--block-size", "32K"},
+    {A("--block-size", "64K"), 0, &guide_block_row, "--block-size", "64K"},
+    {A("-e", "8", "--num-bytes=16"), 0, &guide_bytes_row, "--num-bytes", "16"},
+    {A("--num-bytes=16", "-e", "8"), 0, &guide_bytes_row, "-e", "8"},
+    {A("-wIe8"), 0, &guide_bytes_row, "-e", "8"},
+    {A("-A", "posix", "-A", "mpiio"), OPT_API, NULL, "-A", "mpiio"},
+    {A("-D", "9,r"), OPT_DEBUG, NULL, "-D", "9,r"},
+    {A("-o", "-C"), OPT_OUTPUT, NULL, "-o", "-C"},
+    {A("-P", "4"), OPT_MAX_PROCS, NULL, "-P", "4"},
+    {A("--max-num-processes", "4"), OPT_MAX_PROCS, NULL, "--max-num-processes", "4"},
+    {A("-w"), OPT_WRITE_ONLY, NULL, "-w", NULL},
+    {A("--write-only"), OPT_WRITE_ONLY, NULL, "--write-only", NULL},
+    {A("-wI"), 0, &guide_interleaved_row, "-I", NULL},
+    {A("--overwrite"), OPT_OVERWRITE, NULL, "--overwrite", NULL},
+    {A("-h"), OPT_HELP, NULL, "-h", NULL},
+    {A("-w"), 0, &guide_bytes_row, NULL, NULL},
 };
 
 static void test_parse_spelled(void)
@@ -269,9 +272,10 @@ static void test_parse_spelled(void)
         struct config cfg;
         struct cli_msg msg;
         CHECK_I64(parse(c->args, &cfg, &msg), 0);
-        CHECK_STR(cfg.spelled[c->id] ? cfg.spelled[c->id] : "(null)",
-                  c->spelled ? c->spelled : "(null)");
-        CHECK_STR(cfg.raw[c->id] ? cfg.raw[c->id] : "(null)", c->raw ? c->raw : "(null)");
+        const char *spelled = c->row ? opt_spelled(&cfg, c->row) : cfg.spelled[c->id];
+        const char *raw = c->row ? opt_raw(&cfg, c->row) : cfg.raw[c->id];
+        CHECK_STR(spelled ? spelled : "(null)", c->spelled ? c->spelled : "(null)");
+        CHECK_STR(raw ? raw : "(null)", c->raw ? c->raw : "(null)");
     }
 }
 
@@ -580,11 +584,12 @@ static void test_env_limits(void)
 /* The finished fields, all of them, in a fixed order. */
 static void finished(const struct config *c, char *buf, size_t len)
 {
+    const struct guide_settings *g = guide_of(c);
     snprintf(buf, len,
              "e=%" PRId64 " B=%" PRId64 " x=%" PRId64 " X=%" PRId64
              " p=%d P=%d D=%d apis=%u a=%" PRId64 " T=%" PRId64 " d=%d F=%d i=%d wd=%d",
-             c->bytes, c->block, c->xfer_min, c->xfer_max, c->min_procs, c->max_procs,
-             c->debug_level, c->apis, c->align, c->threshold, c->num_dsets, c->num_files,
+             g->bytes, g->block, g->xfer_min, g->xfer_max, c->min_procs, c->max_procs,
+             c->debug_level, c->apis, c->align, c->threshold, g->num_dsets, g->num_files,
              c->iterations, c->watchdog);
 }
 
@@ -691,7 +696,7 @@ static void test_finish(void)
         struct cli_msg msg;
         struct cli_warnings w;
         CHECK_I64(parse(c->args, &cfg, &msg), 0);
-        cfg.geometry_2d = c->two_d;
+        guide_edit(&cfg)->geometry_2d = c->two_d;
         int rc = config_finish(&cfg, c->world, &w, &msg);
         if (strncmp(c->want, "h5perf: ", 8) == 0) {
             CHECK_I64(rc, -1);
@@ -815,7 +820,7 @@ static void test_validate(void)
         struct cli_msg msg;
         struct cli_warnings w;
         CHECK_I64(parse(c->args, &cfg, &msg), 0);
-        cfg.geometry_2d = c->two_d;
+        guide_edit(&cfg)->geometry_2d = c->two_d;
         CHECK_I64(config_finish(&cfg, c->world, &w, &msg), 0);
         struct session session;
         int rc = session_build_input(&session, &cfg, NULL, 0, test_dims, &msg);

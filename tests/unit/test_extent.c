@@ -11,6 +11,7 @@
 #include "api/file_model.h"
 #include "pattern/pattern.h"
 #include "options/options.h"
+#include "pattern/guide_options.h"
 
 #define MIB (INT64_C(1) << 20)
 
@@ -34,7 +35,8 @@ static void config_of(struct config *cfg, const char *const *args)
 static struct pattern_measure measure_of(const struct config *cfg, int nprocs)
 {
     struct pattern_measure m;
-    struct run_point p = {.nprocs = nprocs, .api = API_PHDF5, .xfer = cfg->xfer_max, .layout = -1};
+    struct run_point p = {
+        .nprocs = nprocs, .api = API_PHDF5, .xfer = guide_of(cfg)->xfer_max, .layout = -1};
     pattern_of(cfg)->measure(cfg, &p, &m, NULL);
     return m;
 }

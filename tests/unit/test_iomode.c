@@ -10,6 +10,7 @@
 #include "pattern/pattern.h"
 #include "report/json.h"
 #include "options/options.h"
+#include "pattern/guide_options.h"
 
 static void test_names(void)
 {
@@ -112,9 +113,10 @@ static void test_json(void)
     struct config cfg;
     config_init(&cfg);
     cfg.apis = API_BIT(API_PHDF5);
-    cfg.bytes = cfg.xfer_min = cfg.xfer_max = 1024;
-    cfg.block = 512;
-    cfg.num_dsets = cfg.num_files = cfg.iterations = cfg.min_procs = cfg.max_procs = 1;
+    guide_edit(&cfg)->bytes = guide_edit(&cfg)->xfer_min = guide_edit(&cfg)->xfer_max = 1024;
+    guide_edit(&cfg)->block = 512;
+    guide_edit(&cfg)->num_dsets = guide_edit(&cfg)->num_files = cfg.iterations = cfg.min_procs =
+        cfg.max_procs = 1;
     cfg.collective = true;
     struct results_log log;
     results_log_init(&log);

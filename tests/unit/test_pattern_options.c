@@ -5,7 +5,8 @@
  * config.spelled; finishing fills the defaults there and refuses it under
  * another pattern with the generated line; the settings are copied with
  * the configuration (the block pattern's, the particles' list with it).
- * No MPI. */
+ * The guide's own rows keep the original's letters (-e, -B, ...). No
+ * MPI. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,8 @@
 #include "options/options.h"
 #include "pattern/app_options.h"
 #include "pattern/block_options.h"
+#include "pattern/guide.h"
+#include "pattern/guide_options.h"
 #include "pattern/madbench.h"
 #include "pattern/map.h"
 #include "pattern/particles_options.h"
@@ -36,7 +39,9 @@ static void test_rows(void)
             CHECK_I64(pattern_owner(r), p);
             CHECK_I64(pattern_row_index(d, r), k);
             CHECK(k < PATTERN_MAX_ROWS);
-            CHECK(r->short_name == NULL && r->json_key != NULL);
+            CHECK(r->json_key != NULL);
+            CHECK(r->short_name == NULL || d == &pattern_guide);
+            CHECK(r->short_name == NULL || opt_find_short(r->short_name[1]) == r);
             CHECK(opt_find_long(r->long_name, strlen(r->long_name)) == r);
             CHECK(!opt_is_core(r) && opt_api_owner(r) < 0);
             for (int q = 0; q < pattern_count; q++)
@@ -45,7 +50,7 @@ static void test_rows(void)
             own++;
         }
     }
-    CHECK_I64(own, 16); /* madbench's 8, map's 1, block's 4, particles' 3 */
+    CHECK_I64(own, 25); /* the guide's 9, madbench's 8, map's 1, block's 4, particles' 3 */
     /* A row the patterns share is the core's record. */
     CHECK_I64(pattern_owner(&app_layout_row), -1);
 }
@@ -121,6 +126,47 @@ static void test_block(void)
     CHECK_STR(msg.line, "h5perf: --global: applies to --pattern block, not to --pattern particles");
 }
 
+static void test_guide(void)
+{
+    struct config cfg;
+    struct cli_msg msg;
+    CHECK_I64(finish(A("-e", "64K", "--block-size=4K", "-x", "8K", "-X16K", "-d", "3", "-c", "-I"),
+                     &cfg, &msg),
+              0);
+    const struct guide_settings *g = guide_of(&cfg);
+    CHECK_I64(g->bytes, 65536);
+    CHECK_I64(g->block, 4096);
+    CHECK_I64(g->xfer_min, 8192);
+    CHECK_I64(g->xfer_max, 16384);
+    CHECK_I64(g->num_dsets, 3);
+    CHECK_I64(g->num_files, 1); /* the default, filled by the guide's finish */
+    CHECK(g->chunk && g->interleaved && !g->geometry_2d);
+    CHECK_STR(guide_spelled(&cfg, &guide_block_row), "--block-size");
+    CHECK_STR(guide_raw(&cfg, &guide_block_row), "4K");
+    CHECK_STR(guide_spelled(&cfg, &guide_max_xfer_row), "-X");
+    CHECK_STR(guide_raw(&cfg, &guide_max_xfer_row), "16K");
+    CHECK_STR(guide_spelled(&cfg, &guide_chunk_row), "-c");
+    CHECK(guide_raw(&cfg, &guide_chunk_row) == NULL);
+    CHECK(guide_spelled(&cfg, &guide_files_row) == NULL);
+    CHECK_I64(pattern_files(&cfg), 1);
+    /* Copied whole with the configuration. */
+    struct config copy = cfg;
+    CHECK_I64(guide_of(&copy)->bytes, 65536);
+    /* Its defaults (docs/original.md §1.6), in 2D too. */
+    CHECK_I64(finish(A("-g", "-F", "2"), &cfg, &msg), 0);
+    CHECK_I64(guide_of(&cfg)->bytes, 8192);
+    CHECK_I64(guide_of(&cfg)->block, 4096);
+    CHECK_I64(guide_of(&cfg)->num_dsets, 1);
+    CHECK_I64(pattern_files(&cfg), 2);
+    CHECK_I64(finish(A("-e", "1"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: -e '1': half of -e, the default of -x and -B, is 0; give -x "
+                        "and -B explicitly");
+    CHECK_I64(finish(A("--pattern", "block", "--global", "8", "-d", "2"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: -d: applies to the guide's patterns, not to --pattern block");
+    CHECK_I64(finish(A("--pattern", "block", "--global", "8"), &cfg, &msg), 0);
+    CHECK_I64(pattern_files(&cfg), 1);
+}
+
 static void test_particles(void)
 {
     struct config cfg;
@@ -149,6 +195,7 @@ int main(void)
     test_madbench();
     test_map();
     test_block();
+    test_guide();
     test_particles();
     return check_done("test_pattern_options");
 }

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "report_fixtures.h"
 #include "report/text.h"
+#include "pattern/guide_options.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -344,51 +345,51 @@ static void setup_01(struct config *c)
 static void setup_02(struct config *c) /* -A phdf5 -B 2000 -e 8000 -p 3 -P 3 -x 4000 -X 4000 -i 3 */
 {
     c->apis = API_BIT(API_PHDF5);
-    c->block = 2000;
-    c->bytes = 8000;
+    guide_edit(c)->block = 2000;
+    guide_edit(c)->bytes = 8000;
     c->min_procs = c->max_procs = 3;
-    c->xfer_min = c->xfer_max = 4000;
+    guide_edit(c)->xfer_min = guide_edit(c)->xfer_max = 4000;
     c->iterations = 3;
 }
 
 static void setup_03(struct config *c) /* -A posix,mpiio -B 2K -e 64K -x 8K -X 32K -I -C -i 2 */
 {
     c->apis = API_BIT(API_POSIX) | API_BIT(API_MPIIO);
-    c->block = 2 * KB;
-    c->bytes = 64 * KB;
-    c->xfer_min = 8 * KB;
-    c->xfer_max = 32 * KB;
-    c->interleaved = true;
+    guide_edit(c)->block = 2 * KB;
+    guide_edit(c)->bytes = 64 * KB;
+    guide_edit(c)->xfer_min = 8 * KB;
+    guide_edit(c)->xfer_max = 32 * KB;
+    guide_edit(c)->interleaved = true;
     c->collective = true;
     c->iterations = 2;
 }
 
 static void setup_07(struct config *c) /* -n 3 -B 2 -e 4 -p 3 -P 3 -x 12 -X 12 -g -D v */
 {
-    c->block = 2;
-    c->bytes = 4;
+    guide_edit(c)->block = 2;
+    guide_edit(c)->bytes = 4;
     c->min_procs = c->max_procs = 3;
-    c->xfer_min = c->xfer_max = 12;
-    c->geometry_2d = true;
+    guide_edit(c)->xfer_min = guide_edit(c)->xfer_max = 12;
+    guide_edit(c)->geometry_2d = true;
     c->debug_verify = true;
 }
 
 static void setup_08(struct config *c) /* 07 + -I -C -A phdf5 */
 {
     setup_07(c);
-    c->interleaved = true;
+    guide_edit(c)->interleaved = true;
     c->collective = true;
     c->apis = API_BIT(API_PHDF5);
 }
 
 static void setup_09(struct config *c) /* -n 2 -B 4 -e 4 -p 2 -P 2 -x 4 -X 4 -g -c -D v */
 {
-    c->block = 4;
-    c->bytes = 4;
+    guide_edit(c)->block = 4;
+    guide_edit(c)->bytes = 4;
     c->min_procs = c->max_procs = 2;
-    c->xfer_min = c->xfer_max = 4;
-    c->geometry_2d = true;
-    c->chunk = true;
+    guide_edit(c)->xfer_min = guide_edit(c)->xfer_max = 4;
+    guide_edit(c)->geometry_2d = true;
+    guide_edit(c)->chunk = true;
     c->debug_verify = true;
 }
 
@@ -396,11 +397,11 @@ static void setup_10(struct config *c) /* -a 4K -T 1K -e 64K -A phdf5 -c */
 {
     c->align = 4 * KB;
     c->threshold = KB;
-    c->bytes = 64 * KB;
-    c->block = c->xfer_min = 32 * KB;
-    c->xfer_max = 64 * KB;
+    guide_edit(c)->bytes = 64 * KB;
+    guide_edit(c)->block = guide_edit(c)->xfer_min = 32 * KB;
+    guide_edit(c)->xfer_max = 64 * KB;
     c->apis = API_BIT(API_PHDF5);
-    c->chunk = true;
+    guide_edit(c)->chunk = true;
 }
 
 static const struct header_case {
@@ -441,13 +442,13 @@ static void test_header_environment(void)
     struct capture c;
 
     cfg.apis = API_BIT(API_MPIIO) | API_BIT(API_PHDF5);
-    cfg.bytes = 2 * GB;
-    cfg.block = cfg.xfer_min = 1 * MB;
-    cfg.xfer_max = 1 * GB;
-    cfg.num_dsets = 3;
+    guide_edit(&cfg)->bytes = 2 * GB;
+    guide_edit(&cfg)->block = guide_edit(&cfg)->xfer_min = 1 * MB;
+    guide_edit(&cfg)->xfer_max = 1 * GB;
+    guide_edit(&cfg)->num_dsets = 3;
     cfg.min_procs = 4;
     cfg.max_procs = 4;
-    cfg.chunk = true;
+    guide_edit(&cfg)->chunk = true;
     cfg.paraprefix = "/scratch/run 1";
     cfg.info_defined = true;
     cfg.info_count = 3;
@@ -500,11 +501,11 @@ static void test_header_2d_sizes(void)
     struct config cfg = default_config();
     struct capture c;
 
-    cfg.geometry_2d = true;
-    cfg.bytes = 8 * KB;
-    cfg.block = cfg.xfer_min = 4 * KB;
-    cfg.xfer_max = 16 * KB;
-    cfg.interleaved = true;
+    guide_edit(&cfg)->geometry_2d = true;
+    guide_edit(&cfg)->bytes = 8 * KB;
+    guide_edit(&cfg)->block = guide_edit(&cfg)->xfer_min = 4 * KB;
+    guide_edit(&cfg)->xfer_max = 16 * KB;
+    guide_edit(&cfg)->interleaved = true;
     text_header(cap_open(&c), settings_of(&cfg), 0, "1.10.8", 256);
     cap_text(&c);
     CHECK(strstr(c.buf, "rank 0: Number of bytes per process per dataset=64MB:128MB\n"
@@ -570,10 +571,10 @@ static void test_text_xfer(void)
     /* 2D, -e 8K -d 2 on 2 processes: S = 16K, N = S*S = 256 MB per dataset. */
     struct config cfg = default_config();
     struct capture c;
-    cfg.geometry_2d = true;
-    cfg.bytes = 8 * KB;
-    cfg.block = 4 * KB;
-    cfg.num_dsets = 2;
+    guide_edit(&cfg)->geometry_2d = true;
+    guide_edit(&cfg)->bytes = 8 * KB;
+    guide_edit(&cfg)->block = 4 * KB;
+    guide_edit(&cfg)->num_dsets = 2;
     text_xfer(cap_open(&c), settings_of(&cfg), 2, 8192);
     check_lines("text_xfer 2D", cap_text(&c),
                 "Transfer Buffer Size: 4096x8192 bytes, File size: 512.00 MB\n"

@@ -11,6 +11,7 @@
 #include "report/json.h"
 #include "base/jsonw.h"
 #include "options/options.h"
+#include "pattern/guide_options.h"
 
 /* An in-memory stream; the text is c.buf after cap_text(). */
 struct capture {
@@ -209,9 +210,10 @@ int main(void)
     struct results_log log;
     config_init(&cfg);
     cfg.apis = API_BIT(API_POSIX) | API_BIT(API_MPIIO);
-    cfg.bytes = cfg.xfer_min = cfg.xfer_max = 1024;
-    cfg.block = 512;
-    cfg.num_dsets = cfg.num_files = cfg.iterations = cfg.min_procs = cfg.max_procs = 1;
+    guide_edit(&cfg)->bytes = guide_edit(&cfg)->xfer_min = guide_edit(&cfg)->xfer_max = 1024;
+    guide_edit(&cfg)->block = 512;
+    guide_edit(&cfg)->num_dsets = guide_edit(&cfg)->num_files = cfg.iterations = cfg.min_procs =
+        cfg.max_procs = 1;
     cfg.align = cfg.threshold = 1;
     cfg.watchdog = 120;
     test_escape();

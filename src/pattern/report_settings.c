@@ -1,4 +1,4 @@
-/* config_report_settings() (cli.h): the run's settings the report writers
+/* config_report_settings() (pattern.h): the run's settings the report writers
  * show, resolved from the configuration once by their caller, so that the
  * writers read no configuration (report/settings.h; docs/design.md,
  * "Layers"). Pure. */
@@ -8,6 +8,8 @@
 #include "api/api.h"
 #include "api/hdf5_options.h"
 #include "cli/cli.h"
+#include "pattern/guide_options.h"
+#include "pattern/pattern.h"
 #include "report/settings.h"
 
 _Static_assert(REPORT_MAX_INFO == CONFIG_MAX_INFO, "report/settings.h: REPORT_MAX_INFO");
@@ -19,19 +21,20 @@ void config_report_settings(const struct config *cfg, struct report_settings *ou
     out->apis = cfg->apis;
     for (int a = 0; a < API_COUNT; a++)
         out->variants[a] = api_variants(cfg->api, (enum api_id)a);
-    out->bytes = cfg->bytes;
-    out->block = cfg->block;
-    out->xfer_min = cfg->xfer_min;
-    out->xfer_max = cfg->xfer_max;
-    out->num_dsets = cfg->num_dsets;
-    out->num_files = cfg->num_files;
+    const struct guide_settings *g = guide_of(cfg);
+    out->bytes = g->bytes;
+    out->block = g->block;
+    out->xfer_min = g->xfer_min;
+    out->xfer_max = g->xfer_max;
+    out->num_dsets = g->num_dsets;
+    out->num_files = g->num_files;
     out->iterations = cfg->iterations;
     out->min_procs = cfg->min_procs;
     out->max_procs = cfg->max_procs;
-    out->chunk = cfg->chunk;
+    out->chunk = g->chunk;
     out->collective = cfg->collective;
-    out->geometry_2d = cfg->geometry_2d;
-    out->interleaved = cfg->interleaved;
+    out->geometry_2d = g->geometry_2d;
+    out->interleaved = g->interleaved;
     out->write_only = cfg->write_only;
     out->read_only = cfg->read_only;
     out->debug_level = cfg->debug_level;
