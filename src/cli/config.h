@@ -106,7 +106,7 @@ struct info_entry {
  * which is made once per run and per advised workload set and handed on
  * by pointer, never copied per run point. */
 #define CONFIG_PATTERNS        5
-#define PATTERN_MAX_ROWS       8
+#define PATTERN_MAX_ROWS       9
 #define PATTERN_SETTINGS_BYTES (64 + 8 * CONFIG_MAX_LIST)
 
 /* A pattern's own settings as the configuration holds them (docs/design.md,

@@ -30,6 +30,8 @@ static void madbench_defaults(struct madbench_settings *s)
         s->read_mod = 1;
     if (!s->write_mod)
         s->write_mod = 1;
+    if (!s->io_mode)
+        s->io_mode = MADBENCH_SYNC;
 }
 
 /* Every process count the sweep visits (-P halving down to -p; without -p
@@ -113,13 +115,44 @@ static int madbench_turns(const struct config *c, const struct pattern_settings 
                     c->spelled[OPT_COLLECTIVE]);
 }
 
+/* The asynchronous mode (docs/madbench.md, "Asynchronous I/O") runs
+ * through MPI-IO's independent nonblocking calls alone. */
+static int madbench_async(const struct config *c, const struct pattern_settings *ps,
+                          struct cli_msg *m)
+{
+    if (madbench_settings_of(ps)->io_mode != MADBENCH_ASYNC)
+        return 0;
+    const char *opt = madbench_spelled(ps, &madbench_io_mode_row);
+    const char *raw = madbench_raw(ps, &madbench_io_mode_row);
+    if (c->collective)
+        return cli_fail(m,
+                        "h5perf: %s '%s': MADbench2's asynchronous calls are independent, and "
+                        "the collective nonblocking ones (MPI_File_iwrite_at_all) need MPI 3.1, "
+                        "which h5perf does not require; leave out %s",
+                        opt, raw, c->spelled[OPT_COLLECTIVE]);
+    static const struct {
+        enum api_id api;
+        const char *why;
+    } refused[] = {
+        {API_POSIX, "MADbench2 does no I/O through POSIX in its ASYNC mode, and POSIX has no "
+                    "nonblocking call h5perf uses"},
+        {API_PHDF5, "HDF5 has no asynchronous reads or writes without the async VOL connector, "
+                    "which h5perf does not use"},
+        {API_PNETCDF, "h5perf does not make PnetCDF's nonblocking calls for it yet"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (c->apis & API_BIT(refused[i].api))
+            return cli_fail(m, "h5perf: %s '%s': %s; give -A mpiio", opt, raw, refused[i].why);
+    return 0;
+}
+
 int madbench_finish(struct config *c, int world_size, struct cli_warnings *w, struct cli_msg *m)
 {
     (void)w;
     const struct pattern_settings *ps = madbench_own(c);
     madbench_defaults(madbench_settings_edit(pattern_settings_edit(c, &pattern_madbench)));
     if (app_finish_common(c, m) < 0 || madbench_values(c, ps, m) < 0 ||
-        madbench_turns(c, ps, m) < 0)
+        madbench_turns(c, ps, m) < 0 || madbench_async(c, ps, m) < 0)
         return -1;
     return madbench_procs(c, world_size, m);
 }
