@@ -51,7 +51,7 @@ static const struct madbench_state *mb_state(const struct plan *p)
  * "Asynchronous I/O"): each read or write is completed (io_resync) after
  * the busy work that follows its start, just before the next one of its
  * direction starts, and the last after the phase's last busy work or
- * write. W reads one bin ahead (the flat APIs alone run it). */
+ * write. W reads one bin ahead, through every API that runs it. */
 static int mb_ops_async(const struct madbench_state *st, int phase, int64_t v,
                         struct madbench_op ops[MADBENCH_MAX_OPS])
 {
@@ -151,25 +151,6 @@ static int64_t mb_mem_off(const struct madbench_state *st, const struct madbench
     return at * st->share * 8;
 }
 
-/* Where the read (write) of bin that op completes started: its variable
- * and the index of its I/O step there. */
-static void mb_started(const struct madbench_state *st, int phase, const struct madbench_op *op,
-                       int *var, int64_t *index)
-{
-    enum madbench_op_kind start = op->kind == MB_WAIT_WRITE ? MB_WRITE : MB_READ;
-    for (int64_t v = op->bin > 0 ? op->bin - 1 : 0; v <= op->bin; v++) {
-        struct madbench_op ops[MADBENCH_MAX_OPS];
-        int n = mb_ops(st, phase, v, ops);
-        int64_t k = 0;
-        for (int i = 0; i < n; k += mb_op_steps(&ops[i++]))
-            if (ops[i].kind == start && ops[i].bin == op->bin) {
-                *var = (int)v;
-                *index = k + 2;
-                return;
-            }
-    }
-}
-
 static void mb_var(const struct plan *p, int v, struct plan_var *out)
 {
     const struct madbench_state *st = mb_state(p);
@@ -222,17 +203,16 @@ static void mb_step(const struct plan *p, int phase, int v, int64_t k, struct pl
     while (i < n - 1 && j >= mb_op_steps(&ops[i]))
         j -= mb_op_steps(&ops[i++]);
     const struct madbench_op *op = &ops[i];
+    /* In the asynchronous mode a start and its wait name the bin they move
+     * as their variable (a read ahead moves the next one). */
     if ((op->kind == MB_READ || op->kind == MB_WRITE) && j == 2) {
-        mb_io_step(p, op, v, k, out);
+        mb_io_step(p, op, st->async ? (int)op->bin : v, k, out);
         out->nonblocking = st->async;
         return;
     }
     if ((op->kind == MB_WAIT_READ || op->kind == MB_WAIT_WRITE) && j == 1) {
         /* io_resync's wait: the step it completes, as a WAIT. */
-        int var = v;
-        int64_t index = k;
-        mb_started(st, phase, op, &var, &index);
-        mb_io_step(p, op, var, index, out);
+        mb_io_step(p, op, (int)op->bin, k, out);
         out->kind = PLAN_STEP_WAIT;
         out->time = PLAN_TIME_IO;
         return;
@@ -296,9 +276,12 @@ static void mb_fill(const struct plan *p, int phase, int v, unsigned char *buf, 
     }
 }
 
-/* The bin an I/O step of variable v reads or writes. */
+/* The bin an I/O step of variable v reads or writes (in the asynchronous
+ * mode, the step's variable: mb_step). */
 static int64_t mb_step_bin(const struct madbench_state *st, int phase, const struct plan_step *s)
 {
+    if (st->async)
+        return s->var;
     struct madbench_op ops[MADBENCH_MAX_OPS];
     int n = mb_ops(st, phase, s->var, ops);
     int64_t j = s->index;
@@ -349,7 +332,8 @@ static int madbench_plan(const struct config *c, const struct run_point *pt, int
     _Static_assert(sizeof(struct madbench_state) <= PLAN_STATE_BYTES, "state fits in a plan");
     struct madbench_state st = {.rank = rank,
                                 .shared = !layout_desc(pt->layout)->per_process,
-                                .ahead = (api_desc(pt->api)->caps & API_CAP_FLAT_FILE) != 0,
+                                .ahead = (api_desc(pt->api)->caps & API_CAP_FLAT_FILE) != 0 ||
+                                         madbench_of(c)->io_mode == MADBENCH_ASYNC,
                                 .read_mod = madbench_of(c)->read_mod,
                                 .write_mod = madbench_of(c)->write_mod,
                                 .async = madbench_of(c)->io_mode == MADBENCH_ASYNC};

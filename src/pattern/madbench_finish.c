@@ -116,7 +116,7 @@ static int madbench_turns(const struct config *c, const struct pattern_settings 
 }
 
 /* The asynchronous mode (docs/madbench.md, "Asynchronous I/O") runs
- * through MPI-IO's independent nonblocking calls alone. */
+ * through the independent nonblocking calls of MPI-IO and PnetCDF alone. */
 static int madbench_async(const struct config *c, const struct pattern_settings *ps,
                           struct cli_msg *m)
 {
@@ -138,11 +138,22 @@ static int madbench_async(const struct config *c, const struct pattern_settings 
                     "nonblocking call h5perf uses"},
         {API_PHDF5, "HDF5 has no asynchronous reads or writes without the async VOL connector, "
                     "which h5perf does not use"},
-        {API_PNETCDF, "h5perf does not make PnetCDF's nonblocking calls for it yet"},
     };
+    /* A variant that moves every bin's step in one call (--mpiio.joined,
+     * --pnetcdf.nonblocking) makes none of MADbench2's calls. */
+    for (int a = 0; a < API_COUNT; a++)
+        for (int v = 0; c->apis & API_BIT(a) && v < 32; v++) {
+            const struct api_variant *x = api_variant((enum api_id)a, v);
+            if (api_variants(c->api, (enum api_id)a) & 1u << v && x && x->joins_vars)
+                return cli_fail(m,
+                                "h5perf: %s '%s': %s's %s variant moves every bin in one call, "
+                                "not MADbench2's call per bin; leave out its option",
+                                opt, raw, api_desc((enum api_id)a)->key, x->label);
+        }
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
         if (c->apis & API_BIT(refused[i].api))
-            return cli_fail(m, "h5perf: %s '%s': %s; give -A mpiio", opt, raw, refused[i].why);
+            return cli_fail(m, "h5perf: %s '%s': %s; give -A mpiio or -A pnetcdf", opt, raw,
+                            refused[i].why);
     return 0;
 }
 

@@ -141,7 +141,7 @@ const struct opt_row madbench_io_mode_row =
     OPT_PATTERN_OTHER("--io-mode", "M", "sync or async", madbench_io_mode_option,
                       .help = "IOMODE: sync, blocking calls; async, each read\n"
                               "and write started before the next busy work\n"
-                              "and completed after it (MPI-IO only)",
+                              "and completed after it (MPI-IO, PnetCDF)",
                       .dflt = "[sync]", .json_key = "io_mode", .json = madbench_json_io_mode);
 
 const struct opt_row *const madbench_rows[] = {
