@@ -5,9 +5,12 @@
  * for, the call, the token passed on and a barrier (io_distmatrix). A
  * variable is a bin (one dataset or netCDF variable per matrix); through
  * the flat APIs phase W reads one bin ahead, as MADbench2 does, through
- * HDF5 and PnetCDF each bin is read just before its busy work. Its
- * options' finish and validation are madbench_finish.c, its report
- * madbench_report.c. */
+ * HDF5 and PnetCDF each bin is read just before its busy work. In the
+ * asynchronous mode (--io-mode async) each read and write is a
+ * nonblocking start and, after the busy work that follows, a wait step
+ * (io_resync: a barrier, the wait, a barrier), W reading ahead through
+ * every API. Its options' finish and validation are madbench_finish.c,
+ * its report madbench_report.c. */
 #include "pattern/madbench.h"
 
 #include <stdio.h>

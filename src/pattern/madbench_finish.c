@@ -152,8 +152,8 @@ static int madbench_async(const struct config *c, const struct pattern_settings 
         }
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
         if (c->apis & API_BIT(refused[i].api))
-            return cli_fail(m, "h5perf: %s '%s': %s; give -A mpiio or -A pnetcdf", opt, raw,
-                            refused[i].why);
+            return cli_fail(m, "h5perf: %s '%s': %s; give -A mpiio%s", opt, raw, refused[i].why,
+                            api_built(API_PNETCDF) ? " or -A pnetcdf" : "");
     return 0;
 }
 

@@ -81,8 +81,9 @@ def madbench_async_refusals():
     -C (MPI 3.1's collective nonblocking calls), the variants that move
     every bin in one call, an unknown mode; each one line, exit 2, no
     file."""
+    remedy = "give -A mpiio" + (" or -A pnetcdf" if "pnetcdf" in built_apis() else "")
     cases = [("-A posix", "MADbench2 does no I/O through POSIX in its ASYNC mode, and POSIX has "
-              "no nonblocking call h5perf uses; give -A mpiio or -A pnetcdf"),
+              "no nonblocking call h5perf uses; " + remedy),
              ("-A mpiio -C", "MADbench2's asynchronous calls are independent, and the collective "
               "nonblocking ones (MPI_File_iwrite_at_all) need MPI 3.1, which h5perf does not "
               "require; leave out -C")]
@@ -93,8 +94,7 @@ def madbench_async_refusals():
         cases.append(("-A pnetcdf --pnetcdf.nonblocking", joined % ("pnetcdf", "nonblocking")))
     if "phdf5" in built_apis():
         cases.append(("-A mpiio,phdf5", "HDF5 has no asynchronous reads or writes without the "
-                      "async VOL connector, which h5perf does not use; give -A mpiio or -A "
-                      "pnetcdf"))
+                      "async VOL connector, which h5perf does not use; " + remedy))
     lines = [(extra + " --io-mode async", "h5perf: --io-mode 'async': " + why)
              for extra, why in cases]
     lines.append(("-A mpiio --io-mode none",
