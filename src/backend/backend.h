@@ -76,6 +76,13 @@ struct backend_ops {
     /* Moves one I/O step of variable s->var (begun) to or from buf (the
      * step's s->bytes, already offset by s->mem_off). */
     int (*transfer)(struct backend_file *f, const struct plan_step *s, void *buf, struct err *e);
+    /* Optional (NULL: no nonblocking steps; docs/madbench.md, "Asynchronous
+     * I/O"). transfer of a step with s->nonblocking starts it, at most one
+     * of each direction at a time; wait completes the one of direction
+     * s->write (s: the WAIT step naming it), a no-op when none is started.
+     * A started transfer outlives var_end (the file's default view alone);
+     * close completes what is left. */
+    int (*wait)(struct backend_file *f, const struct plan_step *s, struct err *e);
     /* Releases what var_begin built for the earliest variable begun and not
      * ended. */
     int (*var_end)(struct backend_file *f, struct err *e);

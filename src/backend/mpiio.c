@@ -48,6 +48,11 @@ struct backend_file {
     MPI_Datatype etype; /* the view's elementary type (MPI_BYTE, or an element) */
     MPI_Datatype filetype;
     MPI_Datatype piece; /* a run of a tiled view; the joined variant's memory type */
+    /* The nonblocking transfers started (0: a write, 1: a read) and not
+     * completed: their requests, offsets and lengths (mpiio_start). */
+    MPI_Request req[2];
+    bool pending[2];
+    int64_t pending_off[2], pending_len[2];
 };
 
 static void mpiio_free_type(MPI_Datatype *t)
@@ -443,10 +448,51 @@ static int mpiio_transfer_runs(struct backend_file *f, const struct plan_step *s
     return mpiio_check(f, rc, &st, MPI_BYTE, off, len, e);
 }
 
+/* A nonblocking step (docs/madbench.md, "Asynchronous I/O"): its one run
+ * started with MPI_File_iwrite_at or iread_at at its byte offset, in the
+ * default view, completed by mpiio_wait. Independent calls only: the
+ * pattern refuses -C with it. */
+static int mpiio_start(struct backend_file *f, const struct plan_step *s, void *buf, struct err *e)
+{
+    int w = s->write ? 0 : 1;
+    int64_t off = 0, len = 0;
+    if (plan_step_runs(s) == 1)
+        plan_step_run(s, 0, &off, &len);
+    if (f->view != VIEW_NONE || f->collective || plan_step_runs(s) > 1 || f->pending[w])
+        return err_set(e, "MPI-IO", s->write ? "write" : "read", f->path, off, len,
+                       "a nonblocking step must be one independent run in the default view, "
+                       "with no other of its direction under way");
+    int rc = s->write ? MPI_File_iwrite_at(f->fh, off, buf, (int)len, MPI_BYTE, &f->req[w])
+                      : MPI_File_iread_at(f->fh, off, buf, (int)len, MPI_BYTE, &f->req[w]);
+    if (rc != MPI_SUCCESS)
+        return err_mpi(e, s->write ? "write" : "read", f->path, off, len, rc);
+    f->pending[w] = true;
+    f->pending_off[w] = off;
+    f->pending_len[w] = len;
+    return 0;
+}
+
+/* Completes the nonblocking transfer of s's direction, if one is under
+ * way, and checks the bytes it moved. */
+static int mpiio_wait(struct backend_file *f, const struct plan_step *s, struct err *e)
+{
+    int w = s->write ? 0 : 1;
+    if (!f || !f->pending[w])
+        return 0;
+    f->pending[w] = false;
+    f->writing = s->write;
+    MPI_Status st;
+    MPI_Status_set_elements_x(&st, MPI_BYTE, 0);
+    int rc = MPI_Wait(&f->req[w], &st);
+    return mpiio_check(f, rc, &st, MPI_BYTE, f->pending_off[w], f->pending_len[w], e);
+}
+
 static int mpiio_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                           struct err *e)
 {
     f->writing = s->write;
+    if (s->nonblocking)
+        return mpiio_start(f, s, buf, e);
     MPI_Status st;
     const struct model_runs *runs = plan_runs(s);
     if (f->view == VIEW_TILED)
@@ -508,6 +554,10 @@ static int mpiio_close(struct backend_file *f, struct err *e)
     if (!f)
         return 0;
     mpiio_free_types(f);
+    /* What a failed phase left under way ends before the file does. */
+    for (int w = 0; w < 2; w++)
+        if (f->pending[w])
+            MPI_Wait(&f->req[w], MPI_STATUS_IGNORE);
     const char *path = f->path;
     int synced = 0;
     /* --fsync: collective like the close that follows, on every process. */
@@ -570,6 +620,7 @@ const struct backend_ops backend_mpiio = {
     .open = mpiio_open,
     .var_begin = mpiio_var_begin,
     .transfer = mpiio_transfer,
+    .wait = mpiio_wait,
     .transfer_vars = mpiio_transfer_vars,
     .var_end = mpiio_var_end,
     .close = mpiio_close,

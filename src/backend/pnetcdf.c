@@ -59,6 +59,10 @@ struct backend_file {
      * among the call's. NULL in the blocking one. */
     struct pncdf_var *vars;
     int *reqs, *statuses, *req_step;
+    /* The nonblocking steps started (0: a write, 1: a read) and not
+     * completed: their request ids (pncdf_start). */
+    int started[2];
+    bool pending[2];
 };
 
 /* Records a PnetCDF status as one line. Returns -1. */
@@ -363,9 +367,13 @@ static void pncdf_join(struct backend_file *f, void *buf)
         ncmpi_get_vara_all(id, v, zero, zero, buf, 0, f->mtype);
 }
 
+static int pncdf_start(struct backend_file *f, const struct plan_step *s, void *buf, struct err *e);
+
 static int pncdf_transfer(struct backend_file *f, const struct plan_step *s, void *buf,
                           struct err *e)
 {
+    if (s->nonblocking)
+        return pncdf_start(f, s, buf, e);
     f->writing = s->write;
     /* An empty variable (the file per process of a process without
      * particles, which no other process opens) has nothing to move. */
@@ -478,6 +486,50 @@ static int pncdf_transfer_vars(struct backend_file *f, const struct plan_step *s
     return pncdf_step_fail(f, &steps[f->req_step[0]], wrc, e);
 }
 
+/* A nonblocking step (docs/madbench.md, "Asynchronous I/O"): posted to
+ * the variable it names (not the one begun: W reads the next bin ahead),
+ * completed by pncdf_wait with ncmpi_wait. Independent calls only: the
+ * pattern refuses -C with it. */
+static int pncdf_start(struct backend_file *f, const struct plan_step *s, void *buf, struct err *e)
+{
+    int w = s->write ? 0 : 1;
+    struct pncdf_var x = {.varn = false};
+    plan_var(f->plan, s->var, &x.var);
+    pncdf_type(&x.var, &x.mtype);
+    f->writing = s->write;
+    if (f->collective || f->pending[w])
+        return err_set(e, "PnetCDF", s->write ? "write" : "read", f->path, -1, s->bytes,
+                       "a nonblocking step must be independent, with no other of its "
+                       "direction under way");
+    int rc = ncmpi_inq_varid(f->ncid, plan_var_leaf(&x.var), &x.varid);
+    if (rc != NC_NOERR)
+        return pncdf_err(e, "find variable", f->path, -1, rc);
+    if (pncdf_pieces(f, s, x.var.ndims, e) < 0)
+        return -1;
+    if ((rc = pncdf_post(f, &x, s, buf, &f->started[w])) != NC_NOERR)
+        return pncdf_transfer_fail(f, &x.var, s, rc, e);
+    f->pending[w] = true;
+    return 0;
+}
+
+/* Completes the nonblocking step of s's direction, if one is under way. */
+static int pncdf_wait(struct backend_file *f, const struct plan_step *s, struct err *e)
+{
+    int w = s->write ? 0 : 1, st = NC_NOERR;
+    if (!f || !f->pending[w])
+        return 0;
+    f->pending[w] = false;
+    f->writing = s->write;
+    int rc = ncmpi_wait(f->ncid, 1, &f->started[w], &st);
+    if ((rc = rc != NC_NOERR ? rc : st) == NC_NOERR)
+        return 0;
+    struct plan_var v;
+    plan_var(f->plan, s->var, &v);
+    if (pncdf_pieces(f, s, v.ndims, e) < 0)
+        return -1;
+    return pncdf_transfer_fail(f, &v, s, rc, e);
+}
+
 static int pncdf_var_end(struct backend_file *f, struct err *e)
 {
     (void)e;
@@ -498,6 +550,10 @@ static int pncdf_close(struct backend_file *f, struct err *e)
     pncdf_free_pieces(f);
     free(f->vars);
     free(f->reqs);
+    /* What a failed phase left under way ends before the file does. */
+    for (int w = 0; w < 2; w++)
+        if (f->open && f->pending[w] && ncmpi_wait(f->ncid, 1, &f->started[w], &st) != NC_NOERR)
+            rc = -1;
     if (f->open && f->indep && (st = ncmpi_end_indep_data(f->ncid)) != NC_NOERR)
         rc = pncdf_err(e, "end independent data mode", f->path, -1, st);
     if (f->open && f->sync && f->defined && (st = ncmpi_sync(f->ncid)) != NC_NOERR)
@@ -562,6 +618,7 @@ const struct backend_ops backend_pnetcdf = {
     .open = pncdf_open,
     .var_begin = pncdf_var_begin,
     .transfer = pncdf_transfer,
+    .wait = pncdf_wait,
     .var_end = pncdf_var_end,
     .transfer_vars = pncdf_transfer_vars,
     .close = pncdf_close,

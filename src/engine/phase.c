@@ -164,11 +164,17 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
         if (e->set && !collective_io && !pauses)
             break;
         plan_step(io->plan, io->phase, v, k, &s);
+        if (s.kind == PLAN_STEP_WAIT) {
+            excluded += phase_wait(io, f, &s, &mark, vs, e);
+            continue;
+        }
         if (s.kind != PLAN_STEP_IO) {
             excluded += phase_pause(io, &s, &mark, e, range->halt);
             continue;
         }
-        bool check = io->verify && !s.write, probe = probed && !s.write;
+        /* A nonblocking start's read is checked at its WAIT. */
+        bool check = io->verify && !s.write && !s.nonblocking,
+             probe = probed && !s.write && !s.nonblocking;
         if (range->deadline &&
             phase_deadline_passed(io, *range->calls, range->start, lockstep, &mark))
             break;

@@ -144,6 +144,12 @@ void phase_verify(const struct phase_io *io, const struct plan_step *s, struct v
  * any of them sets *stop on all). */
 double phase_pause(const struct phase_io *io, const struct plan_step *s, double *mark,
                    const struct err *e, bool *stop);
+/* A WAIT step s: completes the nonblocking transfer it names (also on a
+ * process that failed, so that none outlives its file), timed from *mark
+ * as that transfer's I/O; a read it completes is checked then (io->verify),
+ * outside the timers. Returns the seconds to keep out of the timers. */
+double phase_wait(const struct phase_io *io, struct backend_file *f, const struct plan_step *s,
+                  double *mark, struct verify_state *vs, struct err *e);
 /* Counts seconds spent in step s (an I/O call, or a pause) as the plan
  * says; returns the seconds to keep out of the phase's other timers. */
 double phase_count(const struct phase_io *io, const struct plan_step *s, double seconds);

@@ -157,6 +157,29 @@ double phase_pause(const struct phase_io *io, const struct plan_step *s, double 
     return phase_count(io, s, spent);
 }
 
+double phase_wait(const struct phase_io *io, struct backend_file *f, const struct plan_step *s,
+                  double *mark, struct verify_state *vs, struct err *e)
+{
+    bool failed = e->set;
+    phase_enter(io, s->write ? "complete write" : "complete read", s->bytes);
+    int rc = io->ops->wait ? io->ops->wait(f, s, e)
+                           : err_set(e, io->ops->desc->err_name, "complete", io->path, -1, -1,
+                                     "no nonblocking transfers");
+    double now = io->clock();
+    phase_count(io, s, now - *mark);
+    *mark = now;
+    watchdog_leave();
+    if (rc < 0)
+        watchdog_arm(e);
+    if (rc < 0 || failed || s->write || !io->verify)
+        return 0;
+    phase_verify(io, s, vs);
+    now = io->clock();
+    double spent = now - *mark;
+    *mark = now;
+    return spent;
+}
+
 void phase_end_var(const struct phase_io *io, struct backend_file *f, struct err *e)
 {
     phase_enter(io, "end dataset", io->plan->flat_bytes);

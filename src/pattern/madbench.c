@@ -5,9 +5,12 @@
  * for, the call, the token passed on and a barrier (io_distmatrix). A
  * variable is a bin (one dataset or netCDF variable per matrix); through
  * the flat APIs phase W reads one bin ahead, as MADbench2 does, through
- * HDF5 and PnetCDF each bin is read just before its busy work. Its
- * options' finish and validation are madbench_finish.c, its report
- * madbench_report.c. */
+ * HDF5 and PnetCDF each bin is read just before its busy work. In the
+ * asynchronous mode (--io-mode async) each read and write is a
+ * nonblocking start and, after the busy work that follows, a wait step
+ * (io_resync: a barrier, the wait, a barrier), W reading ahead through
+ * every API. Its options' finish and validation are madbench_finish.c,
+ * its report madbench_report.c. */
 #include "pattern/madbench.h"
 
 #include <stdio.h>
@@ -15,19 +18,20 @@
 
 #include "pattern/app_points.h"
 
-/* One operation of a phase: MADbench2's busy_work, or io_distmatrix
- * reading or writing a bin. */
-enum madbench_op_kind { MB_BUSY, MB_READ, MB_WRITE };
+/* One operation of a phase: MADbench2's busy_work, io_distmatrix reading
+ * or writing a bin, or io_resync completing a bin's read or write (the
+ * asynchronous mode). */
+enum madbench_op_kind { MB_BUSY, MB_READ, MB_WRITE, MB_WAIT_READ, MB_WAIT_WRITE };
 
 struct madbench_op {
     enum madbench_op_kind kind;
     int64_t bin;
 };
 
-#define MADBENCH_MAX_OPS 4
+#define MADBENCH_MAX_OPS 6
 
 /* The steps of each kind of operation. */
-enum { MB_BUSY_STEPS = 3, MB_IO_STEPS = 5 };
+enum { MB_BUSY_STEPS = 3, MB_IO_STEPS = 5, MB_WAIT_STEPS = 3 };
 
 /* A process's plan state (plan.state). */
 struct madbench_state {
@@ -35,6 +39,7 @@ struct madbench_state {
     int rank;
     bool shared; /* one file of every process's slots */
     bool ahead;  /* W reads one bin ahead (the flat APIs: MADbench2's order) */
+    bool async;  /* IOMODE=ASYNC: each read and write started, completed later */
     int read_mod, write_mod;
     int64_t share; /* this process's elements */
     int64_t first; /* the elements of the shares before it */
@@ -45,11 +50,58 @@ static const struct madbench_state *mb_state(const struct plan *p)
     return (const struct madbench_state *)p->state.bytes;
 }
 
+/* MADbench2's asynchronous order (IOMODE=ASYNC, docs/madbench.md,
+ * "Asynchronous I/O"): each read or write is completed (io_resync) after
+ * the busy work that follows its start, just before the next one of its
+ * direction starts, and the last after the phase's last busy work or
+ * write. W reads one bin ahead, through every API that runs it. */
+static int mb_ops_async(const struct madbench_state *st, int phase, int64_t v,
+                        struct madbench_op ops[MADBENCH_MAX_OPS])
+{
+    int64_t last = st->g.bins - 1;
+    int n = 0;
+    switch (phase) {
+    case MADBENCH_S:
+        ops[n++] = (struct madbench_op){MB_BUSY, v};
+        if (v > 0)
+            ops[n++] = (struct madbench_op){MB_WAIT_WRITE, v - 1};
+        ops[n++] = (struct madbench_op){MB_WRITE, v};
+        break;
+    case MADBENCH_W:
+        if (v == 0)
+            ops[n++] = (struct madbench_op){MB_READ, v};
+        ops[n++] = (struct madbench_op){MB_WAIT_READ, v};
+        if (v < last)
+            ops[n++] = (struct madbench_op){MB_READ, v + 1};
+        ops[n++] = (struct madbench_op){MB_BUSY, v};
+        if (v > 0)
+            ops[n++] = (struct madbench_op){MB_WAIT_WRITE, v - 1};
+        ops[n++] = (struct madbench_op){MB_WRITE, v};
+        break;
+    default:
+        if (v > 0)
+            ops[n++] = (struct madbench_op){MB_WAIT_READ, v - 1};
+        ops[n++] = (struct madbench_op){MB_READ, v};
+        if (v > 0)
+            ops[n++] = (struct madbench_op){MB_BUSY, v};
+        if (v == last) {
+            ops[n++] = (struct madbench_op){MB_WAIT_READ, v};
+            ops[n++] = (struct madbench_op){MB_BUSY, v};
+        }
+        return n;
+    }
+    if (v == last)
+        ops[n++] = (struct madbench_op){MB_WAIT_WRITE, v};
+    return n;
+}
+
 /* The operations of variable (bin) v in phase, in order (docs/madbench.md,
  * "Phases"); returns how many. */
 static int mb_ops(const struct madbench_state *st, int phase, int64_t v,
                   struct madbench_op ops[MADBENCH_MAX_OPS])
 {
+    if (st->async)
+        return mb_ops_async(st, phase, v, ops);
     int64_t last = st->g.bins - 1;
     int n = 0;
     switch (phase) {
@@ -76,17 +128,30 @@ static int mb_ops(const struct madbench_state *st, int phase, int64_t v,
     return n;
 }
 
+static bool mb_op_writes(const struct madbench_op *op)
+{
+    return op->kind == MB_WRITE || op->kind == MB_WAIT_WRITE;
+}
+
 static int64_t mb_op_steps(const struct madbench_op *op)
 {
+    if (op->kind == MB_WAIT_READ || op->kind == MB_WAIT_WRITE)
+        return MB_WAIT_STEPS;
     return op->kind == MB_BUSY ? MB_BUSY_STEPS : MB_IO_STEPS;
 }
 
 /* Where an operation's data lies in the buffer: reads of even and odd bins
  * in the first two shares (so that both reads of W's first variable land
- * in poisoned memory), writes in the third. */
+ * in poisoned memory), writes in the third; in the asynchronous mode
+ * those of even and odd bins in the third and fourth, so that the next
+ * bin's content is put in the buffer while the write before it is still
+ * under way. */
 static int64_t mb_mem_off(const struct madbench_state *st, const struct madbench_op *op)
 {
-    return (op->kind == MB_WRITE ? 2 : op->bin % 2) * st->share * 8;
+    int64_t at = op->bin % 2;
+    if (op->kind == MB_WRITE || op->kind == MB_WAIT_WRITE)
+        at = st->async ? 2 + op->bin % 2 : 2;
+    return at * st->share * 8;
 }
 
 static void mb_var(const struct plan *p, int v, struct plan_var *out)
@@ -117,7 +182,7 @@ static void mb_io_step(const struct plan *p, const struct madbench_op *op, int v
                        struct plan_step *out)
 {
     const struct madbench_state *st = mb_state(p);
-    plan_step_empty(out, op->kind == MB_WRITE, v, k);
+    plan_step_empty(out, mb_op_writes(op), v, k);
     out->nslabs = out->nruns = 1;
     out->local_runs[0] =
         plan_run(madbench_offset(&st->g, st->shared, st->rank, op->bin), st->share * 8);
@@ -141,11 +206,21 @@ static void mb_step(const struct plan *p, int phase, int v, int64_t k, struct pl
     while (i < n - 1 && j >= mb_op_steps(&ops[i]))
         j -= mb_op_steps(&ops[i++]);
     const struct madbench_op *op = &ops[i];
-    if (op->kind != MB_BUSY && j == 2) {
-        mb_io_step(p, op, v, k, out);
+    /* In the asynchronous mode a start and its wait name the bin they move
+     * as their variable (a read ahead moves the next one). */
+    if ((op->kind == MB_READ || op->kind == MB_WRITE) && j == 2) {
+        mb_io_step(p, op, st->async ? (int)op->bin : v, k, out);
+        out->nonblocking = st->async;
         return;
     }
-    plan_step_empty(out, op->kind == MB_WRITE, v, k);
+    if ((op->kind == MB_WAIT_READ || op->kind == MB_WAIT_WRITE) && j == 1) {
+        /* io_resync's wait: the step it completes, as a WAIT. */
+        mb_io_step(p, op, (int)op->bin, k, out);
+        out->kind = PLAN_STEP_WAIT;
+        out->time = PLAN_TIME_IO;
+        return;
+    }
+    plan_step_empty(out, mb_op_writes(op), v, k);
     out->seconds = 0;
     /* The first barrier is neither I/O nor busy time (MADbench2's _cc);
      * what follows is the operation's. */
@@ -159,6 +234,10 @@ static void mb_step(const struct plan *p, int phase, int v, int64_t k, struct pl
     static const enum plan_step_kind io_steps[MB_IO_STEPS] = {
         PLAN_STEP_BARRIER, PLAN_STEP_TOKEN_WAIT, PLAN_STEP_IO, PLAN_STEP_TOKEN_PASS,
         PLAN_STEP_BARRIER};
+    if (op->kind == MB_WAIT_READ || op->kind == MB_WAIT_WRITE) {
+        out->kind = PLAN_STEP_BARRIER; /* io_resync's barriers */
+        return;
+    }
     out->kind = io_steps[j];
     out->turns = op->kind == MB_WRITE ? st->write_mod : st->read_mod;
 }
@@ -200,9 +279,12 @@ static void mb_fill(const struct plan *p, int phase, int v, unsigned char *buf, 
     }
 }
 
-/* The bin an I/O step of variable v reads or writes. */
+/* The bin an I/O step of variable v reads or writes (in the asynchronous
+ * mode, the step's variable: mb_step). */
 static int64_t mb_step_bin(const struct madbench_state *st, int phase, const struct plan_step *s)
 {
+    if (st->async)
+        return s->var;
     struct madbench_op ops[MADBENCH_MAX_OPS];
     int n = mb_ops(st, phase, s->var, ops);
     int64_t j = s->index;
@@ -253,9 +335,11 @@ static int madbench_plan(const struct config *c, const struct run_point *pt, int
     _Static_assert(sizeof(struct madbench_state) <= PLAN_STATE_BYTES, "state fits in a plan");
     struct madbench_state st = {.rank = rank,
                                 .shared = !layout_desc(pt->layout)->per_process,
-                                .ahead = (api_desc(pt->api)->caps & API_CAP_FLAT_FILE) != 0,
+                                .ahead = (api_desc(pt->api)->caps & API_CAP_FLAT_FILE) != 0 ||
+                                         madbench_of(c)->io_mode == MADBENCH_ASYNC,
                                 .read_mod = madbench_of(c)->read_mod,
-                                .write_mod = madbench_of(c)->write_mod};
+                                .write_mod = madbench_of(c)->write_mod,
+                                .async = madbench_of(c)->io_mode == MADBENCH_ASYNC};
     if (madbench_geom(madbench_of(c), pt->nprocs, &st.g) != MADBENCH_OK)
         return -1;
     st.share = madbench_share(&st.g, rank);
@@ -277,7 +361,7 @@ static int madbench_plan(const struct config *c, const struct run_point *pt, int
         out->measures[ph] = 1u << TIMER_BUSY | (ph != MADBENCH_S ? 1u << TIMER_READS : 0) |
                             (ph != MADBENCH_C ? 1u << TIMER_WRITES : 0);
     }
-    out->buffer_bytes = 3 * st.share * 8;
+    out->buffer_bytes = (st.async ? 4 : 3) * st.share * 8;
     out->fill_per_var = true;
     out->flat_bytes = madbench_file_end(&st.g, st.shared, rank);
     out->exact_source = true;
@@ -299,7 +383,8 @@ static int madbench_points(const struct config *c, int nprocs, const int grid[MO
 }
 
 /* Over all processes of a point: the bytes of each phase's reads or
- * writes (every share of every bin), buffers of three shares. */
+ * writes (every share of every bin), buffers of three shares (four in the
+ * asynchronous mode, mb_mem_off). */
 static void madbench_measure(const struct config *c, const struct run_point *p,
                              struct pattern_measure *m, int64_t *buffers)
 {
@@ -308,15 +393,16 @@ static void madbench_measure(const struct config *c, const struct run_point *p,
     if (madbench_geom(madbench_of(c), p->nprocs, &g) != MADBENCH_OK)
         return;
     bool shared = !layout_desc(p->layout)->per_process;
+    int shares = madbench_of(c)->io_mode == MADBENCH_ASYNC ? 4 : 3;
     for (int r = 0; r < p->nprocs; r++) {
         int64_t share = madbench_share(&g, r) * 8;
         m->phase_bytes += share * g.bins;
         if (buffers)
-            buffers[r] = 3 * share;
+            buffers[r] = shares * share;
         int64_t end = madbench_file_end(&g, shared, r);
         m->flat_bytes = end > m->flat_bytes ? end : m->flat_bytes;
     }
-    m->max_buffer = 3 * g.max_share * 8;
+    m->max_buffer = shares * g.max_share * 8;
     m->max_call = g.max_share * 8;
     m->max_dim = shared ? g.pixels * g.pixels : g.max_share;
     m->nvars = (int)g.bins;

@@ -30,6 +30,8 @@ static void madbench_defaults(struct madbench_settings *s)
         s->read_mod = 1;
     if (!s->write_mod)
         s->write_mod = 1;
+    if (!s->io_mode)
+        s->io_mode = MADBENCH_SYNC;
 }
 
 /* Every process count the sweep visits (-P halving down to -p; without -p
@@ -113,13 +115,55 @@ static int madbench_turns(const struct config *c, const struct pattern_settings 
                     c->spelled[OPT_COLLECTIVE]);
 }
 
+/* The asynchronous mode (docs/madbench.md, "Asynchronous I/O") runs
+ * through the independent nonblocking calls of MPI-IO and PnetCDF alone. */
+static int madbench_async(const struct config *c, const struct pattern_settings *ps,
+                          struct cli_msg *m)
+{
+    if (madbench_settings_of(ps)->io_mode != MADBENCH_ASYNC)
+        return 0;
+    const char *opt = madbench_spelled(ps, &madbench_io_mode_row);
+    const char *raw = madbench_raw(ps, &madbench_io_mode_row);
+    if (c->collective)
+        return cli_fail(m,
+                        "h5perf: %s '%s': MADbench2's asynchronous calls are independent, and "
+                        "the collective nonblocking ones (MPI_File_iwrite_at_all) need MPI 3.1, "
+                        "which h5perf does not require; leave out %s",
+                        opt, raw, c->spelled[OPT_COLLECTIVE]);
+    static const struct {
+        enum api_id api;
+        const char *why;
+    } refused[] = {
+        {API_POSIX, "MADbench2 does no I/O through POSIX in its ASYNC mode, and POSIX has no "
+                    "nonblocking call h5perf uses"},
+        {API_PHDF5, "HDF5 has no asynchronous reads or writes without the async VOL connector, "
+                    "which h5perf does not use"},
+    };
+    /* A variant that moves every bin's step in one call (--mpiio.joined,
+     * --pnetcdf.nonblocking) makes none of MADbench2's calls. */
+    for (int a = 0; a < API_COUNT; a++)
+        for (int v = 0; c->apis & API_BIT(a) && v < 32; v++) {
+            const struct api_variant *x = api_variant((enum api_id)a, v);
+            if (api_variants(c->api, (enum api_id)a) & 1u << v && x && x->joins_vars)
+                return cli_fail(m,
+                                "h5perf: %s '%s': %s's %s variant moves every bin in one call, "
+                                "not MADbench2's call per bin; leave out its option",
+                                opt, raw, api_desc((enum api_id)a)->key, x->label);
+        }
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (c->apis & API_BIT(refused[i].api))
+            return cli_fail(m, "h5perf: %s '%s': %s; give -A mpiio%s", opt, raw, refused[i].why,
+                            api_built(API_PNETCDF) ? " or -A pnetcdf" : "");
+    return 0;
+}
+
 int madbench_finish(struct config *c, int world_size, struct cli_warnings *w, struct cli_msg *m)
 {
     (void)w;
     const struct pattern_settings *ps = madbench_own(c);
     madbench_defaults(madbench_settings_edit(pattern_settings_edit(c, &pattern_madbench)));
     if (app_finish_common(c, m) < 0 || madbench_values(c, ps, m) < 0 ||
-        madbench_turns(c, ps, m) < 0)
+        madbench_turns(c, ps, m) < 0 || madbench_async(c, ps, m) < 0)
         return -1;
     return madbench_procs(c, world_size, m);
 }

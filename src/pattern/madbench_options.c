@@ -71,6 +71,32 @@ static void madbench_json_busy(struct jsonw *w, const void *src, const struct op
         jsonw_number(w, s->busy);
 }
 
+/* sync or async: MADbench2's IOMODE (its NONE, no I/O, has no
+ * equivalent). */
+static int madbench_io_mode_option(void *dest, const struct opt_row *row, const char *spelled,
+                                   const char *value, struct cli_msg *msg)
+{
+    struct madbench_settings *s = dest;
+    (void)row;
+    if (strcmp(value, "sync") == 0 || strcmp(value, "async") == 0) {
+        s->io_mode = value[0] == 'a' ? MADBENCH_ASYNC : MADBENCH_SYNC;
+        return 0;
+    }
+    return cli_fail(msg, "h5perf: %s '%s': expected sync or async (MADbench2's IOMODE)", spelled,
+                    value);
+}
+
+/* Only the asynchronous mode: the blocking mode's results are those of
+ * the runs before the option. */
+static void madbench_json_io_mode(struct jsonw *w, const void *src, const struct opt_row *r)
+{
+    const struct madbench_settings *s = src;
+    if (s->io_mode != MADBENCH_ASYNC)
+        return;
+    jsonw_key(w, r->json_key);
+    jsonw_string(w, "async");
+}
+
 const struct opt_row madbench_pixels_row =
     OPT_PATTERN_COUNT(struct madbench_settings, "--pixels", pixels,
                       .help = "NO_PIX: each matrix is N x N doubles, block-\n"
@@ -111,10 +137,23 @@ const struct opt_row madbench_busy_row =
                               "BWEXP (NO_PIX^2 in S and C, NO_PIX^3 in W)",
                       .dflt = "[0]", .json_key = "busy_exponent", .json = madbench_json_busy);
 
+const struct opt_row madbench_io_mode_row =
+    OPT_PATTERN_OTHER("--io-mode", "M", "sync or async", madbench_io_mode_option,
+                      .help = "IOMODE: sync, blocking calls; async, each read\n"
+                              "and write started before the next busy work\n"
+                              "and completed after it (MPI-IO, PnetCDF)",
+                      .dflt = "[sync]", .json_key = "io_mode", .json = madbench_json_io_mode);
+
 const struct opt_row *const madbench_rows[] = {
-    &madbench_pixels_row,    &madbench_bins_row,
-    &madbench_gang_row,      &madbench_sblock_row,
-    &madbench_fblock_row,    &madbench_read_mod_row,
-    &madbench_write_mod_row, &madbench_busy_row,
-    &app_layout_row,         NULL,
+    &madbench_pixels_row,
+    &madbench_bins_row,
+    &madbench_gang_row,
+    &madbench_sblock_row,
+    &madbench_fblock_row,
+    &madbench_read_mod_row,
+    &madbench_write_mod_row,
+    &madbench_busy_row,
+    &madbench_io_mode_row,
+    &app_layout_row,
+    NULL,
 };

@@ -19,7 +19,13 @@ struct madbench_settings {
     int read_mod;   /* --read-mod: RMOD */
     int write_mod;  /* --write-mod: WMOD */
     double busy;    /* --busy-exponent: BWEXP; < 0: full (MADbench2 without BWEXP) */
+    int io_mode;    /* --io-mode: IOMODE, a madbench_io_mode */
 };
+
+/* MADbench2's IOMODE: blocking calls, or each read and write started
+ * before the next busy work and completed after it (docs/madbench.md,
+ * "Asynchronous I/O"). 0: not given, SYNC. */
+enum madbench_io_mode { MADBENCH_SYNC = 1, MADBENCH_ASYNC };
 
 /* Its settings in s, its pattern_settings. */
 static inline const struct madbench_settings *madbench_settings_of(const struct pattern_settings *s)
@@ -43,6 +49,6 @@ const char *madbench_raw(const struct pattern_settings *s, const struct opt_row 
 /* Its own rows that its refusals name. */
 extern const struct opt_row madbench_pixels_row, madbench_bins_row, madbench_gang_row,
     madbench_sblock_row, madbench_fblock_row, madbench_read_mod_row, madbench_write_mod_row,
-    madbench_busy_row;
+    madbench_busy_row, madbench_io_mode_row;
 
 #endif

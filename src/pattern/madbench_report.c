@@ -25,9 +25,9 @@ static void madbench_header(FILE *out, const struct config *c, int rank, const c
         snprintf(busy, sizeof busy, "%g", s->busy);
     snprintf(line, sizeof line,
              "MADbench pattern: NO_PIX %d, NO_BIN %d, NO_GANG %d, SBLOCKSIZE %d, FBLOCKSIZE %lld, "
-             "RMOD %d, WMOD %d, BWEXP %s\n",
+             "RMOD %d, WMOD %d, BWEXP %s%s\n",
              s->pixels, s->bins, s->gang, s->sblock, (long long)s->fblock, s->read_mod,
-             s->write_mod, busy);
+             s->write_mod, busy, s->io_mode == MADBENCH_ASYNC ? ", IOMODE ASYNC" : "");
     struct report_settings rs;
     config_report_settings(c, &rs);
     table_header(out, &rs, hdf5_version, line);

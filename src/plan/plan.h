@@ -57,7 +57,12 @@ enum plan_step_kind {
     PLAN_STEP_COMPUTE,    /* busy work of `seconds`, then of `passes` x `width` */
     PLAN_STEP_BARRIER,    /* every process of the run */
     PLAN_STEP_TOKEN_WAIT, /* wait for the token from the previous process */
-    PLAN_STEP_TOKEN_PASS  /* pass the token to the next process */
+    PLAN_STEP_TOKEN_PASS, /* pass the token to the next process */
+    /* Complete the nonblocking I/O step this one names (its var, index,
+     * mem_off, bytes and direction: write), started before the pauses
+     * between them (docs/madbench.md, "Asynchronous I/O"); timed as that
+     * step's I/O. */
+    PLAN_STEP_WAIT
 };
 
 /* The timer a pause's time is counted in (docs/results.md, "Phases"): the
@@ -73,6 +78,9 @@ struct plan_step {
     int64_t index;          /* its number among its variable's steps in the phase (messages) */
     int64_t mem_off, bytes; /* IO: where in the buffer, and how many bytes */
     int nslabs, nruns;
+    /* IO: the call only starts the transfer (MPI-IO's iwrite_at, iread_at);
+     * a later WAIT step completes it. Only for backends with a wait. */
+    bool nonblocking;
     enum plan_time time; /* a pause: the timer it is counted in */
     /* TOKEN_WAIT and TOKEN_PASS: the processes take turns in groups of this
      * many consecutive ranks of the run (0: all of them), each group's

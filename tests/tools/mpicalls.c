@@ -6,6 +6,10 @@
  *                                 the transfers (write/read, explicit
  *                                 offset or view's pointer, independent
  *                                 or _all)
+ *   MPI_File_iwrite_at <calls>, MPI_File_iread_at <calls>
+ *                                 the nonblocking transfers started
+ *   MPI_Wait <calls>              the requests completed (the madbench
+ *                                 pattern's asynchronous mode)
  *   MPI_File_set_view <calls>     the views set
  *   MPI_File_set_atomicity <calls>
  *                                 the calls that turned atomic mode on
@@ -40,16 +44,19 @@ enum {
     MC_READ_AT_ALL,
     MC_SET_VIEW,
     MC_SET_ATOMICITY,
+    MC_IWRITE_AT,
+    MC_IREAD_AT,
+    MC_WAIT,
     MC_ALLREDUCE,
     MC_BARRIER,
     MC_OPEN_DEVNULL,
     MC_KINDS
 };
 static const char *const call_names[MC_KINDS] = {
-    "MPI_File_write",        "MPI_File_write_all",     "MPI_File_write_at", "MPI_File_write_at_all",
-    "MPI_File_read",         "MPI_File_read_all",      "MPI_File_read_at",  "MPI_File_read_at_all",
-    "MPI_File_set_view",     "MPI_File_set_atomicity", "MPI_Allreduce",     "MPI_Barrier",
-    "MPI_File_open/dev/null"};
+    "MPI_File_write",    "MPI_File_write_all",     "MPI_File_write_at",  "MPI_File_write_at_all",
+    "MPI_File_read",     "MPI_File_read_all",      "MPI_File_read_at",   "MPI_File_read_at_all",
+    "MPI_File_set_view", "MPI_File_set_atomicity", "MPI_File_iwrite_at", "MPI_File_iread_at",
+    "MPI_Wait",          "MPI_Allreduce",          "MPI_Barrier",        "MPI_File_open/dev/null"};
 static long calls[MC_KINDS];
 
 __attribute__((destructor)) static void calls_write(void)
@@ -99,6 +106,26 @@ int MPI_File_set_atomicity(MPI_File fh, int flag)
     if (flag)
         calls[MC_SET_ATOMICITY]++;
     return PMPI_File_set_atomicity(fh, flag);
+}
+
+int MPI_File_iwrite_at(MPI_File fh, MPI_Offset off, const void *buf, int count, MPI_Datatype type,
+                       MPI_Request *req)
+{
+    calls[MC_IWRITE_AT]++;
+    return PMPI_File_iwrite_at(fh, off, buf, count, type, req);
+}
+
+int MPI_File_iread_at(MPI_File fh, MPI_Offset off, void *buf, int count, MPI_Datatype type,
+                      MPI_Request *req)
+{
+    calls[MC_IREAD_AT]++;
+    return PMPI_File_iread_at(fh, off, buf, count, type, req);
+}
+
+int MPI_Wait(MPI_Request *req, MPI_Status *st)
+{
+    calls[MC_WAIT]++;
+    return PMPI_Wait(req, st);
 }
 
 int MPI_Allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)

@@ -2,7 +2,8 @@
  * agreement can be exercised without a file system. A test tool
  * (engine_null), never in h5perf itself. With its synthetic clock, each
  * transfer takes the next of the seconds in $H5PERF_NULL_SECONDS (a
- * comma-separated list, repeated), so that timings are exact; with
+ * comma-separated list, repeated), and so does each completion of a
+ * nonblocking one (a WAIT step), so that timings are exact; with
  * $H5PERF_NULL_VARIANT_SECONDS, a transfer of a run point of an API's
  * variant other than its default takes that many seconds instead (the
  * advisor's tests tell a variant's figures from its default's); with
@@ -82,6 +83,11 @@ static int null_transfer(struct backend_file *f, const struct plan_step *s, void
     return 0;
 }
 
+static int null_wait(struct backend_file *f, const struct plan_step *s, struct err *e)
+{
+    return null_transfer(f, s, NULL, e);
+}
+
 static int null_var_end(struct backend_file *f, struct err *e)
 {
     (void)f, (void)e;
@@ -114,6 +120,7 @@ const struct backend_ops backend_null = {
     .open = null_open,
     .var_begin = null_var_begin,
     .transfer = null_transfer,
+    .wait = null_wait,
     .var_end = null_var_end,
     .close = null_close,
     .check_source = backend_check_flat,

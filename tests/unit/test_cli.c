@@ -860,6 +860,7 @@ static const char *example_value(const struct opt_row *row)
         {"a list of drivers", "mpio"},
         {"a number or full", "1"},
         {"a chunk shape", "4"},
+        {"sync or async", "async"},
     };
     if (!row->value_kind || row->value_optional) /* a flag; its value only with '=' */
         return NULL;
@@ -958,7 +959,7 @@ static void test_not_applicable(void)
 
 static void test_help(void)
 {
-    char text[16384], line[256];
+    char text[32768], line[256];
     FILE *f = tmpfile();
     size_t n;
     int lines = 0, long_lines = 0;
