@@ -223,7 +223,9 @@ class Converter(unittest.TestCase):
         return common.run_tool("h5perf-trace", args, cwd=self.tmp, python=python or DARSHAN_PY)
 
     def assert_refused(self, args, line, python=None):
-        out = os.path.join(self.tmp, "refused.trace")
+        # Its own output name: a trace a broken converter wrote is not
+        # taken for another case's.
+        out = os.path.join(self.tmp, "refused-%s.trace" % self.id().rsplit(".", 1)[-1])
         r = self.convert(list(args) + ["-o", out], python=python)
         self.assertEqual(r.rc, 2, r)
         self.assertEqual(r.err_lines, ["h5perf-trace: " + line], r)
