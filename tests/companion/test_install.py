@@ -13,6 +13,8 @@ import checks
 import common
 
 TOOLS = ("h5perf-plot", "h5perf-compare")
+# docs/trace.md's converter: installed the same way; PyDarshan only when it reads a log.
+TRACE = "h5perf-trace"
 MODULES = ("h5perf_results.py", "h5perf_charts.py", "h5perf_html.py", "h5perf_headline.py",
            "h5perf_warnings.py", "h5perf_python.py", "h5perf_advice.py", "results.schema.json",
            "advice.schema.json")
@@ -38,10 +40,10 @@ class Install(unittest.TestCase):
     def test_layout(self):
         self.assertEqual(self.result.returncode, 0, self.result.stderr)
         self.assertEqual(sorted(os.listdir(os.path.join(self.prefix, "bin"))),
-                         sorted(("h5perf",) + TOOLS))
+                         sorted(("h5perf", TRACE) + TOOLS))
         share = os.path.join(self.prefix, "share", "h5perf")
-        self.assertEqual(sorted(os.listdir(share)), sorted(TOOLS + MODULES))
-        for tool in TOOLS:
+        self.assertEqual(sorted(os.listdir(share)), sorted((TRACE,) + TOOLS + MODULES))
+        for tool in TOOLS + (TRACE,):
             link = os.path.join(self.prefix, "bin", tool)
             self.assertEqual(os.readlink(link), os.path.join("..", "share", "h5perf", tool))
             self.assertTrue(os.access(os.path.join(share, tool), os.X_OK), tool)
@@ -52,6 +54,11 @@ class Install(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.splitlines()[-1], "0 regressions in 108 configurations "
                          "(threshold 10%, minimum time 0.1 s), 108 too short to judge")
+
+    def test_installed_trace_runs_by_its_shebang(self):
+        r = run([os.path.join(self.prefix, "bin", TRACE), "--help"], cwd=self._tmp.name)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("docs/trace.md", r.stdout)
 
     def test_installed_plot_finds_its_modules(self):
         # Run by its #! line from a shell whose python3 has no matplotlib (a
