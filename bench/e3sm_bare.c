@@ -13,12 +13,17 @@
  * fill_starts[p] where the map has them) split at the array's rows.
  *
  *   e3sm_bare MAP OUT --vars 11,2,49,3,3,8 --element-size 4
- *             [--hints e3sm|none] [--agree-per-var] [--no-barriers]
+ *             [--hints e3sm|none] [--agree-per-var] [--agree-as-h5perf]
+ *             [--no-barriers]
  *
  * --hints e3sm (default): E3SM-IO's (romio_cb_write=enable,
  * nc_var_align_size=1, nc_in_place_swap=enable); none: MPI_INFO_NULL, as
  * h5perf without HDF5_MPI_INFO. --agree-per-var: an MPI_Allreduce after
  * each variable's post, as h5perf made one after each variable begun.
+ * --agree-as-h5perf: an MPI_Allreduce where h5perf's PnetCDF nonblocking
+ * write agrees, inside the timers: before ncmpi_create and after it, after
+ * ncmpi_enddef (twice: the definitions', the first variable's) and before
+ * the posts.
  * --no-barriers: none of E3SM-IO's barriers between create and close.
  * Prints one line: "seconds S bytes B open O define D post P wait W close C"
  * (each the slowest process's). Exits 2 on a bad command line, 1 when a
@@ -139,6 +144,13 @@ static void read_decomp(int ncid, int k, struct decomp *d)
     free(lens);
 }
 
+static void agree_if(int on)
+{
+    int mine = 1, all = 0;
+    if (on)
+        MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+}
+
 static void barrier(int on)
 {
     if (on)
@@ -151,11 +163,11 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     const char *vars = NULL;
-    int elem = 0, e3sm_hints = 1, agree = 0, barriers = 1;
+    int elem = 0, e3sm_hints = 1, agree = 0, as_h5perf = 0, barriers = 1;
     if (argc < 3)
         die(2,
             "usage: e3sm_bare MAP OUT --vars N,N,... --element-size 4|8 [--hints e3sm|none] "
-            "[--agree-per-var] [--no-barriers]",
+            "[--agree-per-var] [--agree-as-h5perf] [--no-barriers]",
             0);
     for (int i = 3; i < argc; i++) {
         if (!strcmp(argv[i], "--vars") && i + 1 < argc)
@@ -169,6 +181,8 @@ int main(int argc, char **argv)
             e3sm_hints = !strcmp(argv[i], "e3sm");
         } else if (!strcmp(argv[i], "--agree-per-var"))
             agree = 1;
+        else if (!strcmp(argv[i], "--agree-as-h5perf"))
+            as_h5perf = 1;
         else if (!strcmp(argv[i], "--no-barriers"))
             barriers = 0;
         else
@@ -236,9 +250,11 @@ int main(int argc, char **argv)
     double t[6];
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
+    agree_if(as_h5perf);
     if ((rc = ncmpi_create(MPI_COMM_WORLD, argv[2], NC_CLOBBER | NC_64BIT_DATA, info, &ncid)) !=
         NC_NOERR)
         die(1, argv[2], rc);
+    agree_if(as_h5perf);
     t[0] = MPI_Wtime();
     barrier(barriers);
     double t1 = MPI_Wtime();
@@ -260,9 +276,12 @@ int main(int argc, char **argv)
     }
     if ((rc = ncmpi_enddef(ncid)) != NC_NOERR)
         die(1, "enddef", rc);
+    agree_if(as_h5perf);
+    agree_if(as_h5perf);
     t[1] = MPI_Wtime() - t1;
     barrier(barriers);
     t1 = MPI_Wtime();
+    agree_if(as_h5perf);
     for (int k = 0, v = 0; k < ndecomp; k++)
         for (int j = 0; j < dec[k].nvars; j++, v++) {
             if ((rc = ncmpi_iput_varn(ncid, varids[v], (int)dec[k].npieces, sp[k], cp[k], bufs[v],
