@@ -148,7 +148,7 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
                           const struct step_range *range, int64_t *done, struct verify_state *vs,
                           struct err *e)
 {
-    bool collective_io = io->ctx->set->collective && (io->ops->desc->caps & API_CAP_COLLECTIVE_IO);
+    bool collective_io = phase_collective_io(io);
     bool lockstep = collective_io || io->plan->collective_pauses;
     bool probed = phase_probed(io);
     int64_t at[PHASE_PROBES];
@@ -358,8 +358,7 @@ static double phase_prepare(const struct phase_io *io, int v)
 bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct err *e)
 {
     struct backend_file *f = NULL;
-    unsigned caps = io->ops->desc->caps;
-    bool collective_io = io->ctx->set->collective && (caps & API_CAP_COLLECTIVE_IO);
+    bool collective_io = phase_collective_io(io);
     struct phase_deadline *dl = io->deadline;
     int nvars = io->plan->nvars;
     if (io->extent && io->extent->nvars >= 0 && io->extent->nvars < nvars)

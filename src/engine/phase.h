@@ -121,6 +121,9 @@ bool phase_joined(const struct phase_io *io);
 double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_t *calls,
                   struct verify_state *v, struct err *e);
 
+/* Are this phase's transfers collective (-C, and the API has collective
+ * transfers)? */
+bool phase_collective_io(const struct phase_io *io);
 /* Is variable d's begin collective for this API (the processes must then
  * agree after it)? HDF5's datasets, PnetCDF's first variable (the file's
  * definitions), a flat API's file view set at the begin (not a joining

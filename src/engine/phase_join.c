@@ -107,7 +107,7 @@ static double phase_join_steps(struct phase_io *io, struct backend_file *f,
 {
     const struct plan *p = io->plan;
     bool write = p->phases[io->phase].write, check = io->verify && !write;
-    bool collective_io = io->ctx->set->collective && (io->ops->desc->caps & API_CAP_COLLECTIVE_IO);
+    bool collective_io = phase_collective_io(io);
     int64_t nsteps = 0;
     double excluded = 0, mark = io->clock();
     for (int d = 0; d < p->nvars; d++)

@@ -44,14 +44,18 @@ void phase_verify(const struct phase_io *io, const struct plan_step *s, struct v
     v->bad += bad;
 }
 
+bool phase_collective_io(const struct phase_io *io)
+{
+    return io->ctx->set->collective && (io->ops->desc->caps & API_CAP_COLLECTIVE_IO);
+}
+
 bool phase_begin_collective(const struct phase_io *io, int d, const struct plan_access *acc,
                             bool joined)
 {
     unsigned caps = io->ops->desc->caps;
     if ((caps & API_CAP_COLLECTIVE_DSET) || (d == 0 && (caps & API_CAP_COLLECTIVE_DEFINE)))
         return true;
-    bool collective_io = io->ctx->set->collective && (caps & API_CAP_COLLECTIVE_IO);
-    return !joined && acc->view_any && (collective_io || !acc->split_runs);
+    return !joined && acc->view_any && (phase_collective_io(io) || !acc->split_runs);
 }
 
 /* Collective: agree on ok, arming the watchdog first if this process failed
