@@ -58,6 +58,12 @@ enum {
      * before the first timed phase (docs/measuring.md, "The MPI-IO
      * library's start"). */
     API_CAP_THROUGH_MPIIO = 1u << 10,
+    /* A chunked variable kept with the library's fill is written by its
+     * begin, on every process (parallel HDF5 allocates and fills the chunks
+     * as it creates the dataset): the engine agrees before such a begin
+     * that no process failed earlier in the phase (phase.c; docs/design.md,
+     * "A failed phase's close"). */
+    API_CAP_FILLS_AT_CREATE = 1u << 11,
 };
 
 struct jsonw;
@@ -208,7 +214,8 @@ struct api_advice {
       INT64_C(2147483647), API_POSIX, NULL, NULL, &mpiio_opts, &mpiio_advice)                      \
     X(PHDF5, phdf5, "PHDF5 (w/MPI-IO driver)", "HDF5", ".h5",                                      \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DSET | API_CAP_FILE_VIEW_COLLECTIVE |             \
-          API_CAP_QUIET_SHORT_READ | API_CAP_CLOSE_WRITES_EVERYWHERE | API_CAP_THROUGH_MPIIO,      \
+          API_CAP_QUIET_SHORT_READ | API_CAP_CLOSE_WRITES_EVERYWHERE | API_CAP_THROUGH_MPIIO |     \
+          API_CAP_FILLS_AT_CREATE,                                                                 \
       0, API_MPIIO, &hdf5_model, NULL, &hdf5_opts, &hdf5_advice)                                   \
     X(PNETCDF, pnetcdf, "PnetCDF", "PnetCDF", ".nc",                                               \
       API_CAP_COLLECTIVE_IO | API_CAP_COLLECTIVE_DEFINE | API_CAP_LIMIT_PER_STEP |                 \

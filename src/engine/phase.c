@@ -9,7 +9,6 @@
  * timer. */
 #include "engine/phase.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,66 +18,6 @@
 #include "engine/agree.h"
 #include "engine/files.h"
 #include "engine/watchdog.h"
-
-/* A read through an API whose library may return from a read without the
- * data and without an error (API_CAP_QUIET_SHORT_READ; HDF5 fills what it
- * missed with zeros) is probed: its buffer is poisoned first (outside the
- * timers, as for -D v; every byte the complement of what the file holds,
- * plan.h), and after each step PHASE_PROBES bytes spread over it, its
- * last included, must hold what the file holds. A probe goes to a byte
- * whose value is not zero where one is near, so that zeros are seen. */
-#define PHASE_PROBES      64
-#define PHASE_PROBE_REACH 16
-
-static bool phase_probed(const struct phase_io *io)
-{
-    return !phase_writes(io) && !io->verify && (io->ops->desc->caps & API_CAP_QUIET_SHORT_READ);
-}
-
-/* The probes of step s: their buffer offsets into at, the bytes the file
- * holds there into want; how many. */
-static int phase_probe_at(const struct phase_io *io, const struct plan_step *s,
-                          int64_t at[PHASE_PROBES], unsigned char want[PHASE_PROBES])
-{
-    int n = 0;
-    const unsigned char *b = io->buf + s->mem_off;
-    int64_t stride = s->bytes / PHASE_PROBES + 1;
-    for (int64_t end = s->bytes - 1; end >= 0 && n < PHASE_PROBES; end -= stride, n++) {
-        int64_t off = end;
-        for (int64_t k = end; k >= 0 && k > end - PHASE_PROBE_REACH && k > end - stride; k--)
-            if (b[k] != 0xff) { /* the file holds ~b[k]: not zero */
-                off = k;
-                break;
-            }
-        at[n] = off;
-        want[n] = (unsigned char)~b[off];
-    }
-    return n;
-}
-
-/* After a step that reported success: does every probe hold its byte? */
-static int phase_probe_check(const struct phase_io *io, const struct plan_step *s, int n,
-                             const int64_t *at, const unsigned char *want, struct err *e)
-{
-    bool flat = io->ops->desc->caps & API_CAP_FLAT_FILE;
-    for (int i = 0; i < n; i++) {
-        unsigned char got = io->buf[s->mem_off + at[i]];
-        if (got == want[i])
-            continue;
-        /* In a flat file (MPI-IO) the data's position is the file's
-         * offset; otherwise the library places the data itself, and the
-         * position is the data's (the variables one after the other, in
-         * C order). */
-        int64_t pos = plan_step_file_offset(s, at[i]);
-        return err_set(e, io->ops->desc->err_name, "read", io->path, flat ? pos : -1,
-                       flat ? -1 : s->bytes,
-                       "the call reported success, but byte %" PRId64
-                       " of the data holds 0x%02x, not the file's 0x%02x (a short read the "
-                       "library did not report?)",
-                       pos, got, want[i]);
-    }
-    return 0;
-}
 
 static bool phase_open(const struct phase_io *io, struct backend_file **f, struct err *e)
 {
@@ -151,9 +90,7 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
     bool collective_io = phase_collective_io(io);
     bool lockstep = collective_io || io->plan->collective_pauses;
     bool probed = phase_probed(io);
-    int64_t at[PHASE_PROBES];
-    unsigned char want[PHASE_PROBES];
-    int nprobes = 0;
+    struct phase_probes probes;
     double excluded = 0, mark = io->clock();
     struct plan_step s;
     int64_t k = range->k0;
@@ -172,9 +109,9 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
             excluded += phase_pause(io, &s, &mark, e, range->halt);
             continue;
         }
-        /* A nonblocking start's read is checked at its WAIT. */
-        bool check = io->verify && !s.write && !s.nonblocking,
-             probe = probed && !s.write && !s.nonblocking;
+        /* A nonblocking start's read is checked at its WAIT (its probes
+         * are chosen here, from the poisoned buffer). */
+        bool check = io->verify && !s.write && !s.nonblocking, probe = probed && !s.write;
         if (range->deadline &&
             phase_deadline_passed(io, *range->calls, range->start, lockstep, &mark))
             break;
@@ -192,7 +129,7 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
             if (fill)
                 io->plan->ops->fill(io->plan, io->phase, v, io->buf, true);
             if (probe)
-                nprobes = phase_probe_at(io, &s, at, want);
+                phase_probe_choose(&s, io->buf, s.nonblocking ? &io->pending : &probes);
             mark = io->clock();
             excluded += mark - t0;
         }
@@ -211,8 +148,8 @@ static double phase_steps(struct phase_io *io, struct backend_file *f, int v,
         }
         /* Outside the timers, as the poisoning and the choice before it:
          * at 1 KiB a call, the check took as long as the read itself. */
-        if (rc == 0 && probe) {
-            rc = phase_probe_check(io, &s, nprobes, at, want, e);
+        if (rc == 0 && probe && !s.nonblocking) {
+            rc = phase_probe_check(io, &s, io->buf, &probes, e);
             mark = io->clock();
             excluded += mark - now;
         }
@@ -385,6 +322,14 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
         struct plan_access acc;
         if (d > 0)
             excluded += phase_prepare(io, d);
+        /* A begin that writes the variable on every process waits until
+         * the processes agree that none failed before it: a process whose
+         * transfer failed on a full disk would fail the fill too, and
+         * HDF5 1.10.8 lets it leave the creation without the others
+         * (docs/design.md, "A failed phase's close"). With a deadline
+         * they agreed after the steps. */
+        if (d > 0 && !dl && phase_begin_fills(io, d) && !phase_agree(io, true, e))
+            break;
         plan_access(io->plan, io->phase, d, &acc);
         bool var_collective = phase_begin_collective(io, d, &acc, false);
         phase_enter(io, "begin dataset", io->plan->flat_bytes);

@@ -51,6 +51,14 @@ struct phase_deadline {
     int64_t calls; /* every process's calls, wear-out included */
 };
 
+/* The bytes a read's buffer must hold after it, where (phase_probe.c). */
+#define PHASE_PROBES 64
+struct phase_probes {
+    int n;
+    int64_t at[PHASE_PROBES]; /* from the step's place in the buffer */
+    unsigned char want[PHASE_PROBES];
+};
+
 struct phase_io {
     const struct backend_ops *ops;
     const struct backend_ctx *ctx;
@@ -80,6 +88,9 @@ struct phase_io {
     bool rewrite;
     int64_t moved; /* out: the bytes this process moved */
     double *t;     /* phase_run()'s timers, while it runs */
+    /* The probes of the nonblocking read under way (a backend has at most
+     * one per direction), checked at its wait. */
+    struct phase_probes pending;
 };
 
 /* Collective over io->ctx->comm. Adds the phase's times to t[PHASE_TIMERS]
@@ -130,6 +141,9 @@ bool phase_collective_io(const struct phase_io *io);
  * variant's: its views are set by its transfers). acc: d's access. */
 bool phase_begin_collective(const struct phase_io *io, int d, const struct plan_access *acc,
                             bool joined);
+/* Does variable d's begin write it on every process (a chunked variable kept
+ * with the library's fill, API_CAP_FILLS_AT_CREATE)? */
+bool phase_begin_fills(const struct phase_io *io, int d);
 /* Collective: agree on ok. */
 bool phase_agree(const struct phase_io *io, bool ok, const struct err *e);
 /* The watchdog's account of a library call about to be made. */
@@ -149,13 +163,26 @@ double phase_pause(const struct phase_io *io, const struct plan_step *s, double 
                    const struct err *e, bool *stop);
 /* A WAIT step s: completes the nonblocking transfer it names (also on a
  * process that failed, so that none outlives its file), timed from *mark
- * as that transfer's I/O; a read it completes is checked then (io->verify),
- * outside the timers. Returns the seconds to keep out of the timers. */
+ * as that transfer's I/O; a read it completes is checked then (io->verify,
+ * or the probes chosen at its start, io->pending), outside the timers.
+ * Returns the seconds to keep out of the timers. */
 double phase_wait(const struct phase_io *io, struct backend_file *f, const struct plan_step *s,
                   double *mark, struct verify_state *vs, struct err *e);
 /* Counts seconds spent in step s (an I/O call, or a pause) as the plan
  * says; returns the seconds to keep out of the phase's other timers. */
 double phase_count(const struct phase_io *io, const struct plan_step *s, double seconds);
+/* Are this phase's reads probed (phase_probe.c: the API's library may
+ * report a read done without its data, and -D v is not checking every
+ * byte)? Their buffers are then poisoned before each read. */
+bool phase_probed(const struct phase_io *io);
+/* Where to probe the read of step s into buf (poisoned: buf + s->mem_off
+ * holds the complement of what the file holds), into *p. */
+void phase_probe_choose(const struct plan_step *s, const unsigned char *buf,
+                        struct phase_probes *p);
+/* After the read of s reported success: does every probe hold the file's
+ * byte? -1 and e set if not. */
+int phase_probe_check(const struct phase_io *io, const struct plan_step *s,
+                      const unsigned char *buf, const struct phase_probes *p, struct err *e);
 /* var_end of the earliest variable begun, under the watchdog. */
 void phase_end_var(const struct phase_io *io, struct backend_file *f, struct err *e);
 

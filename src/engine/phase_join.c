@@ -20,15 +20,16 @@ bool phase_joined(const struct phase_io *io)
 }
 
 /* Collective: every variable's buffer but variable 0's (phase_run()
- * filled it) as the file must hold it, or poisoned before a verified read;
+ * filled it) as the file must hold it, or poisoned before a verified or
+ * probed read;
  * then the processes agree whether all are ready (here, out of the timers,
  * where phase.c's phase_prepare() has its barrier: they start together). */
-static bool phase_join_fill(const struct phase_io *io, bool check, const struct err *e)
+static bool phase_join_fill(const struct phase_io *io, bool poison, const struct err *e)
 {
     const struct plan *p = io->plan;
     bool write = p->phases[io->phase].write;
     for (int d = 0; !e->set && d < p->nvars; d++)
-        if (write ? d > 0 : check)
+        if (write ? d > 0 : poison)
             p->ops->fill(p, io->phase, d, io->buf + d * p->buffer_bytes, !write);
     return phase_agree(io, true, e);
 }
@@ -98,15 +99,37 @@ static void phase_join_verify(const struct phase_io *io, const struct plan_step 
     }
 }
 
+/* The probes of the m steps about to be read into their variables'
+ * poisoned buffers (probes[i]: steps[i]'s), or their check once the call
+ * reported success (-1 and e set at the first that fails). */
+static void phase_join_probe_choose(const struct phase_io *io, const struct plan_step *steps, int m,
+                                    struct phase_probes *probes)
+{
+    for (int i = 0; i < m; i++)
+        phase_probe_choose(&steps[i], io->buf + steps[i].var * io->plan->buffer_bytes, &probes[i]);
+}
+
+static int phase_join_probe_check(const struct phase_io *io, const struct plan_step *steps, int m,
+                                  const struct phase_probes *probes, struct err *e)
+{
+    for (int i = 0; i < m; i++)
+        if (phase_probe_check(io, &steps[i], io->buf + steps[i].var * io->plan->buffer_bytes,
+                              &probes[i], e) < 0)
+            return -1;
+    return 0;
+}
+
 /* Every step index, each in one call (one transfer for the latencies,
  * timed from the clock read that ended the work before it, as phase.c's);
- * returns the seconds excluded. */
+ * returns the seconds excluded. probes: one per variable. */
 static double phase_join_steps(struct phase_io *io, struct backend_file *f,
                                const struct plan_access *acc, struct plan_step *steps, void **bufs,
-                               int64_t *calls, struct verify_state *v, struct err *e)
+                               struct phase_probes *probes, int64_t *calls, struct verify_state *v,
+                               struct err *e)
 {
     const struct plan *p = io->plan;
     bool write = p->phases[io->phase].write, check = io->verify && !write;
+    bool probe = !write && phase_probed(io);
     bool collective_io = phase_collective_io(io);
     int64_t nsteps = 0;
     double excluded = 0, mark = io->clock();
@@ -123,9 +146,11 @@ static double phase_join_steps(struct phase_io *io, struct backend_file *f,
         if (halt || (e->set && !collective_io))
             continue;
         double t0 = io->clock();
-        for (int i = 0; check && !p->fill_per_var && i < m; i++)
+        for (int i = 0; (check || probe) && !p->fill_per_var && i < m; i++)
             p->ops->fill(p, io->phase, steps[i].var, io->buf + steps[i].var * p->buffer_bytes,
                          true);
+        if (probe)
+            phase_join_probe_choose(io, steps, m, probes);
         mark = io->clock();
         excluded += mark - t0;
         phase_enter(io, write ? "write" : "read", bytes * (collective_io ? io->ctx->nprocs : 1));
@@ -137,6 +162,11 @@ static double phase_join_steps(struct phase_io *io, struct backend_file *f,
             excluded += phase_flush_latency(io, &now);
         watchdog_leave();
         (*calls)++;
+        if (rc == 0 && probe) {
+            double t1 = io->clock();
+            rc = phase_join_probe_check(io, steps, m, probes, e);
+            excluded += io->clock() - t1;
+        }
         if (rc < 0) {
             watchdog_arm(e);
             continue;
@@ -158,10 +188,12 @@ double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_
     struct plan_access *acc = calloc((size_t)n, sizeof *acc);
     struct plan_step *steps = calloc((size_t)n, sizeof *steps);
     void **bufs = calloc((size_t)n, sizeof *bufs);
-    if (!acc || !steps || !bufs)
+    struct phase_probes *probes = calloc((size_t)n, sizeof *probes);
+    if (!acc || !steps || !bufs || !probes)
         err_set(e, "h5perf", "allocate", io->path, -1, -1, "out of memory");
     double t0 = io->clock();
-    bool ready = phase_join_fill(io, io->verify && !io->plan->phases[io->phase].write, e);
+    bool ready = phase_join_fill(
+        io, (io->verify || phase_probed(io)) && !io->plan->phases[io->phase].write, e);
     double excluded = io->clock() - t0;
     bool ok = false;
     int begun = 0;
@@ -169,7 +201,7 @@ double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_
         begun = phase_join_begin(io, f, acc, &ok, e);
     if (ok) {
         double t_raw = io->clock();
-        double x = phase_join_steps(io, f, acc, steps, bufs, calls, v, e);
+        double x = phase_join_steps(io, f, acc, steps, bufs, probes, calls, v, e);
         t[PHASE_RAW] += io->clock() - t_raw - x;
         excluded += x;
     }
@@ -180,5 +212,6 @@ double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_
     free(acc);
     free(steps);
     free(bufs);
+    free(probes);
     return excluded;
 }

@@ -58,6 +58,15 @@ bool phase_begin_collective(const struct phase_io *io, int d, const struct plan_
     return !joined && acc->view_any && (phase_collective_io(io) || !acc->split_runs);
 }
 
+bool phase_begin_fills(const struct phase_io *io, int d)
+{
+    if (!(io->ops->desc->caps & API_CAP_FILLS_AT_CREATE) || !phase_writes(io))
+        return false;
+    struct plan_var var;
+    plan_var(io->plan, d, &var);
+    return var.library_fill && var.chunk[0] > 0;
+}
+
 /* Collective: agree on ok, arming the watchdog first if this process failed
  * (the others may be stuck in a collective call it skipped). */
 bool phase_agree(const struct phase_io *io, bool ok, const struct err *e)
@@ -173,11 +182,12 @@ double phase_wait(const struct phase_io *io, struct backend_file *f, const struc
     phase_count(io, s, now - *mark);
     *mark = now;
     watchdog_leave();
+    if (rc == 0 && !failed && !s->write && phase_probed(io))
+        rc = phase_probe_check(io, s, io->buf, &io->pending, e);
     if (rc < 0)
         watchdog_arm(e);
-    if (rc < 0 || failed || s->write || !io->verify)
-        return 0;
-    phase_verify(io, s, vs);
+    if (rc == 0 && !failed && !s->write && io->verify)
+        phase_verify(io, s, vs);
     now = io->clock();
     double spent = now - *mark;
     *mark = now;

@@ -11,7 +11,10 @@
  * $H5PERF_CALLS_FAPL set, also one line per distinct file access property
  * list that H5Fcreate and H5Fopen were given, read back through HDF5's own
  * getters (tests/mpi/hdf5_choices.py):
- *   fapl <all_coll_metadata_ops 0|1> <coll_metadata_write 0|1> <meta_block_size> */
+ *   fapl <all_coll_metadata_ops 0|1> <coll_metadata_write 0|1> <meta_block_size>
+ * With $H5PERF_CALLS_CREATE set, also the datasets it created
+ * (tests/mpi/failures.py):
+ *   H5Dcreate2 <calls> */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <hdf5.h>
@@ -26,7 +29,7 @@
 enum { CALL_WRITE, CALL_READ, CALL_WRITE_MULTI, CALL_READ_MULTI, CALL_KINDS };
 static const char *const call_names[CALL_KINDS] = {"H5Dwrite", "H5Dread", "H5Dwrite_multi",
                                                    "H5Dread_multi"};
-static long calls[CALL_KINDS], dsets[CALL_KINDS];
+static long calls[CALL_KINDS], dsets[CALL_KINDS], creates;
 static int init_level = -2; /* -1: MPI_Init; else MPI_Init_thread's level */
 #define CALLS_MAX_FAPL 8
 static int nfapl; /* distinct fapl lines seen, in order */
@@ -48,6 +51,8 @@ __attribute__((destructor)) static void calls_write(void)
         fprintf(f, "MPI_Init_thread %d\n", init_level);
     for (int k = 0; getenv("H5PERF_CALLS_FAPL") && k < nfapl; k++)
         fprintf(f, "%s\n", fapl_lines[k]);
+    if (getenv("H5PERF_CALLS_CREATE"))
+        fprintf(f, "H5Dcreate2 %ld\n", creates);
     for (int k = 0; k < CALL_KINDS; k++)
         if (calls[k])
             fprintf(f, k >= CALL_WRITE_MULTI ? "%s %ld %ld\n" : "%s %ld\n", call_names[k], calls[k],
@@ -112,6 +117,16 @@ hid_t H5Fopen(const char *name, unsigned flags, hid_t fapl)
     memcpy(&real, &sym, sizeof real);
     calls_fapl(fapl);
     return real(name, flags, fapl);
+}
+
+hid_t H5Dcreate2(hid_t loc, const char *name, hid_t type, hid_t space, hid_t lcpl, hid_t dcpl,
+                 hid_t dapl)
+{
+    hid_t (*real)(hid_t, const char *, hid_t, hid_t, hid_t, hid_t, hid_t);
+    void *sym = calls_real("H5Dcreate2");
+    memcpy(&real, &sym, sizeof real);
+    creates++;
+    return real(loc, name, type, space, lcpl, dcpl, dapl);
 }
 
 herr_t H5Dwrite(hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space, hid_t dxpl,
