@@ -12,9 +12,10 @@
  * list that H5Fcreate and H5Fopen were given, read back through HDF5's own
  * getters (tests/mpi/hdf5_choices.py):
  *   fapl <all_coll_metadata_ops 0|1> <coll_metadata_write 0|1> <meta_block_size>
- * With $H5PERF_CALLS_CREATE set, also the datasets it created
- * (tests/mpi/failures.py):
- *   H5Dcreate2 <calls> */
+ * With $H5PERF_CALLS_CREATE set, also each dataset it creates, as it
+ * creates it (a process of a failed job may be killed before its exit),
+ * to $H5PERF_CALLS_LOG.<pid>.create (tests/mpi/failures.py):
+ *   H5Dcreate2 <name> */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <hdf5.h>
@@ -29,7 +30,7 @@
 enum { CALL_WRITE, CALL_READ, CALL_WRITE_MULTI, CALL_READ_MULTI, CALL_KINDS };
 static const char *const call_names[CALL_KINDS] = {"H5Dwrite", "H5Dread", "H5Dwrite_multi",
                                                    "H5Dread_multi"};
-static long calls[CALL_KINDS], dsets[CALL_KINDS], creates;
+static long calls[CALL_KINDS], dsets[CALL_KINDS];
 static int init_level = -2; /* -1: MPI_Init; else MPI_Init_thread's level */
 #define CALLS_MAX_FAPL 8
 static int nfapl; /* distinct fapl lines seen, in order */
@@ -51,8 +52,6 @@ __attribute__((destructor)) static void calls_write(void)
         fprintf(f, "MPI_Init_thread %d\n", init_level);
     for (int k = 0; getenv("H5PERF_CALLS_FAPL") && k < nfapl; k++)
         fprintf(f, "%s\n", fapl_lines[k]);
-    if (getenv("H5PERF_CALLS_CREATE"))
-        fprintf(f, "H5Dcreate2 %ld\n", creates);
     for (int k = 0; k < CALL_KINDS; k++)
         if (calls[k])
             fprintf(f, k >= CALL_WRITE_MULTI ? "%s %ld %ld\n" : "%s %ld\n", call_names[k], calls[k],
@@ -125,7 +124,16 @@ hid_t H5Dcreate2(hid_t loc, const char *name, hid_t type, hid_t space, hid_t lcp
     hid_t (*real)(hid_t, const char *, hid_t, hid_t, hid_t, hid_t, hid_t);
     void *sym = calls_real("H5Dcreate2");
     memcpy(&real, &sym, sizeof real);
-    creates++;
+    const char *log = getenv("H5PERF_CALLS_LOG");
+    if (log && getenv("H5PERF_CALLS_CREATE")) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s.%ld.create", log, (long)getpid());
+        FILE *f = fopen(path, "a");
+        if (f) {
+            fprintf(f, "H5Dcreate2 %s\n", name);
+            fclose(f);
+        }
+    }
     return real(loc, name, type, space, lcpl, dcpl, dapl);
 }
 
