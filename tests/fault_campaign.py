@@ -270,6 +270,12 @@ def variant_args(rng, d):
         if d["api"] in ("mpiio", "pnetcdf") and not d["collective"]:
             return ["--io-mode", "async"]
         return []
+    if d["api"] == "mpiio" and not d["collective"] and launcher_is_hydra_once():
+        # A joined call's view has holes: MPICH's ROMIO sieves the
+        # independent write and keeps its fcntl lock when the write fails,
+        # the others waiting for it inside theirs (tests/mpi/faults.py,
+        # romio_diverges), a defect of ROMIO's, not drawn there.
+        return []
     join = {"mpiio": "--mpiio.joined=only", "pnetcdf": "--pnetcdf.nonblocking=only"}
     return [join[d["api"]]] if d["api"] in join else []
 

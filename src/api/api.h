@@ -122,6 +122,11 @@ struct api_variant {
      * files removes them with the file, registered before the create
      * (engine/files.h, files_side_pattern()). */
     const char *side_prefix;
+    /* Each of its joined calls is collective even where transfers are
+     * independent (MPI-IO's joined view, set collectively at every step):
+     * a process that failed goes on making them, as with -C
+     * (engine/phase_join.c). */
+    bool collective_steps;
 };
 
 /* A line an API's options add to the text reports' headers, where they

@@ -60,11 +60,11 @@ static void hdf5_driver_choices(char *buf, size_t len)
  * process runs the MPI-IO driver (subfiling serves shared files); the
  * subfiling driver's I/O concentrators are threads. */
 static const struct api_variant hdf5_variants[2 * HDF5_DRIVER_COUNT] = {
-    {NULL, "PHDF5 (w/MPI-IO driver)", 0, false, false, NULL},
-    {"subfiled", "PHDF5 (w/subfiling driver)", 0, false, true, ".subfile"},
-    {"multi-dataset", "PHDF5 (w/MPI-IO driver, multi-dataset)", 2, true, false, NULL},
+    {NULL, "PHDF5 (w/MPI-IO driver)", 0, false, false, NULL, false},
+    {"subfiled", "PHDF5 (w/subfiling driver)", 0, false, true, ".subfile", false},
+    {"multi-dataset", "PHDF5 (w/MPI-IO driver, multi-dataset)", 2, true, false, NULL, false},
     {"subfiled, multi-dataset", "PHDF5 (w/subfiling driver, multi-dataset)", 2, true, true,
-     ".subfile"},
+     ".subfile", false},
 };
 
 /* --hdf5.driver: a comma-separated list of drivers, any case; each one

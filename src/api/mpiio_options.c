@@ -17,8 +17,8 @@ _Static_assert(sizeof(struct mpiio_settings) <= API_SETTINGS_BYTES,
 /* The default, then the variant that joins the variables of a file
  * (api_variant.joins_vars); a file per process runs each as itself. */
 static const struct api_variant mpiio_variants[MPIIO_VARIANT_COUNT] = {
-    {NULL, "MPIO", MPIIO_PLAIN, false, false, NULL},
-    {"joined", "MPIO (joined)", MPIIO_JOINED, true, false, NULL},
+    {NULL, "MPIO", MPIIO_PLAIN, false, false, NULL, false},
+    {"joined", "MPIO (joined)", MPIIO_JOINED, true, false, NULL, true},
 };
 
 /* The advisor's choice (docs/advisor.md, "Choices"): one call moves every

@@ -17,8 +17,8 @@ _Static_assert(sizeof(struct pnetcdf_settings) <= API_SETTINGS_BYTES,
 /* The default, then the variant that joins the variables of a file
  * (api_variant.joins_vars); a file per process runs each as itself. */
 static const struct api_variant pnetcdf_variants[PNETCDF_VARIANT_COUNT] = {
-    {NULL, "PnetCDF", PNETCDF_BLOCKING, false, false, NULL},
-    {"nonblocking", "PnetCDF (nonblocking)", PNETCDF_NONBLOCKING, true, false, NULL},
+    {NULL, "PnetCDF", PNETCDF_BLOCKING, false, false, NULL, false},
+    {"nonblocking", "PnetCDF (nonblocking)", PNETCDF_NONBLOCKING, true, false, NULL, false},
 };
 
 /* The advisor's choice (docs/advisor.md, "Choices"): nonblocking calls

@@ -4,7 +4,8 @@
  * variable is begun, then step k of every variable moves in one
  * transfer_vars call, then every variable is ended. Each variable has a
  * buffer of its own. The rules of phase.c hold: agreement after each
- * variable begun, a process that failed goes on with collective calls,
+ * variable begun, a process that failed goes on with collective calls
+ * (-C, or a variant whose every call is collective: collective_steps),
  * filling, poisoning, verifying and the library's account of what it did
  * are kept out of the timers. */
 #include "engine/phase.h"
@@ -131,6 +132,9 @@ static double phase_join_steps(struct phase_io *io, struct backend_file *f,
     bool write = p->phases[io->phase].write, check = io->verify && !write;
     bool probe = !write && phase_probed(io);
     bool collective_io = phase_collective_io(io);
+    /* Calls every process makes, a process that failed too. */
+    const struct api_variant *var = api_variant(io->ops->desc->id, io->ctx->set->variant);
+    bool lockstep = collective_io || (var && var->collective_steps);
     int64_t nsteps = 0;
     double excluded = 0, mark = io->clock();
     for (int d = 0; d < p->nvars; d++)
@@ -139,11 +143,11 @@ static double phase_join_steps(struct phase_io *io, struct backend_file *f,
      * next barrier, where every process learns of it (phase_pause). */
     bool pauses = p->collective_pauses, halt = false;
     for (int64_t k = 0; k < nsteps && !halt; k++) {
-        if (e->set && !collective_io && !pauses)
+        if (e->set && !lockstep && !pauses)
             break;
         int64_t bytes;
         int m = phase_join_gather(io, acc, k, steps, bufs, &bytes, e, &halt);
-        if (halt || (e->set && !collective_io))
+        if (halt || (e->set && !lockstep))
             continue;
         double t0 = io->clock();
         for (int i = 0; (check || probe) && !p->fill_per_var && i < m; i++)

@@ -423,6 +423,34 @@ def io_failure_lost_data_probed_in_every_kind_of_read():
 
 
 @case
+def mpiio_joined_failure_agreed_without_collective_transfers():
+    """MPI-IO's joined calls set a file view at every step, collectively,
+    also without -C. A write that fails on rank 1 (EIO at its second call)
+    no longer stops it making them: the others, in the next step's view,
+    waited for it while it waited in the close, until the watchdog ended
+    the job (the fault campaign, seed 1346080764). Now it goes on with
+    every step as under -C, and the failure is agreed at the end of the
+    phase: exit 1, rank 1's line alone, no file left."""
+    with TempDir() as d:
+        env = {"HDF5_PARAPREFIX": d, "LD_PRELOAD": os.environ["FAULTS"],
+               "H5PERF_FAULT_SUFFIX": ".mpio", "H5PERF_FAULT_KIND": "eio",
+               "H5PERF_FAULT_RANK": "1", "H5PERF_FAULT_CALL": "2",
+               "H5PERF_FAULT_OPS": "writes"}
+        if launcher_is_hydra():
+            # ROMIO's data sieving keeps its fcntl lock when the write
+            # fails, and the others wait for it inside their writes
+            # (faults.py, romio_diverges): without it, as h5perf's line.
+            env["HDF5_MPI_INFO"] = "romio_ds_write=disable"
+        r = run(3, "-A mpiio --mpiio.joined=only --watchdog 10 -e 16K -B 2K -x 4K -X 4K -p 3 "
+                "-P 3 -d 3 -i 1", env=env)
+        expect_eq(r.rc, 1, "exit status", r)
+        expect(len(r.h5perf_err) == 1 and r.h5perf_err[0].startswith(
+            "h5perf: rank 1: MPI-IO write '%s' at offset " % data_file(d, 1, "mpiio")),
+            "rank 1's line alone", r)
+        expect_eq(listing(d), [], "files left", r)
+
+
+@case
 def hdf5_failed_transfer_agreed_before_a_filled_creation():
     """The guide's -c datasets are chunked and filled by HDF5 as each is
     created, on every process. A transfer of Dataset_1 that failed on rank 1
