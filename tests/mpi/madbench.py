@@ -382,16 +382,8 @@ def peer_compare(mb, procs, args, method, layout, d, gangs=1):
         expect_eq(len(m), len(h), "rank %d's calls (%s)" % (r, what))
 
 
-@case
-def madbench_against_madbench2():
-    """MADbench2 (built outside the repository, bench/README.md; found at
-    $MADBENCH2 or ~/.cache/h5perf-peers/madbench2/MADbench2.x) and h5perf
-    on the same arguments, each process under strace: the same byte ranges
-    of the same files, per process, in the same order (S's writes, W's reads
-    one bin ahead and writes, C's reads), through POSIX and MPI-IO, shared
-    and a file per process. MADbench2's POSIX method goes through stdio,
-    whose reads fill 4096-byte buffers: its reads may reach on to the next
-    multiple of 4096 bytes (or the end of the file), no further."""
+def madbench2_or_skip():
+    """MADbench2's program, or Skip saying why it cannot run here."""
     mb = os.environ.get("MADBENCH2", MADBENCH2)
     if not os.access(mb, os.X_OK):
         raise Skip("MADbench2 is not built at %s (bench/README.md; or set MADBENCH2)" % mb)
@@ -404,6 +396,20 @@ def madbench_against_madbench2():
     if ("libmpich" in libs) != launcher_is_hydra():
         raise Skip("MADbench2 at %s is built with another MPI library than this run's "
                    "launcher (%s)" % (mb, os.environ.get("MPIEXEC", "mpiexec")))
+    return mb
+
+
+@case
+def madbench_against_madbench2():
+    """MADbench2 (built outside the repository, bench/README.md; found at
+    $MADBENCH2 or ~/.cache/h5perf-peers/madbench2/MADbench2.x) and h5perf
+    on the same arguments, each process under strace: the same byte ranges
+    of the same files, per process, in the same order (S's writes, W's reads
+    one bin ahead and writes, C's reads), through POSIX and MPI-IO, shared
+    and a file per process. MADbench2's POSIX method goes through stdio,
+    whose reads fill 4096-byte buffers: its reads may reach on to the next
+    multiple of 4096 bytes (or the end of the file), no further."""
+    mb = madbench2_or_skip()
     for method in ("POSIX", "MPI"):
         for layout in ("shared", "fpp"):
             for args in ((100, 3, 16, 4096, 2, 2), (64, 2, 32, 8, 1, 4)):
