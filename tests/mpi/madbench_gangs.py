@@ -98,6 +98,12 @@ def gang_files(procs, gangs, pixels, bins, sblock, fblock, apis, mode):
                                               ",".join(apis), mode))
         r = run(procs, args, env={"HDF5_PARAPREFIX": d, "HDF5_NOCLEANUP": "1"}, timeout=170)
         expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+        gp = procs // gangs
+        side = round(gp ** 0.5)
+        expect("Gangs in W = %d of %d process%s (a %dx%d grid each; gang shares of %d to %d "
+               "bytes in slots of %d)" % (gangs, gp, "" if gp == 1 else "es", side, side,
+                                          8 * min(g.gshares), 8 * max(g.gshares), g.gslot)
+               in r.lines, "the gangs' line", r)
         for api in apis:
             lib = api in ("phdf5", "pnetcdf")
             path = os.path.join(d, "#pio_tmp_1" + SUFFIX[api])
@@ -157,11 +163,13 @@ def madbench_gangs_report():
         expect_eq((r.rc, r.h5perf_err), (0, []), "exit status", r)
         expect_eq(r.lines[1], "MADbench pattern: NO_PIX 64, NO_BIN 4, NO_GANG 4, SBLOCKSIZE 32, "
                   "FBLOCKSIZE 8, RMOD 1, WMOD 1, BWEXP 1", "header", r)
+        g = Geom(4, 64, 4, 32, 8, 4)
+        expect("Gangs in W = 4 of 1 process (a 1x1 grid each; gang shares of 32768 to 32768 "
+               "bytes in slots of %d)" % g.gslot in r.lines, "the gangs' line", r)
         with open(out) as fh:
             doc = json.load(fh)
         validate(doc, r)
         expect_eq(doc["config"]["madbench"]["gang"], 4, "config's gang", r)
-        g = Geom(4, 64, 4, 32, 8, 4)
         for x in doc["runs"]:
             expect_eq(x["madbench"]["slot"], g.slot, "slot", r)
             expect_eq(x["madbench"]["busy_multiply_adds"],
