@@ -339,10 +339,10 @@ def ranges(path, where):
     return out
 
 
-def peer_compare(mb, procs, args, method, layout, d, gangs=1):
+def peer_compare(mb, procs, args, method, layout, d, gangs=1, iomode="SYNC"):
     """MADbench2 with IOMETHOD=method and h5perf with the same arguments
-    (NO_GANG gangs), both traced: per process and file, the same reads and
-    writes of the same byte ranges in the same order."""
+    (NO_GANG gangs, IOMODE iomode), both traced: per process and file, the
+    same reads and writes of the same byte ranges in the same order."""
     pix, bins, sblock, fblock, rmod, wmod = args
     shared = layout == "shared"
     mdir, hdir = os.path.join(d, "mb"), os.path.join(d, "h5")
@@ -350,15 +350,16 @@ def peer_compare(mb, procs, args, method, layout, d, gangs=1):
     os.mkdir(hdir)
     traced(procs, [mb] + [str(x) for x in (pix, bins, gangs, sblock, fblock, rmod, wmod)], mdir,
            {"IOMETHOD": method, "FILETYPE": "SHARED" if shared else "UNIQUE",
-            "IOMODE": "SYNC", "BWEXP": "0"}, os.path.join(d, "mb.trace"))
+            "IOMODE": iomode, "BWEXP": "0"}, os.path.join(d, "mb.trace"))
     api = "posix" if method == "POSIX" else "mpiio"
     traced(procs, [os.environ["H5PERF"], "--pattern", "madbench", "--pixels", str(pix),
                    "--bins", str(bins), "--scalapack-block", str(sblock), "--file-block",
                    str(fblock), "--read-mod", str(rmod), "--write-mod", str(wmod), "-A", api,
-                   "--layout", layout, "--gangs", str(gangs)], d, {"HDF5_PARAPREFIX": hdir},
+                   "--layout", layout, "--gangs", str(gangs), "--io-mode", iomode.lower()], d,
+           {"HDF5_PARAPREFIX": hdir},
            os.path.join(d, "h5.trace"))
     g = Geom(procs, pix, bins, sblock, fblock, gangs)
-    what = "%s %s %s, %d gangs" % (method, layout, args, gangs)
+    what = "%s %s %s, %d gangs, %s" % (method, layout, args, gangs, iomode)
     for r in range(procs):
         mine = ranges(os.path.join(d, "mb.trace.%d" % r), os.path.join(mdir, "files"))
         theirs = ranges(os.path.join(d, "h5.trace.%d" % r), hdir)

@@ -142,7 +142,7 @@ def madbench_gangs_against_madbench2():
     process, the same byte ranges in the same order (S's writes, W's reads
     of every bin and gang writes at MADbench2's gang slots, C's gang reads),
     through POSIX and MPI-IO, shared and a file per process; 4 gangs of 1
-    process and 4 gangs of 4."""
+    process and 4 gangs of 4; MPI-IO's asynchronous mode too."""
     mb = madbench2_or_skip()
     for method in ("POSIX", "MPI"):
         for layout in ("shared", "fpp"):
@@ -150,6 +150,12 @@ def madbench_gangs_against_madbench2():
                 peer_compare(mb, 4, (100, 8, 16, 4096, 1, 1), method, layout, d, gangs=4)
     with TempDir() as d:
         peer_compare(mb, 16, (70, 4, 8, 4096, 2, 2), "MPI", "shared", d, gangs=4)
+    # IOMODE=ASYNC through MPI-IO: MPI_File_iread and iwrite, completed
+    # after the busy work that follows
+    for layout in ("shared", "fpp"):
+        with TempDir() as d:
+            peer_compare(mb, 4, (100, 8, 16, 4096, 1, 1), "MPI", layout, d, gangs=4,
+                         iomode="ASYNC")
 
 
 @case
