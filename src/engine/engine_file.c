@@ -19,11 +19,12 @@
  * with why when the backend cannot read the file back. */
 #define ENGINE_SIZE_UNCHECKED  (-1)
 #define ENGINE_SIZE_UNREADABLE (-2)
-static int64_t engine_written_size(const struct point_run *r, const char *path, int64_t flat_end,
-                                   char *why, size_t len)
+static int64_t engine_written_size(const struct point_run *r, int phase, const char *path,
+                                   int64_t flat_end, char *why, size_t len)
 {
+    int64_t own = r->plan.phase_flat_bytes[phase];
     if (r->ops->desc->caps & API_CAP_FLAT_FILE)
-        return flat_end >= 0 ? flat_end : r->plan.flat_bytes;
+        return flat_end >= 0 ? flat_end : own > 0 ? own : r->plan.flat_bytes;
     /* A stonewalled write leaves the library's layout partly unwritten. */
     if (!r->ops->written_end || flat_end >= 0)
         return ENGINE_SIZE_UNCHECKED;
@@ -33,7 +34,7 @@ static int64_t engine_written_size(const struct point_run *r, const char *path, 
     watchdog_leave();
     return end < 0    ? ENGINE_SIZE_UNREADABLE
            : end == 0 ? ENGINE_SIZE_UNCHECKED
-                      : end - r->plan.unwritten_tail;
+                      : end - r->plan.unwritten_tail - r->plan.phase_unwritten_tail[phase];
 }
 
 /* Collective, after a write phase, outside every timer: process 0 looks at
@@ -42,7 +43,7 @@ static int64_t engine_written_size(const struct point_run *r, const char *path, 
  * Its size must be engine_written_size() (flat_end >= 0: the end of what a
  * stonewalled write wrote): MPI-IO libraries can lose data while reporting
  * success (ompio's collective writes on a full disk). */
-static bool engine_after_write(const struct point_run *r, int slot, const char *path,
+static bool engine_after_write(const struct point_run *r, int phase, int slot, const char *path,
                                int64_t flat_end, struct err *e)
 {
     uint64_t v[4] = {0, 0, 0, 0}; /* identified, device, inode, failed */
@@ -57,7 +58,7 @@ static bool engine_after_write(const struct point_run *r, int slot, const char *
             v[1] = (uint64_t)st.st_dev;
             v[2] = (uint64_t)st.st_ino;
             char why[256];
-            int64_t want = engine_written_size(r, path, flat_end, why, sizeof why);
+            int64_t want = engine_written_size(r, phase, path, flat_end, why, sizeof why);
             if (want == ENGINE_SIZE_UNREADABLE)
                 err_set(e, api, "check size of", path, -1, -1, "%s", why);
             else if (want >= 0 && (int64_t)st.st_size != want)
@@ -111,7 +112,7 @@ static bool engine_write_once(struct point_run *r, struct phase_io *io, double *
         int64_t mine = plan_flat_end(&r->plan, io->phase, &dl->done);
         MPI_Allreduce(&mine, &flat_end, 1, MPI_INT64_T, MPI_MAX, r->fctx.comm);
     }
-    if (!ok || !engine_after_write(r, io->slot, io->path, flat_end, e))
+    if (!ok || !engine_after_write(r, io->phase, io->slot, io->path, flat_end, e))
         return false;
     if (r->run->cfg.duration > 0)
         measure_repeat(r->ctx.comm, rt[PHASE_GROSS], r->sp->m.phase_bytes / r->plan.nfiles,

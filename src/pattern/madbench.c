@@ -9,123 +9,30 @@
  * asynchronous mode (--io-mode async) each read and write is a
  * nonblocking start and, after the busy work that follows, a wait step
  * (io_resync: a barrier, the wait, a barrier), W reading ahead through
- * every API. Its options' finish and validation are madbench_finish.c,
+ * every API. With gangs (--gangs), W writes and C reads each process's
+ * share of its gang's bins in the gang's distribution. The operations are
+ * madbench_ops.c's, its options' finish and validation madbench_finish.c,
  * its report madbench_report.c. */
 #include "pattern/madbench.h"
+#include "pattern/madbench_ops.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "pattern/app_points.h"
 
-/* One operation of a phase: MADbench2's busy_work, io_distmatrix reading
- * or writing a bin, or io_resync completing a bin's read or write (the
- * asynchronous mode). */
-enum madbench_op_kind { MB_BUSY, MB_READ, MB_WRITE, MB_WAIT_READ, MB_WAIT_WRITE };
-
-struct madbench_op {
-    enum madbench_op_kind kind;
-    int64_t bin;
-};
-
-#define MADBENCH_MAX_OPS 6
-
 /* The steps of each kind of operation. */
 enum { MB_BUSY_STEPS = 3, MB_IO_STEPS = 5, MB_WAIT_STEPS = 3 };
-
-/* A process's plan state (plan.state). */
-struct madbench_state {
-    struct madbench_geom g;
-    int rank;
-    bool shared; /* one file of every process's slots */
-    bool ahead;  /* W reads one bin ahead (the flat APIs: MADbench2's order) */
-    bool async;  /* IOMODE=ASYNC: each read and write started, completed later */
-    int read_mod, write_mod;
-    int64_t share; /* this process's elements */
-    int64_t first; /* the elements of the shares before it */
-};
 
 static const struct madbench_state *mb_state(const struct plan *p)
 {
     return (const struct madbench_state *)p->state.bytes;
 }
 
-/* MADbench2's asynchronous order (IOMODE=ASYNC, docs/madbench.md,
- * "Asynchronous I/O"): each read or write is completed (io_resync) after
- * the busy work that follows its start, just before the next one of its
- * direction starts, and the last after the phase's last busy work or
- * write. W reads one bin ahead, through every API that runs it. */
-static int mb_ops_async(const struct madbench_state *st, int phase, int64_t v,
-                        struct madbench_op ops[MADBENCH_MAX_OPS])
-{
-    int64_t last = st->g.bins - 1;
-    int n = 0;
-    switch (phase) {
-    case MADBENCH_S:
-        ops[n++] = (struct madbench_op){MB_BUSY, v};
-        if (v > 0)
-            ops[n++] = (struct madbench_op){MB_WAIT_WRITE, v - 1};
-        ops[n++] = (struct madbench_op){MB_WRITE, v};
-        break;
-    case MADBENCH_W:
-        if (v == 0)
-            ops[n++] = (struct madbench_op){MB_READ, v};
-        ops[n++] = (struct madbench_op){MB_WAIT_READ, v};
-        if (v < last)
-            ops[n++] = (struct madbench_op){MB_READ, v + 1};
-        ops[n++] = (struct madbench_op){MB_BUSY, v};
-        if (v > 0)
-            ops[n++] = (struct madbench_op){MB_WAIT_WRITE, v - 1};
-        ops[n++] = (struct madbench_op){MB_WRITE, v};
-        break;
-    default:
-        if (v > 0)
-            ops[n++] = (struct madbench_op){MB_WAIT_READ, v - 1};
-        ops[n++] = (struct madbench_op){MB_READ, v};
-        if (v > 0)
-            ops[n++] = (struct madbench_op){MB_BUSY, v};
-        if (v == last) {
-            ops[n++] = (struct madbench_op){MB_WAIT_READ, v};
-            ops[n++] = (struct madbench_op){MB_BUSY, v};
-        }
-        return n;
-    }
-    if (v == last)
-        ops[n++] = (struct madbench_op){MB_WAIT_WRITE, v};
-    return n;
-}
-
-/* The operations of variable (bin) v in phase, in order (docs/madbench.md,
- * "Phases"); returns how many. */
 static int mb_ops(const struct madbench_state *st, int phase, int64_t v,
                   struct madbench_op ops[MADBENCH_MAX_OPS])
 {
-    if (st->async)
-        return mb_ops_async(st, phase, v, ops);
-    int64_t last = st->g.bins - 1;
-    int n = 0;
-    switch (phase) {
-    case MADBENCH_S: /* build_S: busy work, write */
-        ops[n++] = (struct madbench_op){MB_BUSY, v};
-        ops[n++] = (struct madbench_op){MB_WRITE, v};
-        break;
-    case MADBENCH_W: /* calc_W: read, busy work (pdgemm), write */
-        if (!st->ahead || v == 0)
-            ops[n++] = (struct madbench_op){MB_READ, v};
-        if (st->ahead && v < last)
-            ops[n++] = (struct madbench_op){MB_READ, v + 1};
-        ops[n++] = (struct madbench_op){MB_BUSY, v};
-        ops[n++] = (struct madbench_op){MB_WRITE, v};
-        break;
-    default: /* calc_dC: read each bin, busy work after each but the first, once more at the end */
-        ops[n++] = (struct madbench_op){MB_READ, v};
-        if (v > 0)
-            ops[n++] = (struct madbench_op){MB_BUSY, v};
-        if (v == last)
-            ops[n++] = (struct madbench_op){MB_BUSY, v};
-        break;
-    }
-    return n;
+    return madbench_op_list(st, phase, v, ops);
 }
 
 static bool mb_op_writes(const struct madbench_op *op)
@@ -140,18 +47,24 @@ static int64_t mb_op_steps(const struct madbench_op *op)
     return op->kind == MB_BUSY ? MB_BUSY_STEPS : MB_IO_STEPS;
 }
 
-/* Where an operation's data lies in the buffer: reads of even and odd bins
- * in the first two shares (so that both reads of W's first variable land
- * in poisoned memory), writes in the third; in the asynchronous mode
- * those of even and odd bins in the third and fourth, so that the next
- * bin's content is put in the buffer while the write before it is still
- * under way. */
+/* Where an operation's data lies in the buffer, in rooms of the larger
+ * of its shares: reads of even and odd slots in the first two (so that
+ * both reads of W's first variable land in poisoned memory), writes in
+ * the third; in the asynchronous mode, and with gangs (W's last variable
+ * writes two gang slots), those of even and odd slots in the third and
+ * fourth, so that the next bin's content is put in the buffer while the
+ * write before it is still under way. */
+static bool mb_two_writes(const struct madbench_state *st)
+{
+    return st->async || st->g.gangs > 1;
+}
+
 static int64_t mb_mem_off(const struct madbench_state *st, const struct madbench_op *op)
 {
-    int64_t at = op->bin % 2;
+    int64_t at = op->slot % 2;
     if (op->kind == MB_WRITE || op->kind == MB_WAIT_WRITE)
-        at = st->async ? 2 + op->bin % 2 : 2;
-    return at * st->share * 8;
+        at = mb_two_writes(st) ? 2 + op->slot % 2 : 2;
+    return at * st->room * 8;
 }
 
 static void mb_var(const struct plan *p, int v, struct plan_var *out)
@@ -162,7 +75,9 @@ static void mb_var(const struct plan *p, int v, struct plan_var *out)
     out->kind = PLAN_UNSIGNED;
     out->elem = 8;
     out->ndims = 1;
-    out->dims[0] = st->shared ? st->g.pixels * st->g.pixels : st->share;
+    /* A file per process: the larger share; with gangs, W writes the
+     * gang share of its gang's bins alone. */
+    out->dims[0] = st->shared ? st->g.pixels * st->g.pixels : st->room;
 }
 
 static void mb_access(const struct plan *p, int phase, int v, struct plan_access *out)
@@ -177,23 +92,30 @@ static void mb_access(const struct plan *p, int phase, int v, struct plan_access
 
 /* The I/O call of op: the process's share of the bin, one run at
  * MADbench2's offset in a flat file, and its range of the bin's dataset
- * (the matrix in the distributed order; a file per process: its share). */
+ * (the matrix in the distributed order; a file per process: its share),
+ * in every process's distribution or its gang's; an empty call for a
+ * process not of the gang that moves it. */
 static void mb_io_step(const struct plan *p, const struct madbench_op *op, int v, int64_t k,
                        struct plan_step *out)
 {
     const struct madbench_state *st = mb_state(p);
     plan_step_empty(out, mb_op_writes(op), v, k);
+    out->mem_off = mb_mem_off(st, op);
+    if (!madbench_op_mine(st, op))
+        return;
+    int64_t share = op->gang ? st->gang_share : st->share;
+    int64_t first = op->gang ? st->gang_first : st->first;
+    int64_t at = op->gang ? madbench_gang_offset(&st->g, st->shared, st->rank, op->slot)
+                          : madbench_offset(&st->g, st->shared, st->rank, op->slot);
     out->nslabs = out->nruns = 1;
-    out->local_runs[0] =
-        plan_run(madbench_offset(&st->g, st->shared, st->rank, op->bin), st->share * 8);
+    out->local_runs[0] = plan_run(at, share * 8);
     struct model_slab *sl = &out->local_slabs[0];
     *sl = (struct model_slab){.ndims = 1,
-                              .start = {st->shared ? st->first : 0},
+                              .start = {st->shared ? first : 0},
                               .stride = {1},
                               .count = {1},
-                              .block = {st->share}};
-    out->mem_off = mb_mem_off(st, op);
-    out->bytes = st->share * 8;
+                              .block = {share}};
+    out->bytes = share * 8;
 }
 
 static void mb_step(const struct plan *p, int phase, int v, int64_t k, struct plan_step *out)
@@ -209,13 +131,13 @@ static void mb_step(const struct plan *p, int phase, int v, int64_t k, struct pl
     /* In the asynchronous mode a start and its wait name the bin they move
      * as their variable (a read ahead moves the next one). */
     if ((op->kind == MB_READ || op->kind == MB_WRITE) && j == 2) {
-        mb_io_step(p, op, st->async ? (int)op->bin : v, k, out);
+        mb_io_step(p, op, st->async ? (int)madbench_op_bin(st, op) : v, k, out);
         out->nonblocking = st->async;
         return;
     }
     if ((op->kind == MB_WAIT_READ || op->kind == MB_WAIT_WRITE) && j == 1) {
         /* io_resync's wait: the step it completes, as a WAIT. */
-        mb_io_step(p, op, (int)op->bin, k, out);
+        mb_io_step(p, op, (int)madbench_op_bin(st, op), k, out);
         out->kind = PLAN_STEP_WAIT;
         out->time = PLAN_TIME_IO;
         return;
@@ -227,7 +149,7 @@ static void mb_step(const struct plan *p, int phase, int v, int64_t k, struct pl
     out->time = j == 0 ? PLAN_TIME_PHASE : op->kind == MB_BUSY ? PLAN_TIME_BUSY : PLAN_TIME_IO;
     if (op->kind == MB_BUSY) {
         out->kind = j == 1 ? PLAN_STEP_COMPUTE : PLAN_STEP_BARRIER;
-        out->passes = j == 1 ? st->g.passes[phase] : 0;
+        out->passes = j != 1 ? 0 : op->remap ? st->g.remap_passes : st->g.passes[phase];
         out->width = j == 1 ? st->g.sblock : 0;
         return;
     }
@@ -242,13 +164,15 @@ static void mb_step(const struct plan *p, int phase, int v, int64_t k, struct pl
     out->turns = op->kind == MB_WRITE ? st->write_mod : st->read_mod;
 }
 
-/* This process's share of bin as S writes it, or its complement (W's), at
- * buf. */
-static void mb_put(const struct madbench_state *st, int64_t bin, bool complement,
+/* This process's share of bin, in its gang's distribution (gang) or every
+ * process's, as S writes it or its complement (W's), at buf. */
+static void mb_put(const struct madbench_state *st, int64_t bin, bool gang, bool complement,
                    unsigned char *buf)
 {
-    for (int64_t i = 0; i < st->share; i++) {
-        uint64_t x = madbench_value(&st->g, bin, st->first + i);
+    int64_t share = gang ? st->gang_share : st->share;
+    int64_t first = gang ? st->gang_first : st->first;
+    for (int64_t i = 0; i < share; i++) {
+        uint64_t x = madbench_value(&st->g, bin, first + i);
         x = complement ? ~x : x;
         for (int b = 0; b < 8; b++, x >>= 8)
             buf[i * 8 + b] = (unsigned char)x;
@@ -271,11 +195,14 @@ static void mb_fill(const struct plan *p, int phase, int v, unsigned char *buf, 
     struct madbench_op ops[MADBENCH_MAX_OPS];
     int n = mb_ops(st, phase, v, ops);
     for (int i = 0; i < n; i++) {
-        unsigned char *at = buf + mb_mem_off(st, &ops[i]);
-        if (ops[i].kind == MB_WRITE && !poison)
-            mb_put(st, ops[i].bin, phase == MADBENCH_W, at);
-        else if (ops[i].kind == MB_READ)
-            mb_put(st, ops[i].bin, !mb_read_complement(phase), at);
+        const struct madbench_op *op = &ops[i];
+        unsigned char *at = buf + mb_mem_off(st, op);
+        if (!madbench_op_mine(st, op))
+            continue;
+        if (op->kind == MB_WRITE && !poison)
+            mb_put(st, madbench_op_bin(st, op), op->gang, phase == MADBENCH_W, at);
+        else if (op->kind == MB_READ)
+            mb_put(st, madbench_op_bin(st, op), op->gang, !mb_read_complement(phase), at);
     }
 }
 
@@ -290,22 +217,24 @@ static int64_t mb_step_bin(const struct madbench_state *st, int phase, const str
     int64_t j = s->index;
     for (int i = 0; i < n; i++) {
         if (j < mb_op_steps(&ops[i]))
-            return ops[i].bin;
+            return madbench_op_bin(st, &ops[i]);
         j -= mb_op_steps(&ops[i]);
     }
     return -1;
 }
 
+/* W reads every process's distribution, C its gang's. */
 static int64_t mb_verify(const struct plan *p, int phase, const struct plan_step *s,
                          const unsigned char *buf, int64_t *bad_off, unsigned char *expected,
                          unsigned char *found)
 {
     const struct madbench_state *st = mb_state(p);
     int64_t bin = mb_step_bin(st, phase, s), bad = 0;
-    bool complement = mb_read_complement(phase);
+    bool complement = mb_read_complement(phase), gang = phase == MADBENCH_C;
+    int64_t first = gang ? st->gang_first : st->first;
     const unsigned char *at = buf + s->mem_off;
-    for (int64_t i = 0; i < st->share; i++) {
-        uint64_t x = madbench_value(&st->g, bin, st->first + i);
+    for (int64_t i = 0; i < s->bytes / 8; i++) {
+        uint64_t x = madbench_value(&st->g, bin, first + i);
         x = complement ? ~x : x;
         for (int b = 0; b < 8; b++, x >>= 8) {
             unsigned char want = (unsigned char)x, got = at[i * 8 + b];
@@ -344,6 +273,10 @@ static int madbench_plan(const struct config *c, const struct run_point *pt, int
         return -1;
     st.share = madbench_share(&st.g, rank);
     st.first = madbench_first(&st.g, rank);
+    st.gang = rank / st.g.gang_procs;
+    st.gang_share = madbench_gang_share(&st.g, rank);
+    st.gang_first = madbench_gang_first(&st.g, rank);
+    st.room = st.gang_share > st.share ? st.gang_share : st.share;
     static const char *const names[MADBENCH_PHASES] = {"S", "W", "C"};
     memset(out, 0, sizeof *out);
     out->ops = &madbench_ops;
@@ -361,9 +294,18 @@ static int madbench_plan(const struct config *c, const struct run_point *pt, int
         out->measures[ph] = 1u << TIMER_BUSY | (ph != MADBENCH_S ? 1u << TIMER_READS : 0) |
                             (ph != MADBENCH_C ? 1u << TIMER_WRITES : 0);
     }
-    out->buffer_bytes = (st.async ? 4 : 3) * st.share * 8;
+    out->buffer_bytes = (mb_two_writes(&st) ? 4 : 3) * st.room * 8;
     out->fill_per_var = true;
     out->flat_bytes = madbench_file_end(&st.g, st.shared, rank);
+    /* With gangs, W's writes may end the file beyond S's. */
+    out->phase_flat_bytes[MADBENCH_S] = madbench_s_end(&st.g, st.shared, rank);
+    /* A file per process holds each bin's larger share: S writes its share
+     * of the last bin, and in W only the last gang writes its gang share. */
+    if (!st.shared) {
+        int64_t last = st.gang == st.g.gangs - 1 ? st.gang_share : st.share;
+        out->phase_unwritten_tail[MADBENCH_S] = (st.room - st.share) * 8;
+        out->phase_unwritten_tail[MADBENCH_W] = (st.room - last) * 8;
+    }
     out->exact_source = true;
     out->collective_pauses = true;
     memcpy(out->state.bytes, &st, sizeof st);
@@ -383,8 +325,8 @@ static int madbench_points(const struct config *c, int nprocs, const int grid[MO
 }
 
 /* Over all processes of a point: the bytes of each phase's reads or
- * writes (every share of every bin), buffers of three shares (four in the
- * asynchronous mode, mb_mem_off). */
+ * writes (every share of every bin), buffers of three rooms of the larger
+ * share (four in the asynchronous mode and with gangs, mb_mem_off). */
 static void madbench_measure(const struct config *c, const struct run_point *p,
                              struct pattern_measure *m, int64_t *buffers)
 {
@@ -393,20 +335,21 @@ static void madbench_measure(const struct config *c, const struct run_point *p,
     if (madbench_geom(madbench_of(c), p->nprocs, &g) != MADBENCH_OK)
         return;
     bool shared = !layout_desc(p->layout)->per_process;
-    int shares = madbench_of(c)->io_mode == MADBENCH_ASYNC ? 4 : 3;
+    int shares = madbench_of(c)->io_mode == MADBENCH_ASYNC || g.gangs > 1 ? 4 : 3;
     for (int r = 0; r < p->nprocs; r++) {
-        int64_t share = madbench_share(&g, r) * 8;
+        int64_t share = madbench_share(&g, r) * 8, gang = madbench_gang_share(&g, r) * 8;
         m->phase_bytes += share * g.bins;
         if (buffers)
-            buffers[r] = shares * share;
+            buffers[r] = shares * (gang > share ? gang : share);
         int64_t end = madbench_file_end(&g, shared, r);
         m->flat_bytes = end > m->flat_bytes ? end : m->flat_bytes;
     }
-    m->max_buffer = shares * g.max_share * 8;
-    m->max_call = g.max_share * 8;
-    m->max_dim = shared ? g.pixels * g.pixels : g.max_share;
+    int64_t gang0 = madbench_gang_share(&g, 0), most = gang0 > g.max_share ? gang0 : g.max_share;
+    m->max_buffer = shares * most * 8;
+    m->max_call = most * 8;
+    m->max_dim = shared ? g.pixels * g.pixels : most;
     m->nvars = (int)g.bins;
-    m->var_bytes = (shared ? g.pixels * g.pixels : g.max_share) * 8;
+    m->var_bytes = (shared ? g.pixels * g.pixels : most) * 8;
 }
 
 void madbench_pixels_option(const struct pattern_settings *s, char *buf, size_t len)

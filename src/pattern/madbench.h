@@ -31,13 +31,17 @@ enum madbench_phase { MADBENCH_S, MADBENCH_W, MADBENCH_C, MADBENCH_PHASES };
  * files hold them in, and the busy work of each phase. */
 struct madbench_geom {
     int nprocs, side;                /* side x side processes */
+    int gangs;                       /* NO_GANG: gangs of consecutive ranks */
+    int gang_procs, gang_side;       /* a gang's processes: gang_side x gang_side */
     int64_t pixels;                  /* NO_PIX */
     int64_t bins;                    /* NO_BIN */
     int64_t sblock;                  /* SBLOCKSIZE */
     int64_t offcount;                /* a slot, in elements (8-byte): MADbench2's offcount */
+    int64_t gang_offcount;           /* a gang's slot: gangs x offcount (pp_matrix2.offcount) */
     int64_t max_share;               /* the largest share, in elements (process 0's) */
     int64_t min_share;               /* the smallest */
     int64_t passes[MADBENCH_PHASES]; /* busy work: passes of sblock multiply-adds */
+    int64_t remap_passes;            /* W's busy work in place of a remap (gangs only) */
 };
 
 /* What madbench_geom() found wrong. */
@@ -45,6 +49,7 @@ enum madbench_violation {
     MADBENCH_OK = 0,
     MADBENCH_NOT_SQUARE, /* the process count is not a perfect square */
     MADBENCH_SBLOCK,     /* a process row or column has no block (MADbench2's check) */
+    MADBENCH_GANGS,      /* NO_GANG does not divide the process count */
     MADBENCH_OVERFLOW,   /* a file's size does not fit in 64 bits */
     MADBENCH_BUSY        /* the busy work's passes do not fit in 64 bits */
 };
@@ -61,11 +66,31 @@ int madbench_side(int nprocs);
  * row times that of its column (rank = row + column x side). */
 int64_t madbench_share(const struct madbench_geom *g, int rank);
 
+/* Process rank's share of a matrix in its gang's distribution (W's
+ * writes, C's reads): numroc over the gang's grid of its rank in the gang
+ * (rank % gang_procs); with one gang, madbench_share. */
+int64_t madbench_gang_share(const struct madbench_geom *g, int rank);
+
+/* The elements of the gang shares of the processes of rank's gang before
+ * it: where its gang share starts in the matrix in the gang's distributed
+ * order. */
+int64_t madbench_gang_first(const struct madbench_geom *g, int rank);
+
+/* The first byte of gang slot `slot` of data_rank (W writes, C reads the
+ * gang's slot-th bin there): slot x gang_offcount doubles into the
+ * process's part of the file (MADbench2's io_distmatrix with pp_matrix2). */
+int64_t madbench_gang_offset(const struct madbench_geom *g, bool shared, int data_rank,
+                             int64_t slot);
+
+/* The end of the data of a file after S alone (what S writes). */
+int64_t madbench_s_end(const struct madbench_geom *g, bool shared, int data_rank);
+
 /* The first byte of bin's slot of data_rank in a file of the layout
  * (shared: every process's slots, fpp: its own). */
 int64_t madbench_offset(const struct madbench_geom *g, bool shared, int data_rank, int64_t bin);
 
-/* The end of the data of a file: the shared file, or data_rank's own. */
+/* The end of the data of a file after W (S's and W's writes): the shared
+ * file, or data_rank's own. */
 int64_t madbench_file_end(const struct madbench_geom *g, bool shared, int data_rank);
 
 /* The elements of the shares of the processes before rank: where rank's

@@ -2,7 +2,8 @@
  * (docs/madbench.md, "Refused"): MADbench2's own checks (a square number
  * of processes, SBLOCKSIZE small enough for every process to hold a
  * block, FBLOCKSIZE a whole number of doubles, RMOD and WMOD dividing the
- * processes), one gang, the layouts it stores, and what h5perf adds: sizes
+ * processes, square gangs dividing the processes and the bins), the
+ * layouts it stores, and what h5perf adds: sizes
  * within 64 bits and each call within its API's limit, no turns with
  * collective calls on a shared file, whole phases. Pure. */
 #include <inttypes.h>
@@ -70,12 +71,17 @@ static int madbench_procs(struct config *c, int world_size, struct cli_msg *m)
 static int madbench_values(struct config *c, const struct pattern_settings *ps, struct cli_msg *m)
 {
     const struct madbench_settings *s = madbench_settings_of(ps);
-    if (s->gang != 1)
+    const char *gangs = madbench_spelled(ps, &madbench_gang_row);
+    if (!madbench_side(s->gang))
         return cli_fail(m,
-                        "h5perf: %s '%s': only 1 (MADbench2's gangs, which split the processes "
-                        "and remap the matrices between them, are not modelled; docs/madbench.md)",
-                        madbench_spelled(ps, &madbench_gang_row),
-                        madbench_raw(ps, &madbench_gang_row));
+                        "h5perf: %s '%s': MADbench2's gangs are square: give a square number "
+                        "(1, 4, 9, 16...) that divides the processes and --bins",
+                        gangs, madbench_raw(ps, &madbench_gang_row));
+    if (s->bins % s->gang != 0)
+        return cli_fail(m,
+                        "h5perf: %s '%s': does not divide the %d bins (MADbench2 deals them out "
+                        "to the gangs evenly); give a square that divides --bins",
+                        gangs, madbench_raw(ps, &madbench_gang_row), s->bins);
     if (s->fblock % 8 != 0)
         return cli_fail(m, "h5perf: %s '%s': a whole number of doubles: a multiple of 8 bytes",
                         madbench_spelled(ps, &madbench_fblock_row),
@@ -168,19 +174,20 @@ int madbench_finish(struct config *c, int world_size, struct cli_warnings *w, st
     return madbench_procs(c, world_size, m);
 }
 
-/* RMOD and WMOD divide the process count (MADbench2: (P / NO_GANG) % RMOD
- * == 0). */
+/* RMOD and WMOD divide a gang's processes (MADbench2: (P / NO_GANG) %
+ * RMOD == 0), all of them with one gang. */
 static int madbench_mods(const struct pattern_settings *ps, int nprocs, struct cli_msg *m)
 {
     const struct opt_row *rows[2] = {&madbench_read_mod_row, &madbench_write_mod_row};
     int mods[2] = {madbench_settings_of(ps)->read_mod, madbench_settings_of(ps)->write_mod};
+    int gangs = madbench_settings_of(ps)->gang, procs = nprocs / gangs;
     for (int i = 0; i < 2; i++)
-        if (nprocs % mods[i] != 0)
+        if (procs % mods[i] != 0)
             return cli_fail(m,
-                            "h5perf: %s '%s': does not divide the %d process%s (groups of that "
-                            "many take turns)",
-                            madbench_spelled(ps, rows[i]), madbench_raw(ps, rows[i]), nprocs,
-                            nprocs == 1 ? "" : "es");
+                            "h5perf: %s '%s': does not divide the %d process%s%s (groups of "
+                            "that many take turns)",
+                            madbench_spelled(ps, rows[i]), madbench_raw(ps, rows[i]), procs,
+                            procs == 1 ? "" : "es", gangs > 1 ? " of a gang" : "");
     return 0;
 }
 
@@ -228,6 +235,12 @@ static int madbench_refuse(const struct config *c, const struct run_point *p,
     int side = madbench_side(nprocs);
     madbench_pixels_option(ps, lead, sizeof lead);
     switch (v) {
+    case MADBENCH_GANGS:
+        return cli_fail(m,
+                        "h5perf: %s '%s': does not divide the %d process%s (MADbench2 splits "
+                        "them into gangs of equal size); give a square that divides them",
+                        madbench_spelled(ps, &madbench_gang_row),
+                        madbench_raw(ps, &madbench_gang_row), nprocs, nprocs == 1 ? "" : "es");
     case MADBENCH_SBLOCK: {
         /* ceil(NO_PIX / SBLOCKSIZE) >= side holds for SBLOCKSIZE at most
          * (NO_PIX - 1) / (side - 1), and for NO_PIX above SBLOCKSIZE x

@@ -35,6 +35,28 @@ int64_t madbench_share(const struct madbench_geom *g, int rank)
            madbench_numroc(g->pixels, g->sblock, rank / g->side, g->side);
 }
 
+int64_t madbench_gang_share(const struct madbench_geom *g, int rank)
+{
+    int in = rank % g->gang_procs;
+    return madbench_numroc(g->pixels, g->sblock, in % g->gang_side, g->gang_side) *
+           madbench_numroc(g->pixels, g->sblock, in / g->gang_side, g->gang_side);
+}
+
+int64_t madbench_gang_first(const struct madbench_geom *g, int rank)
+{
+    int64_t first = 0;
+    for (int r = rank - rank % g->gang_procs; r < rank; r++)
+        first += madbench_gang_share(g, r);
+    return first;
+}
+
+int64_t madbench_gang_offset(const struct madbench_geom *g, bool shared, int data_rank,
+                             int64_t slot)
+{
+    int64_t at = slot * g->gang_offcount * 8;
+    return shared ? at + (int64_t)data_rank * g->bins * g->offcount * 8 : at;
+}
+
 int64_t madbench_first(const struct madbench_geom *g, int rank)
 {
     int64_t first = 0;
@@ -51,10 +73,21 @@ int64_t madbench_offset(const struct madbench_geom *g, bool shared, int data_ran
     return slot * g->offcount * 8;
 }
 
-int64_t madbench_file_end(const struct madbench_geom *g, bool shared, int data_rank)
+int64_t madbench_s_end(const struct madbench_geom *g, bool shared, int data_rank)
 {
     int last = shared ? g->nprocs - 1 : data_rank;
     return madbench_offset(g, shared, last, g->bins - 1) + madbench_share(g, last) * 8;
+}
+
+/* W's last gang slot of a process ends within its part of the file
+ * (gang shares fit gang slots), so the last process's ends the file. */
+int64_t madbench_file_end(const struct madbench_geom *g, bool shared, int data_rank)
+{
+    int last = shared ? g->nprocs - 1 : data_rank;
+    int64_t w = madbench_gang_offset(g, shared, last, g->bins / g->gangs - 1) +
+                madbench_gang_share(g, last) * 8;
+    int64_t s = madbench_s_end(g, shared, data_rank);
+    return w > s ? w : s;
 }
 
 /* MADbench2's busy_work count of one call: nmax passes over sblock
@@ -82,9 +115,16 @@ enum madbench_violation madbench_geom(const struct madbench_settings *s, int npr
                                 .side = madbench_side(nprocs),
                                 .pixels = s->pixels,
                                 .bins = s->bins,
-                                .sblock = s->sblock};
+                                .sblock = s->sblock,
+                                .gangs = s->gang};
     if (g->side == 0)
         return MADBENCH_NOT_SQUARE;
+    /* MADbench2: no_pe % no_gang == 0; a gang's grid is square, since
+     * NO_GANG is (madbench_finish.c). */
+    if (g->gangs < 1 || nprocs % g->gangs != 0 || !madbench_side(nprocs / g->gangs))
+        return MADBENCH_GANGS;
+    g->gang_procs = nprocs / g->gangs;
+    g->gang_side = madbench_side(g->gang_procs);
     /* MADbench2: ceil(NO_PIX / SBLOCKSIZE) >= sqrt(P), so that every
      * process row and column holds a block. */
     if ((g->pixels + g->sblock - 1) / g->sblock < g->side)
@@ -95,19 +135,26 @@ enum madbench_violation madbench_geom(const struct madbench_settings *s, int npr
         int64_t share = madbench_share(g, r);
         g->min_share = share < g->min_share ? share : g->min_share;
     }
-    /* MADbench2: gfb = ceil(mpeak / fblocksize) in doubles, offcount =
-     * gfb x fblocksize, mpeak process 0's share (with one gang). */
-    int64_t fb = s->fblock / 8;
-    g->offcount = (g->max_share + fb - 1) / fb * fb;
+    /* MADbench2: mpeak = max(NO_GANG x process 0's share, process 0's gang
+     * share), gfb = ceil(mpeak / (NO_GANG x fblocksize)) in doubles,
+     * offcount = gfb x fblocksize and the gang's NO_GANG times that. */
+    int64_t fb = s->fblock / 8, gfb = (int64_t)g->gangs * fb;
+    int64_t mpeak = g->gangs * g->max_share, gpeak = madbench_gang_share(g, 0);
+    mpeak = gpeak > mpeak ? gpeak : mpeak;
+    g->offcount = (mpeak + gfb - 1) / gfb * fb;
+    g->gang_offcount = g->offcount * g->gangs;
     int64_t slots, bytes, end;
     if (__builtin_mul_overflow(g->bins, (int64_t)nprocs, &slots) ||
         __builtin_mul_overflow(slots, g->offcount, &end) ||
         __builtin_mul_overflow(end, (int64_t)8, &bytes))
         return MADBENCH_OVERFLOW;
-    for (int p = 0; p < MADBENCH_PHASES; p++) {
-        int64_t work;
-        g->passes[p] = madbench_passes(s, nprocs, exponents[p]);
-        if (g->passes[p] < 0 || __builtin_mul_overflow(g->passes[p], g->sblock, &work))
+    /* W's pdgemm is the gang's busy work (divided among its processes), its
+     * remaps (gangs only) every process's with exponent 2. */
+    for (int p = 0; p <= MADBENCH_PHASES; p++) {
+        int64_t work, *to = p < MADBENCH_PHASES ? &g->passes[p] : &g->remap_passes;
+        int procs = p == MADBENCH_W ? g->gang_procs : nprocs;
+        *to = madbench_passes(s, procs, p < MADBENCH_PHASES ? exponents[p] : 2);
+        if (*to < 0 || __builtin_mul_overflow(*to, g->sblock, &work))
             return MADBENCH_BUSY;
     }
     return MADBENCH_OK;

@@ -107,9 +107,12 @@ const struct opt_row madbench_bins_row =
                       .help = "NO_BIN: the matrices, one dataset or a slot\n"
                               "of the files each",
                       .dflt = "[8]", .json_key = "bins");
-const struct opt_row madbench_gang_row = OPT_PATTERN_COUNT(
-    struct madbench_settings, "--gang", gang, .help = "NO_GANG: 1 only (gangs are not modelled)",
-    .dflt = "[1]", .json_key = "gang");
+const struct opt_row madbench_gang_row =
+    OPT_PATTERN_COUNT(struct madbench_settings, "--gangs", gang,
+                      .help = "NO_GANG: gangs of processes, a square that\n"
+                              "divides the processes and --bins; W deals\n"
+                              "the bins out to them",
+                      .dflt = "[1]", .json_key = "gang");
 const struct opt_row madbench_sblock_row =
     OPT_PATTERN_COUNT(struct madbench_settings, "--scalapack-block", sblock,
                       .help = "SBLOCKSIZE: rows and columns of the block-\n"

@@ -13,7 +13,7 @@
 struct madbench_settings {
     int pixels;     /* --pixels: NO_PIX, the matrices' side */
     int bins;       /* --bins: NO_BIN, one matrix each */
-    int gang;       /* --gang: NO_GANG, 1 */
+    int gang;       /* --gangs: NO_GANG, a square dividing the processes and bins */
     int sblock;     /* --scalapack-block: SBLOCKSIZE, rows and columns */
     int64_t fblock; /* --file-block: FBLOCKSIZE, bytes */
     int read_mod;   /* --read-mod: RMOD */

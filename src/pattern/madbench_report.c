@@ -96,6 +96,19 @@ static void madbench_nprocs_end(FILE *out, const struct config *c, const struct 
         fprintf(out, "; shares of %lld to %lld bytes in slots of %lld", (long long)g.min_share * 8,
                 (long long)g.max_share * 8, (long long)g.offcount * 8);
     fprintf(out, ")\n");
+    if (madbench_geom(madbench_of(c), nprocs, &g) == MADBENCH_OK && g.gangs > 1) {
+        int64_t lo = madbench_gang_share(&g, 0), hi = lo;
+        for (int r = 1; r < g.gang_procs; r++) {
+            int64_t x = madbench_gang_share(&g, r);
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        fprintf(out,
+                "Gangs in W = %d of %d process%s (a %dx%d grid each; gang shares of %lld to %lld "
+                "bytes in slots of %lld)\n",
+                g.gangs, g.gang_procs, g.gang_procs == 1 ? "" : "es", g.gang_side, g.gang_side,
+                (long long)lo * 8, (long long)hi * 8, (long long)g.gang_offcount * 8);
+    }
     fprintf(out,
             "Seconds per process as MADbench2's: mean [min:max] over the processes (%s over "
             "iterations); MB/s of the slowest\n",

@@ -193,10 +193,18 @@ struct plan {
      * step). */
     bool fill_per_var;
     int64_t flat_bytes; /* a flat file's size: the end of its last byte of data */
+    /* A write phase after which a flat file ends before flat_bytes (the
+     * madbench pattern's S, whose gangs' W writes further): that end; 0:
+     * flat_bytes. */
+    int64_t phase_flat_bytes[PLAN_MAX_PHASES];
     /* Bytes at the end of the last variable's array that no process
      * writes (a map that does not cover its array): a library's file that
      * places the array ends that much before the array does. */
     int64_t unwritten_tail;
+    /* More of it left unwritten after a write phase (the madbench
+     * pattern's file per process, whose gangs write bins of another size
+     * in W than in S); 0: none. */
+    int64_t phase_unwritten_tail[PLAN_MAX_PHASES];
     /* A kept file read by --read-only must hold exactly these variables
      * (their shapes, types, a flat file's size); else at least them (the
      * guide reads the start of a larger file, as the original). */

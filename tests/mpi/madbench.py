@@ -29,19 +29,32 @@ def numroc(n, nb, iproc, nprocs):
 
 
 class Geom:
-    """MADbench2's set-up (its initialize and define_gang, one gang)."""
+    """MADbench2's set-up (its initialize and define_gang): every process's
+    distribution (gang1) and, with gangs, each gang's (gang2: gangs of
+    procs/gangs consecutive ranks on a square grid of their own)."""
 
-    def __init__(self, procs, pixels, bins, sblock=32, fblock=8):
-        self.procs, self.pixels, self.bins = procs, pixels, bins
+    def __init__(self, procs, pixels, bins, sblock=32, fblock=8, gangs=1):
+        self.procs, self.pixels, self.bins, self.gangs = procs, pixels, bins, gangs
         side = int(round(procs ** 0.5))
         assert side * side == procs
         self.shares = [numroc(pixels, sblock, r % side, side) *
                        numroc(pixels, sblock, r // side, side) for r in range(procs)]
         self.first = [sum(self.shares[:r]) for r in range(procs)]
+        gp = procs // gangs
+        gside = int(round(gp ** 0.5))
+        assert gside * gside * gangs == procs
+        self.gang_of = [r // gp for r in range(procs)]
+        self.gshares = [numroc(pixels, sblock, (r % gp) % gside, gside) *
+                        numroc(pixels, sblock, (r % gp) // gside, gside) for r in range(procs)]
+        self.gfirst = [sum(self.gshares[r - r % gp:r]) for r in range(procs)]
+        # mpeak = max(no_gang * matrix1 of process 0, matrix2 of process 0);
+        # gfb = ceil(mpeak / (no_gang * fblocksize)) in doubles
         fb = fblock // 8
-        gfb = -(-self.shares[0] // fb)
+        mpeak = max(gangs * self.shares[0], self.gshares[0])
+        gfb = -(-mpeak // (gangs * fb))
         self.offcount = gfb * fb
         self.slot = self.offcount * 8
+        self.gslot = self.slot * gangs
 
     def offset(self, shared, rank, b):
         """io_distmatrix's offset: bin*offcount*8, plus rank*NO_BIN*offcount*8
@@ -55,9 +68,18 @@ class Geom:
         v = np.uint64(b * self.pixels * self.pixels) + j
         return ~v if complement else v
 
-    def file_end(self, shared, rank):
+    def gang_offset(self, shared, rank, k):
+        """io_distmatrix's offset of gang slot k (pp_matrix2.offcount)."""
+        return k * self.gslot + (rank * self.bins * self.slot if shared else 0)
+
+    def s_end(self, shared, rank):
         last = self.procs - 1 if shared else rank
         return self.offset(shared, last, self.bins - 1) + 8 * self.shares[last]
+
+    def file_end(self, shared, rank):
+        last = self.procs - 1 if shared else rank
+        w = self.gang_offset(shared, last, self.bins // self.gangs - 1) + 8 * self.gshares[last]
+        return max(w, self.s_end(shared, rank))
 
 
 def check_flat(path, g, rank=None):
@@ -317,26 +339,27 @@ def ranges(path, where):
     return out
 
 
-def peer_compare(mb, procs, args, method, layout, d):
-    """MADbench2 with IOMETHOD=method and h5perf with the same arguments,
-    both traced: per process and file, the same reads and writes of the same
-    byte ranges in the same order."""
+def peer_compare(mb, procs, args, method, layout, d, gangs=1, iomode="SYNC"):
+    """MADbench2 with IOMETHOD=method and h5perf with the same arguments
+    (NO_GANG gangs, IOMODE iomode), both traced: per process and file, the
+    same reads and writes of the same byte ranges in the same order."""
     pix, bins, sblock, fblock, rmod, wmod = args
     shared = layout == "shared"
     mdir, hdir = os.path.join(d, "mb"), os.path.join(d, "h5")
     os.mkdir(mdir)
     os.mkdir(hdir)
-    traced(procs, [mb] + [str(x) for x in (pix, bins, 1, sblock, fblock, rmod, wmod)], mdir,
+    traced(procs, [mb] + [str(x) for x in (pix, bins, gangs, sblock, fblock, rmod, wmod)], mdir,
            {"IOMETHOD": method, "FILETYPE": "SHARED" if shared else "UNIQUE",
-            "IOMODE": "SYNC", "BWEXP": "0"}, os.path.join(d, "mb.trace"))
+            "IOMODE": iomode, "BWEXP": "0"}, os.path.join(d, "mb.trace"))
     api = "posix" if method == "POSIX" else "mpiio"
     traced(procs, [os.environ["H5PERF"], "--pattern", "madbench", "--pixels", str(pix),
                    "--bins", str(bins), "--scalapack-block", str(sblock), "--file-block",
                    str(fblock), "--read-mod", str(rmod), "--write-mod", str(wmod), "-A", api,
-                   "--layout", layout], d, {"HDF5_PARAPREFIX": hdir},
+                   "--layout", layout, "--gangs", str(gangs), "--io-mode", iomode.lower()], d,
+           {"HDF5_PARAPREFIX": hdir},
            os.path.join(d, "h5.trace"))
-    g = Geom(procs, pix, bins, sblock, fblock)
-    what = "%s %s %s" % (method, layout, args)
+    g = Geom(procs, pix, bins, sblock, fblock, gangs)
+    what = "%s %s %s, %d gangs, %s" % (method, layout, args, gangs, iomode)
     for r in range(procs):
         mine = ranges(os.path.join(d, "mb.trace.%d" % r), os.path.join(mdir, "files"))
         theirs = ranges(os.path.join(d, "h5.trace.%d" % r), hdir)
@@ -345,28 +368,23 @@ def peer_compare(mb, procs, args, method, layout, d):
         expect_eq(sorted(mine), [mname], "MADbench2's files of rank %d (%s)" % (r, what))
         expect_eq(sorted(theirs), [hname], "h5perf's files of rank %d (%s)" % (r, what))
         m, h = mine[mname], theirs[hname]
-        expect_eq(len(m), 4 * bins, "calls of rank %d (%s)" % (r, what))
-        end = g.file_end(shared, r)
+        # S writes every bin, W reads every bin and writes one per gang
+        # slot, C reads each gang slot
+        expect_eq(len(m), 2 * bins + 2 * bins // gangs, "calls of rank %d (%s)" % (r, what))
+        ends = (g.s_end(shared, r), g.file_end(shared, r))
         for a, b in zip(m, h):
             if method == "POSIX" and a[0] == "r":
                 # stdio reads whole 4096-byte buffers: to the next multiple
-                # of 4096 from the read's start, or the end of the file.
+                # of 4096 from the read's start, or the end of the file
+                # (after S, or after W's writes with gangs).
                 full = a[1] + -(-(b[2] - b[1]) // 4096) * 4096
-                a = [a[0], a[1], b[2] if a[2] == min(full, end) else a[2]]
+                a = [a[0], a[1], b[2] if a[2] in [min(full, e) for e in ends] else a[2]]
             expect_eq(a, b, "rank %d's calls (%s): MADbench2 %s, h5perf %s" % (r, what, m, h))
         expect_eq(len(m), len(h), "rank %d's calls (%s)" % (r, what))
 
 
-@case
-def madbench_against_madbench2():
-    """MADbench2 (built outside the repository, bench/README.md; found at
-    $MADBENCH2 or ~/.cache/h5perf-peers/madbench2/MADbench2.x) and h5perf
-    on the same arguments, each process under strace: the same byte ranges
-    of the same files, per process, in the same order (S's writes, W's reads
-    one bin ahead and writes, C's reads), through POSIX and MPI-IO, shared
-    and a file per process. MADbench2's POSIX method goes through stdio,
-    whose reads fill 4096-byte buffers: its reads may reach on to the next
-    multiple of 4096 bytes (or the end of the file), no further."""
+def madbench2_or_skip():
+    """MADbench2's program, or Skip saying why it cannot run here."""
     mb = os.environ.get("MADBENCH2", MADBENCH2)
     if not os.access(mb, os.X_OK):
         raise Skip("MADbench2 is not built at %s (bench/README.md; or set MADBENCH2)" % mb)
@@ -379,6 +397,20 @@ def madbench_against_madbench2():
     if ("libmpich" in libs) != launcher_is_hydra():
         raise Skip("MADbench2 at %s is built with another MPI library than this run's "
                    "launcher (%s)" % (mb, os.environ.get("MPIEXEC", "mpiexec")))
+    return mb
+
+
+@case
+def madbench_against_madbench2():
+    """MADbench2 (built outside the repository, bench/README.md; found at
+    $MADBENCH2 or ~/.cache/h5perf-peers/madbench2/MADbench2.x) and h5perf
+    on the same arguments, each process under strace: the same byte ranges
+    of the same files, per process, in the same order (S's writes, W's reads
+    one bin ahead and writes, C's reads), through POSIX and MPI-IO, shared
+    and a file per process. MADbench2's POSIX method goes through stdio,
+    whose reads fill 4096-byte buffers: its reads may reach on to the next
+    multiple of 4096 bytes (or the end of the file), no further."""
+    mb = madbench2_or_skip()
     for method in ("POSIX", "MPI"):
         for layout in ("shared", "fpp"):
             for args in ((100, 3, 16, 4096, 2, 2), (64, 2, 32, 8, 1, 4)):

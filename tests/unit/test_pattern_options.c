@@ -78,9 +78,9 @@ static void test_madbench(void)
     CHECK_I64(madbench_of(&copy)->pixels, 64);
     CHECK_STR(madbench_raw(madbench_own(&copy), &madbench_pixels_row), "64");
     /* Its refusals name it as given. */
-    CHECK_I64(finish(A("--pattern", "madbench", "--gang", "2"), &cfg, &msg), -1);
-    CHECK_STR(msg.line, "h5perf: --gang '2': only 1 (MADbench2's gangs, which split the processes "
-                        "and remap the matrices between them, are not modelled; docs/madbench.md)");
+    CHECK_I64(finish(A("--pattern", "madbench", "--gangs", "2"), &cfg, &msg), -1);
+    CHECK_STR(msg.line, "h5perf: --gangs '2': MADbench2's gangs are square: give a square number "
+                        "(1, 4, 9, 16...) that divides the processes and --bins");
     CHECK_I64(finish(A("--pattern", "block", "--global", "8", "--bins", "2"), &cfg, &msg), -1);
     CHECK_STR(msg.line, "h5perf: --bins: applies to --pattern madbench, not to --pattern block");
     CHECK_I64(finish(A("--pixels", "64"), &cfg, &msg), -1);
