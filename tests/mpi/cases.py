@@ -50,6 +50,7 @@ import mpiio_views  # noqa: E402,F401
 import mpiio_joined  # noqa: E402,F401
 import mpiio_atomic  # noqa: E402,F401
 import agreements  # noqa: E402,F401
+import trace  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
 
 # The ctest labels of a case beside "mpi": its module's pattern or API, and
@@ -60,6 +61,7 @@ MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"
                  "block": ["pattern_block"], "particles": ["pattern_particles"],
                  "map": ["pattern_map"],
                  "madbench": ["pattern_madbench"], "madbench_async": ["pattern_madbench"],
+                 "trace": ["pattern_trace"],
                  "pnetcdf": ["api_pnetcdf"], "iomode": ["api_phdf5"],
                  "hdf5_drivers": ["api_phdf5"], "hdf5_choices": ["api_phdf5"],
                  "conformance": ["conformance"],
@@ -68,7 +70,7 @@ MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"
 NAME_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "hdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf", "guide": "pattern_guide", "block": "pattern_block",
                "particles": "pattern_particles", "map": "pattern_map",
-               "madbench": "pattern_madbench"}
+               "madbench": "pattern_madbench", "trace": "pattern_trace"}
 CODE_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "phdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf"}
 # Options whose cases a CI pass selects (docs/ci.md): a case whose code
