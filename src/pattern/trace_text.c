@@ -222,6 +222,11 @@ static int trace_call_line(struct trace_text *t, struct trace_span line)
     int nf = trace_fields(line, f, 8);
     int64_t p = 0, k = 0, off = 0, len = 0;
     struct trace_call c = {0};
+    if (nf > 0 && nf < 7) {
+        char more[16];
+        snprintf(more, sizeof more, "%d", nf);
+        return trace_fail(t, "'%s': a call of %s fields, not 7 (a trace cut short?)", line, more);
+    }
     if (nf != 7 || trace_number(f[0], &p) == 1 || trace_number(f[1], &k) == 1 ||
         !(trace_is(f[2], "write") || trace_is(f[2], "read")) || trace_number(f[3], &off) == 1 ||
         trace_number(f[4], &len) == 1 || !trace_seconds(f[5], &c.gap) ||
@@ -238,8 +243,9 @@ static int trace_call_line(struct trace_text *t, struct trace_span line)
         return trace_fail(t, "'%s': the trace is for processes %s", f[0], more);
     }
     if (trace_number(f[1], &k) == 2 || k >= t->nfiles) {
-        snprintf(more, sizeof more, "%d)", t->nfiles - 1);
-        return trace_fail(t, "'%s': a call of a file not declared (files 0 to %s", f[1], more);
+        snprintf(more, sizeof more, "%.*s is not declared (the files are 0 to %d)",
+                 (int)(f[1].n < 24 ? f[1].n : 24), f[1].p, t->nfiles - 1);
+        return trace_fail(t, "'%s': file %s", line, more);
     }
     if (trace_number(f[3], &off) == 2 || trace_number(f[4], &len) == 2 || len < 1 ||
         off > INT64_MAX - len + 1) {
