@@ -57,31 +57,23 @@ static const struct trace_call *trace_calls_of(const struct trace_input *in, int
     return in->calls + in->first[v];
 }
 
-/* The reads of file v before call c (the prepare phase's steps are the
- * reads only): the index of the k-th read. */
+/* The k-th read of file v of this process (the prepare phase's step k). */
 static const struct trace_call *trace_nth_read(const struct trace_input *in, int v, int64_t k)
 {
-    int64_t n = 0;
-    const struct trace_call *c = trace_calls_of(in, v, &n);
-    for (int64_t i = 0; i < n; i++)
-        if (!c[i].write && k-- == 0)
-            return &c[i];
-    return NULL;
+    return in->calls + in->reads[in->rfirst[v] + k];
 }
 
 static void trace_access(const struct plan *p, int phase, int v, struct plan_access *out)
 {
     const struct trace_state *st = trace_state(p);
     int64_t n = 0;
-    const struct trace_call *c = trace_calls_of(st->in, v, &n);
+    trace_calls_of(st->in, v, &n);
     memset(out, 0, sizeof *out);
     out->array_base = -1;
-    if (trace_replays(p, phase)) {
+    if (trace_replays(p, phase))
         out->nsteps = st->gaps ? 2 * n : n;
-        return;
-    }
-    for (int64_t i = 0; i < n; i++)
-        out->nsteps += !c[i].write;
+    else
+        out->nsteps = st->in->rfirst[v + 1] - st->in->rfirst[v];
 }
 
 /* Call c of file v as an I/O step k (write: the direction it moves). */

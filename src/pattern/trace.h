@@ -53,7 +53,11 @@ struct trace_input {
     int rank;                       /* whose calls it holds; -1: none */
     const struct trace_call *calls; /* its calls, by file */
     const int64_t *first;           /* [nfiles + 1] */
-    void *storage;                  /* owns the arrays */
+    /* Its reads, by file: file k's are calls[reads[rfirst[k]]] to
+     * calls[reads[rfirst[k + 1] - 1]] (the prepare phase's steps). */
+    const int64_t *reads;  /* [its reads] */
+    const int64_t *rfirst; /* [nfiles + 1] */
+    void *storage;         /* owns the arrays */
 };
 
 /* The trace's text (docs/trace.md, "The text format") of data[0, len),

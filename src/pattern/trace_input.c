@@ -132,7 +132,8 @@ int trace_adopt(const struct config *c, int rank, const unsigned char *bytes, si
         return trace_broken(c, NULL, NULL, m);
     struct trace_input *in = calloc(1, sizeof *in);
     size_t firsts = ((size_t)h.nfiles + 1) * sizeof(int64_t);
-    unsigned char *store = malloc(files + procs + calls + firsts + 1);
+    size_t reads = (size_t)ncalls * sizeof(int64_t);
+    unsigned char *store = malloc(files + procs + calls + 2 * firsts + reads + 1);
     if (!in || !store) {
         char opt[1100];
         trace_option_text(c, opt, sizeof opt);
@@ -161,6 +162,15 @@ int trace_adopt(const struct config *c, int rank, const unsigned char *bytes, si
         mine[first[k] + next[k]++] = given[i];
     }
     free(next);
+    /* The reads of each file, in recorded order. */
+    int64_t *rfirst = first + h.nfiles + 1, *rd = rfirst + h.nfiles + 1, nr = 0;
+    for (int k = 0; k < h.nfiles; k++) {
+        rfirst[k] = nr;
+        for (int64_t i = first[k]; i < first[k + 1]; i++)
+            if (!mine[i].write)
+                rd[nr++] = i;
+    }
+    rfirst[h.nfiles] = nr;
     in->nprocs = h.nprocs;
     in->nfiles = h.nfiles;
     memcpy(in->level, h.level, sizeof in->level);
@@ -170,6 +180,8 @@ int trace_adopt(const struct config *c, int rank, const unsigned char *bytes, si
     in->rank = own < h.nprocs ? own : -1;
     in->calls = mine;
     in->first = first;
+    in->reads = rd;
+    in->rfirst = rfirst;
     in->storage = store;
     trace_keep_totals(in);
     *out = in;
@@ -188,7 +200,7 @@ void trace_input_release(void *input)
 int64_t trace_held_bytes(const struct trace_input *in)
 {
     int64_t own = in->rank >= 0 ? in->procs[in->rank].calls : 0;
-    return (int64_t)sizeof *in + in->nfiles * (int64_t)(sizeof(struct trace_file) + 8) +
+    return (int64_t)sizeof *in + in->nfiles * (int64_t)(sizeof(struct trace_file) + 16) +
            in->nprocs * (int64_t)sizeof(struct trace_proc) +
-           own * (int64_t)sizeof(struct trace_call);
+           own * (int64_t)(sizeof(struct trace_call) + 8);
 }

@@ -196,3 +196,54 @@ def trace_verify_every_api():
                 t = x["trace"]
                 expect_eq((t["processes"], t["files"], t["bytes_written"], t["bytes_read"]),
                           (nprocs, len(sizes), written, read), "the run's trace figures", r)
+
+
+SYNTHETIC = """# 3 processes, 2 files: process 0 reads bytes of file 1 that no call
+# writes, process 1 goes from file to file and back, process 2 makes no call
+processes 3
+level posix
+file 0 /app/a.dat
+file 1 /app/b with a blank.dat
+0 0 write 0 5000 0.000100 0.000010
+0 1 read 70000 3000 0.000100 0.000010
+0 0 read 100 4000 0.000100 0.000010
+1 1 write 0 100000 0.000100 0.000010
+1 0 write 5000 1 0.000100 0.000010
+1 1 read 99999 1 0.000100 0.000010
+1 0 read 0 5001 0.000100 0.000010
+"""
+
+
+@case
+def trace_synthetic_files_and_reads():
+    """A trace written here: two files (process 1 goes from one to the
+    other and back), reads of bytes no call writes (process 0's of file
+    1), a process without a call. Through POSIX and MPI-IO under the iolog
+    shim each process's calls are the trace's, file after file (the
+    recorded order within each file); through every API with -D v the
+    kept files hold the content rule's bytes wherever a call moved one."""
+    apis = [a for a in ("posix", "mpiio", "phdf5", "pnetcdf") if a in built_apis()]
+    with TempDir() as t:
+        trace = os.path.join(t, "app.trace")
+        with open(trace, "w") as fh:
+            fh.write(SYNTHETIC)
+        nprocs, sizes, calls = read_trace(trace)
+        for api in ("posix", "mpiio"):
+            with TempDir() as d:
+                logs = os.path.join(d, "logs")
+                os.mkdir(logs)
+                args = "--pattern trace --trace %s -A %s" % (trace, api)
+                env = {"HDF5_PARAPREFIX": d, "IOLOG_MARKER": d + "/",
+                       "IOLOG_FILE": os.path.join(logs, "log"),
+                       "LD_PRELOAD": os.environ["IOLOG"]}
+                r = run(nprocs, args, env=env)
+                expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+                got = logged(logs, SUFFIX[api])
+                for p in range(nprocs):
+                    expect_eq(got.get(p, []), expected_calls(sizes, calls, p),
+                              "process %d's calls (%s)" % (p, args), r)
+        with TempDir() as d:
+            args = "--pattern trace --trace %s -A %s -D v" % (trace, ",".join(apis))
+            r = run(nprocs, args, env={"HDF5_PARAPREFIX": d, KEEP: "1"}, timeout=240)
+            expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+            check_files(d, trace, apis)
