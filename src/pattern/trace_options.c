@@ -97,6 +97,13 @@ int trace_finish(struct config *cfg, int world_size, struct cli_warnings *w, str
                         "independently (a trace's processes make different calls, which "
                         "collective calls cannot match; docs/trace.md)",
                         cfg->spelled[OPT_COLLECTIVE]);
+    enum opt_id whole[3] = {OPT_STONEWALL, OPT_DURATION, OPT_WRITE_ONLY};
+    for (int i = 0; i < 3; i++)
+        if (cfg->spelled[whole[i]])
+            return cli_fail(msg,
+                            "h5perf: %s: %s trace replays the trace whole (its reads and "
+                            "writes in one phase, docs/trace.md)",
+                            cfg->spelled[whole[i]], cfg->spelled[OPT_PATTERN]);
     if (cfg->read_only)
         return cli_fail(msg,
                         "h5perf: %s: the trace pattern replays writes and reads in one phase, "

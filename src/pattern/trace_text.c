@@ -15,13 +15,8 @@
 #include <string.h>
 
 #include "pattern/trace.h"
+#include "pattern/text_line.h"
 #include "pattern/trace_wire.h"
-
-/* The part of a line being read. */
-struct trace_span {
-    const char *p;
-    size_t n;
-};
 
 struct trace_text {
     int64_t line;
@@ -40,43 +35,14 @@ struct trace_text {
     size_t wlen;
 };
 
-static int trace_fail(struct trace_text *t, const char *fmt, struct trace_span quoted,
+static int trace_fail(struct trace_text *t, const char *fmt, struct text_span quoted,
                       const char *more)
 {
-    char q[72];
-    size_t n = quoted.n < 64 ? quoted.n : 64;
-    memcpy(q, quoted.p, n);
-    snprintf(q + n, sizeof q - n, "%s", quoted.n > 64 ? "..." : "");
-    for (size_t i = 0; q[i]; i++)
-        if ((unsigned char)q[i] < 0x20 || q[i] == 0x7f)
-            q[i] = '?';
-    char what[320];
-    snprintf(what, sizeof what, fmt, q, more ? more : "");
-    snprintf(t->why, t->wlen, "line %lld: %s", (long long)t->line, what);
-    return -1;
-}
-
-/* A whole number of digits only, up to INT64_MAX: 0, or 1 (not one), or
- * 2 (too large). */
-static int trace_number(struct trace_span w, int64_t *out)
-{
-    if (w.n == 0)
-        return 1;
-    int64_t v = 0;
-    for (size_t i = 0; i < w.n; i++) {
-        if (w.p[i] < '0' || w.p[i] > '9')
-            return 1;
-        int digit = w.p[i] - '0';
-        if (v > (INT64_MAX - digit) / 10)
-            return 2;
-        v = v * 10 + digit;
-    }
-    *out = v;
-    return 0;
+    return text_fail(t->why, t->wlen, t->line, fmt, quoted, more);
 }
 
 /* Seconds: digits, a point and 1 to 9 digits. */
-static bool trace_seconds(struct trace_span w, double *out)
+static bool trace_seconds(struct text_span w, double *out)
 {
     size_t i = 0;
     while (i < w.n && w.p[i] >= '0' && w.p[i] <= '9')
@@ -96,7 +62,7 @@ static bool trace_seconds(struct trace_span w, double *out)
 /* The fields of a line separated by one blank each: up to max into f;
  * returns how many, or -1 where two blanks meet or a line starts or ends
  * with one. */
-static int trace_fields(struct trace_span line, struct trace_span *f, int max)
+static int trace_fields(struct text_span line, struct text_span *f, int max)
 {
     int n = 0;
     size_t at = 0;
@@ -107,27 +73,22 @@ static int trace_fields(struct trace_span line, struct trace_span *f, int max)
         if (end == at)
             return -1;
         if (n < max)
-            f[n] = (struct trace_span){line.p + at, end - at};
+            f[n] = (struct text_span){line.p + at, end - at};
         n++;
         at = end + 1;
     }
     return n;
 }
 
-static bool trace_is(struct trace_span w, const char *word)
-{
-    return w.n == strlen(word) && memcmp(w.p, word, w.n) == 0;
-}
-
 /* "processes N" */
-static int trace_processes(struct trace_text *t, struct trace_span line)
+static int trace_processes(struct trace_text *t, struct text_span line)
 {
-    struct trace_span f[3];
+    struct text_span f[3];
     int64_t n = 0;
     int nf = trace_fields(line, f, 3);
     char most[24];
     snprintf(most, sizeof most, "%d", TRACE_MAX_PROCS);
-    if (nf != 2 || !trace_is(f[0], "processes") || trace_number(f[1], &n) != 0 || n < 1 ||
+    if (nf != 2 || !text_is(f[0], "processes") || text_number(f[1], &n) != 0 || n < 1 ||
         n > TRACE_MAX_PROCS)
         return trace_fail(t, "'%s': expected 'processes N' first, N from 1 to %s", line, most);
     /* Against the run's processes here, before anything is kept per
@@ -151,12 +112,11 @@ static int trace_processes(struct trace_text *t, struct trace_span line)
 }
 
 /* "level posix|mpiio" */
-static int trace_level(struct trace_text *t, struct trace_span line)
+static int trace_level(struct trace_text *t, struct text_span line)
 {
-    struct trace_span f[3];
+    struct text_span f[3];
     int nf = trace_fields(line, f, 3);
-    if (nf != 2 || !trace_is(f[0], "level") ||
-        !(trace_is(f[1], "posix") || trace_is(f[1], "mpiio")))
+    if (nf != 2 || !text_is(f[0], "level") || !(text_is(f[1], "posix") || text_is(f[1], "mpiio")))
         return trace_fail(t, "'%s': expected 'level posix' or 'level mpiio' after 'processes N'",
                           line, NULL);
     memcpy(t->level, f[1].p, f[1].n);
@@ -165,7 +125,7 @@ static int trace_level(struct trace_text *t, struct trace_span line)
 }
 
 /* "file K PATH": PATH the rest of the line after one blank. */
-static int trace_file_line(struct trace_text *t, struct trace_span line)
+static int trace_file_line(struct trace_text *t, struct text_span line)
 {
     char more[64];
     snprintf(more, sizeof more, "%d", t->nfiles);
@@ -176,7 +136,7 @@ static int trace_file_line(struct trace_text *t, struct trace_span line)
     while (k < line.n && line.p[k] != ' ')
         k++;
     int64_t id = -1;
-    if (trace_number((struct trace_span){line.p + 5, k - 5}, &id) != 0 || id != t->nfiles ||
+    if (text_number((struct text_span){line.p + 5, k - 5}, &id) != 0 || id != t->nfiles ||
         k + 1 >= line.n)
         return trace_fail(t, "'%s': expected 'file %s PATH' (files from 0, in order)", line, more);
     if (t->nfiles == TRACE_MAX_FILES) {
@@ -216,9 +176,9 @@ static int trace_keep(struct trace_text *t, const struct trace_call *c)
 }
 
 /* "P K OP OFFSET LENGTH GAP DURATION" */
-static int trace_call_line(struct trace_text *t, struct trace_span line)
+static int trace_call_line(struct trace_text *t, struct text_span line)
 {
-    struct trace_span f[8];
+    struct text_span f[8];
     int nf = trace_fields(line, f, 8);
     int64_t p = 0, k = 0, off = 0, len = 0;
     struct trace_call c = {0};
@@ -227,9 +187,9 @@ static int trace_call_line(struct trace_text *t, struct trace_span line)
         snprintf(more, sizeof more, "%d", nf);
         return trace_fail(t, "'%s': a call of %s fields, not 7 (a trace cut short?)", line, more);
     }
-    if (nf != 7 || trace_number(f[0], &p) == 1 || trace_number(f[1], &k) == 1 ||
-        !(trace_is(f[2], "write") || trace_is(f[2], "read")) || trace_number(f[3], &off) == 1 ||
-        trace_number(f[4], &len) == 1 || !trace_seconds(f[5], &c.gap) ||
+    if (nf != 7 || text_number(f[0], &p) == 1 || text_number(f[1], &k) == 1 ||
+        !(text_is(f[2], "write") || text_is(f[2], "read")) || text_number(f[3], &off) == 1 ||
+        text_number(f[4], &len) == 1 || !trace_seconds(f[5], &c.gap) ||
         !trace_seconds(f[6], &c.duration))
         return trace_fail(t,
                           "'%s': expected a call 'P K write|read OFFSET LENGTH GAP DURATION' "
@@ -238,18 +198,18 @@ static int trace_call_line(struct trace_text *t, struct trace_span line)
     if (t->nfiles == 0)
         return trace_fail(t, "'%s': a call before any 'file K PATH' line", line, NULL);
     char more[160];
-    if (trace_number(f[0], &p) == 2 || p >= t->nprocs) {
+    if (text_number(f[0], &p) == 2 || p >= t->nprocs) {
         snprintf(more, sizeof more, "%d (0 to %d)", t->nprocs, t->nprocs - 1);
         return trace_fail(t, "'%s': the trace is for processes %s", f[0], more);
     }
-    if (trace_number(f[1], &k) == 2 || k >= t->nfiles) {
+    if (text_number(f[1], &k) == 2 || k >= t->nfiles) {
         snprintf(more, sizeof more, "%.*s is not declared (the files are 0 to %d)",
                  (int)(f[1].n < 24 ? f[1].n : 24), f[1].p, t->nfiles - 1);
         return trace_fail(t, "'%s': file %s", line, more);
     }
-    if (trace_number(f[3], &off) == 2 || trace_number(f[4], &len) == 2 || len < 1 ||
+    if (text_number(f[3], &off) == 2 || text_number(f[4], &len) == 2 || len < 1 ||
         off > INT64_MAX - len + 1) {
-        if (len < 1 && trace_number(f[4], &len) == 0)
+        if (len < 1 && text_number(f[4], &len) == 0)
             return trace_fail(t, "'%s': LENGTH 0 (a call moves 1 byte or more)", line, NULL);
         return trace_fail(t, "'%s': OFFSET + LENGTH passes 2^63 (the largest file offset)", line,
                           NULL);
@@ -262,7 +222,7 @@ static int trace_call_line(struct trace_text *t, struct trace_span line)
         char head[32];
         snprintf(head, sizeof head, "%lld", (long long)p);
         return trace_fail(t, "process %s's call comes after %s",
-                          (struct trace_span){head, strlen(head)}, more);
+                          (struct text_span){head, strlen(head)}, more);
     }
     if (p > t->last && t->last >= 0)
         trace_proc_end(t, t->last);
@@ -270,7 +230,7 @@ static int trace_call_line(struct trace_text *t, struct trace_span line)
     c.offset = off;
     c.length = len;
     c.file = (int32_t)k;
-    c.write = trace_is(f[2], "write");
+    c.write = text_is(f[2], "write");
     struct trace_file *tf = &t->files[k];
     tf->size = off + len > tf->size ? off + len : tf->size;
     tf->calls[c.write]++;
@@ -284,7 +244,7 @@ static int trace_call_line(struct trace_text *t, struct trace_span line)
     return trace_keep(t, &c);
 }
 
-static int trace_line(struct trace_text *t, struct trace_span line)
+static int trace_line(struct trace_text *t, struct text_span line)
 {
     bool blank = true;
     for (size_t i = 0; i < line.n && blank; i++)
@@ -368,7 +328,7 @@ int trace_text_parse(const char *data, size_t len, int run_procs, unsigned char 
         while (end < len && data[end] != '\n')
             end++;
         t->line++;
-        rc = trace_line(t, (struct trace_span){data + at, end - at});
+        rc = trace_line(t, (struct text_span){data + at, end - at});
         at = end + 1;
     }
     const char *missing = t->nprocs == 0        ? "'processes N'"

@@ -106,6 +106,24 @@ def logged(logs, suffix):
     return out
 
 
+def expect_calls(trace, api, more):
+    """The trace through api (posix or mpiio) under the iolog shim: each
+    process's pwrite and pread calls on the data file are the trace's."""
+    nprocs, sizes, calls = read_trace(trace)
+    with TempDir() as d:
+        logs = os.path.join(d, "logs")
+        os.mkdir(logs)
+        args = "--pattern trace --trace %s -A %s %s" % (trace, api, more)
+        env = {"HDF5_PARAPREFIX": d, "IOLOG_MARKER": d + "/",
+               "IOLOG_FILE": os.path.join(logs, "log"), "LD_PRELOAD": os.environ["IOLOG"]}
+        r = run(nprocs, args, env=env)
+        expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+        got = logged(logs, SUFFIX[api])
+        for p in range(nprocs):
+            expect_eq(got.get(p, []), expected_calls(sizes, calls, p),
+                      "process %d's calls (%s)" % (p, args), r)
+
+
 @case
 def trace_calls_posix_mpiio():
     """Each committed trace through POSIX and MPI-IO under the iolog shim:
@@ -114,25 +132,12 @@ def trace_calls_posix_mpiio():
     at the same offsets (the file's base plus OFFSET) for the same
     lengths; a process without a call makes none."""
     for trace in fixtures():
-        nprocs, sizes, calls = read_trace(trace)
         for api in ("posix", "mpiio"):
-            with TempDir() as d:
-                logs = os.path.join(d, "logs")
-                os.mkdir(logs)
-                args = "--pattern trace --trace %s -A %s --trace-gaps drop" % (trace, api)
-                env = {"HDF5_PARAPREFIX": d, "IOLOG_MARKER": d + "/",
-                       "IOLOG_FILE": os.path.join(logs, "log"),
-                       "LD_PRELOAD": os.environ["IOLOG"]}
-                r = run(nprocs, args, env=env)
-                expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
-                got = logged(logs, SUFFIX[api])
-                for p in range(nprocs):
-                    expect_eq(got.get(p, []), expected_calls(sizes, calls, p),
-                              "process %d's calls (%s)" % (p, args), r)
+            expect_calls(trace, api, "--trace-gaps drop")
 
 
 def check_files(d, trace, apis):
-    nprocs, sizes, calls = read_trace(trace)
+    _, sizes, calls = read_trace(trace)
     base = bases(sizes)
     for api in apis:
         path = os.path.join(d, "#pio_tmp_1" + SUFFIX[api])
@@ -227,21 +232,9 @@ def trace_synthetic_files_and_reads():
         trace = os.path.join(t, "app.trace")
         with open(trace, "w") as fh:
             fh.write(SYNTHETIC)
-        nprocs, sizes, calls = read_trace(trace)
+        nprocs = read_trace(trace)[0]
         for api in ("posix", "mpiio"):
-            with TempDir() as d:
-                logs = os.path.join(d, "logs")
-                os.mkdir(logs)
-                args = "--pattern trace --trace %s -A %s" % (trace, api)
-                env = {"HDF5_PARAPREFIX": d, "IOLOG_MARKER": d + "/",
-                       "IOLOG_FILE": os.path.join(logs, "log"),
-                       "LD_PRELOAD": os.environ["IOLOG"]}
-                r = run(nprocs, args, env=env)
-                expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
-                got = logged(logs, SUFFIX[api])
-                for p in range(nprocs):
-                    expect_eq(got.get(p, []), expected_calls(sizes, calls, p),
-                              "process %d's calls (%s)" % (p, args), r)
+            expect_calls(trace, api, "")
         with TempDir() as d:
             args = "--pattern trace --trace %s -A %s -D v" % (trace, ",".join(apis))
             r = run(nprocs, args, env={"HDF5_PARAPREFIX": d, KEEP: "1"}, timeout=240)
