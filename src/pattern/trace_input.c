@@ -83,13 +83,16 @@ int trace_input_parts(const unsigned char *bytes, size_t len, int nprocs, size_t
 {
     struct trace_wire h;
     size_t c = trace_common(bytes, len, &h);
-    if (c == 0 || nprocs != h.nprocs)
+    if (c == 0 || nprocs < h.nprocs)
         return -1;
     const unsigned char *pp = bytes + sizeof h + (size_t)h.nfiles * sizeof(struct trace_file);
     size_t at = c;
+    /* Processes past the trace's (a run of fewer processes than started,
+     * -P) receive the common part only. */
     for (int p = 0; p < nprocs; p++) {
-        struct trace_proc tp;
-        memcpy(&tp, pp + (size_t)p * sizeof tp, sizeof tp);
+        struct trace_proc tp = {0, 0};
+        if (p < h.nprocs)
+            memcpy(&tp, pp + (size_t)p * sizeof tp, sizeof tp);
         at += (size_t)tp.calls * sizeof(struct trace_call);
         ends[p] = at;
     }

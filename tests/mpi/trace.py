@@ -226,7 +226,8 @@ def trace_synthetic_files_and_reads():
     1), a process without a call. Through POSIX and MPI-IO under the iolog
     shim each process's calls are the trace's, file after file (the
     recorded order within each file); through every API with -D v the
-    kept files hold the content rule's bytes wherever a call moved one."""
+    kept files hold the content rule's bytes wherever a call moved one;
+    started on one process more, with -P, the same."""
     apis = [a for a in ("posix", "mpiio", "phdf5", "pnetcdf") if a in built_apis()]
     with TempDir() as t:
         trace = os.path.join(t, "app.trace")
@@ -240,3 +241,10 @@ def trace_synthetic_files_and_reads():
             r = run(nprocs, args, env={"HDF5_PARAPREFIX": d, KEEP: "1"}, timeout=240)
             expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
             check_files(d, trace, apis)
+        # More processes started than the trace's, the run on its own (-P):
+        # the others receive no call.
+        with TempDir() as d:
+            args = "--pattern trace --trace %s -A posix -D v -P %d" % (trace, nprocs)
+            r = run(nprocs + 1, args, env={"HDF5_PARAPREFIX": d, KEEP: "1"})
+            expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+            check_files(d, trace, ["posix"])
