@@ -22,6 +22,7 @@ struct trace_state {
     const struct trace_input *in;
     bool prepare;   /* phase 0 writes what the reads read */
     bool gaps;      /* a pause before each call of the replay */
+    bool flat;      /* one variable of every file, the calls in recorded order */
     int64_t region; /* the buffer's write region, then its read region */
 };
 
@@ -35,57 +36,76 @@ static bool trace_replays(const struct plan *p, int phase)
     return !trace_state(p)->prepare || phase == 1;
 }
 
+/* The bytes of every file one after another (a flat file's data). */
+static int64_t trace_flat_size(const struct trace_input *in)
+{
+    const struct trace_file *last = &in->files[in->nfiles - 1];
+    return last->base + (last->size > 0 ? last->size : 1);
+}
+
 static void trace_var(const struct plan *p, int v, struct plan_var *out)
 {
-    const struct trace_input *in = trace_state(p)->in;
+    const struct trace_state *st = trace_state(p);
+    const struct trace_input *in = st->in;
     memset(out, 0, sizeof *out);
-    snprintf(out->name, sizeof out->name, "file_%d", v);
+    if (st->flat)
+        snprintf(out->name, sizeof out->name, "files");
+    else
+        snprintf(out->name, sizeof out->name, "file_%d", v);
     out->kind = PLAN_UNSIGNED;
     out->elem = 1;
     out->ndims = 1;
-    out->dims[0] = in->files[v].size > 0 ? in->files[v].size : 1;
+    out->dims[0] = st->flat ? trace_flat_size(in) : in->files[v].size > 0 ? in->files[v].size : 1;
 }
 
-/* This process's calls of file v: *n of them from *calls. */
-static const struct trace_call *trace_calls_of(const struct trace_input *in, int v, int64_t *n)
+/* The calls of variable v in phase: how many, and the index in
+ * in->calls of the k-th: of a flat file (v 0) in recorded order, else of
+ * file v; the prepare phase's its reads, the replay's all. */
+static int64_t trace_count(const struct trace_state *st, bool replay, int v)
 {
-    if (in->rank < 0) {
-        *n = 0;
-        return NULL;
-    }
-    *n = in->first[v + 1] - in->first[v];
-    return in->calls + in->first[v];
+    const struct trace_input *in = st->in;
+    if (in->rank < 0)
+        return 0;
+    if (st->flat)
+        return replay ? in->procs[in->rank].calls : in->nreads;
+    return replay ? in->first[v + 1] - in->first[v] : in->rfirst[v + 1] - in->rfirst[v];
 }
 
-/* The k-th read of file v of this process (the prepare phase's step k). */
-static const struct trace_call *trace_nth_read(const struct trace_input *in, int v, int64_t k)
+static const struct trace_call *trace_nth(const struct trace_state *st, bool replay, int v,
+                                          int64_t k)
 {
-    return in->calls + in->reads[in->rfirst[v] + k];
+    const struct trace_input *in = st->in;
+    if (st->flat)
+        return in->calls + (replay ? in->order[k] : in->order_reads[k]);
+    return in->calls + (replay ? in->first[v] + k : in->reads[in->rfirst[v] + k]);
 }
 
 static void trace_access(const struct plan *p, int phase, int v, struct plan_access *out)
 {
     const struct trace_state *st = trace_state(p);
-    int64_t n = 0;
-    trace_calls_of(st->in, v, &n);
+    bool replay = trace_replays(p, phase);
+    int64_t n = trace_count(st, replay, v);
     memset(out, 0, sizeof *out);
     out->array_base = -1;
-    if (trace_replays(p, phase))
-        out->nsteps = st->gaps ? 2 * n : n;
-    else
-        out->nsteps = st->in->rfirst[v + 1] - st->in->rfirst[v];
+    out->nsteps = replay && st->gaps ? 2 * n : n;
 }
 
-/* Call c of file v as an I/O step k (write: the direction it moves). */
+/* Call c as I/O step k of variable v (write: the direction it moves): in
+ * a flat file at its file's base plus OFFSET, in its file's variable at
+ * OFFSET. */
 static void trace_io_step(const struct trace_state *st, const struct trace_call *c, bool write,
                           int v, int64_t k, struct plan_step *out)
 {
+    int64_t base = st->in->files[c->file].base;
     plan_step_empty(out, write, v, k);
     out->nslabs = out->nruns = 1;
-    out->local_runs[0] = plan_run(st->in->files[v].base + c->offset, c->length);
-    out->local_slabs[0] = (struct model_slab){
-        .ndims = 1, .start = {c->offset}, .stride = {1}, .count = {1}, .block = {c->length}};
-    out->mem_off = (write ? 0 : st->region) + trace_phase_of(v, c->offset);
+    out->local_runs[0] = plan_run(base + c->offset, c->length);
+    out->local_slabs[0] = (struct model_slab){.ndims = 1,
+                                              .start = {(st->flat ? base : 0) + c->offset},
+                                              .stride = {1},
+                                              .count = {1},
+                                              .block = {c->length}};
+    out->mem_off = (write ? 0 : st->region) + trace_phase_of(c->file, c->offset);
     out->bytes = c->length;
 }
 
@@ -93,11 +113,10 @@ static void trace_step(const struct plan *p, int phase, int v, int64_t k, struct
 {
     const struct trace_state *st = trace_state(p);
     if (!trace_replays(p, phase)) {
-        trace_io_step(st, trace_nth_read(st->in, v, k), true, v, k, out);
+        trace_io_step(st, trace_nth(st, false, v, k), true, v, k, out);
         return;
     }
-    int64_t n = 0;
-    const struct trace_call *c = trace_calls_of(st->in, v, &n) + (st->gaps ? k / 2 : k);
+    const struct trace_call *c = trace_nth(st, true, v, st->gaps ? k / 2 : k);
     if (st->gaps && k % 2 == 0) {
         /* The recorded gap: busy time, kept out of the I/O timers. */
         plan_step_empty(out, c->write, v, k);
@@ -126,13 +145,13 @@ static void trace_fill(const struct plan *p, int phase, int v, unsigned char *bu
     }
 }
 
+/* A read's bytes land at the read region's byte of their content's
+ * phase (trace_io_step): what they must hold follows from mem_off. */
 static int64_t trace_verify(const struct plan *p, int phase, const struct plan_step *s,
                             const unsigned char *buf, int64_t *bad_off, unsigned char *expected,
                             unsigned char *found)
 {
-    const struct trace_state *st = trace_state(p);
-    const struct model_slab *sl = plan_slabs(s);
-    int64_t at = trace_phase_of(s->var, sl->start[0]), bad = 0;
+    int64_t at = s->mem_off - trace_state(p)->region, bad = 0;
     (void)phase;
     for (int64_t i = 0; i < s->bytes; i++) {
         unsigned char want = trace_byte((at + i) % TRACE_PERIOD), got = buf[s->mem_off + i];
@@ -144,7 +163,6 @@ static int64_t trace_verify(const struct plan *p, int phase, const struct plan_s
             *found = got;
         }
     }
-    (void)st;
     return bad;
 }
 
@@ -195,6 +213,7 @@ static int trace_plan(const struct config *c, const struct run_point *pt, int ra
     struct trace_state st = {.in = in,
                              .prepare = trace_reads(in),
                              .gaps = trace_of(c)->gaps != TRACE_GAPS_DROP,
+                             .flat = (api_desc(pt->api)->caps & API_CAP_FLAT_FILE) != 0,
                              .region = trace_region(in, rank)};
     memset(out, 0, sizeof *out);
     out->ops = &trace_ops;
@@ -202,7 +221,7 @@ static int trace_plan(const struct config *c, const struct run_point *pt, int ra
     out->exec_rank = out->data_rank = rank;
     out->iteration = it;
     out->nfiles = 1;
-    out->nvars = in->nfiles;
+    out->nvars = st.flat ? 1 : in->nfiles;
     out->nphases = st.prepare ? 2 : 1;
     for (int ph = 0; ph < out->nphases; ph++) {
         bool replay = !st.prepare || ph == 1;
@@ -264,7 +283,12 @@ static int trace_validate(const struct config *c, const struct run_point *pts, i
         if (app_call_limit(c, &pts[i], call, opt, "a recorded call is",
                            "replay a trace of smaller calls", m) < 0)
             return -1;
-        struct extent_file f = {in->nfiles, size > 0 ? size : 1, 0};
+        bool flat = (api_desc(pts[i].api)->caps & API_CAP_FLAT_FILE) != 0;
+        struct extent_file f = {flat ? 1 : in->nfiles,
+                                flat       ? trace_flat_size(in)
+                                : size > 0 ? size
+                                           : 1,
+                                0};
         if (pattern_validate_extent(c, pts[i].nprocs, &f, m) < 0)
             return -1;
     }
@@ -292,10 +316,11 @@ static void trace_measure(const struct config *c, const struct run_point *p,
     m->max_call = trace_largest(in, &size);
     int64_t tail = 0;
     m->flat_bytes = trace_flat_end(in, &tail);
-    m->max_dim = size > 0 ? size : 1;
+    bool flat = (api_desc(p->api)->caps & API_CAP_FLAT_FILE) != 0;
+    m->max_dim = flat ? trace_flat_size(in) : size > 0 ? size : 1;
     m->call_runs = 1;
     m->plan_bytes = trace_held_bytes(in);
-    m->nvars = in->nfiles;
+    m->nvars = flat ? 1 : in->nfiles;
     m->var_bytes = m->max_dim;
 }
 

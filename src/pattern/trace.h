@@ -57,7 +57,12 @@ struct trace_input {
      * calls[reads[rfirst[k + 1] - 1]] (the prepare phase's steps). */
     const int64_t *reads;  /* [its reads] */
     const int64_t *rfirst; /* [nfiles + 1] */
-    void *storage;         /* owns the arrays */
+    /* Its calls in recorded order (calls[order[i]], i from 0), and its
+     * reads among them (calls[order_reads[i]]): a flat file's steps. */
+    const int64_t *order;       /* [its calls] */
+    const int64_t *order_reads; /* [its reads] */
+    int64_t nreads;
+    void *storage; /* owns the arrays */
 };
 
 /* The trace's text (docs/trace.md, "The text format") of data[0, len),

@@ -136,7 +136,7 @@ int trace_adopt(const struct config *c, int rank, const unsigned char *bytes, si
     struct trace_input *in = calloc(1, sizeof *in);
     size_t firsts = ((size_t)h.nfiles + 1) * sizeof(int64_t);
     size_t reads = (size_t)ncalls * sizeof(int64_t);
-    unsigned char *store = malloc(files + procs + calls + 2 * firsts + reads + 1);
+    unsigned char *store = malloc(files + procs + calls + 2 * firsts + 3 * reads + 1);
     if (!in || !store) {
         char opt[1100];
         trace_option_text(c, opt, sizeof opt);
@@ -160,9 +160,14 @@ int trace_adopt(const struct config *c, int rank, const unsigned char *bytes, si
     int64_t *next = calloc((size_t)h.nfiles, sizeof *next);
     if (!next)
         return trace_broken(c, in, store, m);
+    int64_t *order = (int64_t *)(void *)(store + files + procs + calls + 2 * firsts + reads);
+    int64_t *order_reads = order + ncalls, nreads = 0;
     for (int64_t i = 0; i < ncalls; i++) {
         int k = given[i].file;
-        mine[first[k] + next[k]++] = given[i];
+        order[i] = first[k] + next[k]++;
+        mine[order[i]] = given[i];
+        if (!given[i].write)
+            order_reads[nreads++] = order[i];
     }
     free(next);
     /* The reads of each file, in recorded order. */
@@ -185,6 +190,9 @@ int trace_adopt(const struct config *c, int rank, const unsigned char *bytes, si
     in->first = first;
     in->reads = rd;
     in->rfirst = rfirst;
+    in->order = order;
+    in->order_reads = order_reads;
+    in->nreads = nreads;
     in->storage = store;
     trace_keep_totals(in);
     *out = in;
@@ -205,5 +213,5 @@ int64_t trace_held_bytes(const struct trace_input *in)
     int64_t own = in->rank >= 0 ? in->procs[in->rank].calls : 0;
     return (int64_t)sizeof *in + in->nfiles * (int64_t)(sizeof(struct trace_file) + 16) +
            in->nprocs * (int64_t)sizeof(struct trace_proc) +
-           own * (int64_t)(sizeof(struct trace_call) + 8);
+           own * (int64_t)(sizeof(struct trace_call) + 24);
 }

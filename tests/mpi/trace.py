@@ -3,7 +3,7 @@ every committed trace (tests/data/traces, IOR's runs on 4 processes)
 replayed on 4 processes. Through POSIX and MPI-IO the iolog shim
 (tests/bench/iolog.c) logs each process's pwrite and pread calls on the
 data file, which must be exactly the trace's: first the prepare phase's
-writes of what the process reads, then its calls, file after file, each
+writes of what the process reads, then its calls, in recorded order, each
 at the file's base plus OFFSET for LENGTH bytes. Through every API of the
 build with -D v, the kept files are read back by readers that share no
 code with h5perf (numpy for the flat files, h5read for HDF5, cdf5.py for
@@ -70,18 +70,14 @@ def fixtures():
 
 def expected_calls(sizes, calls, p):
     """Process p's calls on the flat data file: the prepare phase's writes
-    of its reads, then its calls, file after file, in recorded order."""
+    of its reads, then its calls, each in recorded order."""
     base = bases(sizes)
     mine = [c for c in calls if c[0] == p]
     out = []
-    has_reads = any(c[2] == "read" for c in calls)
-    if has_reads:
-        for k in range(len(sizes)):
-            out += [("pwrite", base[k] + off, n) for _, kk, op, off, n in mine
-                    if kk == k and op == "read"]
-    for k in range(len(sizes)):
-        out += [("pwrite" if op == "write" else "pread", base[k] + off, n)
-                for _, kk, op, off, n in mine if kk == k]
+    if any(c[2] == "read" for c in calls):
+        out += [("pwrite", base[k] + off, n) for _, k, op, off, n in mine if op == "read"]
+    out += [("pwrite" if op == "write" else "pread", base[k] + off, n)
+            for _, k, op, off, n in mine]
     return out
 
 
@@ -224,8 +220,8 @@ def trace_synthetic_files_and_reads():
     """A trace written here: two files (process 1 goes from one to the
     other and back), reads of bytes no call writes (process 0's of file
     1), a process without a call. Through POSIX and MPI-IO under the iolog
-    shim each process's calls are the trace's, file after file (the
-    recorded order within each file); through every API with -D v the
+    shim each process's calls are the trace's, in recorded order from file
+    to file; through every API with -D v the
     kept files hold the content rule's bytes wherever a call moved one;
     started on one process more, with -P, the same."""
     apis = [a for a in ("posix", "mpiio", "phdf5", "pnetcdf") if a in built_apis()]

@@ -3,9 +3,10 @@
  * by each process, which holds every file's and process's figures and its
  * own calls alone, grouped by file in recorded order; and each process's
  * plan: the prepare phase writes its reads, the replay makes its calls
- * (after their gaps) at the file's base plus OFFSET through a flat file
- * and at OFFSET of the variable, within its buffer, and fill and verify
- * agree. Pure: no MPI. */
+ * (after their gaps) at the file's base plus OFFSET through a flat file,
+ * in recorded order, and at OFFSET of the file's variable through HDF5
+ * and PnetCDF, within its buffer, and fill and verify agree. Pure: no
+ * MPI. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -115,26 +116,29 @@ struct call {
 
 #define MAX_CALLS 64
 
-/* The steps of phase for variable v of plan against the calls of
- * process p (in recorded order): each I/O step, at the file's base plus
- * OFFSET, with a pause of its gap before it in the replay. */
+/* The steps of each phase and variable of plan against the calls of
+ * process p (in recorded order): each I/O step at the file's base plus
+ * OFFSET in a flat file, with a pause of its gap before it in the replay;
+ * through a flat API (flat) one variable of every call in recorded order,
+ * else one per file, its slabs at OFFSET of it. */
 static void check_plan(const struct plan *pl, const struct trace_input *in, const struct call *c,
-                       int n, int p)
+                       int n, int p, bool flat)
 {
     unsigned char *buf = malloc((size_t)pl->buffer_bytes);
     bool reads = false;
     for (int i = 0; i < n; i++)
         reads |= !c[i].write;
     CHECK_I64(pl->nphases, reads ? 2 : 1);
+    CHECK_I64(pl->nvars, flat ? 1 : in->nfiles);
     for (int ph = 0; ph < pl->nphases; ph++) {
         bool replay = ph == pl->nphases - 1;
         pl->ops->fill(pl, ph, 0, buf, false);
-        for (int v = 0; v < in->nfiles; v++) {
+        for (int v = 0; v < pl->nvars; v++) {
             struct plan_access acc;
             plan_access(pl, ph, v, &acc);
             int64_t k = 0;
             for (int i = 0; i < n; i++) {
-                if (c[i].p != p || c[i].k != v || (!replay && c[i].write))
+                if (c[i].p != p || (!flat && c[i].k != v) || (!replay && c[i].write))
                     continue;
                 struct plan_step s;
                 if (replay) {
@@ -143,11 +147,11 @@ static void check_plan(const struct plan *pl, const struct trace_input *in, cons
                 }
                 plan_step(pl, ph, v, k++, &s);
                 CHECK(s.kind == PLAN_STEP_IO && s.write == (c[i].write || !replay));
-                int64_t off = 0, len = 0;
+                int64_t off = 0, len = 0, base = in->files[c[i].k].base;
                 plan_step_run(&s, 0, &off, &len);
-                CHECK_I64(off, in->files[v].base + c[i].off);
+                CHECK_I64(off, base + c[i].off);
                 CHECK_I64(len, c[i].len);
-                CHECK_I64(plan_slabs(&s)->start[0], c[i].off);
+                CHECK_I64(plan_slabs(&s)->start[0], (flat ? base : 0) + c[i].off);
                 CHECK_I64(plan_slabs(&s)->block[0], c[i].len);
                 CHECK(s.mem_off >= 0 && s.mem_off + s.bytes <= pl->buffer_bytes);
                 if (s.write)
@@ -155,7 +159,7 @@ static void check_plan(const struct plan *pl, const struct trace_input *in, cons
                 /* What the write of these bytes writes reads back as it. */
                 int64_t bad = 0;
                 unsigned char want = 0, got = 0;
-                memcpy(buf + s.mem_off, buf + trace_phase_of(v, c[i].off), (size_t)s.bytes);
+                memcpy(buf + s.mem_off, buf + trace_phase_of(c[i].k, c[i].off), (size_t)s.bytes);
                 CHECK_I64(pl->ops->verify(pl, ph, &s, buf, &bad, &want, &got), 0);
                 pl->ops->fill(pl, ph, v, buf, true);
                 CHECK_I64(pl->ops->verify(pl, ph, &s, buf, &bad, &want, &got), s.bytes);
@@ -257,8 +261,11 @@ static void check_random_trace(void)
         pt.nprocs = nprocs;
         pt.input = in;
         struct plan pl;
-        CHECK(pattern_trace.plan(&cfg, &pt, p, 0, &pl) == 0);
-        check_plan(&pl, in, c, n, p);
+        for (int flat = 0; flat < 2; flat++) {
+            pt.api = flat ? API_POSIX : API_PHDF5;
+            CHECK(pattern_trace.plan(&cfg, &pt, p, 0, &pl) == 0);
+            check_plan(&pl, in, c, n, p, flat);
+        }
         /* Another process's plan is not made from this part. */
         CHECK(nprocs == 1 || pattern_trace.plan(&cfg, &pt, (p + 1) % nprocs, 0, &pl) < 0);
         trace_input_release(v);
