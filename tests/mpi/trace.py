@@ -17,7 +17,7 @@ import os
 import numpy as np
 
 from cdf5 import header
-from common import SUFFIX, case
+from common import SUFFIX, case, iolog_data_calls
 from harness import TempDir, built_apis, expect, expect_eq, run
 from map import h5_values
 from results import validate
@@ -85,21 +85,9 @@ def logged(logs, suffix):
     """{rank: [(pwrite|pread, offset, length)]} of the calls on the data
     files ending in suffix, in each process's order (vector forms named as
     their plain ones)."""
-    out = {}
-    for name in os.listdir(logs):
-        fds, calls = set(), out.setdefault(int(name.split(".")[1]), [])
-        with open(os.path.join(logs, name)) as fh:
-            for line in fh:
-                f = line.split()
-                if f[1] == "open":
-                    if f[4].endswith(suffix):
-                        fds.add(f[2])
-                elif f[1] == "close":
-                    fds.discard(f[2])
-                elif f[2] in fds and f[1].startswith(("pwrite", "pread")):
-                    op = "pwrite" if f[1].startswith("pwrite") else "pread"
-                    calls.append((op, int(f[3]), int(f[4])))
-    return out
+    return {rank: [("pwrite" if f[1].startswith("pwrite") else "pread", int(f[3]), int(f[4]))
+                   for f in calls]
+            for rank, calls in iolog_data_calls(logs, suffix).items()}
 
 
 def expect_calls(trace, api, more):
