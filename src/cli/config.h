@@ -96,7 +96,7 @@ struct info_entry {
  * each pattern's slot has that size, 5 times about 8 KiB in struct config,
  * which is made once per run and per advised workload set and handed on
  * by pointer, never copied per run point. */
-#define CONFIG_PATTERNS        5
+#define CONFIG_PATTERNS        6
 #define PATTERN_MAX_ROWS       9
 #define PATTERN_SETTINGS_BYTES (64 + 8 * CONFIG_MAX_LIST)
 

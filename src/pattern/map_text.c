@@ -14,12 +14,7 @@
 
 #include "cli/dims.h"
 #include "pattern/map.h"
-
-/* The part of a line being read. */
-struct map_span {
-    const char *p;
-    size_t n;
-};
+#include "pattern/text_line.h"
 
 struct map_text {
     struct map_builder *b;
@@ -29,12 +24,17 @@ struct map_text {
     size_t wlen;
 };
 
+static int map_fail(struct map_text *t, const char *fmt, struct text_span quoted, const char *more)
+{
+    return text_fail(t->why, t->wlen, t->line, fmt, quoted, more);
+}
+
 static bool map_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-static struct map_span map_trim(struct map_span s)
+static struct text_span map_trim(struct text_span s)
 {
     while (s.n > 0 && map_space(s.p[0]))
         s.p++, s.n--;
@@ -44,10 +44,10 @@ static struct map_span map_trim(struct map_span s)
 }
 
 /* The next word of *s (up to white space), *s moved past it. */
-static struct map_span map_word(struct map_span *s)
+static struct text_span map_word(struct text_span *s)
 {
     *s = map_trim(*s);
-    struct map_span w = {s->p, 0};
+    struct text_span w = {s->p, 0};
     while (w.n < s->n && !map_space(s->p[w.n]))
         w.n++;
     s->p += w.n;
@@ -55,52 +55,13 @@ static struct map_span map_word(struct map_span *s)
     return w;
 }
 
-static bool map_is(struct map_span w, const char *word)
-{
-    return w.n == strlen(word) && memcmp(w.p, word, w.n) == 0;
-}
-
-static int map_fail(struct map_text *t, const char *fmt, struct map_span quoted, const char *more)
-{
-    char q[72];
-    size_t n = quoted.n < 64 ? quoted.n : 64;
-    memcpy(q, quoted.p, n);
-    snprintf(q + n, sizeof q - n, "%s", quoted.n > 64 ? "..." : "");
-    for (size_t i = 0; q[i]; i++)
-        if ((unsigned char)q[i] < 0x20 || q[i] == 0x7f)
-            q[i] = '?';
-    char what[256];
-    snprintf(what, sizeof what, fmt, q, more ? more : "");
-    snprintf(t->why, t->wlen, "line %lld: %s", (long long)t->line, what);
-    return -1;
-}
-
-/* A whole number of digits only, up to INT64_MAX: 0, or 1 (not one), or
- * 2 (too large). */
-static int map_number(struct map_span w, int64_t *out)
-{
-    if (w.n == 0)
-        return 1;
-    int64_t v = 0;
-    for (size_t i = 0; i < w.n; i++) {
-        if (w.p[i] < '0' || w.p[i] > '9')
-            return 1;
-        int digit = w.p[i] - '0';
-        if (v > (INT64_MAX - digit) / 10)
-            return 2;
-        v = v * 10 + digit;
-    }
-    *out = v;
-    return 0;
-}
-
 /* "processes N" */
-static int map_processes(struct map_text *t, struct map_span rest, struct map_span line)
+static int map_processes(struct map_text *t, struct text_span rest, struct text_span line)
 {
     struct map_builder *b = t->b;
-    struct map_span w = map_word(&rest);
+    struct text_span w = map_word(&rest);
     int64_t n = 0;
-    int rc = map_number(w, &n);
+    int rc = text_number(w, &n);
     if (b->nprocs > 0)
         return map_fail(t, "'%s': the processes are given once, before the first array", line,
                         NULL);
@@ -124,9 +85,9 @@ static int map_processes(struct map_text *t, struct map_span rest, struct map_sp
 }
 
 /* "array DIMS" */
-static int map_array(struct map_text *t, struct map_span rest, struct map_span line)
+static int map_array(struct map_text *t, struct text_span rest, struct text_span line)
 {
-    struct map_span w = map_word(&rest);
+    struct text_span w = map_word(&rest);
     char text[80];
     int64_t dims[MODEL_MAX_DIMS] = {0, 0, 0};
     if (t->b->nprocs == 0)
@@ -149,12 +110,12 @@ static int map_array(struct map_text *t, struct map_span rest, struct map_span l
 }
 
 /* One entry "A:B" or "A:B,C:D[,E:F]" of process p. */
-static int map_entry(struct map_text *t, int p, struct map_span w)
+static int map_entry(struct map_text *t, int p, struct text_span w)
 {
     const struct map_decomp_build *d = &t->b->d[t->b->ndecomps - 1];
     struct map_entry e = {.proc = p, .origin = t->line};
     int parts = 0;
-    struct map_span rest = w;
+    struct text_span rest = w;
     while (rest.n > 0 || parts == 0) {
         size_t comma = 0, colon = (size_t)-1;
         while (comma < rest.n && rest.p[comma] != ',')
@@ -166,9 +127,9 @@ static int map_entry(struct map_text *t, int p, struct map_span w)
             parts = -1;
         int r1 = 1, r2 = 1;
         if (parts >= 0) {
-            r1 = map_number((struct map_span){rest.p, colon}, &e.start[parts]);
-            r2 = map_number((struct map_span){rest.p + colon + 1, comma - colon - 1},
-                            &e.count[parts]);
+            r1 = text_number((struct text_span){rest.p, colon}, &e.start[parts]);
+            r2 = text_number((struct text_span){rest.p + colon + 1, comma - colon - 1},
+                             &e.count[parts]);
         }
         if (r1 == 2 || r2 == 2)
             return map_fail(t, "'%s': a number does not fit in 64 bits", w, NULL);
@@ -192,12 +153,12 @@ static int map_entry(struct map_text *t, int p, struct map_span w)
 }
 
 /* "P: ENTRIES" */
-static int map_process(struct map_text *t, struct map_span head, struct map_span rest,
-                       struct map_span line)
+static int map_process(struct map_text *t, struct text_span head, struct text_span rest,
+                       struct text_span line)
 {
     struct map_builder *b = t->b;
     int64_t p = -1;
-    int rc = map_number((struct map_span){head.p, head.n - 1}, &p);
+    int rc = text_number((struct text_span){head.p, head.n - 1}, &p);
     if (rc != 0)
         return map_fail(t,
                         "'%s' is not a map line: expected 'processes N', 'array DIMS', or 'P: "
@@ -219,13 +180,13 @@ static int map_process(struct map_text *t, struct map_span head, struct map_span
                         more);
     }
     t->seen[p] = t->line;
-    for (struct map_span w = map_word(&rest); w.n > 0; w = map_word(&rest))
+    for (struct text_span w = map_word(&rest); w.n > 0; w = map_word(&rest))
         if (map_entry(t, (int)p, w) < 0)
             return -1;
     return 0;
 }
 
-static int map_line(struct map_text *t, struct map_span line)
+static int map_line(struct map_text *t, struct text_span line)
 {
     for (size_t i = 0; i < line.n; i++)
         if (line.p[i] == '#') {
@@ -235,19 +196,19 @@ static int map_line(struct map_text *t, struct map_span line)
     line = map_trim(line);
     if (line.n == 0)
         return 0;
-    struct map_span rest = line, w = map_word(&rest);
-    if (map_is(w, "processes"))
+    struct text_span rest = line, w = map_word(&rest);
+    if (text_is(w, "processes"))
         return map_processes(t, rest, line);
-    if (map_is(w, "array"))
+    if (text_is(w, "array"))
         return map_array(t, rest, line);
     /* "3:" or "3: ..." (a word ending in ':') */
     if (w.n > 1 && w.p[w.n - 1] == ':')
         return map_process(t, w, rest, line);
-    struct map_span head = w;
+    struct text_span head = w;
     int64_t p = 0;
     for (head.n = 0; head.n < w.n && w.p[head.n] != ':'; head.n++)
         ;
-    if (head.n < w.n && map_number(head, &p) == 0) /* "3:0:10": no space after "3:" */
+    if (head.n < w.n && text_number(head, &p) == 0) /* "3:0:10": no space after "3:" */
         return map_fail(t, "'%s': a process's number ends with ': ' (a colon, then a space)", line,
                         NULL);
     if (t->b->nprocs == 0)
@@ -267,7 +228,7 @@ int map_text_parse(const char *data, size_t len, struct map_builder *b, char *wh
         while (end < len && data[end] != '\n')
             end++;
         t.line++;
-        rc = map_line(&t, (struct map_span){data + at, end - at});
+        rc = map_line(&t, (struct text_span){data + at, end - at});
         at = end + 1;
     }
     free(t.seen);

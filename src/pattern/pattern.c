@@ -13,10 +13,12 @@
 #include "pattern/map.h"
 #include "pattern/madbench.h"
 #include "pattern/particles.h"
+#include "pattern/trace.h"
 #include "pattern/violation.h"
 
 const struct pattern_desc *const pattern_table[] = {
-    &pattern_guide, &pattern_block, &pattern_particles, &pattern_map, &pattern_madbench,
+    &pattern_guide, &pattern_block,    &pattern_particles,
+    &pattern_map,   &pattern_madbench, &pattern_trace,
 };
 
 const int pattern_count = (int)(sizeof pattern_table / sizeof pattern_table[0]);

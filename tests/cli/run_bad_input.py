@@ -127,6 +127,9 @@ def main(path):
         extra = {"@FAULTS@": os.environ["FAULTS"], "@MEMINFO_1MIB@": meminfo,
                  "@MEMINFO_64GIB@": meminfo64, "@HOST@": socket.gethostname(),
                  "@MAPS@": os.path.join(os.path.dirname(os.path.abspath(__file__)), "maps"),
+                 "@TRACES@": os.path.join(os.path.dirname(os.path.abspath(__file__)), "traces"),
+                 "@IOR_TRACES@": os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
+                     __file__))), "data", "traces"),
                  "@WORKLOADS@": os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                              "workloads"),
                  "@EXAMPLES@": os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(

@@ -14,7 +14,7 @@ import os
 import numpy as np
 
 from block import check_h5, expected
-from common import case
+from common import case, iolog_data_calls
 from harness import TempDir, expect, expect_eq, run
 
 
@@ -22,20 +22,8 @@ def logged(logs, suffix):
     """{rank: [buffer's bytes past a 4096-byte boundary]} of the pwrite and
     pread calls on the data files ending in suffix, in the process's
     order."""
-    out = {}
-    for name in os.listdir(logs):
-        fds, calls = set(), out.setdefault(int(name.split(".")[1]), [])
-        with open(os.path.join(logs, name)) as fh:
-            for line in fh:
-                f = line.split()
-                if f[1] == "open":
-                    if f[4].endswith(suffix):
-                        fds.add(f[2])
-                elif f[1] == "close":
-                    fds.discard(f[2])
-                elif f[2] in fds and f[1].startswith(("pwrite", "pread")):
-                    calls.append(int(f[5]))
-    return out
+    return {rank: [int(f[5]) for f in calls]
+            for rank, calls in iolog_data_calls(logs, suffix).items()}
 
 
 def iolog_env(d, logs):

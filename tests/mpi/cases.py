@@ -6,7 +6,7 @@ Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
 files, report, failures, faults, results, caches, memory, block, particles, map, madbench,
-madbench_async, madbench_gangs,
+madbench_async, madbench_gangs, trace,
 iomode, pnetcdf, plots, load, examples, conformance, measuring, hdf5_drivers, hdf5_choices,
 file_system,
 refusals, mpiio_views, mpiio_joined, mpiio_atomic, agreements), each registering its cases with common.case; this file only imports
@@ -51,6 +51,7 @@ import mpiio_views  # noqa: E402,F401
 import mpiio_joined  # noqa: E402,F401
 import mpiio_atomic  # noqa: E402,F401
 import agreements  # noqa: E402,F401
+import trace  # noqa: E402,F401
 from common import CASES, SKIP, Skip  # noqa: E402
 
 # The ctest labels of a case beside "mpi": its module's pattern or API, and
@@ -62,6 +63,7 @@ MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"
                  "map": ["pattern_map"],
                  "madbench": ["pattern_madbench"], "madbench_async": ["pattern_madbench"],
                  "madbench_gangs": ["pattern_madbench"],
+                 "trace": ["pattern_trace"],
                  "pnetcdf": ["api_pnetcdf"], "iomode": ["api_phdf5"],
                  "hdf5_drivers": ["api_phdf5"], "hdf5_choices": ["api_phdf5"],
                  "conformance": ["conformance"],
@@ -70,7 +72,7 @@ MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"
 NAME_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "hdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf", "guide": "pattern_guide", "block": "pattern_block",
                "particles": "pattern_particles", "map": "pattern_map",
-               "madbench": "pattern_madbench"}
+               "madbench": "pattern_madbench", "trace": "pattern_trace"}
 CODE_LABELS = {"posix": "api_posix", "mpiio": "api_mpiio", "phdf5": "api_phdf5",
                "pnetcdf": "api_pnetcdf"}
 # Options whose cases a CI pass selects (docs/ci.md): a case whose code

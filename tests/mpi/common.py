@@ -31,3 +31,24 @@ SUFFIX = {"posix": ".posix", "mpiio": ".mpio", "phdf5": ".h5", "pnetcdf": ".nc"}
 
 def data_file(d, f, api):
     return os.path.join(d, "#pio_tmp_%d%s" % (f, SUFFIX[api]))
+
+
+def iolog_data_calls(logs, suffix):
+    """{rank: [the fields of each pwrite and pread line]} that the iolog
+    shim (tests/bench/iolog.c, one log per process in logs) wrote for the
+    data files ending in suffix, in each process's order (vector forms
+    too: their op field starts with pwrite or pread)."""
+    out = {}
+    for name in os.listdir(logs):
+        fds, calls = set(), out.setdefault(int(name.split(".")[1]), [])
+        with open(os.path.join(logs, name)) as fh:
+            for line in fh:
+                f = line.split()
+                if f[1] == "open":
+                    if f[4].endswith(suffix):
+                        fds.add(f[2])
+                elif f[1] == "close":
+                    fds.discard(f[2])
+                elif f[2] in fds and f[1].startswith(("pwrite", "pread")):
+                    calls.append(f)
+    return out

@@ -100,7 +100,12 @@ FULL_DISK_RUNS = (
     ("map", "--pattern map --map {map}", ("", "-C")),
     ("madbench", "--pattern madbench --pixels 512 --bins 4",
      ("", "--write-mod 2 --read-mod 2", "--busy-exponent 0.5", "-C")),
+    ("trace", "--pattern trace --trace {trace}", ("",)),
 )
+
+# IOR's 4 MiB written and read by 4 processes (docs/trace.md).
+FULL_DISK_TRACE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data",
+                               "traces", "ior-posix-contig.trace")
 
 # Two decompositions of 98304 elements (768 KiB each), a quarter each.
 FULL_DISK_MAP = "processes 4\n" + "".join(
@@ -168,8 +173,8 @@ def full_disk_every_pattern(collective):
                             continue
                         if launcher_is_hydra() and romio_diverges(pattern, api, collective):
                             continue
-                        full_disk_run(d, mnt, "%s -A %s %s" % (args.format(map=mapfile), api,
-                                                               mode),
+                        full = args.format(map=mapfile, trace=FULL_DISK_TRACE)
+                        full_disk_run(d, mnt, "%s -A %s %s" % (full, api, mode),
                                       "%s -A %s %s" % (pattern, api, mode))
         finally:
             unmount(mnt)
@@ -192,7 +197,9 @@ def fault_full_file_system_every_pattern_independent():
     """The same with independent I/O. In the madbench pattern the processes
     that did not fail wait in a barrier, for the token or after busy work:
     each pause is a point where a failure is agreed (docs/design.md,
-    "Pauses")."""
+    "Pauses"); in the trace pattern each process makes its own calls, as
+    many as it recorded, and the processes agree at the end of the
+    phase."""
     full_disk_every_pattern(collective=False)
 
 

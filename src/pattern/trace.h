@@ -1,0 +1,124 @@
+/* The trace pattern (docs/trace.md, "The trace pattern"), an entry of the
+ * pattern table: an application's calls, read from a trace by process 0
+ * (load, trace_text.c), replayed process by process through every API.
+ * Every process receives the trace's figures (per file, per process) and
+ * its own calls only (trace_input.c); each recorded file is a 1-D byte
+ * variable of one data file (trace.c). Pure. */
+#ifndef H5PERF_TRACE_H
+#define H5PERF_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pattern/pattern.h"
+#include "pattern/trace_options.h"
+
+/* The processes a trace may declare (docs/trace.md), and the files h5perf
+ * replays (each a variable of the data file). */
+#define TRACE_MAX_PROCS (1 << 20)
+#define TRACE_MAX_FILES 1024
+
+/* One call of a process, as it keeps it. */
+struct trace_call {
+    int64_t offset, length;
+    double gap, duration;
+    int32_t file;
+    int32_t write; /* 1: write, 0: read */
+};
+
+/* What every process knows of a recorded file. */
+struct trace_file {
+    int64_t size;       /* the largest OFFSET + LENGTH of its calls; 0: none */
+    int64_t base;       /* where it starts in a flat data file */
+    int64_t most_calls; /* the most calls one process made of it */
+    int64_t most_reads; /* the most reads one process made of it */
+    int64_t calls[2];   /* every process's reads [0] and writes [1] */
+    int64_t bytes[2];   /* their bytes */
+    double seconds[2];  /* the sum of their durations */
+};
+
+/* What every process knows of a process: its calls and its largest. */
+struct trace_proc {
+    int64_t calls, largest;
+};
+
+/* A trace as a process keeps it: the figures of every file and process,
+ * and the calls of one process (its own), grouped by file in recorded
+ * order (file k's are calls[first[k]] to calls[first[k + 1] - 1]). */
+struct trace_input {
+    int nprocs, nfiles;
+    char level[8];                  /* "posix", "mpiio" */
+    const struct trace_file *files; /* [nfiles] */
+    const struct trace_proc *procs; /* [nprocs] */
+    int rank;                       /* whose calls it holds; -1: none */
+    const struct trace_call *calls; /* its calls, by file */
+    const int64_t *first;           /* [nfiles + 1] */
+    /* Its reads, by file: file k's are calls[reads[rfirst[k]]] to
+     * calls[reads[rfirst[k + 1] - 1]] (the prepare phase's steps). */
+    const int64_t *reads;  /* [its reads] */
+    const int64_t *rfirst; /* [nfiles + 1] */
+    /* Its calls in recorded order (calls[order[i]], i from 0), and its
+     * reads among them (calls[order_reads[i]]): a flat file's steps. */
+    const int64_t *order;       /* [its calls] */
+    const int64_t *order_reads; /* [its reads] */
+    int64_t nreads;
+    void *storage; /* owns the arrays */
+};
+
+/* The trace's text (docs/trace.md, "The text format") of data[0, len),
+ * for a run of run_procs processes (0: any), into the bytes adopt() takes
+ * (*bytes malloc'd). Returns 0, or -1 with why ("line 7: ..."). */
+int trace_text_parse(const char *data, size_t len, int run_procs, unsigned char **bytes,
+                     size_t *blen, char *why, size_t wlen);
+
+/* The pattern's load(), input_parts(), adopt() and input_release()
+ * (trace_input.c). */
+int trace_load(const struct config *c, const struct pattern_files *files, unsigned char **bytes,
+               size_t *len, struct cli_msg *m);
+int trace_input_parts(const unsigned char *bytes, size_t len, int nprocs, size_t *common,
+                      size_t *ends);
+int trace_adopt(const struct config *c, int rank, const unsigned char *bytes, size_t len,
+                void **out, struct cli_msg *m);
+void trace_input_release(void *input);
+
+/* The bytes a process's input holds (what the memory check counts). */
+int64_t trace_held_bytes(const struct trace_input *in);
+
+/* The content of byte offset of recorded file k (docs/trace.md,
+ * "Content"): g((offset + k x TRACE_FILE_SHIFT) mod TRACE_PERIOD), g(i) =
+ * (i x 167) xor (i >> 8) xor 0x5a, low 8 bits. */
+#define TRACE_PERIOD     65521
+#define TRACE_FILE_SHIFT 4099
+static inline unsigned char trace_byte(int64_t i)
+{
+    return (unsigned char)(((uint64_t)i * 167u) ^ ((uint64_t)i >> 8) ^ 0x5au);
+}
+static inline int64_t trace_phase_of(int k, int64_t offset)
+{
+    return (int64_t)(((uint64_t)offset % TRACE_PERIOD + (uint64_t)k * TRACE_FILE_SHIFT) %
+                     TRACE_PERIOD);
+}
+
+/* The recorded figures of the trace the run replays, over every process
+ * and file: set by adopt, for the report sections and the results, which
+ * see the configuration alone. Reads [0] and writes [1]. */
+struct trace_totals {
+    int nprocs, nfiles;
+    char level[8];
+    int64_t calls[2], bytes[2];
+    double seconds[2]; /* the sum of the calls' durations */
+};
+const struct trace_totals *trace_summary(void);
+
+/* The pattern's report sections and results (trace_report.c). */
+extern const struct pattern_report trace_report;
+void trace_json_config(struct jsonw *w, const struct config *c);
+void trace_json_run(struct jsonw *w, const struct config *c, const struct api_result *r);
+
+/* --trace's finish() and rows (trace_options.c). */
+int trace_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg);
+extern const struct opt_row *const trace_rows[];
+
+extern const struct pattern_desc pattern_trace;
+
+#endif

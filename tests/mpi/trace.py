@@ -1,0 +1,234 @@
+"""MPI cases of the trace pattern (docs/trace.md, "The trace pattern"):
+every committed trace (tests/data/traces, IOR's runs on 4 processes)
+replayed on 4 processes. Through POSIX and MPI-IO the iolog shim
+(tests/bench/iolog.c) logs each process's pwrite and pread calls on the
+data file, which must be exactly the trace's: first the prepare phase's
+writes of what the process reads, then its calls, in recorded order, each
+at the file's base plus OFFSET for LENGTH bytes. Through every API of the
+build with -D v, the kept files are read back by readers that share no
+code with h5perf (numpy for the flat files, h5read for HDF5, cdf5.py for
+PnetCDF) and every byte a call moved is checked against the content rule:
+byte OFFSET of recorded file K holds g((OFFSET + 4099 K) mod 65521), g(i)
+= (167 i xor (i >> 8) xor 0x5a) mod 256.
+"""
+import json
+import os
+
+import numpy as np
+
+from cdf5 import header
+from common import SUFFIX, case, iolog_data_calls
+from harness import TempDir, built_apis, expect, expect_eq, run
+from map import h5_values
+from results import validate
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TRACES = os.path.join(HERE, "..", "data", "traces")
+KEEP = "HDF5_NOCLEANUP"
+PERIOD, SHIFT = 65521, 4099
+
+
+def read_trace(path):
+    """(nprocs, sizes of the files, calls) of a committed trace; a call is
+    (process, file, op, offset, length)."""
+    nprocs, nfiles, calls = 0, 0, []
+    with open(path) as fh:
+        for line in fh:
+            f = line.split()
+            if not f or line.startswith("#"):
+                continue
+            if f[0] == "processes":
+                nprocs = int(f[1])
+            elif f[0] == "file":
+                nfiles += 1
+            elif f[0] != "level":
+                calls.append((int(f[0]), int(f[1]), f[2], int(f[3]), int(f[4])))
+    sizes = [0] * nfiles
+    for _, k, _, off, length in calls:
+        sizes[k] = max(sizes[k], off + length)
+    return nprocs, sizes, calls
+
+
+def bases(sizes):
+    out, at = [], 0
+    for s in sizes:
+        out.append(at)
+        at += max(s, 1)
+    return out
+
+
+def content(k, off, length):
+    i = (np.arange(length, dtype=np.uint64) + np.uint64((off % PERIOD + k * SHIFT) % PERIOD))
+    i %= np.uint64(PERIOD)
+    return (((i * np.uint64(167)) ^ (i >> np.uint64(8)) ^ np.uint64(0x5A)) & np.uint64(0xFF)) \
+        .astype(np.uint8)
+
+
+def fixtures():
+    return sorted(os.path.join(TRACES, n) for n in os.listdir(TRACES) if n.endswith(".trace"))
+
+
+def expected_calls(sizes, calls, p):
+    """Process p's calls on the flat data file: the prepare phase's writes
+    of its reads, then its calls, each in recorded order."""
+    base = bases(sizes)
+    mine = [c for c in calls if c[0] == p]
+    out = []
+    if any(c[2] == "read" for c in calls):
+        out += [("pwrite", base[k] + off, n) for _, k, op, off, n in mine if op == "read"]
+    out += [("pwrite" if op == "write" else "pread", base[k] + off, n)
+            for _, k, op, off, n in mine]
+    return out
+
+
+def logged(logs, suffix):
+    """{rank: [(pwrite|pread, offset, length)]} of the calls on the data
+    files ending in suffix, in each process's order (vector forms named as
+    their plain ones)."""
+    return {rank: [("pwrite" if f[1].startswith("pwrite") else "pread", int(f[3]), int(f[4]))
+                   for f in calls]
+            for rank, calls in iolog_data_calls(logs, suffix).items()}
+
+
+def expect_calls(trace, api, more):
+    """The trace through api (posix or mpiio) under the iolog shim: each
+    process's pwrite and pread calls on the data file are the trace's."""
+    nprocs, sizes, calls = read_trace(trace)
+    with TempDir() as d:
+        logs = os.path.join(d, "logs")
+        os.mkdir(logs)
+        args = "--pattern trace --trace %s -A %s %s" % (trace, api, more)
+        env = {"HDF5_PARAPREFIX": d, "IOLOG_MARKER": d + "/",
+               "IOLOG_FILE": os.path.join(logs, "log"), "LD_PRELOAD": os.environ["IOLOG"]}
+        r = run(nprocs, args, env=env)
+        expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+        got = logged(logs, SUFFIX[api])
+        for p in range(nprocs):
+            expect_eq(got.get(p, []), expected_calls(sizes, calls, p),
+                      "process %d's calls (%s)" % (p, args), r)
+
+
+@case
+def trace_calls_posix_mpiio():
+    """Each committed trace through POSIX and MPI-IO under the iolog shim:
+    every process's pwrite and pread calls on the data file are exactly
+    the trace's (the prepare phase's writes of its reads, then its calls),
+    at the same offsets (the file's base plus OFFSET) for the same
+    lengths; a process without a call makes none."""
+    for trace in fixtures():
+        for api in ("posix", "mpiio"):
+            expect_calls(trace, api, "--trace-gaps drop")
+
+
+def check_files(d, trace, apis):
+    _, sizes, calls = read_trace(trace)
+    base = bases(sizes)
+    for api in apis:
+        path = os.path.join(d, "#pio_tmp_1" + SUFFIX[api])
+        if api in ("posix", "mpiio"):
+            raw = np.fromfile(path, dtype=np.uint8)
+            expect_eq(raw.size, base[-1] + sizes[-1], "bytes of " + path)
+            get = [raw[base[k]:base[k] + max(s, 1)] for k, s in enumerate(sizes)]
+        elif api == "phdf5":
+            get = []
+            for k, s in enumerate(sizes):
+                dims, typ, got = h5_values(path, "file_%d" % k)
+                expect_eq((dims, typ), ([max(s, 1)], "integer 1 unsigned le"),
+                          "shape and type of %s:file_%d" % (path, k))
+                get.append(got.astype(np.uint8))
+        else:
+            h = header(path)
+            get = []
+            with open(path, "rb") as fh:
+                raw = fh.read()
+            for k, s in enumerate(sizes):
+                typ, shape, begin, _ = h["vars"]["file_%d" % k]
+                expect_eq((typ, shape), ("ubyte", [max(s, 1)]),
+                          "type and shape of %s:file_%d" % (path, k))
+                get.append(np.frombuffer(raw[begin:begin + max(s, 1)], dtype=np.uint8))
+        for p, k, op, off, n in calls:
+            seg = get[k][off:off + n]
+            bad = np.flatnonzero(seg != content(k, off, n))
+            expect(bad.size == 0, "%s: file %d bytes %d+%d (process %d's %s): %d differ" % (
+                path, k, off, n, p, op, bad.size))
+
+
+@case
+def trace_verify_every_api():
+    """Each committed trace through every API of the build with -D v
+    (gaps kept): exit 0, the report's recorded and replayed lines, the
+    JSON results valid with the trace's figures, and each kept file read
+    back independently: every byte a call moved holds the content rule's."""
+    apis = [a for a in ("posix", "mpiio", "phdf5", "pnetcdf") if a in built_apis()]
+    for trace in fixtures():
+        nprocs, sizes, calls = read_trace(trace)
+        with TempDir() as d:
+            res = os.path.join(d, "r.json")
+            args = "--pattern trace --trace %s -A %s -D v --results %s" % (
+                trace, ",".join(apis), res)
+            r = run(nprocs, args, env={"HDF5_PARAPREFIX": d, KEEP: "1"}, timeout=240)
+            expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+            expect(any(l.startswith("    recorded (the application)") for l in r.lines),
+                   "the recorded line", r)
+            for api in apis:
+                name = {"posix": "POSIX", "mpiio": "MPI-IO", "phdf5": "HDF5",
+                        "pnetcdf": "PnetCDF"}[api]
+                expect(any(l.startswith("    replay, %s " % name) for l in r.lines),
+                       "the replay line of " + api, r)
+            check_files(d, trace, apis)
+            with open(res) as fh:
+                doc = json.load(fh)
+            validate(doc)
+            written = sum(c[4] for c in calls if c[2] == "write")
+            read = sum(c[4] for c in calls if c[2] == "read")
+            for x in doc["runs"]:
+                t = x["trace"]
+                expect_eq((t["processes"], t["files"], t["bytes_written"], t["bytes_read"]),
+                          (nprocs, len(sizes), written, read), "the run's trace figures", r)
+
+
+SYNTHETIC = """# 3 processes, 2 files: process 0 reads bytes of file 1 that no call
+# writes, process 1 goes from file to file and back, process 2 makes no call
+processes 3
+level posix
+file 0 /app/a.dat
+file 1 /app/b with a blank.dat
+0 0 write 0 5000 0.000100 0.000010
+0 1 read 70000 3000 0.000100 0.000010
+0 0 read 100 4000 0.000100 0.000010
+1 1 write 0 100000 0.000100 0.000010
+1 0 write 5000 1 0.000100 0.000010
+1 1 read 99999 1 0.000100 0.000010
+1 0 read 0 5001 0.000100 0.000010
+"""
+
+
+@case
+def trace_synthetic_files_and_reads():
+    """A trace written here: two files (process 1 goes from one to the
+    other and back), reads of bytes no call writes (process 0's of file
+    1), a process without a call. Through POSIX and MPI-IO under the iolog
+    shim each process's calls are the trace's, in recorded order from file
+    to file; through every API with -D v the
+    kept files hold the content rule's bytes wherever a call moved one;
+    started on one process more, with -P, the same."""
+    apis = [a for a in ("posix", "mpiio", "phdf5", "pnetcdf") if a in built_apis()]
+    with TempDir() as t:
+        trace = os.path.join(t, "app.trace")
+        with open(trace, "w") as fh:
+            fh.write(SYNTHETIC)
+        nprocs = read_trace(trace)[0]
+        for api in ("posix", "mpiio"):
+            expect_calls(trace, api, "")
+        with TempDir() as d:
+            args = "--pattern trace --trace %s -A %s -D v" % (trace, ",".join(apis))
+            r = run(nprocs, args, env={"HDF5_PARAPREFIX": d, KEEP: "1"}, timeout=240)
+            expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+            check_files(d, trace, apis)
+        # More processes started than the trace's, the run on its own (-P):
+        # the others receive no call.
+        with TempDir() as d:
+            args = "--pattern trace --trace %s -A posix -D v -P %d" % (trace, nprocs)
+            r = run(nprocs + 1, args, env={"HDF5_PARAPREFIX": d, KEEP: "1"})
+            expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+            check_files(d, trace, ["posix"])
