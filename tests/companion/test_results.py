@@ -137,7 +137,7 @@ BROKEN_IO_MODE = [
 # The same for the block fixture.
 BROKEN_BLOCK = [
     ("unknown pattern", lambda d: set_path(d, ["config", "pattern"], "waves"),
-     "config.pattern: 'waves' is not one of ['guide', 'block', 'particles', 'map', 'madbench']"),
+     "config.pattern: 'waves' is not one of ['guide', 'block', 'particles', 'map', 'madbench', 'trace']"),
     # Each pattern has its own configuration.
     ("block without config.block", lambda d: set_path(d, ["config", "pattern"], "block") or
      delete_path(d, ["config", "block"]), "config: 'block' is a required property"),
