@@ -208,10 +208,10 @@ static int trace_call_line(struct trace_text *t, struct text_span line)
         return trace_fail(t, "'%s': file %s", line, more);
     }
     if (text_number(f[3], &off) == 2 || text_number(f[4], &len) == 2 || len < 1 ||
-        off > INT64_MAX - len + 1) {
+        off > INT64_MAX - len) {
         if (len < 1 && text_number(f[4], &len) == 0)
             return trace_fail(t, "'%s': LENGTH 0 (a call moves 1 byte or more)", line, NULL);
-        return trace_fail(t, "'%s': OFFSET + LENGTH passes 2^63 (the largest file offset)", line,
+        return trace_fail(t, "'%s': OFFSET + LENGTH passes 2^63 - 1 (the largest file size)", line,
                           NULL);
     }
     if (p < t->last) {

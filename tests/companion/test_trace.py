@@ -109,8 +109,8 @@ def read_trace(path):
                     bad("a call before any file")
                 if p >= nprocs or k >= len(files):
                     bad("process or file out of range")
-                if length < 1 or off + length > 1 << 63:
-                    bad("length 0 or past 2^63")
+                if length < 1 or off + length > (1 << 63) - 1:
+                    bad("length 0 or past 2^63 - 1")
                 if p < last:
                     bad("process %d's call comes after process %d's" % (p, last))
                 last = p
@@ -193,8 +193,8 @@ class Traces(unittest.TestCase):
             "processes 2\nlevel posix\nfile 0 /a\n0 0 write 0 0 0.1 0.1\n": "line 4: length 0",
             "processes 2\nlevel posix\nfile 0 /a\n2 0 write 0 1 0.1 0.1\n": "line 4: process",
             "processes 2\nlevel posix\nfile 0 /a\n0 0 write -1 1 0.1 0.1\n": "line 4: not a call",
-            "processes 2\nlevel posix\nfile 0 /a\n0 0 write 9223372036854775807 2 0.1 0.1\n":
-                "line 4: length 0 or past 2^63",
+            "processes 2\nlevel posix\nfile 0 /a\n0 0 write 9223372036854775807 1 0.1 0.1\n":
+                "line 4: length 0 or past 2^63 - 1",
             "level posix\nprocesses 2\n": "line 1: expected 'processes N'",
             "processes 2\nlevel posix\nfile 1 /a\n": "line 3: expected 'file 0 PATH'",
         }

@@ -86,13 +86,13 @@ static void check_text_refusals(void)
          "line 4: '0 1 write 0 1 0.1 0.1': file 1 is not declared (the files are 0 to 0)"},
         {HEAD "0 0 write 0 0 0.1 0.1\n",
          "line 4: '0 0 write 0 0 0.1 0.1': LENGTH 0 (a call moves 1 byte or more)"},
-        {HEAD "0 0 write 9223372036854775807 1 0.1 0.1\n", ""},
-        {HEAD "0 0 write 9223372036854775807 2 0.1 0.1\n",
-         "line 4: '0 0 write 9223372036854775807 2 0.1 0.1': OFFSET + LENGTH passes 2^63 (the "
-         "largest file offset)"},
+        {HEAD "0 0 write 9223372036854775806 1 0.1 0.1\n", ""},
+        {HEAD "0 0 write 9223372036854775807 1 0.1 0.1\n",
+         "line 4: '0 0 write 9223372036854775807 1 0.1 0.1': OFFSET + LENGTH passes 2^63 - 1 (the "
+         "largest file size)"},
         {HEAD "0 0 write 99999999999999999999 1 0.1 0.1\n",
-         "line 4: '0 0 write 99999999999999999999 1 0.1 0.1': OFFSET + LENGTH passes 2^63 (the "
-         "largest file offset)"},
+         "line 4: '0 0 write 99999999999999999999 1 0.1 0.1': OFFSET + LENGTH passes 2^63 - 1 (the "
+         "largest file size)"},
         {HEAD "1 0 write 0 1 0.1 0.1\n0 0 write 0 1 0.1 0.1\n",
          "line 5: process 0's call comes after process 1's (a process's calls are on "
          "consecutive lines, processes in increasing order)"},
