@@ -12,8 +12,8 @@ import os
 import numpy as np
 
 import cdf5
-from common import SUFFIX, case
-from harness import TempDir, built_apis, expect, expect_eq, listing, run
+from common import SUFFIX, Skip, case
+from harness import TempDir, built_apis, expect, expect_eq, launcher_is_hydra, listing, run
 from madbench import Geom, busy_madds, h5values, madbench2_or_skip, peer_compare
 from results import validate
 
@@ -129,7 +129,12 @@ def madbench_gangs_files_4_processes():
 @case
 def madbench_gangs_files_16_processes():
     """4 gangs of 4 processes on 2x2 grids of their own (a 4x4 grid for S
-    and W's reads), partial blocks, turns within the gangs."""
+    and W's reads), partial blocks, turns within the gangs. Not under
+    MPICH: the plans are h5perf's own, the same under either MPI (the
+    4-process case runs there), and 16 MPICH processes, which spin while
+    they wait, took 126 s on this project's 2 cores (docs/ci.md)."""
+    if launcher_is_hydra():
+        raise Skip("16 MPICH processes on this machine's cores: the 4-process case covers MPICH")
     apis = [a for a in ("posix", "mpiio", "phdf5", "pnetcdf") if a in built_apis()]
     gang_files(16, 4, 70, 8, 8, 1024, apis, "--read-mod 2 --write-mod 4")
     gang_files(16, 4, 70, 4, 8, 8, [a for a in apis if a in ("mpiio", "pnetcdf")],
