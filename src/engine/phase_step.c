@@ -182,12 +182,16 @@ double phase_wait(const struct phase_io *io, struct backend_file *f, const struc
     phase_count(io, s, now - *mark);
     *mark = now;
     watchdog_leave();
-    if (rc == 0 && !failed && !s->write && phase_probed(io))
-        rc = phase_probe_check(io, s, io->buf, &io->pending, e);
     if (rc < 0)
         watchdog_arm(e);
-    if (rc == 0 && !failed && !s->write && io->verify)
+    /* What the read brought: every byte (-D v) or the probes (not both:
+     * phase_probed). Nothing to check, no clock read. */
+    if (rc < 0 || failed || s->write || !(io->verify || phase_probed(io)))
+        return 0;
+    if (io->verify)
         phase_verify(io, s, vs);
+    else if (phase_probe_check(io, s, io->buf, &io->pending, e) < 0)
+        watchdog_arm(e);
     now = io->clock();
     double spent = now - *mark;
     *mark = now;
