@@ -10,17 +10,8 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "rnd.h"
 #include "pattern/trace.h"
-
-static uint64_t rng_state = 88172645463325252ull;
-
-static int64_t rnd(int64_t n)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return n > 0 ? (int64_t)(rng_state % (uint64_t)n) : 0;
-}
 
 /* The text's refusal for a run of run_procs processes ("" when taken). */
 static const char *parse_text(const char *text, int run_procs)
