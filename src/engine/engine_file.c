@@ -148,45 +148,61 @@ static bool engine_write(struct point_run *r, struct phase_io *io, double *t,
     return true;
 }
 
-/* One file: its phases in order (writing ones unless --read-only, reading
+/* One file's phases in order (writing ones unless --read-only, reading
  * ones unless -w; a read reads what the write wrote; a writing phase after
- * one that wrote opens the file to write it again), then cleanup (which
- * leaves alone a file this run did not create). */
-bool engine_file(struct point_run *r, int slot, double *t, struct verify_state *v, struct err *e,
-                 FILE *dbg)
+ * one that wrote opens the file to write it again); false when one failed. */
+static bool engine_phases(struct point_run *r, struct phase_io *io, double *t,
+                          struct verify_state *v, struct err *e, FILE *dbg)
 {
     const struct config *c = &r->run->cfg;
-    struct phase_io io = {.ops = r->ops,
-                          .ctx = &r->fctx,
-                          .plan = &r->plan,
-                          .slot = slot,
-                          .path = files_path(slot),
-                          .buf = r->buf,
-                          .overwrite = c->overwrite,
-                          .agree = r->ctx.comm,
-                          .clock = r->run->clock};
     r->written = (struct plan_extent){-1, 0};
     bool wrote = false;
     for (int ph = 0; ph < r->plan.nphases; ph++) {
         const struct plan_phase *p = &r->plan.phases[ph];
         if (p->write ? c->read_only : c->write_only)
             continue;
-        io.phase = ph;
-        io.verify = c->debug_verify;
-        io.seen = r->io_mode ? &r->seen[p->write ? 0 : 1] : NULL;
-        io.lat = r->lat;
-        io.tlog = r->tlog;
-        io.extent = p->write ? NULL : &r->written;
-        io.rewrite = wrote && p->write;
+        io->phase = ph;
+        io->verify = c->debug_verify;
+        io->seen = r->io_mode ? &r->seen[p->write ? 0 : 1] : NULL;
+        io->lat = r->lat;
+        io->tlog = r->tlog;
+        io->extent = p->write ? NULL : &r->written;
+        io->rewrite = wrote && p->write;
         engine_debug_line(r, ph, dbg);
-        if (p->write && !engine_write(r, &io, t + p->slot * PHASE_TIMERS, v, e))
+        if (p->write && !engine_write(r, io, t + p->slot * PHASE_TIMERS, v, e))
             return false;
         wrote |= p->write;
-        if (!p->write && !phase_run(&io, t + p->slot * PHASE_TIMERS, v, e))
+        if (!p->write && !phase_run(io, t + p->slot * PHASE_TIMERS, v, e))
             return false;
         if (!p->write)
-            r->moved[1] += io.moved;
+            r->moved[1] += io->moved;
     }
+    return true;
+}
+
+/* One file: its phases, then cleanup (which leaves alone a file this run
+ * did not create). A plan whose barriers may be a group's (plan.h,
+ * barrier_group) has its group's communicator while the phases run. */
+bool engine_file(struct point_run *r, int slot, double *t, struct verify_state *v, struct err *e,
+                 FILE *dbg)
+{
+    struct phase_io io = {.ops = r->ops,
+                          .ctx = &r->fctx,
+                          .plan = &r->plan,
+                          .slot = slot,
+                          .path = files_path(slot),
+                          .buf = r->buf,
+                          .overwrite = r->run->cfg.overwrite,
+                          .agree = r->ctx.comm,
+                          .group = MPI_COMM_NULL,
+                          .clock = r->run->clock};
+    if (r->plan.barrier_group > 0)
+        MPI_Comm_split(r->ctx.comm, r->ctx.rank / r->plan.barrier_group, r->ctx.rank, &io.group);
+    bool ok = engine_phases(r, &io, t, v, e, dbg);
+    if (io.group != MPI_COMM_NULL)
+        MPI_Comm_free(&io.group);
+    if (!ok)
+        return false;
     MPI_Barrier(r->ctx.comm);
     files_remove(slot, r->plan.per_process || r->ctx.rank == 0);
     return true;

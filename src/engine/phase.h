@@ -70,6 +70,9 @@ struct phase_io {
     bool verify;        /* check every byte each read step reads */
     bool overwrite;     /* --overwrite: an existing file may be replaced */
     MPI_Comm agree;     /* the run's processes (ctx->comm: the file's, SELF with fpp) */
+    /* This process's group of plan->barrier_group consecutive ranks of
+     * agree, for the steps marked in_group; MPI_COMM_NULL without. */
+    MPI_Comm group;
     /* Collective transfers through a backend with io_mode: what the library
      * did with each completed one is added here; else NULL. */
     struct io_mode_seen *seen;

@@ -152,7 +152,13 @@ double phase_pause(const struct phase_io *io, const struct plan_step *s, double 
         break;
     }
     case PLAN_STEP_BARRIER:
-        *stop = !agree_all(io->agree, !e->set) || *stop;
+        /* A group's barrier only waits for the group: a failed process
+         * walks on to the next barrier of every process, where all learn
+         * of it. */
+        if (s->in_group && io->plan->barrier_group > 0)
+            MPI_Barrier(io->group);
+        else
+            *stop = !agree_all(io->agree, !e->set) || *stop;
         break;
     case PLAN_STEP_TOKEN_WAIT:
         if (rank % turns > 0)

@@ -118,6 +118,20 @@ static void mb_io_step(const struct plan *p, const struct madbench_op *op, int v
     out->bytes = share * 8;
 }
 
+/* Whether op's barriers are its gang's, as MADbench2's: those of an I/O
+ * call in the gang's distribution (io_distmatrix over the gang) and of W's
+ * pdgemm (busy work over the gang); every other barrier is every
+ * process's (the reads of every bin, the remaps, C's busy work, io_resync). */
+static bool mb_gang_barrier(const struct madbench_state *st, int phase,
+                            const struct madbench_op *op)
+{
+    if (st->g.gangs == 1)
+        return false;
+    if (op->kind == MB_READ || op->kind == MB_WRITE)
+        return op->gang;
+    return op->kind == MB_BUSY && !op->remap && phase == MADBENCH_W;
+}
+
 static void mb_step(const struct plan *p, int phase, int v, int64_t k, struct plan_step *out)
 {
     const struct madbench_state *st = mb_state(p);
@@ -149,6 +163,7 @@ static void mb_step(const struct plan *p, int phase, int v, int64_t k, struct pl
     out->time = j == 0 ? PLAN_TIME_PHASE : op->kind == MB_BUSY ? PLAN_TIME_BUSY : PLAN_TIME_IO;
     if (op->kind == MB_BUSY) {
         out->kind = j == 1 ? PLAN_STEP_COMPUTE : PLAN_STEP_BARRIER;
+        out->in_group = j != 1 && mb_gang_barrier(st, phase, op);
         out->passes = j != 1 ? 0 : op->remap ? st->g.remap_passes : st->g.passes[phase];
         out->width = j == 1 ? st->g.sblock : 0;
         return;
@@ -161,6 +176,7 @@ static void mb_step(const struct plan *p, int phase, int v, int64_t k, struct pl
         return;
     }
     out->kind = io_steps[j];
+    out->in_group = out->kind == PLAN_STEP_BARRIER && mb_gang_barrier(st, phase, op);
     out->turns = op->kind == MB_WRITE ? st->write_mod : st->read_mod;
 }
 
@@ -308,6 +324,7 @@ static int madbench_plan(const struct config *c, const struct run_point *pt, int
     }
     out->exact_source = true;
     out->collective_pauses = true;
+    out->barrier_group = st.g.gangs > 1 ? st.g.gang_procs : 0;
     memcpy(out->state.bytes, &st, sizeof st);
     return 0;
 }

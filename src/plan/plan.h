@@ -86,6 +86,9 @@ struct plan_step {
      * many consecutive ranks of the run (0: all of them), each group's
      * first process starting without the token (MADbench2's RMOD). */
     int turns;
+    /* BARRIER: among the plan's barrier_group consecutive ranks of the run
+     * (this process's group) only, not every process. */
+    bool in_group;
     /* COMPUTE: after `seconds`, passes x width multiply-adds into a vector
      * of width doubles (MADbench2's busy work, docs/madbench.md). */
     int64_t passes, width;
@@ -212,6 +215,10 @@ struct plan {
     /* Its steps include barriers or tokens, which every process must reach:
      * a deadline (--stonewall) is then process 0's decision for all. */
     bool collective_pauses;
+    /* The groups of consecutive ranks of the run whose BARRIER steps marked
+     * in_group wait for their own group only (MADbench2's gangs); 0: none,
+     * every barrier is every process's. */
+    int barrier_group;
     /* The pattern's own state; aligned for any type. */
     union {
         long double align;

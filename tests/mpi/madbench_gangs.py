@@ -13,7 +13,8 @@ import numpy as np
 
 import cdf5
 from common import SUFFIX, Skip, case
-from harness import TempDir, built_apis, expect, expect_eq, launcher_is_hydra, listing, run
+from harness import (TempDir, built_apis, expect, expect_eq, launcher_is_hydra, listing, run,
+                     run_counted)
 from madbench import Geom, busy_madds, h5values, madbench2_or_skip, peer_compare
 from results import validate
 
@@ -161,6 +162,32 @@ def madbench_gangs_against_madbench2():
         with TempDir() as d:
             peer_compare(mb, 4, (100, 8, 16, 4096, 1, 1), "MPI", layout, d, gangs=4,
                          iomode="ASYNC")
+
+
+@case
+def madbench_gangs_barriers_are_the_gangs():
+    """MADbench2 synchronizes a gang's I/O calls and W's pdgemm over the
+    gang alone (io_distmatrix and busy_work over gang2), everything else
+    over every process (docs/madbench.md, "Gangs"). Counted by the MPI shim
+    (tests/tools/mpicalls.c): each process's barriers on a communicator
+    smaller than the world's, 4 gangs of 1 process, NO_BIN 8. Through the
+    flat APIs: W's 2 pdgemms and 2 gang writes, C's 2 gang reads, two
+    barriers each: 12. Through HDF5 and PnetCDF, a call per bin (8 writes
+    in W, 8 reads in C) and the 2 pdgemms: 36. With one gang: none. The
+    shared file (a file per process is opened over MPI_COMM_SELF, where the
+    libraries' own barriers would count)."""
+    apis = [a for a in ("posix", "mpiio", "phdf5", "pnetcdf") if a in built_apis()]
+    for api in apis:
+        for gangs, want in ((4, 36 if api in ("phdf5", "pnetcdf") else 12), (1, 0)):
+            with TempDir() as d:
+                args = ("--pattern madbench --pixels 100 --bins 8 --scalapack-block 16 "
+                        "--file-block 4096 --gangs %d -A %s --layout shared -D v" % (gangs, api))
+                r, got = run_counted(4, args, d, "MPICALLS", {"H5PERF_CALLS_ALL": "1"},
+                                     timeout=120)
+                parts = [int(dict(l.rsplit(" ", 1) for l in lines).get("MPI_Barrier/part", 0))
+                         for lines in got]
+                expect_eq(parts, [want] * 4,
+                          "each process's barriers over its gang alone (%s)" % args, r)
 
 
 @case

@@ -16,16 +16,20 @@
  *                                 (flag true; --mpiio.atomic)
  *   MPI_Allreduce <calls>, MPI_Barrier <calls>
  *                                 the process's agreements and barriers
- *                                 (h5perf's and its libraries'), and
+ *                                 (h5perf's and its libraries'),
+ *   MPI_Barrier/part <calls>      those of its barriers on a communicator
+ *                                 of fewer processes than MPI_COMM_WORLD
+ *                                 (the madbench pattern's gangs), and
  *   MPI_File_open/dev/null <calls>
  *                                 the opens of /dev/null (the MPI-IO
  *                                 library's start), where
  *                                 H5PERF_CALLS_ALL is set
  * so that tests/mpi/mpiio_joined.py can tell a call per variable from
  * every variable's step moved in one call (docs/mpiio.md, "Joined
- * calls"), and tests/mpi/pnetcdf.py that h5perf's agreements do not grow
+ * calls"), tests/mpi/pnetcdf.py that h5perf's agreements do not grow
  * with the variables of a joined phase (docs/design.md, "Moving every
- * variable in one call"). */
+ * variable in one call"), and tests/mpi/madbench_gangs.py which barriers
+ * are a gang's (docs/madbench.md, "Gangs"). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,14 +53,27 @@ enum {
     MC_WAIT,
     MC_ALLREDUCE,
     MC_BARRIER,
+    MC_BARRIER_PART,
     MC_OPEN_DEVNULL,
     MC_KINDS
 };
-static const char *const call_names[MC_KINDS] = {
-    "MPI_File_write",    "MPI_File_write_all",     "MPI_File_write_at",  "MPI_File_write_at_all",
-    "MPI_File_read",     "MPI_File_read_all",      "MPI_File_read_at",   "MPI_File_read_at_all",
-    "MPI_File_set_view", "MPI_File_set_atomicity", "MPI_File_iwrite_at", "MPI_File_iread_at",
-    "MPI_Wait",          "MPI_Allreduce",          "MPI_Barrier",        "MPI_File_open/dev/null"};
+static const char *const call_names[MC_KINDS] = {"MPI_File_write",
+                                                 "MPI_File_write_all",
+                                                 "MPI_File_write_at",
+                                                 "MPI_File_write_at_all",
+                                                 "MPI_File_read",
+                                                 "MPI_File_read_all",
+                                                 "MPI_File_read_at",
+                                                 "MPI_File_read_at_all",
+                                                 "MPI_File_set_view",
+                                                 "MPI_File_set_atomicity",
+                                                 "MPI_File_iwrite_at",
+                                                 "MPI_File_iread_at",
+                                                 "MPI_Wait",
+                                                 "MPI_Allreduce",
+                                                 "MPI_Barrier",
+                                                 "MPI_Barrier/part",
+                                                 "MPI_File_open/dev/null"};
 static long calls[MC_KINDS];
 
 __attribute__((destructor)) static void calls_write(void)
@@ -136,7 +153,11 @@ int MPI_Allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_O
 
 int MPI_Barrier(MPI_Comm comm)
 {
+    int n = 0, world = 0;
+    PMPI_Comm_size(comm, &n);
+    PMPI_Comm_size(MPI_COMM_WORLD, &world);
     calls[MC_BARRIER]++;
+    calls[MC_BARRIER_PART] += n < world;
     return PMPI_Barrier(comm);
 }
 
