@@ -163,7 +163,8 @@ def expect_type_failure(rc, err, path, what):
 def mpiio_view_type_faults():
     """A file view whose datatype cannot be built on one process (the
     LD_PRELOAD shim tests/tools/typefaults.c fails every
-    MPI_Type_create_hvector or MPI_Type_contiguous on rank 1): that process
+    MPI_Type_create_hvector, MPI_Type_create_hindexed (a step of several
+    contiguous runs) or MPI_Type_contiguous on rank 1): that process
     still joins the collective MPI_File_set_view (with the default view),
     makes a collective transfer only when the others do (-C), and reports
     the datatype, not a short write; no hang, no crash, exit 1. A view per
@@ -171,7 +172,7 @@ def mpiio_view_type_faults():
     a contiguous type), the guide's tiled view (-I -C) and a map's whole
     view (a subarray of elements), independent and collective."""
     conform = os.environ["CONFORM"]
-    for fault, kind in (("hvector", "boxes"), ("hvector", "flat"), ("contiguous", "flat")):
+    for fault, kind in (("hindexed", "boxes"), ("hvector", "flat"), ("contiguous", "flat")):
         for mode in ("ind", "coll"):
             with TempDir() as d:
                 argv = mpiexec_command(2, type_fault_env(fault) + [conform, "mpiio", kind, mode,

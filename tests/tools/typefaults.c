@@ -2,7 +2,8 @@
  * the MPI profiling interface, as a library short of memory would: on rank
  * $H5PERF_TYPE_FAULT_RANK of MPI_COMM_WORLD, every call of the constructor
  * $H5PERF_TYPE_FAULT names ("contiguous": MPI_Type_contiguous, "hvector":
- * MPI_Type_create_hvector) returns MPI_ERR_TYPE without making a type.
+ * MPI_Type_create_hvector, "hindexed": MPI_Type_create_hindexed) returns
+ * MPI_ERR_TYPE without making a type.
  * Every other call goes to the library (PMPI_). Set it on the ranks only
  * (mpiexec ... env LD_PRELOAD=...), not on mpiexec. */
 #include <mpi.h>
@@ -37,4 +38,14 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
         return MPI_ERR_TYPE;
     }
     return PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
+}
+
+int MPI_Type_create_hindexed(int count, const int lens[], const MPI_Aint displs[],
+                             MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    if (type_fault("hindexed")) {
+        *newtype = MPI_DATATYPE_NULL;
+        return MPI_ERR_TYPE;
+    }
+    return PMPI_Type_create_hindexed(count, lens, displs, oldtype, newtype);
 }
