@@ -307,17 +307,24 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
     io->moved = 0;
     io->t = t;
     phase_prepare(io, 0);
+    bool joined = phase_joined(io);
+    struct phase_join_arrays *arrays = NULL;
+    if (joined && !phase_join_fill(io, &arrays, e)) {
+        phase_join_free(arrays);
+        return false;
+    }
     MPI_Barrier(io->agree);
     double t_open = io->clock();
     if (!phase_open(io, &f, e)) {
+        phase_join_free(arrays);
         phase_close(io, f, e);
         return false;
     }
     double t_fine = io->clock(), excluded = 0;
     int64_t calls = 0;
-    bool joined = phase_joined(io);
     if (joined)
-        excluded = phase_join(io, f, t, &calls, v, e);
+        excluded = phase_join(io, f, arrays, t, &calls, v, e);
+    phase_join_free(arrays);
     for (int d = 0; !joined && d < nvars; d++) {
         struct plan_access acc;
         if (d > 0)

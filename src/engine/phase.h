@@ -125,15 +125,26 @@ static inline struct latency_hist *phase_lat(const struct phase_io *io, bool wri
  * plan->buffer_bytes per variable, variable v's at v * buffer_bytes. */
 bool phase_joined(const struct phase_io *io);
 
-/* The variables of a joined phase on the open file f: every variable
- * begun, step k of each in one call (transfer_vars), every variable ended;
- * the raw time into t[PHASE_RAW], each call's latency into io->lat, the
- * calls into *calls. Collective like phase_run(); never with a deadline or
- * an extent (--stonewall is refused with a variant that joins variables).
- * Returns the seconds spent filling, verifying and noting what the library
- * did. */
-double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_t *calls,
-                  struct verify_state *v, struct err *e);
+/* A joined phase's arrays, one entry per variable (phase_join.c). */
+struct phase_join_arrays;
+
+/* Collective, before a joined phase's open and out of its timers: its
+ * arrays into *out (NULL when none could be made), every variable's
+ * buffer but variable 0's (phase_run() fills it) as the file must hold
+ * it, or poisoned before a verified or probed read; then the processes
+ * agree that all are ready (false: one is not; e set on it). */
+bool phase_join_fill(const struct phase_io *io, struct phase_join_arrays **out, struct err *e);
+void phase_join_free(struct phase_join_arrays *a);
+
+/* The variables of a joined phase on the open file f, its buffers filled
+ * and arrays made (phase_join_fill): every variable begun, step k of each in one call
+ * (transfer_vars), every variable ended; the raw time into t[PHASE_RAW],
+ * each call's latency into io->lat, the calls into *calls. Collective
+ * like phase_run(); never with a deadline or an extent (--stonewall is
+ * refused with a variant that joins variables). Returns the seconds spent
+ * verifying and noting what the library did. */
+double phase_join(struct phase_io *io, struct backend_file *f, struct phase_join_arrays *a,
+                  double *t, int64_t *calls, struct verify_state *v, struct err *e);
 
 /* Are this phase's transfers collective (-C, and the API has collective
  * transfers)? */

@@ -20,15 +20,47 @@ bool phase_joined(const struct phase_io *io)
     return v && v->joins_vars && io->ops->transfer_vars;
 }
 
-/* Collective: every variable's buffer but variable 0's (phase_run()
- * filled it) as the file must hold it, or poisoned before a verified or
- * probed read;
- * then the processes agree whether all are ready (here, out of the timers,
- * where phase.c's phase_prepare() has its barrier: they start together). */
-static bool phase_join_fill(const struct phase_io *io, bool poison, const struct err *e)
+/* Before the open, where phase.c's phase_prepare() fills variable 0's
+ * buffer: inside the open-to-close window the fill, excluded from the
+ * timers, still held the processes' cores and their agreement while the
+ * file was open (docs/design.md, "Moving every variable in one call"). */
+struct phase_join_arrays {
+    struct plan_access *acc;
+    struct plan_step *steps;
+    void **bufs;
+    struct phase_probes *probes;
+};
+
+void phase_join_free(struct phase_join_arrays *a)
+{
+    if (!a)
+        return;
+    free(a->acc);
+    free(a->steps);
+    free(a->bufs);
+    free(a->probes);
+    free(a);
+}
+
+bool phase_join_fill(const struct phase_io *io, struct phase_join_arrays **out, struct err *e)
 {
     const struct plan *p = io->plan;
     bool write = p->phases[io->phase].write;
+    bool poison = (io->verify || phase_probed(io)) && !write;
+    size_t n = p->nvars > 0 ? (size_t)p->nvars : 1;
+    struct phase_join_arrays *a = calloc(1, sizeof *a);
+    if (a) {
+        a->acc = calloc(n, sizeof *a->acc);
+        a->steps = calloc(n, sizeof *a->steps);
+        a->bufs = calloc(n, sizeof *a->bufs);
+        a->probes = calloc(n, sizeof *a->probes);
+    }
+    if (!a || !a->acc || !a->steps || !a->bufs || !a->probes) {
+        phase_join_free(a);
+        a = NULL;
+        err_set(e, "h5perf", "allocate", io->path, -1, -1, "out of memory");
+    }
+    *out = a;
     for (int d = 0; !e->set && d < p->nvars; d++)
         if (write ? d > 0 : poison)
             p->ops->fill(p, io->phase, d, io->buf + d * p->buffer_bytes, !write);
@@ -185,27 +217,15 @@ static double phase_join_steps(struct phase_io *io, struct backend_file *f,
     return excluded + phase_flush_latency(io, &mark);
 }
 
-double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_t *calls,
-                  struct verify_state *v, struct err *e)
+double phase_join(struct phase_io *io, struct backend_file *f, struct phase_join_arrays *a,
+                  double *t, int64_t *calls, struct verify_state *v, struct err *e)
 {
-    int n = io->plan->nvars > 0 ? io->plan->nvars : 1;
-    struct plan_access *acc = calloc((size_t)n, sizeof *acc);
-    struct plan_step *steps = calloc((size_t)n, sizeof *steps);
-    void **bufs = calloc((size_t)n, sizeof *bufs);
-    struct phase_probes *probes = calloc((size_t)n, sizeof *probes);
-    if (!acc || !steps || !bufs || !probes)
-        err_set(e, "h5perf", "allocate", io->path, -1, -1, "out of memory");
-    double t0 = io->clock();
-    bool ready = phase_join_fill(
-        io, (io->verify || phase_probed(io)) && !io->plan->phases[io->phase].write, e);
-    double excluded = io->clock() - t0;
+    double excluded = 0;
     bool ok = false;
-    int begun = 0;
-    if (ready)
-        begun = phase_join_begin(io, f, acc, &ok, e);
+    int begun = phase_join_begin(io, f, a->acc, &ok, e);
     if (ok) {
         double t_raw = io->clock();
-        double x = phase_join_steps(io, f, acc, steps, bufs, probes, calls, v, e);
+        double x = phase_join_steps(io, f, a->acc, a->steps, a->bufs, a->probes, calls, v, e);
         t[PHASE_RAW] += io->clock() - t_raw - x;
         excluded += x;
     }
@@ -213,9 +233,5 @@ double phase_join(struct phase_io *io, struct backend_file *f, double *t, int64_
         watchdog_arm(e);
     for (int d = 0; d < begun; d++)
         phase_end_var(io, f, e);
-    free(acc);
-    free(steps);
-    free(bufs);
-    free(probes);
     return excluded;
 }
