@@ -67,31 +67,35 @@ bool phase_join_fill(const struct phase_io *io, struct phase_join_arrays **out, 
     return phase_agree(io, true, e);
 }
 
-/* Collective: begins every variable, agreeing after each begin that is
- * collective for this API (phase_begin_collective: HDF5's datasets,
- * PnetCDF's definitions) and once after the last, before the transfers,
- * which may be collective. A begin that is local (PnetCDF's after the
- * first, a joining MPI-IO's) needs no agreement of its own: a process
- * whose begin failed goes on beginning the others, as every process does
- * until an agreement says stop. Returns how many were begun (each to be
- * ended, a failed one too); *ok tells whether all were, on every process. */
+/* Collective: begins every variable, the processes agreeing before each
+ * begin that is collective for this API (phase_begin_collective: HDF5's
+ * datasets) when a begin came since their last agreement, and once after
+ * the last, before the transfers, which may be collective. So a collective
+ * begin never follows a failed one unagreed, and a collective begin
+ * followed by local ones only (PnetCDF's definitions, whose failure its
+ * backend agrees on before ncmpi_enddef) adds no agreement of its own: a
+ * process whose begin failed goes on beginning the others, as every
+ * process does until an agreement says stop. Returns how many were begun
+ * (each to be ended, a failed one too); *ok tells whether all were, on
+ * every process. */
 static int phase_join_begin(const struct phase_io *io, struct backend_file *f,
                             struct plan_access *acc, bool *ok, struct err *e)
 {
     int begun = 0;
-    bool mine = true, pending = true; /* a begin since the last agreement */
+    bool mine = true;
     *ok = true;
     for (int d = 0; *ok && d < io->plan->nvars; d++) {
         plan_access(io->plan, io->phase, d, &acc[d]);
+        if (d > 0 && phase_begin_collective(io, d, &acc[d], true))
+            *ok = phase_agree(io, mine, e);
+        if (!*ok)
+            break;
         phase_enter(io, "begin dataset", io->plan->flat_bytes);
         mine = io->ops->var_begin(f, d, &acc[d], e) == 0 && mine;
         watchdog_leave();
         begun++;
-        pending = !phase_begin_collective(io, d, &acc[d], true);
-        if (!pending)
-            *ok = phase_agree(io, mine, e);
     }
-    if (*ok && pending)
+    if (*ok)
         *ok = phase_agree(io, mine, e);
     return begun;
 }
