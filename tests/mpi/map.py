@@ -421,13 +421,15 @@ def map_pnetcdf_nonblocking_transfer_size():
 def cdf5_bytes(dims, atts, variables):
     """A CDF-5 file (the netCDF format E3SM-IO's maps are in): dims [(name,
     length)], global integer attributes [(name, values)], 1D int variables
-    [(name, dim name, values)], big-endian, from the format's grammar."""
+    [(name, dim name, values)] (a list, or a numpy array for large ones),
+    big-endian, from the format's grammar."""
     def name(s):
         b = s.encode()
         return struct.pack(">q", len(b)) + b + b"\0" * (-len(b) % 4)
 
     def ints(vals):
-        b = struct.pack(">%di" % len(vals), *vals)
+        b = (vals.astype(">i4").tobytes() if isinstance(vals, np.ndarray)
+             else struct.pack(">%di" % len(vals), *vals))
         return b + b"\0" * (-len(b) % 4)
 
     head = [b"CDF\x05", struct.pack(">q", 0), struct.pack(">Iq", 0x0A, len(dims))]
@@ -471,6 +473,31 @@ def e3sm_parts(decomps, fills):
                       (tag + ".offsets", tag + ".total_nreqs", offs),
                       (tag + ".lengths", tag + ".total_nreqs", lens)]
     return dims, atts, variables
+
+
+def e3sm_f_shape(path, nprocs, ncol, nlev=72):
+    """A map of E3SM's F case's shape (docs/map.md, "E3SM-IO's map files":
+    D1 and D2 of ncol columns, D3 of nlev levels x ncol) in the netCDF form,
+    written with numpy: column c is process c mod nprocs's, so that every
+    run is one element, as many runs as elements (the most a map of these
+    arrays can have). Returns the map's runs."""
+    cols = [np.arange(p, ncol, nprocs, dtype=np.int64) for p in range(nprocs)]
+    dims = [("num_decomp", 3), ("decomp_nprocs", nprocs)]
+    atts, variables = [], []
+    for k, levels in enumerate((0, 0, nlev)):
+        offs = [c if not levels else (np.arange(levels)[:, None] * ncol + c).ravel()
+                for c in cols]
+        tag = "D%d" % (k + 1)
+        total = sum(len(o) for o in offs)
+        dims.append((tag + ".total_nreqs", total))
+        atts += [(tag + ".ndims", [2 if levels else 1]),
+                 (tag + ".dims", [levels, ncol] if levels else [ncol])]
+        variables += [(tag + ".nreqs", "decomp_nprocs", [len(o) for o in offs]),
+                      (tag + ".offsets", tag + ".total_nreqs", np.concatenate(offs)),
+                      (tag + ".lengths", tag + ".total_nreqs", np.ones(total, dtype=np.int64))]
+    with open(path, "wb") as fh:
+        fh.write(cdf5_bytes(dims, atts, variables))
+    return sum(d[1] for d in dims[2:])
 
 
 def write_e3sm(m, decomps, fills):
@@ -587,6 +614,42 @@ def map_e3sm_refusals():
             with TempDir() as dd:
                 r = run(nprocs, "--pattern map --map %s" % path, env={"HDF5_PARAPREFIX": dd})
                 expect_eq((r.rc, r.h5perf_err), (2, [line]), "refusal of %s" % path, r)
+                expect_eq(listing(dd), [], "files after the refusal of %s" % path)
+
+
+@case
+def map_e3sm_late_overlap():
+    """An E3SM-IO map of 8 processes whose only overlap is in the last
+    process's runs: process 7's run overlaps process 2's, which process 0,
+    reading one process's runs at a time (docs/map.md, "Memory"), finds by
+    reading process 2's runs again. Refused with one line naming both runs,
+    exit 2, no data file, in both forms (the netCDF one where PnetCDF is
+    built)."""
+    d = Decomp([80], 8)
+    for p in range(8):
+        d.owner[10 * p:10 * p + (10 if p < 7 else 3)] = p
+    dims, atts, variables = e3sm_parts([d], [{}])
+    offsets = list(variables[2][2])
+    offsets[7] = 25  # process 7's run 70:3 moved inside process 2's 20:10
+    variables[2] = ("D1.offsets", "D1.total_nreqs", offsets)
+    with TempDir() as m:
+        paths = [os.path.join(m, "late.h5")]
+        lines = ["dim %s %d" % x for x in dims]
+        lines += ["att %s %s" % (n, " ".join(map(str, v))) for n, v in atts]
+        lines += ["var %s %s" % (n, " ".join(map(str, v))) for n, _, v in variables]
+        subprocess.run([os.environ["H5MAP"], paths[0]], input="\n".join(lines) + "\n",
+                       universal_newlines=True, timeout=60, check=True)
+        if "pnetcdf" in built_apis():
+            paths.append(os.path.join(m, "late.nc"))
+            with open(paths[1], "wb") as fh:
+                fh.write(cdf5_bytes(dims, atts, variables))
+        for path in paths:
+            with TempDir() as dd:
+                r = run(8, "--pattern map --map %s -A posix,mpiio -w" % path,
+                        env={"HDF5_PARAPREFIX": dd})
+                expect_eq((r.rc, r.h5perf_err), (2, [
+                    "h5perf: --map '%s': D1: process 7's run 0 (25:3) overlaps process 2's run "
+                    "0 (20:10) at element 25" % path]), "refusal of %s" % path, r)
                 expect_eq(listing(dd), [], "files after the refusal of %s" % path)
 
 
