@@ -50,10 +50,14 @@ static int64_t stream_read(struct stream *s, int k, int p, int64_t **off, int64_
 {
     int64_t n = stream_writes(s, k)[p], from = stream_seg(s, k)[p];
     int64_t bytes = 2 * (n > 0 ? n : 1) * (int64_t)sizeof **off;
+    /* The library may hold a copy of the values it converts (PnetCDF's
+     * long long), 8 bytes per run while it reads: counted too. */
+    int64_t copy = (n > 0 ? n : 1) * (int64_t)sizeof(long long);
     char name[32], lib[512];
     *off = *len = NULL;
-    if (map_builder_take(s->b, bytes, why, wlen) < 0)
+    if (map_builder_take(s->b, bytes + copy, why, wlen) < 0)
         return -1;
+    map_builder_give(s->b, copy);
     *off = malloc((size_t)bytes);
     *len = *off ? *off + (n > 0 ? n : 1) : NULL;
     int rc = *off ? 0 : -1;
@@ -101,6 +105,16 @@ static int stream_entries(struct stream *s, int k, int p, char *why, size_t wlen
     b->ndecomps = s->nd;
     stream_free(s, off, n);
     return rc;
+}
+
+/* Drops the entries of b's decomposition k: one process's at a time. */
+static void stream_drop(struct stream *s, int k)
+{
+    struct map_decomp_build *d = &s->b->d[k];
+    free(d->e);
+    map_builder_give(s->b, d->cap * (int64_t)sizeof *d->e);
+    d->e = NULL;
+    d->n = d->cap = 0;
 }
 
 /* The first element of [a, a + n) set in bits, or -1. */
@@ -189,6 +203,7 @@ static int stream_figures(struct stream *s, int k, char *why, size_t wlen)
         }
         free(boxes);
         map_builder_give(s->b, held);
+        stream_drop(s, k);
         rc = n < 0 ? -1 : rc;
     }
     free(bits);
@@ -224,6 +239,7 @@ static int stream_part(struct stream *s, int p, char *why, size_t wlen)
         at += n > 0 ? n * box : 0;
         free(boxes);
         map_builder_give(s->b, held);
+        stream_drop(s, k);
         rc = n < 0 ? -1 : 0;
     }
     if (rc == 0)
