@@ -653,6 +653,30 @@ def map_e3sm_late_overlap():
                 expect_eq(listing(dd), [], "files after the refusal of %s" % path)
 
 
+@case
+def map_e3sm_sparse_read_whole():
+    """An E3SM-IO map of 2 runs in an array of 2^20 x 2^20 elements, whose
+    bitmap (128 GiB, more than this host has: streamed, it would be refused
+    as too large to read) would hold more than its runs: read whole instead
+    (docs/map.md, "Memory"), and its overlap refused with the same line as
+    ever, exit 2, no data file."""
+    dims = [("num_decomp", 1), ("decomp_nprocs", 2), ("D1.total_nreqs", 2)]
+    atts = [("D1.ndims", [2]), ("D1.dims", [1 << 20, 1 << 20])]
+    variables = [("D1.nreqs", [1, 1]), ("D1.offsets", [0, 3]), ("D1.lengths", [4, 6])]
+    with TempDir() as m, TempDir() as d:
+        path = os.path.join(m, "sparse.h5")
+        lines = ["dim %s %d" % x for x in dims]
+        lines += ["att %s %s" % (n, " ".join(map(str, v))) for n, v in atts]
+        lines += ["var %s %s" % (n, " ".join(map(str, v))) for n, v in variables]
+        subprocess.run([os.environ["H5MAP"], path], input="\n".join(lines) + "\n",
+                       universal_newlines=True, timeout=60, check=True)
+        r = run(2, "--pattern map --map %s -A posix -w" % path, env={"HDF5_PARAPREFIX": d})
+        expect_eq((r.rc, r.h5perf_err), (2, [
+            "h5perf: --map '%s': D1: process 1's run 0 (3:6) overlaps process 0's run 0 (0:4) "
+            "at element 3" % path]), "refusal", r)
+        expect_eq(listing(d), [], "files after the refusal")
+
+
 # E3SM-IO's own maps of its F, G and I cases at 16 processes (its
 # repository's datasets/, not a dependency: bench/README.md says how it was
 # fetched), with each decomposition's array, slowest dimension first

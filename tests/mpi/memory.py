@@ -89,8 +89,11 @@ class MemoryCgroup:
             self.remove()
             raise Skip("cannot make a memory cgroup here: %s" % e)
 
+    def children(self):
+        return ["t0", "t1"]
+
     def remove(self):
-        for t in ("t0", "t1", ""):
+        for t in self.children() + [""]:
             try:
                 os.rmdir(os.path.join(self.path, t))
             except OSError:
@@ -104,7 +107,7 @@ class MemoryCgroup:
         return False
 
 
-class RankCgroups:
+class RankCgroups(MemoryCgroup):
     """A cgroup v1 memory controller below this process's own, in which each
     rank of a run makes a child of its own, r<rank>, with a limit (-1: none)
     and moves itself into it before h5perf starts (wrap()): every process
@@ -130,30 +133,14 @@ class RankCgroups:
     def peaks(self):
         """Each rank's cgroup's most memory used, by rank."""
         out = {}
-        for name in os.listdir(self.path):
-            if name.startswith("r") and name[1:].isdigit():
-                with open(os.path.join(self.path, name, "memory.max_usage_in_bytes")) as fh:
-                    out[int(name[1:])] = int(fh.read())
+        for name in self.children():
+            with open(os.path.join(self.path, name, "memory.max_usage_in_bytes")) as fh:
+                out[int(name[1:])] = int(fh.read())
         return out
 
-    def remove(self):
-        for name in os.listdir(self.path) if os.path.isdir(self.path) else []:
-            if name.startswith("r") and name[1:].isdigit():
-                try:
-                    os.rmdir(os.path.join(self.path, name))
-                except OSError:
-                    pass
-        try:
-            os.rmdir(self.path)
-        except OSError:
-            pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-        return False
+    def children(self):
+        return [n for n in (os.listdir(self.path) if os.path.isdir(self.path) else [])
+                if n.startswith("r") and n[1:].isdigit()]
 
 
 def refused_in(r, cgroup, procs, need):
