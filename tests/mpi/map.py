@@ -654,6 +654,42 @@ def map_e3sm_late_overlap():
 
 
 @case
+def map_e3sm_stream_ends_mid_way():
+    """An E3SM-IO map of 8 processes streamed by process 0, the stream
+    failing after processes 0 to 6 have their parts (the allocs shim): when
+    process 0 cannot make process 7's part (5 boxes, 281 bytes), and when
+    process 7 cannot take it (4,617 bytes with the common part). Every
+    process still waiting is told; the run ends with the one line of the
+    process that failed, exit 2, no data file, no process left waiting."""
+    d = Decomp([80], 8)
+    for p in range(7):
+        d.owner[10 * p:10 * p + 10] = p
+    d.owner[70:80:2] = 7
+    dims, atts, variables = e3sm_parts([d], [{}])
+    with TempDir() as m:
+        path = os.path.join(m, "eight.h5")
+        lines = ["dim %s %d" % x for x in dims]
+        lines += ["att %s %s" % (n, " ".join(map(str, v))) for n, v in atts]
+        lines += ["var %s %s" % (n, " ".join(map(str, v))) for n, _, v in variables]
+        subprocess.run([os.environ["H5MAP"], path], input="\n".join(lines) + "\n",
+                       universal_newlines=True, timeout=60, check=True)
+        cases = ((0, 281, "h5perf: --map '%s': out of memory for process 7's part" % path),
+                 (7, 4617, "h5perf: out of memory for the 4616 bytes of --pattern map's input"))
+        for rank, size, line in cases:
+            with TempDir() as dd, TempDir() as logs:
+                log = os.path.join(logs, "allocs.log")
+                r = run(8, "--pattern map --map %s -A posix -w" % path, timeout=60,
+                        env={"HDF5_PARAPREFIX": dd, "LD_PRELOAD": os.environ["ALLOCS"],
+                             "H5PERF_ALLOC_FAIL_SIZE": str(size),
+                             "H5PERF_ALLOC_RANK": str(rank), "H5PERF_ALLOC_LOG": log})
+                with open(log) as fh:
+                    expect_eq(fh.read(), "alloc rank %d size %d\n" % (rank, size),
+                              "the shim's failure", r)
+                expect_eq((r.rc, r.h5perf_err), (2, [line]), "the line", r)
+                expect_eq(listing(dd), [], "files after the failure", r)
+
+
+@case
 def map_e3sm_sparse_read_whole():
     """An E3SM-IO map of 2 runs in an array of 2^20 x 2^20 elements, whose
     bitmap (128 GiB, more than this host has: streamed, it would be refused
