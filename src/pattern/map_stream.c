@@ -303,9 +303,10 @@ static void stream_head(struct stream *s)
 static int stream_run(struct stream *s, char *why, size_t wlen)
 {
     s->clen = sizeof s->head + (size_t)s->nd * (size_t)s->np * sizeof(struct map_wire_proc);
-    if (map_builder_take(s->b, (int64_t)s->clen, why, wlen) < 0)
+    /* Twice: setup keeps a copy, process 0's own input (send_common). */
+    if (map_builder_take(s->b, 2 * (int64_t)s->clen, why, wlen) < 0)
         return -1;
-    s->held += (int64_t)s->clen;
+    s->held += 2 * (int64_t)s->clen;
     s->common = calloc(s->clen, 1);
     if (!s->common) {
         snprintf(why, wlen, "out of memory");
