@@ -380,26 +380,54 @@ static int input_var(void *ctx, const char *name, int64_t *len, char *why, size_
     return 1;
 }
 
-static int input_var_read(void *ctx, const char *name, int64_t *vals, int64_t n, char *why,
-                          size_t wlen)
+/* Values [start, start + n) of the 1D dataset name: a hyperslab of it. */
+static int input_h5_range(struct input_ctx *c, const char *name, int64_t start, int64_t n,
+                          int64_t *vals, char *why, size_t wlen)
+{
+    hid_t d = H5Dopen2((hid_t)c->hid, name, H5P_DEFAULT);
+    if (d < 0)
+        return input_hdf5_fail("open dataset", why, wlen);
+    hsize_t at = (hsize_t)start, count = (hsize_t)n;
+    hid_t file = H5Dget_space(d), mem = H5Screate_simple(1, &count, NULL);
+    herr_t rc = file >= 0 && mem >= 0 ? 0 : -1;
+    if (rc == 0)
+        rc = H5Sselect_hyperslab(file, H5S_SELECT_SET, &at, NULL, &count, NULL);
+    if (rc >= 0)
+        rc = H5Dread(d, H5T_NATIVE_INT64, mem, file, H5P_DEFAULT, vals);
+    if (rc < 0)
+        input_hdf5_fail("read", why, wlen);
+    if (mem >= 0)
+        H5Sclose(mem);
+    if (file >= 0)
+        H5Sclose(file);
+    H5Dclose(d);
+    return rc < 0 ? -1 : 0;
+}
+
+static int input_var_range(void *ctx, const char *name, int64_t start, int64_t n, int64_t *vals,
+                           char *why, size_t wlen)
 {
     struct input_ctx *c = ctx;
     int64_t len = 0;
     int rc = input_var(ctx, name, &len, why, wlen);
-    if (rc == 0 && len != n) {
-        snprintf(why, wlen, "has %lld values, not %lld", (long long)len, (long long)n);
+    if (rc == 0 && (start < 0 || n < 0 || start > len || n > len - start)) {
+        snprintf(why, wlen, "has %lld values, not %lld from %lld", (long long)len, (long long)n,
+                 (long long)start);
         return -1;
     }
     if (rc != 0)
         return rc < 0 ? -1 : (snprintf(why, wlen, "is not there"), -1);
+    if (n == 0)
+        return 0;
     if (c->hid >= 0)
-        return input_h5_values(c, name, false, vals, why, wlen);
+        return input_h5_range(c, name, start, n, vals, why, wlen);
 #ifdef H5PERF_HAVE_PNETCDF
     int varid = 0;
-    long long *ll = malloc((size_t)(n > 0 ? n : 1) * sizeof *ll);
+    MPI_Offset from = (MPI_Offset)start, count = (MPI_Offset)n;
+    long long *ll = malloc((size_t)n * sizeof *ll);
     rc = ll ? ncmpi_inq_varid(c->ncid, name, &varid) : NC_ENOMEM;
     if (rc == NC_NOERR)
-        rc = ncmpi_get_var_longlong_all(c->ncid, varid, ll);
+        rc = ncmpi_get_vara_longlong_all(c->ncid, varid, &from, &count, ll);
     for (int64_t i = 0; rc == NC_NOERR && i < n; i++)
         vals[i] = (int64_t)ll[i];
     free(ll);
@@ -409,9 +437,24 @@ static int input_var_read(void *ctx, const char *name, int64_t *vals, int64_t n,
 #endif
 }
 
+/* The whole variable: its range from 0, once its length is n. */
+static int input_var_read(void *ctx, const char *name, int64_t *vals, int64_t n, char *why,
+                          size_t wlen)
+{
+    int64_t len = 0;
+    int rc = input_var(ctx, name, &len, why, wlen);
+    if (rc == 0 && len != n) {
+        snprintf(why, wlen, "has %lld values, not %lld", (long long)len, (long long)n);
+        return -1;
+    }
+    if (rc != 0)
+        return rc < 0 ? -1 : (snprintf(why, wlen, "is not there"), -1);
+    return input_var_range(ctx, name, 0, n, vals, why, wlen);
+}
+
 void input_files(struct pattern_files *files, struct input_ctx *ctx)
 {
-    *ctx = (struct input_ctx){PATTERN_FILE_TEXT, -1, -1};
+    *ctx = (struct input_ctx){PATTERN_FILE_TEXT, -1, -1, MPI_COMM_NULL, 0, -1, false, NULL, 0, 0};
     *files = (struct pattern_files){.ctx = ctx,
                                     .memory = -1,
                                     .memory_where = "",
@@ -423,5 +466,6 @@ void input_files(struct pattern_files *files, struct input_ctx *ctx)
                                     .dim = input_dim,
                                     .att = input_att,
                                     .var = input_var,
-                                    .var_read = input_var_read};
+                                    .var_read = input_var_read,
+                                    .var_range = input_var_range};
 }

@@ -14,11 +14,18 @@
 
 #include "pattern/pattern.h"
 
-/* The state of one open file: HDF5's or PnetCDF's handle. */
+/* The state of one open file: HDF5's or PnetCDF's handle; and of a
+ * pattern's parts streamed from process 0 (input_send.c). */
 struct input_ctx {
     enum pattern_file_kind kind;
     int64_t hid; /* hid_t of an open HDF5 file, or -1 */
     int ncid;    /* an open netCDF file, or -1 */
+    MPI_Comm comm;
+    int nprocs;
+    int next;           /* the process whose part comes next; -1: no common part sent yet */
+    bool broken;        /* the stream cannot go on (a process could not take the common part) */
+    unsigned char *own; /* process 0's common part, then its own part */
+    size_t common, len; /* the common part's bytes, and own's */
 };
 
 /* Local: opens the file at path for reading, never waiting (a FIFO
@@ -42,5 +49,25 @@ void input_files(struct pattern_files *files, struct input_ctx *ctx);
  * of memory, or bytes that do not divide). */
 bool input_send(const struct pattern_desc *pd, MPI_Comm comm, int64_t n, unsigned char **bytes,
                 size_t *len, struct cli_msg *m);
+
+/* Process 0, before load(): lends files send_common() and send_part()
+ * (pattern.h), which stream the pattern's parts to the processes of comm,
+ * each waiting in input_receive(). Local until load() calls them. */
+void input_stream_lend(struct pattern_files *files, struct input_ctx *ctx, MPI_Comm comm);
+
+/* Process 0, after load() (ok: it returned 0): whether load() streamed
+ * (else the caller goes on as without a stream, broadcasting {n, 0}).
+ * If it did, the processes still waiting are sent an empty part (ok) or
+ * told that the stream ended (not ok), and *bytes and *len become process
+ * 0's common and own part. Collective when it returns true. */
+bool input_stream_end(struct input_ctx *ctx, bool ok, unsigned char **bytes, size_t *len);
+
+/* Every process but 0, after the broadcast of {n, streamed} that load()'s
+ * send_common() or setup made (n: the common part's bytes): the common
+ * part and this process's own into *bytes (malloc'd) and *len. Returns
+ * true, or false with m (out of memory, or process 0 stopped: its line
+ * is the one printed). Collective with process 0's stream. */
+bool input_receive(MPI_Comm comm, int64_t n, const char *title, unsigned char **bytes, size_t *len,
+                   struct cli_msg *m);
 
 #endif

@@ -1,9 +1,11 @@
 /* input.h: a pattern's input sent from process 0, where load() made it,
  * to every process: whole, or (pattern.h, input_parts) the common part
  * to every process and each process's own part to it alone, so that no
- * process receives what only others need (docs/design.md, "A pattern's
- * input"). Collective; nothing here reads a file. */
+ * process receives what only others need; or streamed, each part sent as
+ * load() makes it (docs/design.md, "A pattern's input"). Collective;
+ * nothing here reads a file. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,5 +101,141 @@ bool input_send(const struct pattern_desc *pd, MPI_Comm comm, int64_t n, unsigne
     free(sizes);
     *bytes = own;
     *len = (size_t)(common + mine);
+    return true;
+}
+
+/* --- a pattern's parts streamed as load() makes them ------------------- */
+
+/* The tags of a streamed part: its size from process 0, whether the
+ * process can take it, then its bytes (input_move's tag 0). */
+enum { INPUT_TAG_SIZE = 1, INPUT_TAG_READY = 2 };
+
+static int input_send_common(void *vctx, const unsigned char *bytes, size_t len, char *why,
+                             size_t wlen)
+{
+    struct input_ctx *ctx = vctx;
+    if (ctx->next != -1) {
+        snprintf(why, wlen, "internal error: its common part sent twice");
+        return -1;
+    }
+    /* Allocated before the broadcast: a refusal here is load()'s, as any. */
+    unsigned char *own = malloc(len + 1);
+    if (!own) {
+        snprintf(why, wlen, "out of memory for its common part (%zu bytes)", len);
+        return -1;
+    }
+    int64_t head[2] = {(int64_t)len, 1};
+    MPI_Bcast(head, 2, MPI_INT64_T, 0, ctx->comm);
+    memcpy(own, bytes, len);
+    ctx->own = own;
+    ctx->common = ctx->len = len;
+    ctx->next = 0;
+    if (!agree_all(ctx->comm, true)) {
+        ctx->broken = true;
+        snprintf(why, wlen, "out of memory for its common part (%zu bytes) on some process", len);
+        return -1;
+    }
+    input_move(own, (int64_t)len, INPUT_BCAST, 0, ctx->comm);
+    return 0;
+}
+
+/* Process p's size (-1: the stream ended) and, if it can take them, its
+ * bytes. */
+static void input_send_to(struct input_ctx *ctx, int p, const unsigned char *bytes, int64_t size)
+{
+    int ready = 0;
+    MPI_Send(&size, 1, MPI_INT64_T, p, INPUT_TAG_SIZE, ctx->comm);
+    if (size < 0)
+        return;
+    MPI_Recv(&ready, 1, MPI_INT, p, INPUT_TAG_READY, ctx->comm, MPI_STATUS_IGNORE);
+    /* A process that cannot take its part refuses on its own line. */
+    if (ready)
+        input_move((unsigned char *)bytes, size, INPUT_SEND, p, ctx->comm);
+}
+
+static int input_send_part(void *vctx, int p, const unsigned char *bytes, size_t len, char *why,
+                           size_t wlen)
+{
+    struct input_ctx *ctx = vctx;
+    if (ctx->broken || ctx->next != p || p >= ctx->nprocs) {
+        snprintf(why, wlen, "internal error: process %d's part out of turn", p);
+        return -1;
+    }
+    if (p == 0) {
+        unsigned char *grown = realloc(ctx->own, ctx->common + len + 1);
+        if (!grown) {
+            snprintf(why, wlen, "out of memory for process 0's part (%zu bytes)", len);
+            return -1;
+        }
+        if (len)
+            memcpy(grown + ctx->common, bytes, len);
+        ctx->own = grown;
+        ctx->len = ctx->common + len;
+    } else {
+        input_send_to(ctx, p, bytes, (int64_t)len);
+    }
+    ctx->next++;
+    return 0;
+}
+
+void input_stream_lend(struct pattern_files *files, struct input_ctx *ctx, MPI_Comm comm)
+{
+    ctx->comm = comm;
+    MPI_Comm_size(comm, &ctx->nprocs);
+    ctx->next = -1;
+    files->send_common = input_send_common;
+    files->send_part = input_send_part;
+}
+
+bool input_stream_end(struct input_ctx *ctx, bool ok, unsigned char **bytes, size_t *len)
+{
+    if (ctx->next < 0)
+        return false;
+    /* Processes past the pattern's (a run of fewer than were started)
+     * take the common part alone; after a refusal, none waits. */
+    for (int p = ctx->next; !ctx->broken && p < ctx->nprocs; p++)
+        if (p > 0)
+            input_send_to(ctx, p, NULL, ok ? 0 : -1);
+    if (!ok) {
+        free(ctx->own);
+        ctx->own = NULL;
+        ctx->len = 0;
+    }
+    *bytes = ctx->own;
+    *len = ctx->len;
+    ctx->own = NULL;
+    return true;
+}
+
+bool input_receive(MPI_Comm comm, int64_t n, const char *title, unsigned char **bytes, size_t *len,
+                   struct cli_msg *m)
+{
+    unsigned char *own = malloc((size_t)n + 1);
+    int64_t size = -1;
+    if (!agree_all(comm, own != NULL)) {
+        free(own);
+        cli_fail(m, "h5perf: out of memory for the %lld bytes of %s's input", (long long)n, title);
+        return false;
+    }
+    input_move(own, n, INPUT_BCAST, 0, comm);
+    MPI_Recv(&size, 1, MPI_INT64_T, 0, INPUT_TAG_SIZE, comm, MPI_STATUS_IGNORE);
+    if (size < 0) {
+        free(own);
+        /* Process 0 refused: its line is the one printed. */
+        cli_fail(m, "h5perf: %s's input ended before this process's part", title);
+        return false;
+    }
+    unsigned char *grown = realloc(own, (size_t)(n + size) + 1);
+    int ready = grown != NULL;
+    MPI_Send(&ready, 1, MPI_INT, 0, INPUT_TAG_READY, comm);
+    if (!grown) {
+        free(own);
+        cli_fail(m, "h5perf: out of memory for the %lld bytes of %s's input", (long long)(n + size),
+                 title);
+        return false;
+    }
+    input_move(grown + n, size, INPUT_RECV, 0, comm);
+    *bytes = grown;
+    *len = (size_t)(n + size);
     return true;
 }

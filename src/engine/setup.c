@@ -125,8 +125,10 @@ static int setup_parse(struct run *run, int argc, char **argv, struct cli_msg *m
 /* Collective: the pattern's input from outside the command line (pattern.h,
  * load), read by process 0 alone and sent to every process in *bytes
  * (malloc'd; NULL for a pattern without one): whole, or its common part
- * and the process's own (input_send()). Returns true on every process if
- * every process has it; else m holds process 0's refusal. */
+ * and the process's own (input_send()), or streamed by load() part by
+ * part (input_stream_lend(), input_receive()). Returns true on every
+ * process if every process has it; else m holds its refusal (process
+ * 0's, or a process's that could not take its part). */
 static bool setup_input(const struct run *run, unsigned char **bytes, size_t *len,
                         struct cli_msg *m)
 {
@@ -135,25 +137,34 @@ static bool setup_input(const struct run *run, unsigned char **bytes, size_t *le
     *len = 0;
     if (!pd->load)
         return true;
-    int64_t n = -1; /* process 0 failed */
+    /* {the bytes (-1: process 0 failed), whether they were streamed} */
+    int64_t head[2] = {-1, 0};
     if (run->world_rank == 0) {
         struct pattern_files files;
         struct input_ctx ctx;
         char where[MEMORY_WHERE_MAX] = "";
         input_files(&files, &ctx);
+        /* A pattern whose input divides may stream it (pattern.h). */
+        if (pd->input_parts)
+            input_stream_lend(&files, &ctx, MPI_COMM_WORLD);
         /* Process 0's reading is counted against what it has, before it
          * reads (docs/differences.md, "Memory"). */
         if (!run->cfg.no_memory_check) {
             files.memory = memory_for_reading(where, sizeof where);
             files.memory_where = where;
         }
-        if (pd->load(&run->cfg, &files, bytes, len, m) == 0)
-            n = (int64_t)*len;
+        bool ok = pd->load(&run->cfg, &files, bytes, len, m) == 0;
+        if (input_stream_end(&ctx, ok, bytes, len))
+            return ok;
+        if (ok)
+            head[0] = (int64_t)*len;
     }
-    MPI_Bcast(&n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
-    if (n < 0)
+    MPI_Bcast(head, 2, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (head[0] < 0)
         return false;
-    return input_send(pd, MPI_COMM_WORLD, n, bytes, len, m);
+    if (head[1])
+        return input_receive(MPI_COMM_WORLD, head[0], pd->title, bytes, len, m);
+    return input_send(pd, MPI_COMM_WORLD, head[0], bytes, len, m);
 }
 
 /* Collective: the run plan, on the pattern's input, checked by the

@@ -146,7 +146,7 @@ const struct model_box *map_boxes(const struct map_input *in, int k, int p);
 int64_t map_held_bytes(const struct map_input *in, int p);
 
 /* The pattern's load(), input_parts(), adopt() and input_release()
- * (map_e3sm.c, map_adopt.c). map_adopt() takes the whole bytes that
+ * (map_load.c, map_adopt.c). map_adopt() takes the whole bytes that
  * map_builder_finish() made (every process's boxes); map_adopt_part()
  * the common part followed by the part of process rank (-1: every
  * process's). */

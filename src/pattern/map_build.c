@@ -258,6 +258,23 @@ static int map_boxes_of(const struct map_decomp_build *d, int64_t i, struct map_
     return n;
 }
 
+int map_overlap_fail(const struct map_builder *b, const struct map_decomp_build *d,
+                     const struct map_entry *first, const struct map_entry *second, int64_t at,
+                     char *why, size_t wlen)
+{
+    if (second->origin < first->origin && b->lines) {
+        const struct map_entry *t = first;
+        first = second;
+        second = t;
+    }
+    char text[256], what[512], where[32] = "";
+    map_entry_text(b, d, first, text, sizeof text);
+    if (b->lines)
+        snprintf(where, sizeof where, " (line %lld)", (long long)first->origin);
+    snprintf(what, sizeof what, "overlaps %s%s at element %lld", text, where, (long long)at);
+    return map_entry_fail(b, d, second, what, why, wlen);
+}
+
 /* Refuses elements two entries share: the rows of every box, sorted. */
 static int map_check_overlaps(struct map_builder *b, const struct map_decomp_build *d,
                               const struct map_piece *pc, int64_t npc, char *why, size_t wlen)
@@ -290,19 +307,8 @@ static int map_check_overlaps(struct map_builder *b, const struct map_decomp_bui
     for (int64_t i = 1; i < nrows && rc == 0; i++) {
         if (rows[i].off >= rows[i - 1].off + rows[i - 1].len)
             continue;
-        const struct map_entry *first = &d->e[rows[i - 1].entry], *second = &d->e[rows[i].entry];
-        if (second->origin < first->origin && b->lines) {
-            const struct map_entry *t = first;
-            first = second;
-            second = t;
-        }
-        char text[256], what[512], where[32] = "";
-        map_entry_text(b, d, first, text, sizeof text);
-        if (b->lines)
-            snprintf(where, sizeof where, " (line %lld)", (long long)first->origin);
-        snprintf(what, sizeof what, "overlaps %s%s at element %lld", text, where,
-                 (long long)rows[i].off);
-        rc = map_entry_fail(b, d, second, what, why, wlen);
+        rc = map_overlap_fail(b, d, &d->e[rows[i - 1].entry], &d->e[rows[i].entry], rows[i].off,
+                              why, wlen);
     }
     free(rows);
     map_builder_give(b, bytes);
@@ -407,6 +413,45 @@ static int map_group(struct map_builder *b, const struct map_decomp_build *d, st
     return 0;
 }
 
+int64_t map_proc_boxes(struct map_builder *b, const struct map_decomp_build *d,
+                       struct model_box **boxes, int64_t *bytes, char *why, size_t wlen)
+{
+    struct map_piece tmp[MODEL_RANGE_BOXES], *pc = NULL, *rows = NULL;
+    struct model_box *out = NULL;
+    int64_t n = 0, held = 0, out_bytes = 0;
+    *boxes = NULL;
+    *bytes = 0;
+    for (int64_t i = 0; i < d->n; i++)
+        n += map_boxes_of(d, i, tmp);
+    int64_t pc_bytes = map_pieces_bytes(n);
+    if (map_builder_take(b, pc_bytes, why, wlen) < 0)
+        return -1;
+    pc = malloc((size_t)pc_bytes);
+    int64_t m = pc ? 0 : -1;
+    for (int64_t i = 0, at = 0; pc && i < d->n; i++)
+        at += map_boxes_of(d, i, pc + at);
+    if (pc)
+        m = map_order(b, d, pc, n, &rows, &held, why, wlen);
+    out_bytes = (m > 0 ? m : 1) * (int64_t)sizeof *out;
+    if (m >= 0 && map_builder_take(b, out_bytes, why, wlen) == 0 &&
+        !(out = malloc((size_t)out_bytes)))
+        map_builder_give(b, out_bytes);
+    for (int64_t i = 0; out && i < m; i++)
+        out[i] = (rows ? rows : pc)[i].box;
+    free(rows);
+    map_builder_give(b, held);
+    free(pc);
+    map_builder_give(b, pc_bytes);
+    if (!out) {
+        if (!b->over)
+            snprintf(why, wlen, "out of memory for the boxes of %s", d->name);
+        return -1;
+    }
+    *boxes = out;
+    *bytes = out_bytes;
+    return m;
+}
+
 /* The boxes of decomposition d, every process's in C order, into *boxes
  * (malloc'd, counted in b as their capacity *cap_bytes) and first[nprocs +
  * 1]. Returns 0, or -1 with why. */
@@ -471,6 +516,22 @@ static int map_decomp_boxes(struct map_builder *b, const struct map_decomp_build
     return rc;
 }
 
+int64_t map_proc_figures(const struct map_decomp_build *d, const struct model_box *boxes, int64_t n,
+                         struct map_wire_proc *q)
+{
+    *q = (struct map_wire_proc){n, 0, 0};
+    for (int64_t i = 0; i < n; i++) {
+        q->count += model_product(d->ndims, boxes[i].count);
+        q->runs += map_box_nruns(d->ndims, d->dims, &boxes[i]);
+    }
+    if (n == 0)
+        return 0;
+    const struct model_storage s = map_storage(d);
+    struct map_piece last = {.box = boxes[n - 1]};
+    map_span(&s, &last);
+    return last.hi + 1;
+}
+
 /* The common part of decomposition k of b into w and procs[nprocs]: each
  * process's boxes, elements and runs, and the end of what any has. */
 static void map_wire_common(const struct map_builder *b, int k, const struct model_box *boxes,
@@ -478,24 +539,14 @@ static void map_wire_common(const struct map_builder *b, int k, const struct mod
                             struct map_wire_proc *procs)
 {
     const struct map_decomp_build *d = &b->d[k];
-    const struct model_storage s = map_storage(d);
     memcpy(w->name, d->name, sizeof w->name);
     w->ndims = d->ndims;
     memcpy(w->dims, d->dims, sizeof w->dims);
     w->nboxes = first[b->nprocs];
     w->end = 0;
     for (int p = 0; p < b->nprocs; p++) {
-        struct map_wire_proc *q = &procs[p];
-        *q = (struct map_wire_proc){first[p + 1] - first[p], 0, 0};
-        for (int64_t i = first[p]; i < first[p + 1]; i++) {
-            q->count += model_product(d->ndims, boxes[i].count);
-            q->runs += map_box_nruns(d->ndims, d->dims, &boxes[i]);
-        }
-        if (q->nboxes > 0) {
-            struct map_piece last = {.box = boxes[first[p + 1] - 1]};
-            map_span(&s, &last);
-            w->end = last.hi + 1 > w->end ? last.hi + 1 : w->end;
-        }
+        int64_t end = map_proc_figures(d, boxes + first[p], first[p + 1] - first[p], &procs[p]);
+        w->end = end > w->end ? end : w->end;
     }
 }
 

@@ -1,13 +1,14 @@
-/* map.h: the map pattern's load(): the file --map names, read on process 0
- * through the functions setup lends (pattern.h, struct pattern_files):
- * E3SM-IO's decomposition maps in their netCDF and HDF5 forms (docs/map.md,
- * "E3SM-IO's map files"), else h5perf's text format (map_text.c). Pure:
- * every byte comes through those functions. */
+/* map_e3sm.h: E3SM-IO's decomposition maps in their netCDF and HDF5 forms
+ * (docs/map.md, "E3SM-IO's map files"), read on process 0 through the
+ * functions setup lends (pattern.h, struct pattern_files): their header
+ * and counts, and the whole map into a builder. Pure: every byte comes
+ * through those functions. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pattern/map.h"
+#include "pattern/map_e3sm.h"
 
 #define E3SM_WHY 512
 
@@ -100,19 +101,12 @@ static int e3sm_array(const struct pattern_files *f, int k, struct map_builder *
 /* Each process's runs: its part of Dk.offsets and Dk.lengths (nreqs[p]
  * of them), of which the first fill_starts[p] are written; the others are
  * the parts no process writes (docs/map.md). */
-static int e3sm_runs(const struct map_builder *mb, struct map_builder *b, int k,
-                     const int64_t *nreqs, const int64_t *fill, const int64_t *off,
-                     const int64_t *len, char *why, size_t wlen)
+static int e3sm_runs(struct map_builder *b, const int64_t *nreqs, const int64_t *fill,
+                     const int64_t *off, const int64_t *len, char *why, size_t wlen)
 {
-    (void)mb;
     int64_t seg = 0;
     for (int p = 0; p < b->nprocs; p++) {
         int64_t writes = fill ? fill[p] : nreqs[p];
-        if (fill && (fill[p] < 0 || fill[p] > nreqs[p])) {
-            snprintf(why, wlen, "D%d: process %d's fill_starts %lld is outside 0 to its %lld runs",
-                     k, p, (long long)fill[p], (long long)nreqs[p]);
-            return -1;
-        }
         for (int64_t i = 0; i < writes; i++) {
             struct map_entry e = {.proc = p, .run = true, .origin = i};
             e.start[0] = off[seg + i];
@@ -125,31 +119,53 @@ static int e3sm_runs(const struct map_builder *mb, struct map_builder *b, int k,
     return 0;
 }
 
-/* Decomposition k (from 1): its array and runs. */
+int map_e3sm_counts(const struct pattern_files *f, int k, struct map_builder *b, int64_t **nreqs,
+                    int64_t **fill, int64_t *total, char *why, size_t wlen)
+{
+    char name[32];
+    *nreqs = *fill = NULL;
+    *total = 0;
+    if (e3sm_array(f, k, b, why, wlen) < 0)
+        return -1;
+    snprintf(name, sizeof name, "D%d.nreqs", k);
+    int rc = e3sm_var(f, name, b->nprocs, false, nreqs, why, wlen);
+    for (int p = 0; rc == 0 && p < b->nprocs; p++) {
+        /* Each run is a box or more of the process's plan, which keeps at
+         * most MAP_MAX_PIECES: checked before the runs are read. */
+        if ((*nreqs)[p] < 0 || (*nreqs)[p] > MAP_MAX_PIECES) {
+            snprintf(why, wlen,
+                     "D%d: process %d's number of runs %lld is out of range (0 to %d, what "
+                     "h5perf plans)",
+                     k, p, (long long)(*nreqs)[p], MAP_MAX_PIECES);
+            rc = -1;
+        }
+        *total += rc == 0 ? (*nreqs)[p] : 0;
+    }
+    snprintf(name, sizeof name, "D%d.fill_starts", k);
+    if (rc == 0 && e3sm_var(f, name, b->nprocs, true, fill, why, wlen) < 0)
+        rc = -1;
+    for (int p = 0; rc == 0 && *fill && p < b->nprocs; p++)
+        if ((*fill)[p] < 0 || (*fill)[p] > (*nreqs)[p]) {
+            snprintf(why, wlen, "D%d: process %d's fill_starts %lld is outside 0 to its %lld runs",
+                     k, p, (long long)(*fill)[p], (long long)(*nreqs)[p]);
+            rc = -1;
+        }
+    if (rc < 0) {
+        free(*nreqs);
+        free(*fill);
+        *nreqs = *fill = NULL;
+    }
+    return rc;
+}
+
+/* Decomposition k (from 1): its array and runs, its offsets and lengths
+ * read whole. */
 static int e3sm_decomp(const struct pattern_files *f, int k, struct map_builder *b, char *why,
                        size_t wlen)
 {
     char name[32];
     int64_t *nreqs = NULL, *fill = NULL, *off = NULL, *len = NULL, total = 0;
-    if (e3sm_array(f, k, b, why, wlen) < 0)
-        return -1;
-    snprintf(name, sizeof name, "D%d.nreqs", k);
-    int rc = e3sm_var(f, name, b->nprocs, false, &nreqs, why, wlen);
-    for (int p = 0; rc == 0 && p < b->nprocs; p++) {
-        /* Each run is a box or more of the process's plan, which keeps at
-         * most MAP_MAX_PIECES: checked before the runs are read. */
-        if (nreqs[p] < 0 || nreqs[p] > MAP_MAX_PIECES) {
-            snprintf(why, wlen,
-                     "D%d: process %d's number of runs %lld is out of range (0 to %d, what "
-                     "h5perf plans)",
-                     k, p, (long long)nreqs[p], MAP_MAX_PIECES);
-            rc = -1;
-        }
-        total += rc == 0 ? nreqs[p] : 0;
-    }
-    snprintf(name, sizeof name, "D%d.fill_starts", k);
-    if (rc == 0 && e3sm_var(f, name, b->nprocs, true, &fill, why, wlen) < 0)
-        rc = -1;
+    int rc = map_e3sm_counts(f, k, b, &nreqs, &fill, &total, why, wlen);
     /* Its offsets and lengths, 8 bytes each, counted before they are read. */
     int64_t pairs = 2 * (int64_t)sizeof *off * (total > 0 ? total : 1);
     if (rc == 0)
@@ -161,7 +177,7 @@ static int e3sm_decomp(const struct pattern_files *f, int k, struct map_builder 
     if (rc == 0)
         rc = e3sm_var(f, name, total, false, &len, why, wlen);
     if (rc == 0)
-        rc = e3sm_runs(b, b, k, nreqs, fill, off, len, why, wlen);
+        rc = e3sm_runs(b, nreqs, fill, off, len, why, wlen);
     if (!b->over)
         map_builder_give(b, pairs);
     free(nreqs);
@@ -171,8 +187,24 @@ static int e3sm_decomp(const struct pattern_files *f, int k, struct map_builder 
     return rc;
 }
 
-int map_e3sm_read(const struct pattern_files *files, enum pattern_file_kind kind,
-                  struct map_builder *b, char *why, size_t wlen)
+int map_e3sm_length(const struct pattern_files *f, const char *name, int64_t n, char *why,
+                    size_t wlen)
+{
+    char lib[E3SM_WHY];
+    int64_t len = 0;
+    int rc = f->var(f->ctx, name, &len, lib, sizeof lib);
+    if (rc == 1)
+        snprintf(why, wlen, "is not an E3SM-IO decomposition map: it has no variable '%s'", name);
+    else if (rc < 0)
+        snprintf(why, wlen, "its variable '%s' cannot be read: %s", name, lib);
+    else if (len != n)
+        snprintf(why, wlen, "its variable '%s' has %lld values, not %lld", name, (long long)len,
+                 (long long)n);
+    return rc == 0 && len == n ? 0 : -1;
+}
+
+int map_e3sm_head(const struct pattern_files *files, enum pattern_file_kind kind,
+                  struct map_builder *b, int *ndecomps, char *why, size_t wlen)
 {
     char lib[E3SM_WHY];
     int64_t n = 0, procs = 0;
@@ -195,92 +227,18 @@ int map_e3sm_read(const struct pattern_files *files, enum pattern_file_kind kind
                  (long long)n, (long long)procs, MAP_MAX_DECOMPS, MAP_MAX_PROCS);
         return -1;
     }
-    if (map_builder_procs(b, procs, why, wlen) < 0)
+    *ndecomps = (int)n;
+    return map_builder_procs(b, procs, why, wlen);
+}
+
+int map_e3sm_read(const struct pattern_files *files, enum pattern_file_kind kind,
+                  struct map_builder *b, char *why, size_t wlen)
+{
+    int n = 0;
+    if (map_e3sm_head(files, kind, b, &n, why, wlen) < 0)
         return -1;
     for (int k = 1; k <= n; k++)
         if (e3sm_decomp(files, k, b, why, wlen) < 0)
             return -1;
-    return 0;
-}
-
-/* The map of the file at path into b. */
-static int map_read(const struct pattern_files *f, const char *path, int want,
-                    struct map_builder *b, char *why, size_t wlen)
-{
-    enum pattern_file_kind kind = PATTERN_FILE_TEXT;
-    char lib[E3SM_WHY];
-    if (f->kind(f->ctx, path, &kind, lib, sizeof lib) < 0) {
-        snprintf(why, wlen, "%s%s", strncmp(lib, "is ", 3) == 0 ? "" : "cannot be read: ", lib);
-        return -1;
-    }
-    if (kind == PATTERN_FILE_TEXT) {
-        unsigned char *data = NULL;
-        size_t len = 0;
-        int64_t size = 0;
-        map_builder_init(b, "text", true);
-        b->want_procs = want;
-        b->memory = f->memory;
-        /* The text is read whole: counted before it is. */
-        if (f->size(f->ctx, path, &size, lib, sizeof lib) < 0) {
-            snprintf(why, wlen, "cannot be read: %s", lib);
-            return -1;
-        }
-        if (map_builder_take(b, size + 1, why, wlen) < 0)
-            return -1;
-        if (f->read(f->ctx, path, &data, &len, lib, sizeof lib) < 0) {
-            snprintf(why, wlen, "cannot be read: %s", lib);
-            return -1;
-        }
-        int rc = map_text_parse((const char *)data, len, b, why, wlen);
-        free(data);
-        map_builder_give(b, size + 1);
-        return rc;
-    }
-    bool hdf5 = kind == PATTERN_FILE_HDF5;
-    map_builder_init(b, hdf5 ? "E3SM-IO HDF5" : "E3SM-IO netCDF", false);
-    b->want_procs = want;
-    b->memory = f->memory;
-    if (f->open(f->ctx, path, kind, lib, sizeof lib) < 0) {
-        snprintf(why, wlen, "%s%s", strncmp(lib, "is ", 3) == 0 ? "" : "cannot be opened: ", lib);
-        return -1;
-    }
-    int rc = map_e3sm_read(f, kind, b, why, wlen);
-    f->close(f->ctx);
-    return rc;
-}
-
-int map_load(const struct config *c, const struct pattern_files *files, unsigned char **bytes,
-             size_t *len, struct cli_msg *m)
-{
-    struct map_builder *b = malloc(sizeof *b);
-    char why[1024];
-    *bytes = NULL;
-    *len = 0;
-    if (!b)
-        return cli_fail(m, "h5perf: %s '%s': out of memory", map_file_spelled(map_own(c)),
-                        map_file_raw(map_own(c)));
-    map_builder_init(b, "text", true);
-    /* The run has -p processes (map_finish): a map for another count is
-     * refused as soon as it says so. */
-    int rc = map_read(files, map_of(c)->file, c->min_procs, b, why, sizeof why);
-    if (rc == 0)
-        rc = map_builder_finish(b, bytes, len, why, sizeof why);
-    bool over = b->over;
-    map_builder_release(b);
-    free(b);
-    /* The memory check of process 0's reading (docs/map.md, "Memory"). */
-    if (rc < 0 && over) {
-        char need[32];
-        cli_bytes(need, sizeof need, files->memory);
-        return cli_fail(m,
-                        "h5perf: %s '%s': reading it on process 0 (its text, entries, boxes and "
-                        "rows) needs more than %s, and %s; use a map of fewer entries, or give "
-                        "--no-memory-check",
-                        map_file_spelled(map_own(c)), map_file_raw(map_own(c)), need,
-                        files->memory_where);
-    }
-    if (rc < 0)
-        return cli_fail(m, "h5perf: %s '%s': %s", map_file_spelled(map_own(c)),
-                        map_file_raw(map_own(c)), why);
     return 0;
 }

@@ -39,4 +39,22 @@ struct map_wire {
  * of it, row by row). */
 int64_t map_box_nruns(int ndims, const int64_t *dims, const struct model_box *b);
 
+/* For a map streamed process by process (map_stream.c, in map_build.c):
+ * the boxes of the entries of decomposition d (one process's) in C order,
+ * as map_builder_finish() makes them, into *boxes (malloc'd, counted in b
+ * as *bytes, which the caller gives back); their count, or -1 with why. */
+int64_t map_proc_boxes(struct map_builder *b, const struct map_decomp_build *d,
+                       struct model_box **boxes, int64_t *bytes, char *why, size_t wlen);
+
+/* One process's figures of its n boxes of d into q; returns one past the
+ * last element they hold (0: none). */
+int64_t map_proc_figures(const struct map_decomp_build *d, const struct model_box *boxes, int64_t n,
+                         struct map_wire_proc *q);
+
+/* "D1: process 1's run 0 (3:6) overlaps process 0's run 0 (0:4) at
+ * element 3" into why (second's start at or after first's); returns -1. */
+int map_overlap_fail(const struct map_builder *b, const struct map_decomp_build *d,
+                     const struct map_entry *first, const struct map_entry *second, int64_t at,
+                     char *why, size_t wlen);
+
 #endif

@@ -85,6 +85,21 @@ struct pattern_files {
      * its first n values. */
     int (*var)(void *ctx, const char *name, int64_t *len, char *why, size_t wlen);
     int (*var_read)(void *ctx, const char *name, int64_t *vals, int64_t n, char *why, size_t wlen);
+    /* Values [start, start + n) of the same, without reading the rest. */
+    int (*var_range)(void *ctx, const char *name, int64_t start, int64_t n, int64_t *vals,
+                     char *why, size_t wlen);
+    /* A pattern with input_parts() may stream its parts instead of making
+     * its bytes whole (NULL where setup does not lend it): send_common()
+     * once, the part every process receives; then send_part() for process
+     * 0, 1, ... in turn, each part as it is made, which the pattern may
+     * free after. load() then returns 0 with *bytes NULL, or -1 with its
+     * refusal at any point (setup then tells the processes still waiting
+     * for a part, so that none waits for ever). Each returns 0, or -1 with
+     * why (out of memory for the common part on some process, or process
+     * 0's MPI failed): load() then stops. */
+    int (*send_common)(void *ctx, const unsigned char *bytes, size_t len, char *why, size_t wlen);
+    int (*send_part)(void *ctx, int p, const unsigned char *bytes, size_t len, char *why,
+                     size_t wlen);
 };
 
 struct pattern_desc {

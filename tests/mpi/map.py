@@ -421,13 +421,15 @@ def map_pnetcdf_nonblocking_transfer_size():
 def cdf5_bytes(dims, atts, variables):
     """A CDF-5 file (the netCDF format E3SM-IO's maps are in): dims [(name,
     length)], global integer attributes [(name, values)], 1D int variables
-    [(name, dim name, values)], big-endian, from the format's grammar."""
+    [(name, dim name, values)] (a list, or a numpy array for large ones),
+    big-endian, from the format's grammar."""
     def name(s):
         b = s.encode()
         return struct.pack(">q", len(b)) + b + b"\0" * (-len(b) % 4)
 
     def ints(vals):
-        b = struct.pack(">%di" % len(vals), *vals)
+        b = (vals.astype(">i4").tobytes() if isinstance(vals, np.ndarray)
+             else struct.pack(">%di" % len(vals), *vals))
         return b + b"\0" * (-len(b) % 4)
 
     head = [b"CDF\x05", struct.pack(">q", 0), struct.pack(">Iq", 0x0A, len(dims))]
@@ -471,6 +473,31 @@ def e3sm_parts(decomps, fills):
                       (tag + ".offsets", tag + ".total_nreqs", offs),
                       (tag + ".lengths", tag + ".total_nreqs", lens)]
     return dims, atts, variables
+
+
+def e3sm_f_shape(path, nprocs, ncol, nlev=72):
+    """A map of E3SM's F case's shape (docs/map.md, "E3SM-IO's map files":
+    D1 and D2 of ncol columns, D3 of nlev levels x ncol) in the netCDF form,
+    written with numpy: column c is process c mod nprocs's, so that every
+    run is one element, as many runs as elements (the most a map of these
+    arrays can have). Returns the map's runs."""
+    cols = [np.arange(p, ncol, nprocs, dtype=np.int64) for p in range(nprocs)]
+    dims = [("num_decomp", 3), ("decomp_nprocs", nprocs)]
+    atts, variables = [], []
+    for k, levels in enumerate((0, 0, nlev)):
+        offs = [c if not levels else (np.arange(levels)[:, None] * ncol + c).ravel()
+                for c in cols]
+        tag = "D%d" % (k + 1)
+        total = sum(len(o) for o in offs)
+        dims.append((tag + ".total_nreqs", total))
+        atts += [(tag + ".ndims", [2 if levels else 1]),
+                 (tag + ".dims", [levels, ncol] if levels else [ncol])]
+        variables += [(tag + ".nreqs", "decomp_nprocs", [len(o) for o in offs]),
+                      (tag + ".offsets", tag + ".total_nreqs", np.concatenate(offs)),
+                      (tag + ".lengths", tag + ".total_nreqs", np.ones(total, dtype=np.int64))]
+    with open(path, "wb") as fh:
+        fh.write(cdf5_bytes(dims, atts, variables))
+    return sum(d[1] for d in dims[2:])
 
 
 def write_e3sm(m, decomps, fills):
@@ -588,6 +615,102 @@ def map_e3sm_refusals():
                 r = run(nprocs, "--pattern map --map %s" % path, env={"HDF5_PARAPREFIX": dd})
                 expect_eq((r.rc, r.h5perf_err), (2, [line]), "refusal of %s" % path, r)
                 expect_eq(listing(dd), [], "files after the refusal of %s" % path)
+
+
+@case
+def map_e3sm_late_overlap():
+    """An E3SM-IO map of 8 processes whose only overlap is in the last
+    process's runs: process 7's run overlaps process 2's, which process 0,
+    reading one process's runs at a time (docs/map.md, "Memory"), finds by
+    reading process 2's runs again. Refused with one line naming both runs,
+    exit 2, no data file, in both forms (the netCDF one where PnetCDF is
+    built)."""
+    d = Decomp([80], 8)
+    for p in range(8):
+        d.owner[10 * p:10 * p + (10 if p < 7 else 3)] = p
+    dims, atts, variables = e3sm_parts([d], [{}])
+    offsets = list(variables[2][2])
+    offsets[7] = 25  # process 7's run 70:3 moved inside process 2's 20:10
+    variables[2] = ("D1.offsets", "D1.total_nreqs", offsets)
+    with TempDir() as m:
+        paths = [os.path.join(m, "late.h5")]
+        lines = ["dim %s %d" % x for x in dims]
+        lines += ["att %s %s" % (n, " ".join(map(str, v))) for n, v in atts]
+        lines += ["var %s %s" % (n, " ".join(map(str, v))) for n, _, v in variables]
+        subprocess.run([os.environ["H5MAP"], paths[0]], input="\n".join(lines) + "\n",
+                       universal_newlines=True, timeout=60, check=True)
+        if "pnetcdf" in built_apis():
+            paths.append(os.path.join(m, "late.nc"))
+            with open(paths[1], "wb") as fh:
+                fh.write(cdf5_bytes(dims, atts, variables))
+        for path in paths:
+            with TempDir() as dd:
+                r = run(8, "--pattern map --map %s -A posix,mpiio -w" % path,
+                        env={"HDF5_PARAPREFIX": dd})
+                expect_eq((r.rc, r.h5perf_err), (2, [
+                    "h5perf: --map '%s': D1: process 7's run 0 (25:3) overlaps process 2's run "
+                    "0 (20:10) at element 25" % path]), "refusal of %s" % path, r)
+                expect_eq(listing(dd), [], "files after the refusal of %s" % path)
+
+
+@case
+def map_e3sm_stream_ends_mid_way():
+    """An E3SM-IO map of 8 processes streamed by process 0, the stream
+    failing after processes 0 to 6 have their parts (the allocs shim): when
+    process 0 cannot make process 7's part (5 boxes, 281 bytes), and when
+    process 7 cannot take it (4,617 bytes with the common part). Every
+    process still waiting is told; the run ends with the one line of the
+    process that failed, exit 2, no data file, no process left waiting."""
+    d = Decomp([80], 8)
+    for p in range(7):
+        d.owner[10 * p:10 * p + 10] = p
+    d.owner[70:80:2] = 7
+    dims, atts, variables = e3sm_parts([d], [{}])
+    with TempDir() as m:
+        path = os.path.join(m, "eight.h5")
+        lines = ["dim %s %d" % x for x in dims]
+        lines += ["att %s %s" % (n, " ".join(map(str, v))) for n, v in atts]
+        lines += ["var %s %s" % (n, " ".join(map(str, v))) for n, _, v in variables]
+        subprocess.run([os.environ["H5MAP"], path], input="\n".join(lines) + "\n",
+                       universal_newlines=True, timeout=60, check=True)
+        cases = ((0, 281, "h5perf: --map '%s': out of memory for process 7's part" % path),
+                 (7, 4617, "h5perf: out of memory for the 4616 bytes of --pattern map's input"))
+        for rank, size, line in cases:
+            with TempDir() as dd, TempDir() as logs:
+                log = os.path.join(logs, "allocs.log")
+                r = run(8, "--pattern map --map %s -A posix -w" % path, timeout=60,
+                        env={"HDF5_PARAPREFIX": dd, "LD_PRELOAD": os.environ["ALLOCS"],
+                             "H5PERF_ALLOC_FAIL_SIZE": str(size),
+                             "H5PERF_ALLOC_RANK": str(rank), "H5PERF_ALLOC_LOG": log})
+                with open(log) as fh:
+                    expect_eq(fh.read(), "alloc rank %d size %d\n" % (rank, size),
+                              "the shim's failure", r)
+                expect_eq((r.rc, r.h5perf_err), (2, [line]), "the line", r)
+                expect_eq(listing(dd), [], "files after the failure", r)
+
+
+@case
+def map_e3sm_sparse_read_whole():
+    """An E3SM-IO map of 2 runs in an array of 2^20 x 2^20 elements, whose
+    bitmap (128 GiB, more than this host has: streamed, it would be refused
+    as too large to read) would hold more than its runs: read whole instead
+    (docs/map.md, "Memory"), and its overlap refused with the same line as
+    ever, exit 2, no data file."""
+    dims = [("num_decomp", 1), ("decomp_nprocs", 2), ("D1.total_nreqs", 2)]
+    atts = [("D1.ndims", [2]), ("D1.dims", [1 << 20, 1 << 20])]
+    variables = [("D1.nreqs", [1, 1]), ("D1.offsets", [0, 3]), ("D1.lengths", [4, 6])]
+    with TempDir() as m, TempDir() as d:
+        path = os.path.join(m, "sparse.h5")
+        lines = ["dim %s %d" % x for x in dims]
+        lines += ["att %s %s" % (n, " ".join(map(str, v))) for n, v in atts]
+        lines += ["var %s %s" % (n, " ".join(map(str, v))) for n, v in variables]
+        subprocess.run([os.environ["H5MAP"], path], input="\n".join(lines) + "\n",
+                       universal_newlines=True, timeout=60, check=True)
+        r = run(2, "--pattern map --map %s -A posix -w" % path, env={"HDF5_PARAPREFIX": d})
+        expect_eq((r.rc, r.h5perf_err), (2, [
+            "h5perf: --map '%s': D1: process 1's run 0 (3:6) overlaps process 0's run 0 (0:4) "
+            "at element 3" % path]), "refusal", r)
+        expect_eq(listing(d), [], "files after the refusal")
 
 
 # E3SM-IO's own maps of its F, G and I cases at 16 processes (its

@@ -89,8 +89,11 @@ class MemoryCgroup:
             self.remove()
             raise Skip("cannot make a memory cgroup here: %s" % e)
 
+    def children(self):
+        return ["t0", "t1"]
+
     def remove(self):
-        for t in ("t0", "t1", ""):
+        for t in self.children() + [""]:
             try:
                 os.rmdir(os.path.join(self.path, t))
             except OSError:
@@ -102,6 +105,42 @@ class MemoryCgroup:
     def __exit__(self, *exc):
         self.remove()
         return False
+
+
+class RankCgroups(MemoryCgroup):
+    """A cgroup v1 memory controller below this process's own, in which each
+    rank of a run makes a child of its own, r<rank>, with a limit (-1: none)
+    and moves itself into it before h5perf starts (wrap()): every process
+    limited alone, as a batch system's per-task limit would. Removed on
+    exit. Raises Skip where none can be made."""
+
+    def __init__(self, limit):
+        parent = own_memory_cgroup()
+        if os.geteuid() != 0 or not parent or not os.path.isdir(parent):
+            raise Skip("needs root and a cgroup v1 memory controller")
+        self.path = os.path.join(parent, "h5perf-test-ranks-%d" % os.getpid())
+        self.limit = limit
+        try:
+            os.mkdir(self.path)
+        except OSError as e:
+            raise Skip("cannot make a memory cgroup here: %s" % e)
+
+    def wrap(self):
+        return ('r=${OMPI_COMM_WORLD_RANK:-$PMI_RANK}; c="%s/r$r"; mkdir -p "$c" && '
+                'echo %d > "$c/memory.limit_in_bytes" && echo $$ > "$c/cgroup.procs"'
+                % (self.path, self.limit))
+
+    def peaks(self):
+        """Each rank's cgroup's most memory used, by rank."""
+        out = {}
+        for name in self.children():
+            with open(os.path.join(self.path, name, "memory.max_usage_in_bytes")) as fh:
+                out[int(name[1:])] = int(fh.read())
+        return out
+
+    def children(self):
+        return [n for n in (os.listdir(self.path) if os.path.isdir(self.path) else [])
+                if n.startswith("r") and n[1:].isdigit()]
 
 
 def refused_in(r, cgroup, procs, need):
@@ -334,3 +373,35 @@ def memory_map_parts_fewer_processes_than_started():
         expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr", r)
         map_cases.check_shared(d, decomps, [1, 1, 1], 8, apis)
         map_cases.check_fpp(d, decomps, [1, 1, 1], 8, apis, 3)
+
+
+MAP_STREAM_PROCS, MAP_STREAM_COLS, MAP_STREAM_LIMIT = 16, 16384, 208 << 20
+
+
+@case
+def memory_map_streamed_each_process_limited():
+    """A map of E3SM's F case's shape at 16 processes (D1, D2 of 16,384
+    columns, D3 of 72 levels x 16,384), every run one element (1,212,416
+    runs), in E3SM-IO's netCDF form, run by 16 processes each in a memory
+    cgroup of its own of 208 MiB, through POSIX and MPI-IO with -D v, with
+    and without the memory check. Process 0 reads one process's runs at a
+    time and sends each its part (docs/map.md, "Memory"), and the run passes
+    (166 MiB at most in any process's cgroup, measured). Reading the map
+    whole, without the check the kernel killed process 0 while it built the
+    map (exit 137; 260 MiB without a limit), and with it process 0 refused
+    the map (its reading needs more than the 202 MiB the cgroup allows)."""
+    if "pnetcdf" not in built_apis():
+        raise Skip("this build of h5perf does not include PnetCDF, which reads E3SM-IO's "
+                   "netCDF maps")
+    with RankCgroups(MAP_STREAM_LIMIT) as cg, TempDir() as m, TempDir() as d:
+        path = os.path.join(m, "f.nc")
+        map_cases.e3sm_f_shape(path, MAP_STREAM_PROCS, MAP_STREAM_COLS)
+        # Without the check first: reading the map whole is killed there.
+        for extra in (" --no-memory-check", ""):
+            r = run(MAP_STREAM_PROCS, "--pattern map --map %s -A posix,mpiio --layout shared -D v%s"
+                    % (path, extra), env={"HDF5_PARAPREFIX": d}, wrap=cg.wrap(), timeout=170)
+            expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr" + extra, r)
+            expect_eq(listing(d), [], "files left" + extra, r)
+        peaks = cg.peaks()
+        expect(len(peaks) == MAP_STREAM_PROCS and max(peaks.values()) < MAP_STREAM_LIMIT,
+               "each process in its own cgroup, within it: %s" % peaks)
