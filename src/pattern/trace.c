@@ -188,6 +188,31 @@ static int64_t trace_flat_end(const struct trace_input *in, int64_t *tail)
     return end;
 }
 
+/* A file per process (--layout fpp): what process in->rank's own file
+ * holds, the end of its calls after the replay and of its reads after
+ * the prepare phase (docs/trace.md, "Layouts"); the bytes of the files'
+ * arrays after them, unwritten. */
+static void trace_own_ends(const struct trace_input *in, struct plan *out)
+{
+    int64_t all = trace_flat_size(in), end = 0, reads = 0;
+    int64_t n = in->rank >= 0 ? in->procs[in->rank].calls : 0;
+    for (int64_t i = 0; i < n; i++) {
+        const struct trace_call *c = &in->calls[i];
+        int64_t e = in->files[c->file].base + c->offset + c->length;
+        end = e > end ? e : end;
+        reads = !c->write && e > reads ? e : reads;
+    }
+    out->flat_bytes = end;
+    out->unwritten_tail = all - end;
+    if (end == 0) {
+        for (int ph = 0; ph < out->nphases; ph++)
+            out->phase_flat_bytes[ph] = PLAN_FLAT_EMPTY;
+    } else if (out->nphases == 2 && reads < end) {
+        out->phase_flat_bytes[0] = reads > 0 ? reads : PLAN_FLAT_EMPTY;
+        out->phase_unwritten_tail[0] = end - reads;
+    }
+}
+
 static bool trace_reads(const struct trace_input *in)
 {
     for (int k = 0; k < in->nfiles; k++)
@@ -234,6 +259,9 @@ static int trace_plan(const struct config *c, const struct run_point *pt, int ra
     }
     out->buffer_bytes = 2 * st.region;
     out->flat_bytes = trace_flat_end(in, &out->unwritten_tail);
+    out->per_process = pt->layout == LAYOUT_FPP;
+    if (out->per_process)
+        trace_own_ends(in, out);
     out->exact_source = true;
     memcpy(out->state.bytes, &st, sizeof st);
     return 0;
@@ -304,7 +332,7 @@ static void trace_measure(const struct config *c, const struct run_point *p,
     if (!in)
         return;
     for (int k = 0; k < in->nfiles; k++)
-        m->phase_bytes += in->files[k].bytes[0] + in->files[k].bytes[1];
+        m->phase_bytes += in->files[k].moved_bytes[0] + in->files[k].moved_bytes[1];
     for (int r = 0; r < in->nprocs; r++) {
         int64_t buf = 2 * trace_region(in, r);
         if (buffers)
@@ -357,7 +385,7 @@ const struct pattern_desc pattern_trace = {
     .help_heading = "--pattern trace (an application's calls from a trace, docs/trace.md) takes",
     .help_note = "Each recorded file is a byte variable of one data file; each process\n"
                  "makes its own calls in recorded order, independently.",
-    .layouts = 1u << LAYOUT_SHARED,
+    .layouts = 1u << LAYOUT_SHARED | 1u << LAYOUT_FPP,
     .finish = trace_finish,
     .load = trace_load,
     .input_parts = trace_input_parts,

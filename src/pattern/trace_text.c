@@ -310,8 +310,8 @@ static int trace_wire_write(struct trace_text *t, unsigned char **bytes, size_t 
     return 0;
 }
 
-int trace_text_parse(const char *data, size_t len, int run_procs, unsigned char **bytes,
-                     size_t *blen, char *why, size_t wlen)
+int trace_text_parse(const char *data, size_t len, int run_procs, const struct trace_reshape *how,
+                     unsigned char **bytes, size_t *blen, char *why, size_t wlen)
 {
     struct trace_text *t = calloc(1, sizeof *t);
     if (!t) {
@@ -343,8 +343,11 @@ int trace_text_parse(const char *data, size_t len, int run_procs, unsigned char 
     }
     if (rc == 0) {
         trace_proc_end(t, t->last);
-        rc = trace_wire_write(t, bytes, blen);
+        rc = trace_reshape_calls(how, t->calls, &t->ncalls, t->files, t->nfiles, t->procs,
+                                 t->nprocs, why, wlen);
     }
+    if (rc == 0)
+        rc = trace_wire_write(t, bytes, blen);
     free(t->procs);
     free(t->file_calls);
     free(t->file_reads);
