@@ -383,7 +383,8 @@ const struct pattern_desc pattern_trace = {
     .gloss = "(an application's calls, replayed)",
     .rows = trace_rows,
     .help_heading = "--pattern trace (an application's calls from a trace, docs/trace.md) takes",
-    .help_note = "Each recorded file is a byte variable of one data file; each process\n"
+    .help_note = "Each recorded file is a byte variable of one data file (--layout\n"
+                 "shared, the default) or of each process's own (fpp); each process\n"
                  "makes its own calls in recorded order, independently.",
     .layouts = 1u << LAYOUT_SHARED | 1u << LAYOUT_FPP,
     .finish = trace_finish,

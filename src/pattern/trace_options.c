@@ -87,8 +87,8 @@ const struct opt_row trace_gather_row =
 
 const struct opt_row trace_align_row =
     OPT_PATTERN_SIZE(struct trace_settings, "--trace-align", align,
-                     .help = "each call from a multiple of A bytes to a\n"
-                             "multiple of A (docs/trace.md, Transformations)",
+                     .help = "each call from a multiple of S bytes to a\n"
+                             "multiple of S (docs/trace.md, Transformations)",
                      .dflt = "[none]", .json_key = "align");
 
 const struct opt_row *const trace_rows[] = {
