@@ -213,6 +213,21 @@ static void trace_own_ends(const struct trace_input *in, struct plan *out)
     }
 }
 
+/* The shared file after the prepare phase: it ends at the end of the
+ * last read of any process, before the replay's writes may reach
+ * further. */
+static void trace_prepare_end(const struct trace_input *in, struct plan *out)
+{
+    int64_t reads = 0;
+    for (int k = 0; k < in->nfiles; k++)
+        if (in->files[k].read_end > 0)
+            reads = in->files[k].base + in->files[k].read_end;
+    if (reads < out->flat_bytes) {
+        out->phase_flat_bytes[0] = reads;
+        out->phase_unwritten_tail[0] = out->flat_bytes - reads;
+    }
+}
+
 static bool trace_reads(const struct trace_input *in)
 {
     for (int k = 0; k < in->nfiles; k++)
@@ -262,6 +277,8 @@ static int trace_plan(const struct config *c, const struct run_point *pt, int ra
     out->per_process = pt->layout == LAYOUT_FPP;
     if (out->per_process)
         trace_own_ends(in, out);
+    else if (st.prepare)
+        trace_prepare_end(in, out);
     out->exact_source = true;
     memcpy(out->state.bytes, &st, sizeof st);
     return 0;

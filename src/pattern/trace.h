@@ -37,6 +37,7 @@ struct trace_file {
     int64_t bytes[2];                       /* their bytes */
     double seconds[2];                      /* the sum of their durations */
     int64_t moved_calls[2], moved_bytes[2]; /* the replay's reads and writes */
+    int64_t read_end;                       /* the largest end of its replayed reads; 0: none */
 };
 
 /* What every process knows of a process: its calls and its largest. */

@@ -65,7 +65,7 @@ static int trace_figures(const struct trace_call *calls, struct trace_file *file
     }
     for (int k = 0; k < nfiles; k++) {
         struct trace_file *f = &files[k];
-        f->size = f->most_calls = f->most_reads = 0;
+        f->size = f->most_calls = f->most_reads = f->read_end = 0;
         memset(f->moved_calls, 0, sizeof f->moved_calls);
         memset(f->moved_bytes, 0, sizeof f->moved_bytes);
     }
@@ -79,6 +79,7 @@ static int trace_figures(const struct trace_call *calls, struct trace_file *file
             int w = c[i].write != 0;
             int64_t end = c[i].offset + c[i].length;
             f->size = end > f->size ? end : f->size;
+            f->read_end = !w && end > f->read_end ? end : f->read_end;
             f->moved_calls[w]++;
             f->moved_bytes[w] += c[i].length;
             mine[2 * c[i].file]++;

@@ -456,3 +456,40 @@ def read_trace_text(text):
         with open(path, "w") as fh:
             fh.write(text)
         return read_trace(path)
+
+
+TAIL = """# the reads end before the writes: after the prepare phase the data file
+# is shorter than after the replay
+processes 2
+level posix
+file 0 /app/a.dat
+0 0 write 0 8192 0.000100 0.000010
+0 0 read 0 4096 0.000100 0.000010
+1 0 write 8192 100 0.000100 0.000010
+"""
+
+
+@case
+def trace_prepare_shorter_than_replay():
+    """A trace whose reads end before its writes (TAIL): the data file
+    after the prepare phase ends at the last read, and the size check
+    after each write phase takes that (it failed, 'data was lost', before
+    the shared file's prepare end was known). Through every API, shared
+    and fpp in one run, with -D v: exit 0, no error; the kept flat files
+    end at the last call's end (shared 8292; fpp: process 0's 8192,
+    process 1's 8292)."""
+    apis = [a for a in ("posix", "mpiio", "phdf5", "pnetcdf") if a in built_apis()]
+    with TempDir() as t:
+        trace = os.path.join(t, "app.trace")
+        with open(trace, "w") as fh:
+            fh.write(TAIL)
+        with TempDir() as d:
+            args = "--pattern trace --trace %s -A %s -D v --layout shared,fpp" % (
+                trace, ",".join(apis))
+            r = run(2, args, env={"HDF5_PARAPREFIX": d, KEEP: "1"}, timeout=240)
+            expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
+            for api in ("posix", "mpiio"):
+                for name, size in (("#pio_tmp_1", 8292), ("#pio_tmp_1.0", 8192),
+                                   ("#pio_tmp_1.1", 8292)):
+                    path = os.path.join(d, name + SUFFIX[api])
+                    expect_eq(os.path.getsize(path), size, "bytes of " + path, r)
