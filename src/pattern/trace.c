@@ -349,7 +349,7 @@ static void trace_measure(const struct config *c, const struct run_point *p,
     if (!in)
         return;
     for (int k = 0; k < in->nfiles; k++)
-        m->phase_bytes += in->files[k].moved_bytes[0] + in->files[k].moved_bytes[1];
+        m->phase_bytes += in->files[k].bytes[0] + in->files[k].bytes[1];
     for (int r = 0; r < in->nprocs; r++) {
         int64_t buf = 2 * trace_region(in, r);
         if (buffers)

@@ -3,9 +3,10 @@
  * per process count, the application's own throughput from the trace
  * (a direction's bytes over the sum of its calls' durations, docs/trace.md)
  * beside each API's replay, the same quotient of the replay's call
- * timers over the bytes the replay moved (after --trace-gather and
- * --trace-align, which the section names). Formats only: the figures are the trace's and the
- * results model's. */
+ * timers, both over the application's bytes: a transformation the
+ * section names (--trace-gather, --trace-align) changes the calls, and an
+ * aligned call's extra bytes are not the application's. Formats only: the figures are the trace's
+ * and the results model's. */
 #include <stdio.h>
 
 #include "pattern/trace.h"
@@ -123,8 +124,8 @@ static void trace_nprocs_end(FILE *out, const struct config *c, const struct res
             snprintf(name, sizeof name, "replay, %s", api_desc(r->api)->err_name);
         double w = trace_sum(r, TIMER_WRITES), rd = trace_sum(r, TIMER_READS);
         fprintf(out, "    %-26s", name);
-        trace_rate(out, t->moved_bytes[1], w);
-        trace_rate(out, t->moved_bytes[0], rd);
+        trace_rate(out, t->bytes[1], w);
+        trace_rate(out, t->bytes[0], rd);
         fprintf(out, " %12.6f %12.6f\n", w, rd);
     }
     fputc('\n', out);
@@ -187,8 +188,8 @@ void trace_json_run(struct jsonw *w, const struct config *c, const struct api_re
     jsonw_end(w);
     jsonw_key(w, "replay_mbs");
     jsonw_object(w);
-    trace_json_rate(w, "write", t->moved_bytes[1], trace_sum(r, TIMER_WRITES));
-    trace_json_rate(w, "read", t->moved_bytes[0], trace_sum(r, TIMER_READS));
+    trace_json_rate(w, "write", t->bytes[1], trace_sum(r, TIMER_WRITES));
+    trace_json_rate(w, "read", t->bytes[0], trace_sum(r, TIMER_READS));
     jsonw_end(w);
     jsonw_end(w);
 }
