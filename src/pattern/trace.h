@@ -131,6 +131,12 @@ struct trace_totals {
 };
 const struct trace_totals *trace_summary(void);
 
+/* The recorded figures of the trace whose text is data[0, len) (every
+ * rule of the format checked, any process count), into *out. Returns 0,
+ * or -1 with why ("line 7: ..."). Pure (trace_text.c). */
+int trace_text_totals(const char *data, size_t len, struct trace_totals *out, char *why,
+                      size_t wlen);
+
 /* The pattern's report sections and results (trace_report.c). */
 extern const struct pattern_report trace_report;
 void trace_json_config(struct jsonw *w, const struct config *c);

@@ -4,9 +4,9 @@
  * (a direction's bytes over the sum of its calls' durations, docs/trace.md)
  * beside each API's replay, the same quotient of the replay's call
  * timers, both over the application's bytes: a transformation the
- * section names (--trace-gather, --trace-align) changes the calls, and an
- * aligned call's extra bytes are not the application's. Formats only: the figures are the trace's
- * and the results model's. */
+ * section names (--trace-gather, --trace-align) changes the calls, and
+ * an aligned call's extra bytes are not the application's. Formats only:
+ * the figures are the trace's and the results model's. */
 #include <stdio.h>
 
 #include "pattern/trace.h"

@@ -355,3 +355,32 @@ int trace_text_parse(const char *data, size_t len, int run_procs, const struct t
     free(t);
     return rc;
 }
+
+int trace_text_totals(const char *data, size_t len, struct trace_totals *out, char *why,
+                      size_t wlen)
+{
+    unsigned char *bytes = NULL;
+    size_t blen = 0;
+    memset(out, 0, sizeof *out);
+    if (trace_text_parse(data, len, 0, NULL, &bytes, &blen, why, wlen) < 0)
+        return -1;
+    struct trace_wire h;
+    memcpy(&h, bytes, sizeof h);
+    out->nprocs = h.nprocs;
+    out->nfiles = h.nfiles;
+    memcpy(out->level, h.level, sizeof out->level);
+    out->level[sizeof out->level - 1] = '\0';
+    for (int k = 0; k < h.nfiles; k++) {
+        struct trace_file f;
+        memcpy(&f, bytes + sizeof h + (size_t)k * sizeof f, sizeof f);
+        for (int w = 0; w < 2; w++) {
+            out->calls[w] += f.calls[w];
+            out->bytes[w] += f.bytes[w];
+            out->seconds[w] += f.seconds[w];
+            out->moved_calls[w] += f.moved_calls[w];
+            out->moved_bytes[w] += f.moved_bytes[w];
+        }
+    }
+    free(bytes);
+    return 0;
+}
