@@ -130,15 +130,50 @@ static void advise_print_search(const struct workload *w)
     printf("\n");
 }
 
-/* Rank 0: every map file the workload names is a regular file that can be
- * opened, checked without waiting on it (a FIFO), before any candidate
- * reads it. Returns 0, or -1 with m. */
+/* Rank 0: what the application of trace set i did, from its trace file
+ * (a regular file, read whole, every rule of its format checked) into
+ * *rec. Returns 0, or -1 with m naming the set's trace key. */
+static int advise_trace_recorded(const struct workload *w, int i, struct workload_recorded *rec,
+                                 struct cli_msg *m)
+{
+    const struct workload_set *set = &w->sets[i];
+    char path[WORKLOAD_TEXT_MAX], why[512];
+    struct stat st;
+    workload_trace_path(w, set, path, sizeof path);
+    FILE *f = input_fopen(path, &st, why, sizeof why);
+    char *text = f ? malloc((size_t)st.st_size + 1) : NULL;
+    size_t n = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
+    int rc = -1;
+    if (!f)
+        cli_fail(m, "h5perf: workload '%s', line %d, %s.trace: '%s' %s%s", w->path, set->line_trace,
+                 set->key, path, strncmp(why, "is ", 3) == 0 ? "" : "cannot be read: ", why);
+    else if (!text || n != (size_t)st.st_size)
+        cli_fail(m, "h5perf: workload '%s', line %d, %s.trace: '%s' cannot be read: %s", w->path,
+                 set->line_trace, set->key, path, text ? "short read" : "out of memory");
+    else if (workload_trace_recorded(text, n, rec, why, sizeof why) < 0)
+        cli_fail(m, "h5perf: workload '%s', line %d, %s.trace: '%s': %s", w->path, set->line_trace,
+                 set->key, path, why);
+    else
+        rc = 0;
+    free(text);
+    if (f)
+        fclose(f);
+    return rc;
+}
+
+/* Rank 0: every map and trace file the workload names is a regular file
+ * that can be opened, checked without waiting on it (a FIFO), before any
+ * candidate reads it; a trace is read and its format checked. Returns 0,
+ * or -1 with m. */
 static int advise_check_maps(const struct workload *w, struct cli_msg *m)
 {
     for (int i = 0; i < w->nsets; i++) {
         const struct workload_set *set = &w->sets[i];
         char path[WORKLOAD_TEXT_MAX], why[256];
         struct stat st;
+        struct workload_recorded rec;
+        if (set->kind == WORKLOAD_TRACE && advise_trace_recorded(w, i, &rec, m) < 0)
+            return -1;
         if (set->kind != WORKLOAD_MAP)
             continue;
         workload_map_path(w, set, path, sizeof path);
@@ -307,10 +342,17 @@ static int advise_search(const struct run *run, const struct backend_ops *const 
             break;
         }
         if (run->world_rank == 0) {
-            advise_print_answer(w, i, c, &a, share);
+            /* A trace's recorded figures, beside the recommendation; the
+             * file was read and checked before the race. */
+            struct workload_recorded rec;
+            struct cli_msg rm;
+            bool recorded =
+                w->sets[i].kind == WORKLOAD_TRACE && advise_trace_recorded(w, i, &rec, &rm) == 0;
+            advise_print_answer(w, i, c, &a, share, recorded ? &rec : NULL);
             fflush(stdout);
             if (writer)
-                advise_json_set(&doc, w, i, c, &a, share, other, &checked[i]);
+                advise_json_set(&doc, w, i, c, &a, share, other, &checked[i],
+                                recorded ? &rec : NULL);
         }
         advise_answer_release(&a);
         free(c);

@@ -326,9 +326,36 @@ static void advise_json_recommendation(struct jsonw *w, const struct workload_co
     }
 }
 
+/* "recorded": a trace's application, beside the recommendation: its
+ * calls and bytes, and its throughput of a process (MB/s, 10^6 bytes;
+ * null without such calls), write and read. */
+static void advise_json_recorded(struct jsonw *j, const struct workload_recorded *rec)
+{
+    static const char *const dir[2] = {"read", "write"};
+    jsonw_key(j, "recorded");
+    jsonw_object(j);
+    for (int k = 1; k >= 0; k--) {
+        double mbs = advise_recorded_mbs(rec, k);
+        jsonw_key(j, dir[k]);
+        jsonw_object(j);
+        jsonw_key_int(j, "calls", rec->calls[k]);
+        jsonw_key_int(j, "bytes", rec->bytes[k]);
+        jsonw_key(j, "seconds");
+        jsonw_number(j, rec->seconds[k]);
+        jsonw_key(j, "mbs");
+        if (mbs >= 0)
+            jsonw_number(j, mbs);
+        else
+            jsonw_null(j);
+        jsonw_end(j);
+    }
+    jsonw_end(j);
+}
+
 void advise_json_set(struct advise_json *d, const struct workload *w, int set,
                      const struct workload_config *c, const struct advise_answer *a, double budget,
-                     int left_out, const struct advise_checked *refused)
+                     int left_out, const struct advise_checked *refused,
+                     const struct workload_recorded *rec)
 {
     const struct race *r = &a->race;
     struct jsonw *j = &d->w;
@@ -362,6 +389,8 @@ void advise_json_set(struct advise_json *d, const struct workload *w, int set,
     }
     jsonw_end(j);
     advise_json_recommendation(j, c, a);
+    if (rec)
+        advise_json_recorded(j, rec);
     jsonw_end(j);
 }
 

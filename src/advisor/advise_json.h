@@ -48,7 +48,8 @@ int advise_json_begin(struct advise_json *d, const char *path, const struct work
  * raced within budget seconds. */
 void advise_json_set(struct advise_json *d, const struct workload *w, int set,
                      const struct workload_config *c, const struct advise_answer *a, double budget,
-                     int left_out, const struct advise_checked *refused);
+                     int left_out, const struct advise_checked *refused,
+                     const struct workload_recorded *rec);
 
 /* Local, process 0: ends the document, writes it into a new file beside
  * its path and renames that to the path. Returns 0, or -1 with errno (the

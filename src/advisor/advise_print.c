@@ -31,7 +31,8 @@ static const char *advise_row_word(const struct workload_config *c, const struct
 
 const char *advise_word(const struct workload_config *c, enum workload_dim d)
 {
-    return advise_row_word(c, workload_dim_row(d));
+    const struct opt_row *row = c->trace ? workload_trace_row(d) : NULL;
+    return advise_row_word(c, row ? row : workload_dim_row(d));
 }
 
 bool advise_choice_word(const struct workload_config *c, int i, bool *on)
@@ -168,11 +169,22 @@ void advise_settings_of(const struct workload_config *c, struct advise_settings 
     char *w = out->in_words;
     api_addf(w, len, &at, "%s, layout %s, %s transfers", api, layout,
              coll ? "collective" : "independent");
+    if (c->trace) {
+        /* A trace's calls: as recorded, gathered, aligned. */
+        api_addf(w, len, &at, ", the recorded calls");
+        if (x)
+            api_addf(w, len, &at, " gathered into calls of at most %s", x);
+        if (ad)
+            api_addf(w, len, &at, "%s aligned to %s", x ? ", each" : "", ad);
+        a = ad = NULL;
+        x = "";
+    }
     if (a)
         api_addf(w, len, &at, ", variables aligned to %s%s%s", a, t ? " above " : "", t ? t : "");
     if (ad)
         api_addf(w, len, &at, ", each variable from a multiple of %s", ad);
-    api_addf(w, len, &at, ", %s per call", x ? x : "a process's whole part");
+    if (!x || x[0])
+        api_addf(w, len, &at, ", %s per call", x ? x : "a process's whole part");
     if (bo)
         api_addf(w, len, &at, ", buffers %s bytes past a page boundary", bo);
     if (advice && advice->words)
@@ -207,8 +219,38 @@ int advise_worst(const struct advise_answer *a, int ref)
                                                                                             : -1;
 }
 
+double advise_recorded_mbs(const struct workload_recorded *rec, int write)
+{
+    return rec->bytes[write] > 0 && rec->seconds[write] > 0
+               ? (double)rec->bytes[write] / rec->seconds[write] / 1e6
+               : -1;
+}
+
+/* "2832.08 MB/s" or "-" (no call of that direction). */
+static void advise_mbs(const struct workload_recorded *rec, int write, char *buf, size_t len)
+{
+    double v = advise_recorded_mbs(rec, write);
+    if (v < 0)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.2f MB/s", v);
+}
+
+/* The application's own throughput, from its trace, beside the
+ * recommendation (docs/advisor.md, "Traces"). */
+static void advise_print_recorded(const struct workload_recorded *rec)
+{
+    char wr[32], rd[32];
+    advise_mbs(rec, 1, wr, sizeof wr);
+    advise_mbs(rec, 0, rd, sizeof rd);
+    printf("  recorded: the application's own throughput of a process, write %s, read %s (a "
+           "direction's bytes over the sum of its calls' seconds, docs/trace.md)\n",
+           wr, rd);
+}
+
 void advise_print_answer(const struct workload *w, int set, const struct workload_config *c,
-                         const struct advise_answer *a, double budget)
+                         const struct advise_answer *a, double budget,
+                         const struct workload_recorded *rec)
 {
     const struct race *r = &a->race;
     const struct workload_set *s = &w->sets[set];
@@ -224,6 +266,9 @@ void advise_print_answer(const struct workload *w, int set, const struct workloa
     printf("\n%s '%s': %d candidates, %d measured%s, %.1f s of the %.1f s budget%s\n", s->key,
            s->name, r->n, measured, rounds, a->spent, budget,
            r->out_of_budget ? " (the budget ended the race)" : "");
+    if (c[0].trace)
+        printf("  (a trace: the write column is its replay, writes and reads, the application's "
+               "bytes over the replay's open to close, docs/advisor.md)\n");
     advise_table(a, c);
     int best = a->chosen, base = r->baseline, ref = best;
     if (best < 0) {
@@ -244,6 +289,8 @@ void advise_print_answer(const struct workload *w, int set, const struct workloa
                r->e[best].median / r->e[base].median, line);
         advise_settings(&c[best]);
     }
+    if (rec)
+        advise_print_recorded(rec);
     int worst = advise_worst(a, ref);
     if (worst >= 0) {
         char ch[WORKLOAD_TEXT_MAX];

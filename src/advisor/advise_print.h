@@ -7,9 +7,17 @@
 #include "advisor/advise_race.h"
 
 /* The ranked table of set number set's candidates c (c[0] the baseline),
- * the recommendation or that none beats the baseline, and the worst. */
+ * the recommendation or that none beats the baseline, the application's
+ * recorded throughput beside it (rec, a trace's; NULL: none), and the
+ * worst. */
 void advise_print_answer(const struct workload *w, int set, const struct workload_config *c,
-                         const struct advise_answer *a, double budget);
+                         const struct advise_answer *a, double budget,
+                         const struct workload_recorded *rec);
+
+/* A direction's recorded throughput of a process, MB/s (10^6 bytes): its
+ * bytes over the sum of its calls' seconds (docs/trace.md, "Report"); < 0
+ * without such calls. */
+double advise_recorded_mbs(const struct workload_recorded *rec, int write);
 
 /* The median of the n samples v and its 95% interval (ci->known false
  * with fewer than 6 samples); *median 0 when n is 0. */

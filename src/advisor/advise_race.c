@@ -28,6 +28,7 @@ struct advise_set {
     struct workload_config *c; /* [n]: c[0] the baseline */
     int n;
     bool reads;                     /* the set is read back */
+    bool replay;                    /* a trace's: its last phase, writes and reads */
     double (*wr)[RACE_MAX_SAMPLES]; /* [n]: write MiB/s of each sample */
     double (*rd)[RACE_MAX_SAMPLES];
     int *nw;
@@ -129,6 +130,11 @@ static int advise_samples(const struct advise_set *a, int i, const struct result
     for (int j = 0; j < k; j++) {
         const struct iter_result *it = &r->it[j];
         double tw = it->t[TIMER_WRITE_GROSS].max, tr = a->reads ? it->t[TIMER_READ_GROSS].max : 0;
+        /* A trace's replay (after the prepare phase when it reads): its
+         * writes and reads over its open to close (docs/advisor.md,
+         * "Traces"). */
+        if (a->replay)
+            tw = it->t[results_timer(r->nphases - 1, TIMER_GROSS)].max;
         if (it->status != RUN_OK || !(tw > 0) || (a->reads && !(tr > 0)))
             return -1;
         wr[j] = (double)r->bytes / tw / ADVISE_MIB;
@@ -213,6 +219,7 @@ int advise_race(const struct run *run, const struct backend_ops *const ops[API_C
 {
     struct advise_set a = {.run = run, .ops = ops, .c = c, .n = n};
     a.reads = w->sets[set].read_back != WORKLOAD_READ_NONE;
+    a.replay = w->sets[set].kind == WORKLOAD_TRACE;
     a.info = getenv("HDF5_MPI_INFO");
     a.wr = calloc((size_t)n, sizeof *a.wr);
     a.rd = calloc((size_t)n, sizeof *a.rd);

@@ -24,9 +24,14 @@ static int64_t engine_written_size(const struct point_run *r, int phase, const c
 {
     int64_t own = r->plan.phase_flat_bytes[phase];
     if (r->ops->desc->caps & API_CAP_FLAT_FILE)
-        return flat_end >= 0 ? flat_end : own > 0 ? own : r->plan.flat_bytes;
-    /* A stonewalled write leaves the library's layout partly unwritten. */
-    if (!r->ops->written_end || flat_end >= 0)
+        return flat_end >= 0            ? flat_end
+               : own > 0                ? own
+               : own == PLAN_FLAT_EMPTY ? 0
+                                        : r->plan.flat_bytes;
+    /* A stonewalled write leaves the library's layout partly unwritten;
+     * a file of which no byte of data is written yet holds what the
+     * library writes alone (its header), which no plan knows. */
+    if (!r->ops->written_end || flat_end >= 0 || own == PLAN_FLAT_EMPTY)
         return ENGINE_SIZE_UNCHECKED;
     /* It reads the file back through the library: watched as a call. */
     watchdog_enter(r->ops->desc->err_name, "size check", path, 0);

@@ -188,6 +188,46 @@ static int64_t trace_flat_end(const struct trace_input *in, int64_t *tail)
     return end;
 }
 
+/* A file per process (--layout fpp): what process in->rank's own file
+ * holds, the end of its calls after the replay and of its reads after
+ * the prepare phase (docs/trace.md, "Layouts"); the bytes of the files'
+ * arrays after them, unwritten. */
+static void trace_own_ends(const struct trace_input *in, struct plan *out)
+{
+    int64_t all = trace_flat_size(in), end = 0, reads = 0;
+    int64_t n = in->rank >= 0 ? in->procs[in->rank].calls : 0;
+    for (int64_t i = 0; i < n; i++) {
+        const struct trace_call *c = &in->calls[i];
+        int64_t e = in->files[c->file].base + c->offset + c->length;
+        end = e > end ? e : end;
+        reads = !c->write && e > reads ? e : reads;
+    }
+    out->flat_bytes = end;
+    out->unwritten_tail = all - end;
+    if (end == 0) {
+        for (int ph = 0; ph < out->nphases; ph++)
+            out->phase_flat_bytes[ph] = PLAN_FLAT_EMPTY;
+    } else if (out->nphases == 2 && reads < end) {
+        out->phase_flat_bytes[0] = reads > 0 ? reads : PLAN_FLAT_EMPTY;
+        out->phase_unwritten_tail[0] = end - reads;
+    }
+}
+
+/* The shared file after the prepare phase: it ends at the end of the
+ * last read of any process, before the replay's writes may reach
+ * further. */
+static void trace_prepare_end(const struct trace_input *in, struct plan *out)
+{
+    int64_t reads = 0;
+    for (int k = 0; k < in->nfiles; k++)
+        if (in->files[k].read_end > 0)
+            reads = in->files[k].base + in->files[k].read_end;
+    if (reads < out->flat_bytes) {
+        out->phase_flat_bytes[0] = reads;
+        out->phase_unwritten_tail[0] = out->flat_bytes - reads;
+    }
+}
+
 static bool trace_reads(const struct trace_input *in)
 {
     for (int k = 0; k < in->nfiles; k++)
@@ -234,6 +274,11 @@ static int trace_plan(const struct config *c, const struct run_point *pt, int ra
     }
     out->buffer_bytes = 2 * st.region;
     out->flat_bytes = trace_flat_end(in, &out->unwritten_tail);
+    out->per_process = pt->layout == LAYOUT_FPP;
+    if (out->per_process)
+        trace_own_ends(in, out);
+    else if (st.prepare)
+        trace_prepare_end(in, out);
     out->exact_source = true;
     memcpy(out->state.bytes, &st, sizeof st);
     return 0;
@@ -355,9 +400,10 @@ const struct pattern_desc pattern_trace = {
     .gloss = "(an application's calls, replayed)",
     .rows = trace_rows,
     .help_heading = "--pattern trace (an application's calls from a trace, docs/trace.md) takes",
-    .help_note = "Each recorded file is a byte variable of one data file; each process\n"
+    .help_note = "Each recorded file is a byte variable of one data file (--layout\n"
+                 "shared, the default) or of each process's own (fpp); each process\n"
                  "makes its own calls in recorded order, independently.",
-    .layouts = 1u << LAYOUT_SHARED,
+    .layouts = 1u << LAYOUT_SHARED | 1u << LAYOUT_FPP,
     .finish = trace_finish,
     .load = trace_load,
     .input_parts = trace_input_parts,

@@ -26,15 +26,18 @@ struct trace_call {
     int32_t write; /* 1: write, 0: read */
 };
 
-/* What every process knows of a recorded file. */
+/* What every process knows of a recorded file: the replay's figures
+ * (after --trace-gather and --trace-align), and the recorded ones. */
 struct trace_file {
-    int64_t size;       /* the largest OFFSET + LENGTH of its calls; 0: none */
-    int64_t base;       /* where it starts in a flat data file */
-    int64_t most_calls; /* the most calls one process made of it */
-    int64_t most_reads; /* the most reads one process made of it */
-    int64_t calls[2];   /* every process's reads [0] and writes [1] */
-    int64_t bytes[2];   /* their bytes */
-    double seconds[2];  /* the sum of their durations */
+    int64_t size;                           /* the largest end of its replayed calls; 0: none */
+    int64_t base;                           /* where it starts in a flat data file */
+    int64_t most_calls;                     /* the most calls one process made of it */
+    int64_t most_reads;                     /* the most reads one process made of it */
+    int64_t calls[2];                       /* every process's recorded reads [0] and writes [1] */
+    int64_t bytes[2];                       /* their bytes */
+    double seconds[2];                      /* the sum of their durations */
+    int64_t moved_calls[2], moved_bytes[2]; /* the replay's reads and writes */
+    int64_t read_end;                       /* the largest end of its replayed reads; 0: none */
 };
 
 /* What every process knows of a process: its calls and its largest. */
@@ -65,11 +68,28 @@ struct trace_input {
     void *storage; /* owns the arrays */
 };
 
+/* The transformations of the calls (docs/trace.md, "Transformations"):
+ * gathered into calls of at most gather bytes, then aligned to multiples
+ * of align bytes; 0: not made. */
+struct trace_reshape {
+    int64_t gather, align;
+};
+
 /* The trace's text (docs/trace.md, "The text format") of data[0, len),
- * for a run of run_procs processes (0: any), into the bytes adopt() takes
- * (*bytes malloc'd). Returns 0, or -1 with why ("line 7: ..."). */
-int trace_text_parse(const char *data, size_t len, int run_procs, unsigned char **bytes,
-                     size_t *blen, char *why, size_t wlen);
+ * for a run of run_procs processes (0: any), its calls reshaped as how
+ * says (NULL: as recorded), into the bytes adopt() takes (*bytes
+ * malloc'd). Returns 0, or -1 with why ("line 7: ..."). */
+int trace_text_parse(const char *data, size_t len, int run_procs, const struct trace_reshape *how,
+                     unsigned char **bytes, size_t *blen, char *why, size_t wlen);
+
+/* The calls of every process (calls[0, *ncalls), process after process,
+ * procs[p].calls each) reshaped in place as how says, and the replay's
+ * figures of files[nfiles] and procs[nprocs] computed from them (the
+ * recorded ones left). Returns 0, or -1 with why (a call whose aligned
+ * end passes 2^63 - 1; out of memory). Pure (trace_reshape.c). */
+int trace_reshape_calls(const struct trace_reshape *how, struct trace_call *calls, int64_t *ncalls,
+                        struct trace_file *files, int nfiles, struct trace_proc *procs, int nprocs,
+                        char *why, size_t wlen);
 
 /* The pattern's load(), input_parts(), adopt() and input_release()
  * (trace_input.c). */
@@ -106,9 +126,16 @@ struct trace_totals {
     int nprocs, nfiles;
     char level[8];
     int64_t calls[2], bytes[2];
-    double seconds[2]; /* the sum of the calls' durations */
+    double seconds[2];                      /* the sum of the calls' durations */
+    int64_t moved_calls[2], moved_bytes[2]; /* the replay's calls and bytes */
 };
 const struct trace_totals *trace_summary(void);
+
+/* The recorded figures of the trace whose text is data[0, len) (every
+ * rule of the format checked, any process count), into *out. Returns 0,
+ * or -1 with why ("line 7: ..."). Pure (trace_text.c). */
+int trace_text_totals(const char *data, size_t len, struct trace_totals *out, char *why,
+                      size_t wlen);
 
 /* The pattern's report sections and results (trace_report.c). */
 extern const struct pattern_report trace_report;

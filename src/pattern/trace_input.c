@@ -28,6 +28,8 @@ static void trace_keep_totals(const struct trace_input *in)
             trace_kept.calls[w] += in->files[k].calls[w];
             trace_kept.bytes[w] += in->files[k].bytes[w];
             trace_kept.seconds[w] += in->files[k].seconds[w];
+            trace_kept.moved_calls[w] += in->files[k].moved_calls[w];
+            trace_kept.moved_bytes[w] += in->files[k].moved_bytes[w];
         }
 }
 
@@ -56,7 +58,9 @@ int trace_load(const struct config *c, const struct pattern_files *files, unsign
                         "--no-memory-check to try",
                         opt, need, files->memory_where);
     }
-    int rc = trace_text_parse((const char *)data, n, c->min_procs, bytes, len, why, sizeof why);
+    const struct trace_reshape how = {trace_of(c)->gather, trace_of(c)->align};
+    int rc =
+        trace_text_parse((const char *)data, n, c->min_procs, &how, bytes, len, why, sizeof why);
     free(data);
     if (rc < 0)
         return cli_fail(m, "h5perf: %s: %s", opt, why);

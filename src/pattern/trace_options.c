@@ -1,11 +1,13 @@
-/* The trace pattern's rows of the option table (cli/option.h): --trace
- * and --trace-gaps, of its own settings (trace_options.h); its defaults
- * and refusals after parsing (docs/trace.md, "The trace pattern"). Pure. */
+/* The trace pattern's rows of the option table (cli/option.h): --trace,
+ * --trace-gaps, --trace-gather and --trace-align, of its own settings
+ * (trace_options.h), and the --layout it shares; its defaults and
+ * refusals after parsing (docs/trace.md, "The trace pattern"). Pure. */
 #include <stdio.h>
 #include <string.h>
 
 #include "base/jsonw.h"
 #include "pattern/app_finish.h"
+#include "pattern/app_options.h"
 #include "pattern/trace.h"
 
 _Static_assert(sizeof(struct trace_settings) <= PATTERN_SETTINGS_BYTES,
@@ -76,7 +78,39 @@ const struct opt_row trace_gaps_row =
                               "(busy time, outside the I/O timers); drop: none",
                       .dflt = "[keep]", .json_key = "gaps", .json = trace_json_gaps);
 
-const struct opt_row *const trace_rows[] = {&trace_file_row, &trace_gaps_row, NULL};
+const struct opt_row trace_gather_row =
+    OPT_PATTERN_SIZE(struct trace_settings, "--trace-gather", gather,
+                     .help = "each process's consecutive contiguous calls of\n"
+                             "one file and direction gathered into calls of\n"
+                             "at most S bytes (docs/trace.md, Transformations)",
+                     .dflt = "[none]", .json_key = "gather");
+
+const struct opt_row trace_align_row =
+    OPT_PATTERN_SIZE(struct trace_settings, "--trace-align", align,
+                     .help = "each call from a multiple of S bytes to a\n"
+                             "multiple of S (docs/trace.md, Transformations)",
+                     .dflt = "[none]", .json_key = "align");
+
+const struct opt_row *const trace_rows[] = {
+    &trace_file_row, &trace_gaps_row, &trace_gather_row, &trace_align_row, &app_layout_row, NULL,
+};
+
+/* --layout: shared (the default, every recorded file in one data file)
+ * or fpp (each process's own); chunked is no layout of a trace. */
+static int trace_finish_layout(struct config *cfg, struct cli_msg *msg)
+{
+    if (!cfg->nlayouts) {
+        cfg->nlayouts = 1;
+        cfg->layouts[0] = LAYOUT_SHARED;
+    }
+    for (int l = 0; l < cfg->nlayouts; l++)
+        if (cfg->layouts[l] == LAYOUT_CHUNKED)
+            return cli_fail(msg,
+                            "h5perf: %s '%s': --pattern trace replays into a shared file or a "
+                            "file per process (shared, fpp; docs/trace.md)",
+                            cfg->spelled[OPT_LAYOUT], cfg->raw[OPT_LAYOUT]);
+    return 0;
+}
 
 int trace_finish(struct config *cfg, int world_size, struct cli_warnings *w, struct cli_msg *msg)
 {
@@ -109,9 +143,10 @@ int trace_finish(struct config *cfg, int world_size, struct cli_warnings *w, str
                         "h5perf: %s: the trace pattern replays writes and reads in one phase, "
                         "and writes first what the trace reads (docs/trace.md); leave it out",
                         cfg->spelled[OPT_READ_ONLY]);
-    /* One shared data file, each recorded file a variable of it. */
-    cfg->nlayouts = 1;
-    cfg->layouts[0] = LAYOUT_SHARED;
+    if (trace_finish_layout(cfg, msg) < 0)
+        return -1;
+    /* Each recorded file a variable of the data file (one, or one per
+     * process). */
     cfg->elem = 1;
     cfg->nvars = 1;
     /* The trace fixes the process count: the run is the one count started

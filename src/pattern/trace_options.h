@@ -1,5 +1,6 @@
 /* The trace pattern's own options (docs/trace.md, "The trace pattern"):
- * --trace and --trace-gaps, one field per own row of trace_options.c,
+ * --trace, --trace-gaps, --trace-gather and --trace-align, one field per
+ * own row of trace_options.c,
  * stored in the configuration's trace pattern_settings (cli/config.h),
  * opaque to every file but the pattern's. Pure. */
 #ifndef H5PERF_TRACE_OPTIONS_H
@@ -14,6 +15,8 @@ enum trace_gaps { TRACE_GAPS_KEEP = 1, TRACE_GAPS_DROP };
 struct trace_settings {
     const char *file; /* --trace: the trace file (into argv), NULL = not given */
     int gaps;         /* --trace-gaps: an enum trace_gaps */
+    int64_t gather;   /* --trace-gather: the largest gathered call; 0: none */
+    int64_t align;    /* --trace-align: each call's boundary; 0: none */
 };
 
 static inline const struct trace_settings *trace_settings_of(const struct pattern_settings *s)
@@ -33,6 +36,6 @@ const struct trace_settings *trace_of(const struct config *c);
 /* "--trace 'app.trace'", as given, for messages. */
 void trace_option_text(const struct config *c, char *buf, size_t len);
 
-extern const struct opt_row trace_file_row, trace_gaps_row;
+extern const struct opt_row trace_file_row, trace_gaps_row, trace_gather_row, trace_align_row;
 
 #endif

@@ -3,8 +3,10 @@
  * per process count, the application's own throughput from the trace
  * (a direction's bytes over the sum of its calls' durations, docs/trace.md)
  * beside each API's replay, the same quotient of the replay's call
- * timers. Formats only: the figures are the trace's and the results
- * model's. */
+ * timers, both over the application's bytes: a transformation the
+ * section names (--trace-gather, --trace-align) changes the calls, and
+ * an aligned call's extra bytes are not the application's. Formats only:
+ * the figures are the trace's and the results model's. */
 #include <stdio.h>
 
 #include "pattern/trace.h"
@@ -22,6 +24,28 @@ static void trace_counts(const struct trace_totals *t, char *buf, size_t len)
              t->nprocs, t->nprocs == 1 ? "" : "es", t->nfiles, t->nfiles == 1 ? "" : "s",
              (long long)t->calls[1], t->calls[1] == 1 ? "" : "s", (long long)t->bytes[1],
              (long long)t->calls[0], t->calls[0] == 1 ? "" : "s", (long long)t->bytes[0], t->level);
+}
+
+/* "calls gathered into calls of at most 1048576 bytes, aligned to 4096
+ * bytes: 4 writes (4194304 bytes), 4 reads (4194304 bytes)"; "" when the
+ * calls are replayed as recorded. */
+static void trace_reshaped(const struct config *c, const struct trace_totals *t, char *buf,
+                           size_t len)
+{
+    const struct trace_settings *s = trace_of(c);
+    char g[64] = "", a[64] = "";
+    buf[0] = '\0';
+    if (!s->gather && !s->align)
+        return;
+    if (s->gather)
+        snprintf(g, sizeof g, "gathered into calls of at most %lld bytes", (long long)s->gather);
+    if (s->align)
+        snprintf(a, sizeof a, "aligned to %lld bytes", (long long)s->align);
+    snprintf(buf, len, "calls %s%s%s: %lld write%s (%lld bytes), %lld read%s (%lld bytes)", g,
+             g[0] && a[0] ? ", " : "", a, (long long)t->moved_calls[1],
+             t->moved_calls[1] == 1 ? "" : "s", (long long)t->moved_bytes[1],
+             (long long)t->moved_calls[0], t->moved_calls[0] == 1 ? "" : "s",
+             (long long)t->moved_bytes[0]);
 }
 
 static void trace_header(FILE *out, const struct config *c, int rank, const char *hdf5_version,
@@ -76,6 +100,10 @@ static void trace_nprocs_end(FILE *out, const struct config *c, const struct res
         return;
     trace_counts(t, counts, sizeof counts);
     fprintf(out, "Trace %s: %s\n", opt, counts);
+    char reshaped[256];
+    trace_reshaped(c, t, reshaped, sizeof reshaped);
+    if (reshaped[0])
+        fprintf(out, "Replayed (docs/trace.md, Transformations): %s\n", reshaped);
     fprintf(out, "Throughput of a process, MB/s: a direction's bytes over the sum of its calls' "
                  "seconds over the processes (docs/trace.md)\n");
     fprintf(out, "    %-26s %12s %12s %12s %12s\n", "", "Write MB/s", "Read MB/s", "Write s",
@@ -89,7 +117,11 @@ static void trace_nprocs_end(FILE *out, const struct config *c, const struct res
         if (r->nprocs != nprocs)
             continue;
         char name[40];
-        snprintf(name, sizeof name, "replay, %s", api_desc(r->api)->err_name);
+        if (c->nlayouts > 1 && r->layout >= 0)
+            snprintf(name, sizeof name, "replay, %s, %s", api_desc(r->api)->err_name,
+                     layout_name(r->layout));
+        else
+            snprintf(name, sizeof name, "replay, %s", api_desc(r->api)->err_name);
         double w = trace_sum(r, TIMER_WRITES), rd = trace_sum(r, TIMER_READS);
         fprintf(out, "    %-26s", name);
         trace_rate(out, t->bytes[1], w);
@@ -138,6 +170,10 @@ void trace_json_run(struct jsonw *w, const struct config *c, const struct api_re
     jsonw_key_int(w, "reads", t->calls[0]);
     jsonw_key_int(w, "bytes_written", t->bytes[1]);
     jsonw_key_int(w, "bytes_read", t->bytes[0]);
+    jsonw_key_int(w, "replay_writes", t->moved_calls[1]);
+    jsonw_key_int(w, "replay_reads", t->moved_calls[0]);
+    jsonw_key_int(w, "replay_bytes_written", t->moved_bytes[1]);
+    jsonw_key_int(w, "replay_bytes_read", t->moved_bytes[0]);
     jsonw_key(w, "recorded_seconds");
     jsonw_object(w);
     jsonw_key(w, "write");

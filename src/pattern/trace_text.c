@@ -310,8 +310,8 @@ static int trace_wire_write(struct trace_text *t, unsigned char **bytes, size_t 
     return 0;
 }
 
-int trace_text_parse(const char *data, size_t len, int run_procs, unsigned char **bytes,
-                     size_t *blen, char *why, size_t wlen)
+int trace_text_parse(const char *data, size_t len, int run_procs, const struct trace_reshape *how,
+                     unsigned char **bytes, size_t *blen, char *why, size_t wlen)
 {
     struct trace_text *t = calloc(1, sizeof *t);
     if (!t) {
@@ -343,12 +343,44 @@ int trace_text_parse(const char *data, size_t len, int run_procs, unsigned char 
     }
     if (rc == 0) {
         trace_proc_end(t, t->last);
-        rc = trace_wire_write(t, bytes, blen);
+        rc = trace_reshape_calls(how, t->calls, &t->ncalls, t->files, t->nfiles, t->procs,
+                                 t->nprocs, why, wlen);
     }
+    if (rc == 0)
+        rc = trace_wire_write(t, bytes, blen);
     free(t->procs);
     free(t->file_calls);
     free(t->file_reads);
     free(t->calls);
     free(t);
     return rc;
+}
+
+int trace_text_totals(const char *data, size_t len, struct trace_totals *out, char *why,
+                      size_t wlen)
+{
+    unsigned char *bytes = NULL;
+    size_t blen = 0;
+    memset(out, 0, sizeof *out);
+    if (trace_text_parse(data, len, 0, NULL, &bytes, &blen, why, wlen) < 0)
+        return -1;
+    struct trace_wire h;
+    memcpy(&h, bytes, sizeof h);
+    out->nprocs = h.nprocs;
+    out->nfiles = h.nfiles;
+    memcpy(out->level, h.level, sizeof out->level);
+    out->level[sizeof out->level - 1] = '\0';
+    for (int k = 0; k < h.nfiles; k++) {
+        struct trace_file f;
+        memcpy(&f, bytes + sizeof h + (size_t)k * sizeof f, sizeof f);
+        for (int w = 0; w < 2; w++) {
+            out->calls[w] += f.calls[w];
+            out->bytes[w] += f.bytes[w];
+            out->seconds[w] += f.seconds[w];
+            out->moved_calls[w] += f.moved_calls[w];
+            out->moved_bytes[w] += f.moved_bytes[w];
+        }
+    }
+    free(bytes);
+    return 0;
 }

@@ -176,6 +176,8 @@ struct plan_ops {
                       unsigned char *found);
 };
 
+#define PLAN_FLAT_EMPTY (-1)
+
 struct plan {
     const struct plan_ops *ops;
     int nprocs, exec_rank, data_rank;
@@ -198,7 +200,10 @@ struct plan {
     int64_t flat_bytes; /* a flat file's size: the end of its last byte of data */
     /* A write phase after which a flat file ends before flat_bytes (the
      * madbench pattern's S, whose gangs' W writes further): that end; 0:
-     * flat_bytes. */
+     * flat_bytes; PLAN_FLAT_EMPTY: no byte of data yet (the trace
+     * pattern's file per process, whose process reads nothing in its
+     * prepare phase, or makes no call): a flat file is empty, a library's
+     * file holds what its library writes alone, not checked. */
     int64_t phase_flat_bytes[PLAN_MAX_PHASES];
     /* Bytes at the end of the last variable's array that no process
      * writes (a map that does not cover its array): a library's file that

@@ -17,6 +17,7 @@
 #include "pattern/block_options.h"
 #include "pattern/map_options.h"
 #include "pattern/particles_options.h"
+#include "pattern/trace_options.h"
 
 /* The spelling of a core option's row in the words (opt_word()). */
 static const char *wl_opt_word(enum opt_id id)
@@ -151,9 +152,42 @@ static bool wl_one_variable(const struct workload_set *s)
     return n <= 1;
 }
 
+/* The choices of a trace (docs/advisor.md, "Traces"): the API, the
+ * layout shared or fpp, transfer_size as --trace-gather and align_data as
+ * --trace-align (every API's); the others, -C among them (the trace
+ * pattern's calls are independent), are the arrays' and particles'. */
+static int wl_trace_applies(const struct workload_set *s, const struct workload_choice *c,
+                            char *why, size_t len)
+{
+    if (c->v[WORKLOAD_LAYOUT] == LAYOUT_CHUNKED) {
+        snprintf(why, len, "the chunked layout stores arrays, and %s is a trace (shared or fpp)",
+                 s->key);
+        return WORKLOAD_LAYOUT;
+    }
+    if (c->v[WORKLOAD_COLLECTIVE]) {
+        snprintf(why, len, "a trace's calls are replayed independently, and %s is a trace", s->key);
+        return WORKLOAD_COLLECTIVE;
+    }
+    for (int d = 0; d < workload_dim_count(); d++) {
+        if (d == WORKLOAD_API || d == WORKLOAD_LAYOUT || d == WORKLOAD_TRANSFER_SIZE ||
+            d == WORKLOAD_ALIGN_DATA || c->v[d] == wl_dim_default((enum workload_dim)d))
+            continue;
+        snprintf(why, len, "%s is a choice of arrays and particle sets, and %s is a trace",
+                 workload_baseline_key((enum workload_dim)d), s->key);
+        return d;
+    }
+    if ((c->mpiio_component || c->nhints) && c->v[WORKLOAD_API] == API_POSIX) {
+        snprintf(why, len, "applies to the APIs over MPI-IO, not posix");
+        return c->mpiio_component ? WORKLOAD_DIM_MAX : WORKLOAD_DIM_MAX + 1;
+    }
+    return wl_hints_apply(s, c, why, len);
+}
+
 static int wl_applies(const struct workload_set *s, const struct workload_choice *c, char *why,
                       size_t len)
 {
+    if (s->kind == WORKLOAD_TRACE)
+        return wl_trace_applies(s, c, why, len);
     enum api_id api = (enum api_id)c->v[WORKLOAD_API];
     const char *key = api_desc(api)->key;
     int64_t layout = c->v[WORKLOAD_LAYOUT];
@@ -210,14 +244,33 @@ static int wl_applies(const struct workload_set *s, const struct workload_choice
     return wl_hints_apply(s, c, why, len);
 }
 
+/* A file the workload names, relative to its directory. */
+static void wl_relative(const struct workload *w, const char *name, char *buf, size_t len)
+{
+    const char *slash = strrchr(w->path, '/');
+    if (name[0] == '/' || !slash)
+        snprintf(buf, len, "%s", name);
+    else
+        snprintf(buf, len, "%.*s/%s", (int)(slash - w->path), w->path, name);
+}
+
+const struct opt_row *workload_trace_row(enum workload_dim d)
+{
+    return d == WORKLOAD_TRANSFER_SIZE ? &trace_gather_row
+           : d == WORKLOAD_ALIGN_DATA  ? &trace_align_row
+                                       : NULL;
+}
+
 void workload_map_path(const struct workload *w, const struct workload_set *s, char *buf,
                        size_t len)
 {
-    const char *slash = strrchr(w->path, '/');
-    if (s->map[0] == '/' || !slash)
-        snprintf(buf, len, "%s", s->map);
-    else
-        snprintf(buf, len, "%.*s/%s", (int)(slash - w->path), w->path, s->map);
+    wl_relative(w, s->map, buf, len);
+}
+
+void workload_trace_path(const struct workload *w, const struct workload_set *s, char *buf,
+                         size_t len)
+{
+    wl_relative(w, s->trace, buf, len);
 }
 
 /* The map file, relative to the workload file's directory. */
@@ -266,6 +319,12 @@ static void wl_add_set(struct wl_words *b, const struct workload *w, const struc
         wl_add(b, "%d", s->nvars ? s->nvars : 1);
         if (s->read_back == WORKLOAD_READ_GRID)
             wl_add_grid(b, opt_word(&block_read_grid_row), s->ndims, s->read_grid);
+    } else if (s->kind == WORKLOAD_TRACE) {
+        char path[WORKLOAD_TEXT_MAX];
+        workload_trace_path(w, s, path, sizeof path);
+        wl_add(b, "trace");
+        wl_add(b, "%s", opt_word(&trace_file_row));
+        wl_add(b, "%s", path);
     } else if (s->kind == WORKLOAD_MAP) {
         wl_add(b, "map");
         wl_add_map(b, w, s);
@@ -308,9 +367,14 @@ static void wl_add_choice(struct wl_words *b, const struct workload_set *s,
     wl_add(b, "%s", layout_name((int)c->v[WORKLOAD_LAYOUT]));
     if (c->v[WORKLOAD_COLLECTIVE])
         wl_add(b, "%s", opt_word(workload_dim_row(WORKLOAD_COLLECTIVE)));
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const struct opt_row *row = workload_dim_row(sizes[i]);
+        /* A trace's calls gathered and aligned (wl_trace_applies()). */
+        if (s->kind == WORKLOAD_TRACE && workload_trace_row(sizes[i]))
+            row = workload_trace_row(sizes[i]);
         if (c->v[sizes[i]] != wl_dim_default(sizes[i]))
-            wl_add_size(b, opt_word(workload_dim_row(sizes[i])), sizes[i], c->v[sizes[i]]);
+            wl_add_size(b, opt_word(row), sizes[i], c->v[sizes[i]]);
+    }
     int64_t shape[MODEL_MAX_DIMS];
     int nd = workload_chunk_decode(c->v[WORKLOAD_CHUNK], shape);
     if (nd)
@@ -332,7 +396,8 @@ static void wl_add_choice(struct wl_words *b, const struct workload_set *s,
         if (a->variant)
             o->variant = a->variant;
     }
-    if (s->read_back == WORKLOAD_READ_NONE)
+    /* A trace's reads are its own: the replay makes them. */
+    if (s->read_back == WORKLOAD_READ_NONE && s->kind != WORKLOAD_TRACE)
         wl_add(b, "%s", wl_opt_word(OPT_WRITE_ONLY));
     size_t at = 0;
     for (int h = 0; h < c->nhints && at < sizeof o->mpi_info; h++)
@@ -396,6 +461,7 @@ int workload_config(const struct workload *w, int set, const struct workload_cho
     }
     memset(out, 0, sizeof *out);
     out->set = set;
+    out->trace = s->kind == WORKLOAD_TRACE;
     out->nprocs = workload_processes(w, world_size);
     if (out->nprocs > world_size) {
         int line;

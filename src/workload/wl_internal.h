@@ -9,9 +9,10 @@
  * and line filled; NULL with msg when there are WORKLOAD_MAX_SETS. */
 struct workload_set *wl_new_set(struct wl *c, yaml_node_t *e, const char *section, int i);
 
-/* An entry of arrays, of particles (wl_list items). */
+/* An entry of arrays, of particles, of traces (wl_list items). */
 int wl_array(struct wl *c, yaml_node_t *e, int i, void *arg);
 int wl_particles(struct wl *c, yaml_node_t *e, int i, void *arg);
+int wl_trace(struct wl *c, yaml_node_t *e, int i, void *arg);
 
 /* The processes of a grid, -1 above 2^31-1. */
 int64_t wl_grid_procs(const int grid[MODEL_MAX_DIMS]);

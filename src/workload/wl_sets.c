@@ -1,5 +1,5 @@
-/* The data sets of a workload file (docs/advisor.md, "Arrays" and
- * "Particle sets"): each entry of arrays and particles read into a struct
+/* The data sets of a workload file (docs/advisor.md, "Arrays", "Particle
+ * sets" and "Traces"): each entry of arrays, particles and traces read into a struct
  * workload_set, with its defaults, and the checks of one entry alone (the
  * grid against the array, the type against the element size). Pure. */
 #include <stdio.h>
@@ -26,7 +26,7 @@ struct workload_set *wl_new_set(struct wl *c, yaml_node_t *e, const char *sectio
 {
     struct workload *w = c->w;
     if (w->nsets == WORKLOAD_MAX_SETS) {
-        wl_fail(c, e, "at most %d arrays and particle sets together", WORKLOAD_MAX_SETS);
+        wl_fail(c, e, "at most %d arrays, particle sets and traces together", WORKLOAD_MAX_SETS);
         return NULL;
     }
     struct workload_set *s = &w->sets[w->nsets++];
@@ -423,5 +423,36 @@ int wl_particles(struct wl *c, yaml_node_t *e, int i, void *arg)
                            "per_process");
     if (!s->nlist && !s->per_process)
         return wl_fail(c, e, "give per_process: the mean count of particles per process");
+    return 0;
+}
+
+static int wl_trace_file(struct wl *c, yaml_node_t *v, void *arg)
+{
+    struct workload_set *s = arg;
+    const char *t = wl_scalar(c, v, "the name of a trace file");
+    if (!t)
+        return -1;
+    if (!t[0])
+        return wl_expected(c, v, "the name of a trace file");
+    s->line_trace = wl_line(v);
+    return (s->trace = wl_strdup(c, v, t)) ? 0 : -1;
+}
+
+/* An entry of traces: an application's calls (docs/trace.md), replayed
+ * with --pattern trace; the trace gives its files, calls and processes. */
+int wl_trace(struct wl *c, yaml_node_t *e, int i, void *arg)
+{
+    static const struct wl_key keys[] = {
+        {"name", wl_set_name, 0},
+        {"trace", wl_trace_file, 0},
+    };
+    (void)arg;
+    struct workload_set *s = wl_new_set(c, e, "traces", i);
+    if (!s || wl_mapping(c, e, keys, (int)(sizeof keys / sizeof keys[0]), s) < 0)
+        return -1;
+    s->kind = WORKLOAD_TRACE;
+    s->nvars = 1;
+    if (!s->trace)
+        return wl_fail(c, e, "give trace: the application's trace file (docs/trace.md)");
     return 0;
 }

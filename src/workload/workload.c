@@ -43,11 +43,19 @@ static int wl_particle_sets(struct wl *c, yaml_node_t *v, void *arg)
     return wl_list(c, v, WORKLOAD_MAX_SETS, "a list of particle sets", wl_particles, arg);
 }
 
+static int wl_traces(struct wl *c, yaml_node_t *v, void *arg)
+{
+    return wl_list(c, v, WORKLOAD_MAX_SETS, "a list of traces", wl_trace, arg);
+}
+
 /* The node at a set's key path: "arrays[0].decomposition.grid". */
 static yaml_node_t *wl_set_node(struct wl *c, yaml_node_t *root, const struct workload_set *s,
                                 const char *k1, const char *k2)
 {
-    yaml_node_t *list = wl_get(c, root, s->kind == WORKLOAD_PARTICLES ? "particles" : "arrays");
+    yaml_node_t *list = wl_get(c, root,
+                               s->kind == WORKLOAD_PARTICLES ? "particles"
+                               : s->kind == WORKLOAD_TRACE   ? "traces"
+                                                             : "arrays");
     int i = atoi(strchr(s->key, '[') + 1);
     yaml_node_t *n = wl_node(c, list->data.sequence.items.start[i]);
     n = k1 ? wl_get(c, n, k1) : n;
@@ -155,16 +163,17 @@ static int wl_check_chunk(struct wl *c, yaml_node_t *root)
 static int wl_document(struct wl *c, yaml_node_t *root)
 {
     static const struct wl_key keys[] = {
-        {"name", wl_name, 0},         {"processes", wl_processes, 0},
-        {"arrays", wl_arrays, 0},     {"particles", wl_particle_sets, 0},
-        {"baseline", wl_baseline, 0}, {"search", wl_search, 0},
+        {"name", wl_name, 0},     {"processes", wl_processes, 0},
+        {"arrays", wl_arrays, 0}, {"particles", wl_particle_sets, 0},
+        {"traces", wl_traces, 0}, {"baseline", wl_baseline, 0},
+        {"search", wl_search, 0},
     };
     if (root->type != YAML_MAPPING_NODE)
-        return wl_expected(c, root, "a mapping with arrays or particles (docs/advisor.md)");
+        return wl_expected(c, root, "a mapping with arrays, particles or traces (docs/advisor.md)");
     if (wl_mapping(c, root, keys, (int)(sizeof keys / sizeof keys[0]), c->w) < 0)
         return -1;
     if (c->w->nsets == 0)
-        return wl_fail(c, root, "declares no data: give arrays or particles");
+        return wl_fail(c, root, "declares no data: give arrays, particles or traces");
     return wl_check_names(c, root) < 0 || wl_check_processes(c, root) < 0 ||
                    wl_check_chunk(c, root) < 0
                ? -1

@@ -33,9 +33,10 @@
 #define WORKLOAD_HINT_VAL_MAX 255
 
 /* What a data set is: an array decomposed over a process grid (--pattern
- * block), an array decomposed by a map file (--pattern map), or a particle
- * set (--pattern particles). */
-enum workload_kind { WORKLOAD_GRID = 0, WORKLOAD_MAP, WORKLOAD_PARTICLES };
+ * block), an array decomposed by a map file (--pattern map), a particle
+ * set (--pattern particles), or an application's calls from a trace
+ * (--pattern trace). */
+enum workload_kind { WORKLOAD_GRID = 0, WORKLOAD_MAP, WORKLOAD_PARTICLES, WORKLOAD_TRACE };
 
 /* What is read back after the write: nothing, the same decomposition, or
  * the array with another process grid (--read-grid). */
@@ -74,8 +75,13 @@ struct workload_set {
     const char *names[WORKLOAD_MAX_PARTICLE_VARS];
     int nlist; /* the counts of a list distribution (0: another distribution) */
 
+    /* Traces (WORKLOAD_TRACE): the trace file as written (relative to the
+     * file's directory). */
+    const char *trace;
+
     /* The lines of its keys (0: not given), for messages. */
-    int line_global, line_grid, line_decomp, line_map, line_use, line_vars, line_read, line_dist;
+    int line_global, line_grid, line_decomp, line_map, line_use, line_vars, line_read, line_dist,
+        line_trace;
 };
 
 /* The choices, each a dimension of the search with one value in a
@@ -206,6 +212,7 @@ int workload_processes(const struct workload *w, int world_size);
  * steps repeat the same I/O (docs/advisor.md). */
 struct workload_config {
     int set;    /* index in the workload's sets */
+    bool trace; /* a trace's run: workload_trace_row() sets its sizes */
     int nprocs; /* mpiexec -n */
     /* The variant of its API whose run is its measurement (api/api.h,
      * results' "variant"; 0: the API's default): the variant an option
@@ -241,6 +248,25 @@ void workload_map_path(const struct workload *w, const struct workload_set *s, c
 
 int workload_baseline_configs(const struct workload *w, int world_size, struct workload_config *out,
                               struct cli_msg *msg);
+
+/* The row that sets choice d in a trace's words, where it is not
+ * workload_dim_row(d)'s: --trace-gather for transfer_size, --trace-align
+ * for align_data (docs/advisor.md, "Traces"); NULL otherwise. */
+const struct opt_row *workload_trace_row(enum workload_dim d);
+
+/* The path of trace set s's trace file, as workload_map_path(). Pure. */
+void workload_trace_path(const struct workload *w, const struct workload_set *s, char *buf,
+                         size_t len);
+
+/* What the application did, from a trace's text data[0, len): its calls,
+ * bytes and the sum of its calls' seconds, reads [0] and writes [1]
+ * (docs/trace.md, "Report"). Returns 0, or -1 with why. Pure. */
+struct workload_recorded {
+    int64_t calls[2], bytes[2];
+    double seconds[2];
+};
+int workload_trace_recorded(const char *data, size_t len, struct workload_recorded *out, char *why,
+                            size_t wlen);
 
 /* The largest number of candidates of one data set the advisor races. */
 #define WORKLOAD_MAX_CANDIDATES 1024

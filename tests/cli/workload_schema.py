@@ -23,7 +23,7 @@ ARRAY = "arrays: [{global: [64], decomposition: {grid: [2]}}]\n"
 # Documents the schema must refuse, each with why.
 REFUSED = [
     (ARRAY + "colour: red\n", "an unknown top-level key"),
-    ("name: x\n", "neither arrays nor particles"),
+    ("name: x\n", "no arrays, particles or traces"),
     ("arrays: [{global: abc, decomposition: {grid: [2]}}]\n", "a shape that is not one"),
     ("arrays: [{global: [1, 2, 3, 4], decomposition: {grid: [2]}}]\n", "four dimensions"),
     ("arrays: [{global: [64], decomposition: {grid: [2], map: m.txt}}]\n", "a grid and a map"),
@@ -42,12 +42,16 @@ REFUSED = [
     (ARRAY + "baseline: {metadata_block_size: 2Q}\n", "a metadata block size with an unknown unit"),
     (ARRAY + "search: {collective_metadata: [maybe]}\n", "collective metadata neither true nor false"),
     (ARRAY + "baseline: {pnetcdf_nonblocking: maybe}\n", "nonblocking neither true nor false"),
+    ("traces: [{name: app}]\n", "a trace without its file"),
+    ("traces: [{trace: app.trace, steps: 2}]\n", "an array's key in a trace"),
 ]
 ACCEPTED = [
     ARRAY,
     "arrays: [{global: 64x32, decomposition: {grid: 2x1}, type: F32, read_back: {grid: [1, 2]}}]\n",
     "arrays: [{decomposition: {map: m.txt, use: 2}, variables: 4}]\n",
     "particles: [{distribution: 'list:1,2,3', variables: [x, y]}]\n",
+    "traces: [{name: app, trace: ../app.trace}]\n"
+    "search: {layouts: [shared, fpp], transfer_sizes: [whole, 1M], align_data: [packed, 4K]}\n",
     ARRAY + "baseline: {api: mpiio, collective: yes, align_data: packed, transfer_size: 4MB,"
     " hints: {cb_nodes: 2, romio_cb_write: enable, my_hint: abc}}\n",
     ARRAY + "search: {apis: posix, transfer_sizes: {add: [4K], remove: whole},"

@@ -733,3 +733,77 @@ def advise_keeps_the_baseline_when_no_better_data_verifies():
                   "the table's rows and states", r)
         expect_eq(rec[0], "recommendation: keep the baseline: the 1 candidate better than it did "
                   "not verify their data (-D v)", "recommendation", r)
+
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
+                        "workloads")
+TRACE_SPENT = re.compile(r"^traces\[0\] 'ior': (\d+) candidates, (\d+) measured"
+                         r"(?: in \d+ rounds?|, the first round unfinished), "
+                         r"([0-9.]+) s of the ([0-9.]+) s budget")
+
+
+def recorded_figures(path):
+    """{direction: (calls, bytes, seconds)} of a trace, read here."""
+    out = {"write": [0, 0, 0.0], "read": [0, 0, 0.0]}
+    with open(path) as fh:
+        for line in fh:
+            f = line.split()
+            if len(f) == 7 and f[2] in out:
+                out[f[2]][0] += 1
+                out[f[2]][1] += int(f[4])
+                out[f[2]][2] += float(f[6])
+    return out
+
+
+@case
+def advise_trace_example():
+    """The advisor on examples/workloads/trace-ior.yaml (a trace of IOR's
+    POSIX run, 4 processes; docs/advisor.md, "Traces") with a 20 s budget:
+    exit 0, the race within the budget (10%), a recommendation (or the
+    baseline kept) whose command replays the trace, and beside it the
+    application's recorded throughput, exactly: each direction's bytes
+    over the sum of its calls' seconds (MB/s, 10^6), computed here from the
+    trace; the JSON answer valid, its set's recorded figures the same.
+    Then a workload whose trace file is missing is refused with one line
+    naming its key, exit 2."""
+    workload = os.path.join(EXAMPLES, "trace-ior.yaml")
+    trace = os.path.join(EXAMPLES, "..", "..", "tests", "data", "traces",
+                         "ior-posix-contig.trace")
+    fig = recorded_figures(trace)
+    with TempDir() as d:
+        advice = os.path.join(d, "advice.json")
+        r = run(4, "--advise %s --budget 20 --results %s" % (workload, advice),
+                env={"HDF5_PARAPREFIX": d}, timeout=240)
+        expect_eq(r.rc, 0, "exit status", r)
+        head = [m for m in (TRACE_SPENT.match(x) for x in r.lines) if m]
+        expect_eq(len(head), 1, "one answer", r)
+        spent, budget = float(head[0].group(3)), float(head[0].group(4))
+        expect(spent <= 1.1 * budget, "spent %.2f s of the %.2f s budget" % (spent, budget), r)
+        line = ("  recorded: the application's own throughput of a process, write %.2f MB/s, "
+                "read %.2f MB/s (a direction's bytes over the sum of its calls' seconds, "
+                "docs/trace.md)" % (fig["write"][1] / fig["write"][2] / 1e6,
+                                    fig["read"][1] / fig["read"][2] / 1e6))
+        expect(line in r.lines, "the line %r" % line, r)
+        rec = [x for x in r.lines if x.startswith("recommendation")]
+        expect_eq(len(rec), 1, "one recommendation", r)
+        at = r.lines.index(rec[0])
+        expect(r.lines.index(line) > at, "the recorded line after the recommendation", r)
+        cmd = [x for x in r.lines[at:] if x.strip().startswith("command: ")]
+        expect(cmd and "--pattern trace --trace " in cmd[0], "the command replays the trace", r)
+        with open(advice) as fh:
+            adv = json.load(fh)
+        validate(adv, r)
+        s = adv["sets"][0]
+        expect_eq(s["key"], "traces[0]", "the set's key", r)
+        for k in ("write", "read"):
+            got = s["recorded"][k]
+            expect_eq((got["calls"], got["bytes"]), tuple(fig[k][:2]), "recorded " + k, r)
+            expect(near(got["mbs"], fig[k][1] / fig[k][2] / 1e6), "recorded %s MB/s" % k, r)
+        with open(os.path.join(d, "w.yaml"), "w") as fh:
+            fh.write("traces:\n  - name: app\n    trace: none.trace\n")
+        r = run(4, "--advise %s" % os.path.join(d, "w.yaml"), env={"HDF5_PARAPREFIX": d})
+        expect_eq((r.rc, r.h5perf_err),
+                  (2, ["h5perf: workload '%s', line 3, traces[0].trace: '%s' cannot be read: "
+                       "No such file or directory" % (os.path.join(d, "w.yaml"),
+                                                      os.path.join(d, "none.trace"))]),
+                  "the missing trace refused", r)

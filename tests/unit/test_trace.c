@@ -7,6 +7,7 @@
  * in recorded order, and at OFFSET of the file's variable through HDF5
  * and PnetCDF, within its buffer, and fill and verify agree. Pure: no
  * MPI. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -20,7 +21,7 @@ static const char *parse_text(const char *text, int run_procs)
     unsigned char *bytes = NULL;
     size_t len = 0;
     why[0] = '\0';
-    if (trace_text_parse(text, strlen(text), run_procs, &bytes, &len, why, sizeof why) == 0)
+    if (trace_text_parse(text, strlen(text), run_procs, NULL, &bytes, &len, why, sizeof why) == 0)
         why[0] = '\0';
     free(bytes);
     return why;
@@ -192,7 +193,7 @@ static void check_random_trace(void)
     char why[1024];
     unsigned char *bytes = NULL;
     size_t len = 0;
-    int rc = trace_text_parse(text, (size_t)at, nprocs, &bytes, &len, why, sizeof why);
+    int rc = trace_text_parse(text, (size_t)at, nprocs, NULL, &bytes, &len, why, sizeof why);
     free(text);
     if (n == 0) {
         CHECK(rc < 0 && strstr(why, "before a call") != NULL); /* no call: refused */
@@ -264,9 +265,62 @@ static void check_random_trace(void)
     free(bytes);
 }
 
+/* --trace-gather and --trace-align (docs/trace.md, "Transformations") on
+ * one process's calls: the calls as adopted, their gaps (a gathered
+ * call's the sum of its calls'), the replay's figures and the recorded
+ * ones. */
+static void check_reshape(void)
+{
+    static const char text[] = "processes 1\nlevel posix\nfile 0 /a\n"
+                               "0 0 write 0 1000 0.000100 0.000010\n"
+                               "0 0 write 1000 1000 0.000200 0.000020\n"
+                               "0 0 write 2000 3000 0.000300 0.000030\n"
+                               "0 0 read 5000 10 0.000400 0.000040\n";
+    static const struct {
+        struct trace_reshape how;
+        int n;
+        int64_t off[3], len[3];
+        double gap[3];
+        int64_t size;
+    } cases[] = {
+        {{0, 0}, 4, {0}, {0}, {0}, 5010},
+        {{4096, 0}, 3, {0, 2000, 5000}, {2000, 3000, 10}, {0.0003, 0.0003, 0.0004}, 5010},
+        {{4096, 4096}, 3, {0, 0, 4096}, {4096, 8192, 4096}, {0.0003, 0.0003, 0.0004}, 8192},
+        {{0, 3}, 4, {0}, {0}, {0}, 5010},
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        char why[256];
+        unsigned char *bytes = NULL;
+        size_t len = 0;
+        CHECK(trace_text_parse(text, strlen(text), 1, &cases[t].how, &bytes, &len, why,
+                               sizeof why) == 0);
+        struct config cfg;
+        struct cli_msg m;
+        void *v = NULL;
+        memset(&cfg, 0, sizeof cfg);
+        CHECK(trace_adopt(&cfg, 0, bytes, len, &v, &m) == 0);
+        free(bytes);
+        const struct trace_input *in = v;
+        if (!in)
+            continue;
+        CHECK_I64(in->procs[0].calls, cases[t].n);
+        CHECK_I64(in->files[0].size, cases[t].size);
+        CHECK_I64(in->files[0].calls[1], 3);
+        CHECK_I64(in->files[0].bytes[1], 5000);
+        CHECK_I64(in->files[0].moved_calls[1], cases[t].n - 1);
+        for (int i = 0; cases[t].len[0] && i < cases[t].n; i++) {
+            CHECK_I64(in->calls[i].offset, cases[t].off[i]);
+            CHECK_I64(in->calls[i].length, cases[t].len[i]);
+            CHECK(fabs(in->calls[i].gap - cases[t].gap[i]) < 1e-9);
+        }
+        trace_input_release(v);
+    }
+}
+
 int main(void)
 {
     check_text_refusals();
+    check_reshape();
     for (int i = 0; i < 500; i++)
         check_random_trace();
     return check_done("test_trace");

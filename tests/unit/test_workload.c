@@ -107,7 +107,8 @@ static const struct {
     {"arrays:\n  - {name: a, global: [64], decomposition: {grid: [2]}}\n"
      "  - {name: a, global: [64], decomposition: {grid: [2]}}",
      "h5perf: workload 'w.yaml', line 3, arrays[1].name: 'a' is also the name of arrays[0]"},
-    {"name: x", "h5perf: workload 'w.yaml', line 1: declares no data: give arrays or particles"},
+    {"name: x",
+     "h5perf: workload 'w.yaml', line 1: declares no data: give arrays, particles or traces"},
     {ARRAY "baseline:\n  api: hdf6",
      "h5perf: workload 'w.yaml', line 3, baseline.api: expected posix, mpiio, phdf5 or pnetcdf, "
      "got 'hdf6'"},
@@ -175,8 +176,9 @@ static const struct {
      "h5perf: workload 'w.yaml', line 2: did not find expected ',' or ']' (while parsing a flow "
      "sequence from line 1)"},
     {ARRAY "---\nname: two", "h5perf: workload 'w.yaml', line 3: a second YAML document; give one"},
-    {"- a\n- b", "h5perf: workload 'w.yaml', line 1: expected a mapping with arrays or particles "
-                 "(docs/advisor.md), got a list"},
+    {"- a\n- b",
+     "h5perf: workload 'w.yaml', line 1: expected a mapping with arrays, particles or traces "
+     "(docs/advisor.md), got a list"},
     {"", "h5perf: workload 'w.yaml': is empty (docs/advisor.md shows one)"},
     {"name: \"\\xff\"\narrays: \xff",
      "h5perf: workload 'w.yaml', byte 21: invalid leading UTF-8 octet"},
@@ -589,6 +591,10 @@ static void test_examples(void)
          "mpiexec -n 16 h5perf --pattern map --map " H5PERF_SOURCE_DIR
          "/examples/workloads/map_f_case_16p.nc --vars 1,323,63 --element-size 4 -p 16 -P 16 "
          "-A pnetcdf --layout shared -C -w"},
+        {"trace-ior.yaml", 4,
+         "mpiexec -n 4 h5perf --pattern trace --trace " H5PERF_SOURCE_DIR
+         "/examples/workloads/../../tests/data/traces/ior-posix-contig.trace -p 4 -P 4 -A posix "
+         "--layout shared"},
     };
     for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
         char path[1024], *text = malloc(WORKLOAD_MAX_BYTES);
@@ -626,6 +632,76 @@ static void test_examples(void)
     }
 }
 
+/* A trace's data set (docs/advisor.md, "Traces"): --pattern trace with
+ * its file; the API, the layouts shared and fpp, transfer_sizes as
+ * --trace-gather and align_data as --trace-align; no chunked layout, no
+ * -C, no other choice (HDF5's alignment here), no -w; a baseline with -C
+ * refused with its key's line; an entry without its file refused. */
+static void test_trace_candidates(void)
+{
+    static const char text[] = "traces: [{name: app, trace: app.trace}]\n"
+                               "baseline: {api: posix}\n"
+                               "search:\n"
+                               "  apis: [posix, mpiio]\n"
+                               "  layouts: [shared, chunked, fpp]\n"
+                               "  alignments: [1, 4K]\n"
+                               "  align_data: [packed, 4K]\n"
+                               "  transfer_sizes: [whole, 1M]\n";
+    struct workload w;
+    struct cli_msg m = {""};
+    static struct workload_config cfg[32];
+    int n = -1;
+    CHECK(workload_parse("w.yaml", text, sizeof text - 1, &w, &m) == 0);
+    if (m.line[0])
+        return;
+    CHECK_I64(w.sets[0].kind, WORKLOAD_TRACE);
+    CHECK_STR(w.sets[0].key, "traces[0]");
+    CHECK_I64(workload_candidates(&w, 0, 2, 32, cfg, &n, &m), 0);
+    static const struct want_line want[] = {
+        {"-A posix --layout shared", 0},
+        {"-A posix --layout shared --trace-gather 1M", 0},
+        {"-A posix --layout shared --trace-align 4K", 0},
+        {"-A posix --layout shared --trace-align 4K --trace-gather 1M", 0},
+        {"-A posix --layout fpp", 0},
+        {"-A posix --layout fpp --trace-gather 1M", 0},
+        {"-A posix --layout fpp --trace-align 4K", 0},
+        {"-A posix --layout fpp --trace-align 4K --trace-gather 1M", 0},
+        {"-A mpiio --layout shared", 0},
+        {"-A mpiio --layout shared --trace-gather 1M", 0},
+        {"-A mpiio --layout shared --trace-align 4K", 0},
+        {"-A mpiio --layout shared --trace-align 4K --trace-gather 1M", 0},
+        {"-A mpiio --layout fpp", 0},
+        {"-A mpiio --layout fpp --trace-gather 1M", 0},
+        {"-A mpiio --layout fpp --trace-align 4K", 0},
+        {"-A mpiio --layout fpp --trace-align 4K --trace-gather 1M", 0},
+    };
+    check_candidates(cfg, n, "mpiexec -n 2 h5perf --pattern trace --trace app.trace -p 2 -P 2 ",
+                     want, 16);
+    CHECK(cfg[0].trace);
+    struct workload_choice c = w.baseline;
+    c.v[WORKLOAD_COLLECTIVE] = 1;
+    c.v[WORKLOAD_API] = API_MPIIO;
+    CHECK_I64(workload_config(&w, 0, &c, 2, &cfg[0], &m), 1);
+    CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 1, traces[0]: a trace's calls are "
+                      "replayed independently, and traces[0] is a trace");
+    workload_release(&w);
+    static const char coll[] = "traces: [{trace: app.trace}]\n"
+                               "baseline: {api: mpiio, collective: true}\n";
+    CHECK(workload_parse("w.yaml", coll, sizeof coll - 1, &w, &m) == 0);
+    if (m.line[0])
+        return;
+    CHECK_I64(workload_baseline_configs(&w, 2, cfg, &m), -1);
+    CHECK_STR(m.line, "h5perf: workload 'w.yaml', line 2, baseline.collective: a trace's calls "
+                      "are replayed independently, and traces[0] is a trace (traces[0] "
+                      "'traces[0]')");
+    workload_release(&w);
+    CHECK_STR(parse_refusal("traces: [{name: app}]"),
+              "h5perf: workload 'w.yaml', line 1, traces[0]: give trace: the application's trace "
+              "file (docs/trace.md)");
+    CHECK_STR(parse_refusal("traces: [{trace: a.trace, steps: 2}]"),
+              "h5perf: workload 'w.yaml', line 1, traces[0]: unknown key 'steps'");
+}
+
 int main(void)
 {
     test_refusals();
@@ -635,6 +711,7 @@ int main(void)
     test_pnetcdf_candidates();
     test_mpiio_candidates();
     test_map_variables();
+    test_trace_candidates();
     test_examples();
     return check_done("test_workload");
 }
