@@ -167,10 +167,6 @@ static bool engine_prepare(struct point_run *r, struct err *e)
     if (!e->set && posix_memalign(&buf, page > 4096 ? (size_t)page : 4096,
                                   (size_t)(bytes > 0 ? bytes : 1) + (size_t)offset) != 0)
         err_set(e, "h5perf", "allocate transfer buffer", "", -1, bytes + offset, "out of memory");
-    /* Touched whole, out of every timer: no API's call pays the first
-     * touch of its pages (docs/measuring.md, "The transfer buffer"). */
-    if (buf)
-        memset(buf, 0, (size_t)(bytes > 0 ? bytes : 1) + (size_t)offset);
     r->buf_base = buf;
     r->buf = buf ? (unsigned char *)buf + offset : NULL;
     r->lat = malloc(2 * LATENCY_CALLS * sizeof *r->lat);

@@ -269,8 +269,9 @@ static void phase_empty_failed(const struct phase_io *io, struct err *e)
 
 /* Collective over io->agree where the buffer's content differs between
  * variables (fill_per_var): the buffer of variable v (its content to write,
- * or poison before a verified read), then, from the second variable on, a
- * barrier. Each process's I/O is timed without this work; were the
+ * or poison before a read, through every API: the read then never pays the
+ * first touch of its pages, docs/measuring.md "The transfer buffer"), then,
+ * from the second variable on, a barrier. Each process's I/O is timed without this work; were the
  * processes let go one by one after it, their transfers to a shared file
  * would overlap less than the bare calls' and the slowest process's time
  * would flatter the run (docs/performance.md). Variable 0's is done before
@@ -285,8 +286,7 @@ static double phase_prepare(const struct phase_io *io, int v)
             io->plan->ops->fill(io->plan, io->phase, 0, io->buf, false);
         return io->clock() - t0;
     }
-    if (write || io->verify || phase_probed(io))
-        io->plan->ops->fill(io->plan, io->phase, v, io->buf, !write);
+    io->plan->ops->fill(io->plan, io->phase, v, io->buf, !write);
     if (v > 0)
         MPI_Barrier(io->agree);
     return io->clock() - t0;
