@@ -545,7 +545,9 @@ static void map_wire_common(const struct map_builder *b, int k, const struct mod
     w->nboxes = first[b->nprocs];
     w->end = 0;
     for (int p = 0; p < b->nprocs; p++) {
-        int64_t end = map_proc_figures(d, boxes + first[p], first[p + 1] - first[p], &procs[p]);
+        /* A decomposition of no box has no array of them (NULL). */
+        const struct model_box *mine = boxes ? boxes + first[p] : NULL;
+        int64_t end = map_proc_figures(d, mine, first[p + 1] - first[p], &procs[p]);
         w->end = end > w->end ? end : w->end;
     }
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "pattern/pattern.h"
 #include "report/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
