@@ -90,10 +90,10 @@ def logged(logs, suffix):
             for rank, calls in iolog_data_calls(logs, suffix).items()}
 
 
-def expect_calls(trace, api, more):
-    """The trace through api (posix or mpiio) under the iolog shim: each
-    process's pwrite and pread calls on the data file are the trace's."""
-    nprocs, sizes, calls = read_trace(trace)
+def run_logged(trace, api, more, nprocs, sizes, calls):
+    """The trace through api (posix or mpiio) under the iolog shim, on
+    nprocs processes: each process's pwrite and pread calls on the data
+    file are those of calls, the recorded files at bases from sizes."""
     with TempDir() as d:
         logs = os.path.join(d, "logs")
         os.mkdir(logs)
@@ -106,6 +106,13 @@ def expect_calls(trace, api, more):
         for p in range(nprocs):
             expect_eq(got.get(p, []), expected_calls(sizes, calls, p),
                       "process %d's calls (%s)" % (p, args), r)
+        return r
+
+
+def expect_calls(trace, api, more):
+    """Each process's calls through api are the trace's (run_logged)."""
+    nprocs, sizes, calls = read_trace(trace)
+    run_logged(trace, api, more, nprocs, sizes, calls)
 
 
 @case
@@ -355,21 +362,8 @@ def expect_reshaped_calls(trace, api, more, calls, nfiles):
     """expect_calls with the calls as reshaped: each process's pwrite and
     pread calls on the data file are those of calls (bases from their
     sizes)."""
-    sizes = sizes_of(nfiles, calls)
-    nprocs = 1 + max(c[0] for c in calls)
-    with TempDir() as d:
-        logs = os.path.join(d, "logs")
-        os.mkdir(logs)
-        args = "--pattern trace --trace %s -A %s %s" % (trace, api, more)
-        env = {"HDF5_PARAPREFIX": d, "IOLOG_MARKER": d + "/",
-               "IOLOG_FILE": os.path.join(logs, "log"), "LD_PRELOAD": os.environ["IOLOG"]}
-        r = run(nprocs, args, env=env)
-        expect_eq((r.rc, r.h5perf_err), (0, []), "exit status and stderr (%s)" % args, r)
-        got = logged(logs, SUFFIX[api])
-        for p in range(nprocs):
-            expect_eq(got.get(p, []), expected_calls(sizes, calls, p),
-                      "process %d's calls (%s)" % (p, args), r)
-        return r
+    return run_logged(trace, api, more, 1 + max(c[0] for c in calls), sizes_of(nfiles, calls),
+                      calls)
 
 
 def expect_reshaped(gather, align):
