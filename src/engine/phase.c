@@ -269,10 +269,11 @@ static void phase_empty_failed(const struct phase_io *io, struct err *e)
 
 /* Collective over io->agree where the buffer's content differs between
  * variables (fill_per_var): the buffer of variable v (its content to write,
- * or poison before a read, through every API: the read then never pays the
- * first touch of its pages, docs/measuring.md "The transfer buffer"), then,
- * from the second variable on, a barrier. Each process's I/O is timed without this work; were the
- * processes let go one by one after it, their transfers to a shared file
+ * or poison before a read, through every API: the read then never pays
+ * the first touch of its pages, docs/measuring.md "The transfer buffer"),
+ * then, from the second variable on, a barrier. Each process's I/O is
+ * timed without this work; were the processes let go one by one after
+ * it, their transfers to a shared file
  * would overlap less than the bare calls' and the slowest process's time
  * would flatter the run (docs/performance.md). Variable 0's is done before
  * the phase's own barrier. Elsewhere, a write's buffer is filled once, here.
