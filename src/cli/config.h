@@ -89,7 +89,7 @@ struct info_entry {
 #define CONFIG_MAX_VAR_COUNTS 64
 
 /* The patterns of the table (pattern/pattern.c checks), the most rows a
- * pattern owns (OPT_ID_PATTERN: the guide's 9) and the bytes its settings
+ * pattern may own (OPT_ID_PATTERN: madbench's 10, the guide's 9) and the bytes its settings
  * struct may take (each NAME_options.c asserts its own fits). The largest is the
  * particles pattern's: its --distribution list, held whole (a string of
  * argv would have to be parsed again by every reader), and 64 bytes more;
@@ -97,7 +97,7 @@ struct info_entry {
  * which is made once per run and per advised workload set and handed on
  * by pointer, never copied per run point. */
 #define CONFIG_PATTERNS        6
-#define PATTERN_MAX_ROWS       9
+#define PATTERN_MAX_ROWS       12
 #define PATTERN_SETTINGS_BYTES (64 + 8 * CONFIG_MAX_LIST)
 
 /* A pattern's own settings as the configuration holds them (docs/design.md,
