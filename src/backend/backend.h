@@ -98,6 +98,12 @@ struct backend_ops {
     void (*side_name)(struct backend_file *f, char *buf, size_t len);
     /* Closes and frees f, also after errors (f may be NULL: no-op). */
     int (*close)(struct backend_file *f, struct err *e);
+    /* Optional (NULL: every phase opens the file itself). Collective like
+     * open: f, open since an earlier phase of the plan whose variables are
+     * all ended, goes on into the next phase in mode (BACKEND_REWRITE or
+     * BACKEND_READ) as if it had been closed and opened so (plan.h,
+     * open_once): a phase that wrote is flushed first with --fsync. */
+    int (*next_phase)(struct backend_file *f, enum backend_mode mode, struct err *e);
     /* Local, before a --read-only run reads anything: can the existing
      * regular file at path serve plan's variables? Returns 0, or -1 with
      * the reason in why ("holds 8 bytes, fewer than the 24 this run

@@ -549,6 +549,17 @@ static int mpiio_var_end(struct backend_file *f, struct err *e)
     return 0;
 }
 
+/* Opened with MPI_MODE_RDWR (a create or a rewrite); a phase leaves no
+ * transfer under way and every variable's view ended. */
+static int mpiio_next_phase(struct backend_file *f, enum backend_mode mode, struct err *e)
+{
+    int rc = MPI_SUCCESS;
+    if (f->mode != BACKEND_READ && f->sync)
+        rc = MPI_File_sync(f->fh);
+    f->mode = mode;
+    return rc != MPI_SUCCESS ? err_mpi(e, "flush (--fsync)", f->path, -1, -1, rc) : 0;
+}
+
 static int mpiio_close(struct backend_file *f, struct err *e)
 {
     if (!f)
@@ -624,6 +635,7 @@ const struct backend_ops backend_mpiio = {
     .transfer_vars = mpiio_transfer_vars,
     .var_end = mpiio_var_end,
     .close = mpiio_close,
+    .next_phase = mpiio_next_phase,
     .check_source = backend_check_flat,
     .check = mpiio_check_plan,
     .version = mpiio_version,

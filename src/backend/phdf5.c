@@ -341,6 +341,22 @@ static int phdf5_var_end(struct backend_file *f, struct err *e)
     return rc;
 }
 
+/* H5Fcreate opens to read and write; the phase ended its datasets, whose
+ * records serve the next phase's begins anew. */
+static int phdf5_next_phase(struct backend_file *f, enum backend_mode mode, struct err *e)
+{
+    int rc = 0;
+    while (f->nended < f->nbegun)
+        if (phdf5_var_end(f, e) < 0)
+            rc = -1;
+    if (f->sync && H5Fflush(f->file, H5F_SCOPE_GLOBAL) < 0)
+        rc = phdf5_fail(f, "flush (--fsync)", e);
+    f->nbegun = f->nended = 0;
+    f->sync = f->sync && mode != BACKEND_READ;
+    f->mode = mode;
+    return rc;
+}
+
 static int phdf5_close(struct backend_file *f, struct err *e)
 {
     if (!f)
@@ -521,6 +537,7 @@ const struct backend_ops backend_phdf5 = {
     .transfer = phdf5_transfer,
     .var_end = phdf5_var_end,
     .close = phdf5_close,
+    .next_phase = phdf5_next_phase,
     .check_source = phdf5_check_source,
     .check = phdf5_check,
     .version = phdf5_version,

@@ -542,6 +542,27 @@ static int pncdf_var_end(struct backend_file *f, struct err *e)
  * mode (a failed first dataset) is ended by ncmpi_close itself, but one
  * whose definitions failed on some process by ncmpi_abort, which discards
  * them (and removes the new file) without writing a header. */
+/* The file is out of define mode (its write phase defined the
+ * variables), in independent data mode without -C, and has no request
+ * under way; ncmpi_sync is made in collective data mode, as at the close. */
+static int pncdf_next_phase(struct backend_file *f, enum backend_mode mode, struct err *e)
+{
+    int rc = 0, st = NC_NOERR;
+    if (f->sync && f->defined) {
+        if (f->indep && (st = ncmpi_end_indep_data(f->ncid)) == NC_NOERR)
+            f->indep = false;
+        if (st == NC_NOERR && (st = ncmpi_sync(f->ncid)) != NC_NOERR)
+            rc = pncdf_err(e, "flush (--fsync)", f->path, -1, st);
+        if (st == NC_NOERR && !f->collective && (st = ncmpi_begin_indep_data(f->ncid)) == NC_NOERR)
+            f->indep = true;
+        if (st != NC_NOERR && rc == 0)
+            rc = pncdf_err(e, "independent data mode", f->path, -1, st);
+    }
+    f->sync = f->sync && mode != BACKEND_READ;
+    f->mode = mode;
+    return rc;
+}
+
 static int pncdf_close(struct backend_file *f, struct err *e)
 {
     if (!f)
@@ -622,6 +643,7 @@ const struct backend_ops backend_pnetcdf = {
     .var_end = pncdf_var_end,
     .transfer_vars = pncdf_transfer_vars,
     .close = pncdf_close,
+    .next_phase = pncdf_next_phase,
     .check_source = pncdf_check_source,
     .check = pncdf_check,
     .version = pncdf_version,

@@ -190,6 +190,18 @@ static int posix_var_end(struct backend_file *f, struct err *e)
     return 0;
 }
 
+/* The descriptor was opened to read and write (a create or a rewrite):
+ * the next phase reads or rewrites through it. */
+static int posix_next_phase(struct backend_file *f, enum backend_mode mode, struct err *e)
+{
+    int rc = f->sync && fsync(f->fd) < 0
+                 ? err_errno(e, "POSIX", "flush (--fsync)", f->path, -1, -1, errno)
+                 : 0;
+    f->sync = f->sync && mode != BACKEND_READ;
+    f->mode = mode;
+    return rc;
+}
+
 static int posix_close(struct backend_file *f, struct err *e)
 {
     if (!f)
@@ -229,6 +241,7 @@ const struct backend_ops backend_posix = {
     .transfer = posix_transfer,
     .var_end = posix_var_end,
     .close = posix_close,
+    .next_phase = posix_next_phase,
     .check_source = backend_check_flat,
     .check = backend_check_none,
     .version = posix_version,

@@ -117,7 +117,8 @@ static bool engine_write_once(struct point_run *r, struct phase_io *io, double *
         int64_t mine = plan_flat_end(&r->plan, io->phase, &dl->done);
         MPI_Allreduce(&mine, &flat_end, 1, MPI_INT64_T, MPI_MAX, r->fctx.comm);
     }
-    if (!ok || !engine_after_write(r, io->phase, io->slot, io->path, flat_end, e))
+    /* A file held open is checked after its close (engine_file). */
+    if (!ok || (!io->hold && !engine_after_write(r, io->phase, io->slot, io->path, flat_end, e)))
         return false;
     if (r->run->cfg.duration > 0)
         measure_repeat(r->ctx.comm, rt[PHASE_GROSS], r->sp->m.phase_bytes / r->plan.nfiles,
@@ -185,9 +186,22 @@ static bool engine_phases(struct point_run *r, struct phase_io *io, double *t,
     return true;
 }
 
+/* The last phase of the plan that writes and runs (-1: none). */
+static int engine_last_write(const struct point_run *r)
+{
+    int last = -1;
+    for (int ph = 0; ph < r->plan.nphases && !r->run->cfg.read_only; ph++)
+        if (r->plan.phases[ph].write)
+            last = ph;
+    return last;
+}
+
 /* One file: its phases, then cleanup (which leaves alone a file this run
  * did not create). A plan whose barriers may be a group's (plan.h,
- * barrier_group) has its group's communicator while the phases run. */
+ * barrier_group) has its group's communicator while the phases run. A
+ * plan that opens its files once (plan.h, open_once) holds the file from
+ * its first phase to its close after the last, and the file's size is
+ * checked after that close, as the last write phase leaves it. */
 bool engine_file(struct point_run *r, int slot, double *t, struct verify_state *v, struct err *e,
                  FILE *dbg)
 {
@@ -200,10 +214,15 @@ bool engine_file(struct point_run *r, int slot, double *t, struct verify_state *
                           .overwrite = r->run->cfg.overwrite,
                           .agree = r->ctx.comm,
                           .group = MPI_COMM_NULL,
+                          .hold = r->plan.open_once && r->ops->next_phase,
                           .clock = r->run->clock};
     if (r->plan.barrier_group > 0)
         MPI_Comm_split(r->ctx.comm, r->ctx.rank / r->plan.barrier_group, r->ctx.rank, &io.group);
     bool ok = engine_phases(r, &io, t, v, e, dbg);
+    ok = phase_release(&io, e) && ok;
+    int last = engine_last_write(r);
+    if (ok && io.hold && last >= 0)
+        ok = engine_after_write(r, last, slot, io.path, -1, e);
     if (io.group != MPI_COMM_NULL)
         MPI_Comm_free(&io.group);
     if (!ok)

@@ -19,6 +19,19 @@
 #include "engine/files.h"
 #include "engine/watchdog.h"
 
+/* The file held since an earlier phase goes on into this one, in the
+ * mode its open would have (a write after a write rewrites). */
+static bool phase_next(struct phase_io *io, struct backend_file **f, struct err *e)
+{
+    *f = io->file;
+    io->file = NULL;
+    enum backend_mode mode = phase_writes(io) ? BACKEND_REWRITE : BACKEND_READ;
+    phase_enter(io, "open", 0);
+    bool ok = io->ops->next_phase(*f, mode, e) == 0;
+    watchdog_leave();
+    return phase_agree(io, ok, e);
+}
+
 static bool phase_open(const struct phase_io *io, struct backend_file **f, struct err *e)
 {
     bool may_truncate = false, write = phase_writes(io);
@@ -234,13 +247,14 @@ static bool phase_fs_full(const char *path)
     return (geteuid() == 0 ? fs.f_bfree : fs.f_bavail) == 0;
 }
 
-/* Before the close of a write phase of an API whose close writes on every
- * process of a shared file (API_CAP_CLOSE_WRITES_EVERYWHERE: HDF5's
- * metadata). On a full disk those writes fail on some processes and not on
- * others, and HDF5 1.10's close then diverges inside the library (some
- * processes in a barrier of its metadata flush, the others in
- * MPI_File_close's); the library may also have reported a lost write as
- * done (ompio under HDF5's collective calls). So process 0 first looks
+/* Before the close of a write phase (or of a file held open since one,
+ * phase_release) of an API whose close writes on every process of a
+ * shared file (API_CAP_CLOSE_WRITES_EVERYWHERE: HDF5's metadata). On a
+ * full disk those writes fail on some processes and not on others, and
+ * HDF5 1.10's close then diverges inside the library (some processes in a
+ * barrier of its metadata flush, the others in MPI_File_close's); the
+ * library may also have reported a lost write as done (ompio under HDF5's
+ * collective calls). So process 0 first looks
  * whether the file system is full (a failure of the phase if so), the
  * processes agree whether any failed, and if any did the file this run
  * created is emptied (its size kept, its blocks freed) by process 0 before
@@ -249,8 +263,8 @@ static bool phase_fs_full(const char *path)
  * HDF5_NOCLEANUP). Collective over the file's processes. */
 static void phase_empty_failed(const struct phase_io *io, struct err *e)
 {
-    if (!phase_writes(io) || !(io->ops->desc->caps & API_CAP_CLOSE_WRITES_EVERYWHERE) ||
-        io->ctx->nprocs < 2)
+    if (!(phase_writes(io) || io->held_wrote) ||
+        !(io->ops->desc->caps & API_CAP_CLOSE_WRITES_EVERYWHERE) || io->ctx->nprocs < 2)
         return;
     if (io->ctx->rank == 0 && !e->set && phase_fs_full(io->path))
         err_set(e, io->ops->desc->err_name, "write", io->path, -1, -1,
@@ -316,7 +330,7 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
     }
     MPI_Barrier(io->agree);
     double t_open = io->clock();
-    if (!phase_open(io, &f, e)) {
+    if (io->file ? !phase_next(io, &f, e) : !phase_open(io, &f, e)) {
         phase_join_free(arrays);
         phase_close(io, f, e);
         return false;
@@ -363,12 +377,20 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
         if (stop)
             break;
     }
-    double t_close = io->clock();
-    phase_empty_failed(io, e);
-    if (e->set)
-        watchdog_arm(e);
-    phase_close(io, f, e);
-    double t_end = io->clock();
+    double t_close = io->clock(), t_end = t_close;
+    /* A held file stays open once every process's phase succeeded. */
+    bool held = io->hold && phase_agree(io, true, e);
+    if (held) {
+        io->file = f;
+        io->held_wrote |= phase_writes(io);
+    } else {
+        phase_empty_failed(io, e);
+        if (e->set)
+            watchdog_arm(e);
+        phase_close(io, f, e);
+        io->held_wrote = false;
+        t_end = io->clock();
+    }
     if (dl && !dl->stopped) {
         dl->calls_before = calls;
         dl->stop_seconds = t_close - t_fine - excluded;
@@ -379,5 +401,19 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
     t[PHASE_FINE] += t_close - t_fine - excluded;
     t[PHASE_OPEN] += t_fine - t_open;
     t[PHASE_CLOSE] += t_end - t_close;
+    return held || phase_agree(io, true, e);
+}
+
+bool phase_release(struct phase_io *io, struct err *e)
+{
+    if (!io->file)
+        return true;
+    struct backend_file *f = io->file;
+    io->file = NULL;
+    phase_empty_failed(io, e);
+    if (e->set)
+        watchdog_arm(e);
+    phase_close(io, f, e);
+    io->held_wrote = false;
     return phase_agree(io, true, e);
 }

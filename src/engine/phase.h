@@ -89,6 +89,12 @@ struct phase_io {
     /* A write phase into the existing file (--repeat overwrite, a phase
      * after one that wrote it). */
     bool rewrite;
+    /* The file stays open after a phase that succeeded on every process,
+     * in file, for the next phase (plan.h, open_once); phase_release()
+     * closes it after the last. file: NULL while none is held. */
+    bool hold;
+    bool held_wrote; /* a phase wrote it since it was opened */
+    struct backend_file *file;
     int64_t moved; /* out: the bytes this process moved */
     double *t;     /* phase_run()'s timers, while it runs */
     /* The probes of the nonblocking read under way (a backend has at most
@@ -104,6 +110,11 @@ struct phase_io {
  * with an error arms the watchdog before every collective step it still
  * makes, so that it cannot wait forever for processes that will not come. */
 bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct err *e);
+
+/* Collective: closes the file held since a phase (io->hold), if any,
+ * after every phase of it, as phase_run() closes its own: returns false
+ * when the close failed on any process (e set there). */
+bool phase_release(struct phase_io *io, struct err *e);
 
 /* ---- shared by phase.c and phase_join.c (phase_step.c) ---- */
 

@@ -224,6 +224,11 @@ struct plan {
      * in_group wait for their own group only (MADbench2's gangs); 0: none,
      * every barrier is every process's. */
     int barrier_group;
+    /* Each file is opened once, before its first phase, and closed after
+     * its last (MADbench2's one open), where its API can carry an open
+     * file from phase to phase (backend.h, next_phase); false: every
+     * phase opens and closes it. Never with --stonewall or --duration. */
+    bool open_once;
     /* The pattern's own state; aligned for any type. */
     union {
         long double align;
