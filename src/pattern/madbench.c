@@ -325,6 +325,7 @@ static int madbench_plan(const struct config *c, const struct run_point *pt, int
     out->exact_source = true;
     out->collective_pauses = true;
     out->barrier_group = st.g.gangs > 1 ? st.g.gang_procs : 0;
+    out->open_once = madbench_of(c)->opens == MADBENCH_OPENS_ONCE;
     memcpy(out->state.bytes, &st, sizeof st);
     return 0;
 }

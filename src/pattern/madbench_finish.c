@@ -33,6 +33,8 @@ static void madbench_defaults(struct madbench_settings *s)
         s->write_mod = 1;
     if (!s->io_mode)
         s->io_mode = MADBENCH_SYNC;
+    if (!s->opens)
+        s->opens = MADBENCH_OPENS_PHASE;
 }
 
 /* Every process count the sweep visits (-P halving down to -p; without -p

@@ -97,6 +97,29 @@ static void madbench_json_io_mode(struct jsonw *w, const void *src, const struct
     jsonw_string(w, "async");
 }
 
+/* phase or once: the file's opens (MADbench2 opens it once). */
+static int madbench_opens_option(void *dest, const struct opt_row *row, const char *spelled,
+                                 const char *value, struct cli_msg *msg)
+{
+    struct madbench_settings *s = dest;
+    (void)row;
+    if (strcmp(value, "phase") == 0 || strcmp(value, "once") == 0) {
+        s->opens = value[0] == 'o' ? MADBENCH_OPENS_ONCE : MADBENCH_OPENS_PHASE;
+        return 0;
+    }
+    return cli_fail(msg, "h5perf: %s '%s': expected phase or once", spelled, value);
+}
+
+/* Only once: the runs before the option opened at each phase. */
+static void madbench_json_opens(struct jsonw *w, const void *src, const struct opt_row *r)
+{
+    const struct madbench_settings *s = src;
+    if (s->opens != MADBENCH_OPENS_ONCE)
+        return;
+    jsonw_key(w, r->json_key);
+    jsonw_string(w, "once");
+}
+
 const struct opt_row madbench_pixels_row =
     OPT_PATTERN_COUNT(struct madbench_settings, "--pixels", pixels,
                       .help = "NO_PIX: each matrix is N x N doubles, block-\n"
@@ -147,16 +170,15 @@ const struct opt_row madbench_io_mode_row =
                               "and completed after it (MPI-IO, PnetCDF)",
                       .dflt = "[sync]", .json_key = "io_mode", .json = madbench_json_io_mode);
 
+const struct opt_row madbench_opens_row =
+    OPT_PATTERN_OTHER("--opens", "M", "phase or once", madbench_opens_option,
+                      .help = "phase: each phase (S, W, C) opens and closes\n"
+                              "the file; once: opened before S and closed\n"
+                              "after C, as MADbench2 does",
+                      .dflt = "[phase]", .json_key = "opens", .json = madbench_json_opens);
+
 const struct opt_row *const madbench_rows[] = {
-    &madbench_pixels_row,
-    &madbench_bins_row,
-    &madbench_gang_row,
-    &madbench_sblock_row,
-    &madbench_fblock_row,
-    &madbench_read_mod_row,
-    &madbench_write_mod_row,
-    &madbench_busy_row,
-    &madbench_io_mode_row,
-    &app_layout_row,
-    NULL,
+    &madbench_pixels_row,  &madbench_bins_row,     &madbench_gang_row,      &madbench_sblock_row,
+    &madbench_fblock_row,  &madbench_read_mod_row, &madbench_write_mod_row, &madbench_busy_row,
+    &madbench_io_mode_row, &madbench_opens_row,    &app_layout_row,         NULL,
 };

@@ -20,12 +20,18 @@ struct madbench_settings {
     int write_mod;  /* --write-mod: WMOD */
     double busy;    /* --busy-exponent: BWEXP; < 0: full (MADbench2 without BWEXP) */
     int io_mode;    /* --io-mode: IOMODE, a madbench_io_mode */
+    int opens;      /* --opens: a madbench_opens */
 };
 
 /* MADbench2's IOMODE: blocking calls, or each read and write started
  * before the next busy work and completed after it (docs/madbench.md,
  * "Asynchronous I/O"). 0: not given, SYNC. */
 enum madbench_io_mode { MADBENCH_SYNC = 1, MADBENCH_ASYNC };
+
+/* Each phase opens and closes the file, or the file is opened once
+ * before S and closed after C, as MADbench2 does (docs/madbench.md,
+ * "Opens"). 0: not given, PER_PHASE. */
+enum madbench_opens { MADBENCH_OPENS_PHASE = 1, MADBENCH_OPENS_ONCE };
 
 /* Its settings in s, its pattern_settings. */
 static inline const struct madbench_settings *madbench_settings_of(const struct pattern_settings *s)
@@ -49,6 +55,6 @@ const char *madbench_raw(const struct pattern_settings *s, const struct opt_row 
 /* Its own rows that its refusals name. */
 extern const struct opt_row madbench_pixels_row, madbench_bins_row, madbench_gang_row,
     madbench_sblock_row, madbench_fblock_row, madbench_read_mod_row, madbench_write_mod_row,
-    madbench_busy_row, madbench_io_mode_row;
+    madbench_busy_row, madbench_io_mode_row, madbench_opens_row;
 
 #endif

@@ -18,16 +18,17 @@ static void madbench_header(FILE *out, const struct config *c, int rank, const c
 {
     (void)rank, (void)max_info_val;
     const struct madbench_settings *s = madbench_of(c);
-    char line[320], busy[32];
+    char line[352], busy[32];
     if (s->busy < 0)
         snprintf(busy, sizeof busy, "full");
     else
         snprintf(busy, sizeof busy, "%g", s->busy);
     snprintf(line, sizeof line,
              "MADbench pattern: NO_PIX %d, NO_BIN %d, NO_GANG %d, SBLOCKSIZE %d, FBLOCKSIZE %lld, "
-             "RMOD %d, WMOD %d, BWEXP %s%s\n",
+             "RMOD %d, WMOD %d, BWEXP %s%s%s\n",
              s->pixels, s->bins, s->gang, s->sblock, (long long)s->fblock, s->read_mod,
-             s->write_mod, busy, s->io_mode == MADBENCH_ASYNC ? ", IOMODE ASYNC" : "");
+             s->write_mod, busy, s->io_mode == MADBENCH_ASYNC ? ", IOMODE ASYNC" : "",
+             s->opens == MADBENCH_OPENS_ONCE ? ", opened once" : "");
     struct report_settings rs;
     config_report_settings(c, &rs);
     table_header(out, &rs, hdf5_version, line);

@@ -6,7 +6,7 @@ Usage: cases.py --list | cases.py NAME
 
 The cases live in topic modules next to this file (layouts_1d, layouts_2d,
 files, report, failures, faults, results, caches, memory, block, particles, map, madbench,
-madbench_async, madbench_gangs, trace,
+madbench_async, madbench_gangs, madbench_opens, trace,
 iomode, pnetcdf, plots, load, examples, conformance, measuring, hdf5_drivers, hdf5_choices,
 file_system,
 refusals, mpiio_views, mpiio_joined, mpiio_atomic, agreements), each registering its cases with common.case; this file only imports
@@ -44,6 +44,7 @@ import file_system  # noqa: E402,F401
 import madbench  # noqa: E402,F401
 import madbench_async  # noqa: E402,F401
 import madbench_gangs  # noqa: E402,F401
+import madbench_opens  # noqa: E402,F401
 import refusals  # noqa: E402,F401
 import buffers  # noqa: E402,F401
 import advise  # noqa: E402,F401
@@ -62,7 +63,7 @@ MODULE_LABELS = {"layouts_1d": ["pattern_guide"], "layouts_2d": ["pattern_guide"
                  "block": ["pattern_block"], "particles": ["pattern_particles"],
                  "map": ["pattern_map"],
                  "madbench": ["pattern_madbench"], "madbench_async": ["pattern_madbench"],
-                 "madbench_gangs": ["pattern_madbench"],
+                 "madbench_gangs": ["pattern_madbench"], "madbench_opens": ["pattern_madbench"],
                  "trace": ["pattern_trace"],
                  "pnetcdf": ["api_pnetcdf"], "iomode": ["api_phdf5"],
                  "hdf5_drivers": ["api_phdf5"], "hdf5_choices": ["api_phdf5"],

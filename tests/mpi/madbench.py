@@ -304,7 +304,36 @@ def ranges(path, where):
     with no seek between, is merged into it (stdio splits a large write and
     writes its tail at the next seek; it reads a large read's tail into its
     buffer); calls with an offset of their own are never merged."""
-    pending, pos, out, seeked = {}, {}, {}, {}
+    pos, out, seeked = {}, {}, {}
+    for line in syscalls(path):
+        c = CALL.match(line)
+        if not c or not c.group(3).startswith(where):
+            continue
+        name, fd, file, args, ret = c.group(1), c.group(2), c.group(3), c.group(4), int(
+            c.group(5))
+        if name == "lseek":
+            pos[fd], seeked[fd] = ret, True
+            continue
+        if name not in ("read", "write", "pread64", "pwrite64", "preadv", "pwritev") or ret <= 0:
+            continue
+        own = name.startswith("p")
+        start = int(args.split(",")[-1]) if own else pos.get(fd, 0)
+        if not own:
+            pos[fd] = start + ret
+        op = "w" if "write" in name else "r"
+        seq = out.setdefault(file[len(where):].lstrip("/"), [])
+        if not own and not seeked.get(fd) and seq and seq[-1][0] == op and seq[-1][2] == start:
+            seq[-1][2] += ret
+        else:
+            seq.append([op, start, start + ret])
+        seeked[fd] = False
+    return out
+
+
+def syscalls(path):
+    """The lines of one process's trace, each call whole (a call another
+    thread interrupted, "<unfinished ...>" then "<... resumed>", joined)."""
+    pending = {}
     with open(path) as fh:
         for line in fh:
             line = line.rstrip("\n")
@@ -315,34 +344,29 @@ def ranges(path, where):
             m = re.match(r"^(\[pid +\d+\] +|\d+ +)?<\.\.\. \w+ resumed>(.*)$", line)
             if m:
                 line = (m.group(1) or "") + pending.pop(m.group(1), "") + m.group(2)
-            c = CALL.match(line)
-            if not c or not c.group(3).startswith(where):
-                continue
-            name, fd, file, args, ret = c.group(1), c.group(2), c.group(3), c.group(4), int(
-                c.group(5))
-            if name == "lseek":
-                pos[fd], seeked[fd] = ret, True
-                continue
-            if name not in ("read", "write", "pread64", "pwrite64", "preadv", "pwritev") or ret <= 0:
-                continue
-            own = name.startswith("p")
-            start = int(args.split(",")[-1]) if own else pos.get(fd, 0)
-            if not own:
-                pos[fd] = start + ret
-            op = "w" if "write" in name else "r"
-            seq = out.setdefault(file[len(where):].lstrip("/"), [])
-            if not own and not seeked.get(fd) and seq and seq[-1][0] == op and seq[-1][2] == start:
-                seq[-1][2] += ret
-            else:
-                seq.append([op, start, start + ret])
-            seeked[fd] = False
+            yield line
+
+
+OPEN = re.compile(r"^(?:\[pid +\d+\] +|\d+ +)?open(?:at)?\(.* = \d+<([^>]*)>$")
+
+
+def opens(path, where):
+    """{file: successful opens} of one process's trace, for files under
+    where."""
+    out = {}
+    for line in syscalls(path):
+        m = OPEN.match(line)
+        if m and m.group(1).startswith(where):
+            name = m.group(1)[len(where):].lstrip("/")
+            out[name] = out.get(name, 0) + 1
     return out
 
 
-def peer_compare(mb, procs, args, method, layout, d, gangs=1, iomode="SYNC"):
+def peer_compare(mb, procs, args, method, layout, d, gangs=1, iomode="SYNC", once=False):
     """MADbench2 with IOMETHOD=method and h5perf with the same arguments
-    (NO_GANG gangs, IOMODE iomode), both traced: per process and file, the
-    same reads and writes of the same byte ranges in the same order."""
+    (NO_GANG gangs, IOMODE iomode; once: --opens once), both traced: per
+    process and file, the same reads and writes of the same byte ranges in
+    the same order; with once, as many opens of the file as MADbench2's."""
     pix, bins, sblock, fblock, rmod, wmod = args
     shared = layout == "shared"
     mdir, hdir = os.path.join(d, "mb"), os.path.join(d, "h5")
@@ -355,7 +379,8 @@ def peer_compare(mb, procs, args, method, layout, d, gangs=1, iomode="SYNC"):
     traced(procs, [os.environ["H5PERF"], "--pattern", "madbench", "--pixels", str(pix),
                    "--bins", str(bins), "--scalapack-block", str(sblock), "--file-block",
                    str(fblock), "--read-mod", str(rmod), "--write-mod", str(wmod), "-A", api,
-                   "--layout", layout, "--gangs", str(gangs), "--io-mode", iomode.lower()], d,
+                   "--layout", layout, "--gangs", str(gangs), "--io-mode", iomode.lower(),
+                   "--opens", "once" if once else "phase"], d,
            {"HDF5_PARAPREFIX": hdir},
            os.path.join(d, "h5.trace"))
     g = Geom(procs, pix, bins, sblock, fblock, gangs)
@@ -381,6 +406,12 @@ def peer_compare(mb, procs, args, method, layout, d, gangs=1, iomode="SYNC"):
                 a = [a[0], a[1], b[2] if a[2] in [min(full, e) for e in ends] else a[2]]
             expect_eq(a, b, "rank %d's calls (%s): MADbench2 %s, h5perf %s" % (r, what, m, h))
         expect_eq(len(m), len(h), "rank %d's calls (%s)" % (r, what))
+        if not once:
+            continue
+        mo = opens(os.path.join(d, "mb.trace.%d" % r), os.path.join(mdir, "files"))
+        ho = opens(os.path.join(d, "h5.trace.%d" % r), hdir)
+        expect_eq(ho.get(hname), mo.get(mname), "rank %d's opens of its file (%s): MADbench2 "
+                  "%s, h5perf %s" % (r, what, mo, ho))
 
 
 def madbench2_or_skip():
