@@ -54,6 +54,13 @@ struct backend_file {
      * counts, in room for cap. */
     int npieces, cap;
     MPI_Offset *starts, *counts, **start_ptrs, **count_ptrs;
+    /* The pattern's storage they were made from (plan.h: unchanged while
+     * the plan lives), its slabs and the variable's dimensions; NULL: a
+     * step's own slabs. A step of the same slabs takes them as they are:
+     * the variables of one decomposition share one list, as E3SM-IO's
+     * do (docs/map.md, "Against E3SM-IO"). */
+    const struct model_slab *from;
+    int from_n, from_nd;
     /* The nonblocking variant: every variable begun, by number; per posted
      * request (at most one per variable) its id, its status and its step
      * among the call's. NULL in the blocking one. */
@@ -257,6 +264,7 @@ static void pncdf_free_pieces(struct backend_file *f)
     f->starts = f->counts = NULL;
     f->start_ptrs = f->count_ptrs = NULL;
     f->npieces = f->cap = 0;
+    f->from = NULL;
 }
 
 /* Room for n subarrays of the current variable. */
@@ -293,6 +301,9 @@ static bool pncdf_split(const struct model_slab *s)
 static int pncdf_pieces(struct backend_file *f, const struct plan_step *s, int nd, struct err *e)
 {
     const struct model_slab *all = plan_slabs(s);
+    if (s->slabs && s->slabs == f->from && s->nslabs == f->from_n && nd == f->from_nd)
+        return 0;
+    f->from = NULL;
     int n = 0;
     for (int i = 0; i < s->nslabs; i++)
         n += pncdf_split(&all[i]) ? (int)all[i].count[0] : 1;
@@ -312,6 +323,9 @@ static int pncdf_pieces(struct backend_file *f, const struct plan_step *s, int n
         for (int d = 0; d < nd; d++)
             f->start_ptrs[0][d] = f->count_ptrs[0][d] = 0;
     f->npieces = at > 0 ? at : 1;
+    f->from = s->slabs;
+    f->from_n = s->nslabs;
+    f->from_nd = nd;
     return 0;
 }
 

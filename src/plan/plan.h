@@ -92,8 +92,9 @@ struct plan_step {
     /* COMPUTE: after `seconds`, passes x width multiply-adds into a vector
      * of width doubles (MADbench2's busy work, docs/madbench.md). */
     int64_t passes, width;
-    /* The pattern's storage, or NULL: the local arrays (plan_slabs(),
-     * plan_runs()). */
+    /* The pattern's storage, unchanged while the plan lives (a backend
+     * may keep what it made of it), or NULL: the local arrays
+     * (plan_slabs(), plan_runs()). */
     const struct model_slab *slabs;
     const struct model_runs *runs;
     struct model_slab local_slabs[PLAN_LOCAL_PIECES];
