@@ -551,11 +551,6 @@ static int pncdf_var_end(struct backend_file *f, struct err *e)
     return 0;
 }
 
-/* Collective over the file's processes: leaves independent mode, flushes
- * with --fsync (ncmpi_sync: MPI_File_sync), closes; a file still in define
- * mode (a failed first dataset) is ended by ncmpi_close itself, but one
- * whose definitions failed on some process by ncmpi_abort, which discards
- * them (and removes the new file) without writing a header. */
 /* The file is out of define mode (its write phase defined the
  * variables), in independent data mode without -C, and has no request
  * under way; ncmpi_sync is made in collective data mode, as at the close. */
@@ -577,6 +572,11 @@ static int pncdf_next_phase(struct backend_file *f, enum backend_mode mode, stru
     return rc;
 }
 
+/* Collective over the file's processes: leaves independent mode, flushes
+ * with --fsync (ncmpi_sync: MPI_File_sync), closes; a file still in define
+ * mode (a failed first dataset) is ended by ncmpi_close itself, but one
+ * whose definitions failed on some process by ncmpi_abort, which discards
+ * them (and removes the new file) without writing a header. */
 static int pncdf_close(struct backend_file *f, struct err *e)
 {
     if (!f)
