@@ -39,6 +39,9 @@ COLL_TOTAL = PROCESSES * MIB
 # h5bench's VPIC-IO write (vpic-*.trace's comment lines): 8 variables, 3
 # time steps, DIM_1 65536 particles of 4 bytes, per process.
 VPIC = 8 * 3 * 65536 * 4
+# E3SM-IO's G case: its "Total write amount" (7.97 MiB: the header, the
+# variables and the record count), every byte written by the one aggregator.
+E3SM_G = 8358956
 # What each program moved, per trace: (processes, the program's comment
 # word, the calls counted: those of at least MIN bytes, the bytes they
 # wrote and read). The bytes are each process's (a list), or a total (an
@@ -51,6 +54,8 @@ EXPECTED = {
     "ior-mpiio-indep": (4, "ior", 1, [MIB] * 4, [MIB] * 4),    # -a MPIIO -b 1m -t 256k -s 1
     "ior-mpiio-coll": (4, "ior", 1, COLL_TOTAL, COLL_TOTAL),   # -a MPIIO -c -b 1m -t 256k -s 1
     "vpic-indep": (4, "h5bench_write", 4 * KIB, [VPIC] * 4, [0] * 4),  # COLLECTIVE_DATA=NO
+    "vpic-coll": (4, "h5bench_write", 4 * KIB, 4 * VPIC, 0),  # COLLECTIVE_DATA=YES
+    "e3sm-g-16p": (16, "e3sm_io", 1, E3SM_G, 0),               # -a pnetcdf -x canonical
 }
 # The committed Darshan logs (tests/data/darshan), each of a committed
 # trace of the same name: vpic-indep's records hold writes and no read.
