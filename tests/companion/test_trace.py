@@ -37,8 +37,8 @@ KIB = 1 << 10
 PROCESSES = 4
 COLL_TOTAL = PROCESSES * MIB
 # h5bench's VPIC-IO write (vpic-*.trace's comment lines): 8 variables, 3
-# time steps, DIM_1 65536 particles of 4 bytes, per process.
-VPIC = 8 * 3 * 65536 * 4
+# time steps, DIM_1 16384 particles of 4 bytes, per process.
+VPIC = 8 * 3 * 16384 * 4
 # E3SM-IO's G case: its "Total write amount" (7.97 MiB: the header, the
 # variables and the record count), every byte written by the one aggregator.
 E3SM_G = 8358956
