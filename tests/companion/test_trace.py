@@ -2,11 +2,13 @@
 """companion_trace: tools/h5perf-trace and the traces of tests/data/traces.
 
 - every committed trace follows docs/trace.md's format (a strict reader
-  here, written from the page), and its processes' bytes are what IOR
-  moved (its -b, -s and the run's shape);
-- converting the committed Darshan log (tests/data/darshan) gives the
-  committed trace byte for byte, and its per-process bytes equal those of
-  PyDarshan's raw DXT DataFrames, summed here without the converter;
+  here, written from the page), and its processes' bytes are what the
+  program moved (IOR's -b, -s and the run's shape; h5bench's variables,
+  time steps and particles; E3SM-IO's own total);
+- converting each committed Darshan log (tests/data/darshan) gives the
+  committed trace of its name byte for byte (vpic-indep's: records with
+  writes and no read), and ior-mpiio-indep's per-process bytes equal those
+  of PyDarshan's raw DXT DataFrames, summed here without the converter;
 - bad inputs exit 2 with their one line: a missing file, a non-Darshan
   file, a truncated copy of the log, a log without DXT, --level mpiio on
   offsets of -1, a --file that matches nothing, and no PyDarshan.
@@ -33,17 +35,31 @@ LOG_TRACE = os.path.join(DATA, "traces", "ior-mpiio-indep.trace")
 MIB = 1 << 20
 KIB = 1 << 10
 PROCESSES = 4
-# What IOR moved, per trace: (bytes written, bytes read) by each process
-# (-b times -s), or None for a trace whose level shows other processes'
-# bytes (collective: the aggregators'), where only the total is checked.
-EXPECTED = {
-    "ior-posix-contig": (MIB, MIB),            # -b 1m -t 256k -s 1 -w -r
-    "ior-posix-strided": (8 * 64 * KIB, 8 * 64 * KIB),   # -b 64k -t 64k -s 8 -w -r
-    "ior-posix-fpp": (MIB, MIB),               # -F -b 1m -t 256k -s 1 -w -r
-    "ior-mpiio-indep": (MIB, MIB),             # -a MPIIO -b 1m -t 256k -s 1 -w -r
-    "ior-mpiio-coll": None,                    # -a MPIIO -c -b 1m -t 256k -s 1 -w -r
-}
 COLL_TOTAL = PROCESSES * MIB
+# h5bench's VPIC-IO write (vpic-*.trace's comment lines): 8 variables, 3
+# time steps, DIM_1 16384 particles of 4 bytes, per process.
+VPIC = 8 * 3 * 16384 * 4
+# E3SM-IO's G case: its "Total write amount" (7.97 MiB: the header, the
+# variables and the record count), every byte written by the one aggregator.
+E3SM_G = 8358956
+# What each program moved, per trace: (processes, the program's comment
+# word, the calls counted: those of at least MIN bytes, the bytes they
+# wrote and read). The bytes are each process's (a list), or a total (an
+# int) where the level shows other processes' bytes (collective: the
+# aggregators'). MIN leaves out HDF5's metadata writes (under 1 KiB each).
+EXPECTED = {
+    "ior-posix-contig": (4, "ior", 1, [MIB] * 4, [MIB] * 4),   # -b 1m -t 256k -s 1 -w -r
+    "ior-posix-strided": (4, "ior", 1, [8 * 64 * KIB] * 4, [8 * 64 * KIB] * 4),  # -b 64k -s 8
+    "ior-posix-fpp": (4, "ior", 1, [MIB] * 4, [MIB] * 4),      # -F -b 1m -t 256k -s 1 -w -r
+    "ior-mpiio-indep": (4, "ior", 1, [MIB] * 4, [MIB] * 4),    # -a MPIIO -b 1m -t 256k -s 1
+    "ior-mpiio-coll": (4, "ior", 1, COLL_TOTAL, COLL_TOTAL),   # -a MPIIO -c -b 1m -t 256k -s 1
+    "vpic-indep": (4, "h5bench_write", 4 * KIB, [VPIC] * 4, [0] * 4),  # COLLECTIVE_DATA=NO
+    "vpic-coll": (4, "h5bench_write", 4 * KIB, 4 * VPIC, 0),  # COLLECTIVE_DATA=YES
+    "e3sm-g-16p": (16, "e3sm_io", 1, E3SM_G, 0),               # -a pnetcdf -x canonical
+}
+# The committed Darshan logs (tests/data/darshan), each of a committed
+# trace of the same name: vpic-indep's records hold writes and no read.
+LOGS = ("ior-mpiio-indep", "vpic-indep")
 
 DARSHAN_PY = os.environ.get("H5PERF_DARSHAN_PYTHON", "")
 NO_DARSHAN = "no Python with PyDarshan (H5PERF_DARSHAN_PYTHON unset: scripts/pydarshan installs one)"
@@ -151,7 +167,7 @@ print(json.dumps(out))
 
 def leading_comments(trace):
     """The comment lines a committed trace has before the converter's own
-    (the IOR command that recorded it, how it was converted): they were
+    (the command that recorded it, how it was converted): they were
     given to h5perf-trace as --comment, so converting again gives them too."""
     out = []
     with open(trace) as f:
@@ -170,17 +186,15 @@ class Traces(unittest.TestCase):
             with self.subTest(trace=name):
                 self.assertLess(os.path.getsize(trace), 512 * KIB)
                 nprocs, level, files, calls = read_trace(trace)
-                self.assertEqual((nprocs, level), (PROCESSES, "posix"))
-                got = per_process_bytes(calls, nprocs)
-                if EXPECTED[name] is None:
-                    self.assertEqual((sum(got["write"]), sum(got["read"])),
-                                     (COLL_TOTAL, COLL_TOTAL))
-                else:
-                    w, r = EXPECTED[name]
-                    self.assertEqual(got, {"write": [w] * nprocs, "read": [r] * nprocs})
+                want, program, least, writes, reads = EXPECTED[name]
+                self.assertEqual((nprocs, level), (want, "posix"))
+                got = per_process_bytes([c for c in calls if c[4] >= least], nprocs)
+                for op, expect in (("write", writes), ("read", reads)):
+                    self.assertEqual(got[op] if isinstance(expect, list) else sum(got[op]),
+                                     expect, op)
                 with open(trace) as f:
                     head = f.read(4096)
-                self.assertIn("# ior: ", head)
+                self.assertIn("# %s: " % program, head)
                 self.assertIn("# converter: h5perf-trace %s.darshan -o %s.trace" % (name, name),
                               head)
                 leading_comments(trace)
@@ -234,15 +248,18 @@ class Converter(unittest.TestCase):
 
     @needs_darshan
     def test_fixture_log_gives_committed_trace(self):
-        out = os.path.join(self.tmp, "again.trace")
-        args = [LOG, "-o", out]
-        for text in leading_comments(LOG_TRACE):
-            args += ["--comment", text]
-        r = self.convert(args)
-        self.assertEqual(r.rc, 0, r)
-        self.assertEqual(r.err, "")
-        with open(out, "rb") as a, open(LOG_TRACE, "rb") as b:
-            self.assertEqual(a.read(), b.read())
+        for name in LOGS:
+            with self.subTest(log=name):
+                trace = os.path.join(DATA, "traces", name + ".trace")
+                out = os.path.join(self.tmp, "again-%s.trace" % name)
+                args = [os.path.join(DATA, "darshan", name + ".darshan"), "-o", out]
+                for text in leading_comments(trace):
+                    args += ["--comment", text]
+                r = self.convert(args)
+                self.assertEqual(r.rc, 0, r)
+                self.assertEqual(r.err, "")
+                with open(out, "rb") as a, open(trace, "rb") as b:
+                    self.assertEqual(a.read(), b.read())
 
     @needs_darshan
     def test_fixture_bytes_match_raw_dxt(self):

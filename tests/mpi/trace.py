@@ -1,15 +1,19 @@
 """MPI cases of the trace pattern (docs/trace.md, "The trace pattern"):
-every committed trace (tests/data/traces, IOR's runs on 4 processes)
-replayed on 4 processes. Through POSIX and MPI-IO the iolog shim
-(tests/bench/iolog.c) logs each process's pwrite and pread calls on the
-data file, which must be exactly the trace's: first the prepare phase's
-writes of what the process reads, then its calls, in recorded order, each
-at the file's base plus OFFSET for LENGTH bytes. Through every API of the
-build with -D v, the kept files are read back by readers that share no
-code with h5perf (numpy for the flat files, h5read for HDF5, cdf5.py for
-PnetCDF) and every byte a call moved is checked against the content rule:
-byte OFFSET of recorded file K holds g((OFFSET + 4099 K) mod 65521), g(i)
-= (167 i xor (i >> 8) xor 0x5a) mod 256.
+every committed trace (tests/data/traces: IOR's runs on 4 processes, and
+the real programs' in cases of their own, h5bench's VPIC-IO write on 4
+and E3SM-IO's G case on 16) replayed on its processes. Their level is
+POSIX, the calls that reached the file system, which a replay through
+POSIX or MPI-IO (independent calls) makes again. Through POSIX and
+MPI-IO the iolog shim (tests/bench/iolog.c) logs each process's pwrite and
+pread calls on the data file, which must be exactly the trace's: first
+the prepare phase's writes of what the process reads, then its calls, in
+recorded order, each at the file's base plus OFFSET for LENGTH bytes.
+Through every API of the build with -D v, the kept files are read back
+by readers that share no code with h5perf (numpy for the flat files,
+h5read for HDF5, cdf5.py for PnetCDF) and every byte a call moved is
+checked against the content rule: byte OFFSET of recorded file K holds
+g((OFFSET + 4099 K) mod 65521), g(i) = (167 i xor (i >> 8) xor 0x5a) mod
+256.
 """
 import json
 import os
@@ -64,8 +68,11 @@ def content(k, off, length):
         .astype(np.uint8)
 
 
-def fixtures():
-    return sorted(os.path.join(TRACES, n) for n in os.listdir(TRACES) if n.endswith(".trace"))
+def fixtures(programs=False):
+    """The committed traces: IOR's (ior-*), or with programs every other
+    (the real programs': h5bench's, E3SM-IO's)."""
+    return sorted(os.path.join(TRACES, n) for n in os.listdir(TRACES)
+                  if n.endswith(".trace") and n.startswith("ior-") != programs)
 
 
 def expected_calls(sizes, calls, p):
@@ -115,16 +122,28 @@ def expect_calls(trace, api, more):
     run_logged(trace, api, more, nprocs, sizes, calls)
 
 
-@case
-def trace_calls_posix_mpiio():
-    """Each committed trace through POSIX and MPI-IO under the iolog shim:
-    every process's pwrite and pread calls on the data file are exactly
-    the trace's (the prepare phase's writes of its reads, then its calls),
-    at the same offsets (the file's base plus OFFSET) for the same
-    lengths; a process without a call makes none."""
-    for trace in fixtures():
+def calls_posix_mpiio(traces):
+    for trace in traces:
         for api in ("posix", "mpiio"):
             expect_calls(trace, api, "--trace-gaps drop")
+
+
+@case
+def trace_calls_posix_mpiio():
+    """Each committed trace of IOR through POSIX and MPI-IO under the iolog
+    shim: every process's pwrite and pread calls on the data file are
+    exactly the trace's (the prepare phase's writes of its reads, then its
+    calls), at the same offsets (the file's base plus OFFSET) for the same
+    lengths; a process without a call makes none."""
+    calls_posix_mpiio(fixtures())
+
+
+@case
+def trace_programs_calls_posix_mpiio():
+    """trace_calls_posix_mpiio for the real programs' traces (vpic-*,
+    e3sm-g-16p): HDF5's metadata writes among the data, writes of the same
+    bytes twice, one process of 16 making every call."""
+    calls_posix_mpiio(fixtures(programs=True))
 
 
 def check_files(d, trace, apis):
@@ -160,14 +179,8 @@ def check_files(d, trace, apis):
                 path, k, off, n, p, op, bad.size))
 
 
-@case
-def trace_verify_every_api():
-    """Each committed trace through every API of the build with -D v
-    (gaps kept): exit 0, the report's recorded and replayed lines, the
-    JSON results valid with the trace's figures, and each kept file read
-    back independently: every byte a call moved holds the content rule's."""
-    apis = [a for a in ("posix", "mpiio", "phdf5", "pnetcdf") if a in built_apis()]
-    for trace in fixtures():
+def verify_every_api(traces, apis):
+    for trace in traces:
         nprocs, sizes, calls = read_trace(trace)
         with TempDir() as d:
             res = os.path.join(d, "r.json")
@@ -192,6 +205,24 @@ def trace_verify_every_api():
                 t = x["trace"]
                 expect_eq((t["processes"], t["files"], t["bytes_written"], t["bytes_read"]),
                           (nprocs, len(sizes), written, read), "the run's trace figures", r)
+
+
+@case
+def trace_verify_every_api():
+    """Each committed trace of IOR through every API of the build with -D v
+    (gaps kept): exit 0, the report's recorded and replayed lines, the
+    JSON results valid with the trace's figures, and each kept file read
+    back independently: every byte a call moved holds the content rule's."""
+    apis = [a for a in ("posix", "mpiio", "phdf5", "pnetcdf") if a in built_apis()]
+    verify_every_api(fixtures(), apis)
+
+
+@case
+def trace_programs_verify_every_api():
+    """trace_verify_every_api for the real programs' traces (vpic-*,
+    e3sm-g-16p), their recorded gaps kept (h5bench's 10 ms of compute)."""
+    apis = [a for a in ("posix", "mpiio", "phdf5", "pnetcdf") if a in built_apis()]
+    verify_every_api(fixtures(programs=True), apis)
 
 
 SYNTHETIC = """# 3 processes, 2 files: process 0 reads bytes of file 1 that no call
