@@ -269,7 +269,7 @@ static int trace_plan(const struct config *c, const struct run_point *pt, int ra
                  replay ? "replay" : "prepare");
         out->phases[ph].write = true;
         out->phases[ph].slot = ph;
-        out->measures[ph] = 1u << TIMER_WRITES | 1u << TIMER_FINE |
+        out->measures[ph] = 1u << TIMER_WRITES | 1u << TIMER_FINE | 1u << TIMER_GROSS |
                             (replay ? 1u << TIMER_READS | 1u << TIMER_BUSY : 0);
     }
     out->buffer_bytes = 2 * st.region;

@@ -445,6 +445,17 @@ def expect_reshaped(gather, align):
                            sum(1 for c in recorded if c[2] == "read"),
                            moved["write"][0], moved["read"][0], moved["write"][1],
                            moved["read"][1]), "the run's recorded and replay figures", r)
+                # The phases' measures: the calls alone, and from before the
+                # open to after the close (as the programs time theirs).
+                got = {m["measure"]: m["samples"][0]["seconds"]["slowest"]
+                       for m in x["measures"]}
+                expect_eq(sorted(got), sorted(
+                    ["prepare", "prepare_open_close", "prepare_write", "replay",
+                     "replay_open_close", "replay_busy", "replay_read", "replay_write"]),
+                    "the trace pattern's measures", r)
+                expect(got["replay_open_close"] >= got["replay"] > 0,
+                       "replay_open_close %r holds replay %r" % (got["replay_open_close"],
+                                                                 got["replay"]), r)
 
 
 @case
