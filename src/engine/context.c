@@ -220,12 +220,15 @@ static void context_mpi(struct run_context *c)
 
 /* Does every process of a run of p read data written on its own host?
  * The pattern says whose data each process reads back (-1: parts of
- * every process's, local only when all are on one host). Linear in p. */
+ * every process's, local only when all are on one host; a run that reads
+ * nothing reads nothing local). Linear in p. */
 static bool context_reads_local(const struct session *s, const struct context_names *h, int p)
 {
     bool one_host_checked = false;
     for (int r = 0; r < p && r < h->n; r++) {
         int src = s->pattern->read_source(s->cfg, p, r);
+        if (src == PATTERN_READS_NONE)
+            return false;
         if (src >= 0 && src < h->n && !context_same(h, r, src))
             return false;
         for (int q = 0; src < 0 && !one_host_checked && q < p && q < h->n; q++)

@@ -102,6 +102,9 @@ struct pattern_files {
                      size_t wlen);
 };
 
+/* pattern_desc.read_source: the run reads nothing. */
+#define PATTERN_READS_NONE (-2)
+
 struct pattern_desc {
     const char *key;   /* --pattern's word; the results' "pattern" */
     const char *title; /* in messages: "the guide's patterns", "--pattern block" */
@@ -190,7 +193,8 @@ struct pattern_desc {
      * any plan (the guide's -F); NULL: one. */
     int (*files)(const struct config *c);
     /* The data process rank reads back in the read phase: its own, another
-     * one's (--read-shift), or -1: parts of every process's. */
+     * one's (--read-shift), -1: parts of every process's, or
+     * PATTERN_READS_NONE: the run reads nothing (a trace without reads). */
     int (*read_source)(const struct config *c, int nprocs, int rank);
     /* How to make reads come from storage, for the page-cache warning. */
     const char *cache_advice;

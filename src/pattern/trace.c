@@ -388,10 +388,13 @@ static void trace_file_lead(const struct config *c, char *buf, size_t len)
     trace_option_text(c, buf, len);
 }
 
+/* Each process reads what it wrote in the prepare phase; a trace
+ * without reads reads nothing. */
 static int trace_read_source(const struct config *c, int nprocs, int rank)
 {
     (void)c, (void)nprocs;
-    return rank;
+    const struct trace_totals *t = trace_summary();
+    return t && t->calls[0] == 0 ? PATTERN_READS_NONE : rank;
 }
 
 const struct pattern_desc pattern_trace = {

@@ -11,6 +11,7 @@ from common import case, data_file
 from harness import PAGE_CACHE, TempDir, expect, expect_eq, listing, run
 
 O_DIRECT = 0o40000  # Linux x86-64 and arm64
+TRACES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "traces")
 
 
 def calls(d):
@@ -230,3 +231,20 @@ def page_cache_warning_block():
             r = run(2, "--pattern block --global 64x64 -A posix,phdf5" + extra, env=env)
             expect_eq((r.rc, r.page_cache), (0, want), "page-cache warning" + extra, r)
         expect_eq(listing(d), ["meminfo"], "no data file left", r)
+
+
+@case
+def page_cache_warning_trace():
+    """The trace pattern reads back what each process's prepare phase
+    wrote: warned when the trace reads; a trace that only writes reads
+    nothing, and nothing is said of reads (vpic-coll: h5bench's VPIC-IO
+    write)."""
+    with TempDir() as d:
+        line = (PAGE_CACHE + "posix can only come from the page cache: each process reads data "
+                "written moments before on its own host, through that host's cache (replay a "
+                "trace whose files are larger than the hosts' memory)")
+        for name, want in (("ior-posix-contig", [line]), ("vpic-coll", [])):
+            trace = os.path.join(TRACES, name + ".trace")
+            r = run(4, "--pattern trace --trace %s -A posix" % trace, env={"HDF5_PARAPREFIX": d})
+            expect_eq((r.rc, r.page_cache), (0, want), "page-cache warning of " + name, r)
+        expect_eq(listing(d), [], "no data file left", r)
