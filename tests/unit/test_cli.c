@@ -861,6 +861,7 @@ static const char *example_value(const struct opt_row *row)
         {"a number or full", "1"},
         {"a chunk shape", "4"},
         {"sync or async", "async"},
+        {"phase or once", "once"},
         {"keep or drop", "drop"},
     };
     if (!row->value_kind || row->value_optional) /* a flag; its value only with '=' */
