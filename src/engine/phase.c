@@ -281,6 +281,17 @@ static void phase_empty_failed(const struct phase_io *io, struct err *e)
     MPI_Barrier(io->ctx->comm);
 }
 
+/* Collective: the close of the file a phase had open (its own, or one
+ * held since an earlier phase), after the full-disk check before it. */
+static void phase_end_file(struct phase_io *io, struct backend_file *f, struct err *e)
+{
+    phase_empty_failed(io, e);
+    if (e->set)
+        watchdog_arm(e);
+    phase_close(io, f, e);
+    io->held_wrote = false;
+}
+
 /* Collective over io->agree where the buffer's content differs between
  * variables (fill_per_var): the buffer of variable v (its content to write,
  * or poison before a read, through every API: the read then never pays
@@ -384,11 +395,7 @@ bool phase_run(struct phase_io *io, double *t, struct verify_state *v, struct er
         io->file = f;
         io->held_wrote |= phase_writes(io);
     } else {
-        phase_empty_failed(io, e);
-        if (e->set)
-            watchdog_arm(e);
-        phase_close(io, f, e);
-        io->held_wrote = false;
+        phase_end_file(io, f, e);
         t_end = io->clock();
     }
     if (dl && !dl->stopped) {
@@ -410,10 +417,6 @@ bool phase_release(struct phase_io *io, struct err *e)
         return true;
     struct backend_file *f = io->file;
     io->file = NULL;
-    phase_empty_failed(io, e);
-    if (e->set)
-        watchdog_arm(e);
-    phase_close(io, f, e);
-    io->held_wrote = false;
+    phase_end_file(io, f, e);
     return phase_agree(io, true, e);
 }
